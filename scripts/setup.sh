@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what the appliance needs on a fresh Debian 12 + Node 20 + npm machine.
+#   scripts/setup.sh          npm packages (Bun comes as a pinned devDependency)
+#   scripts/setup.sh --test   also the Debian packages the tests use: SIP peers and audio tools
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ "${1:-}" == "--test" ]]; then
+  need=()
+  command -v sipp >/dev/null || need+=(sip-tester)
+  command -v baresip >/dev/null || need+=(baresip)
+  command -v sox >/dev/null || need+=(sox)
+  command -v espeak-ng >/dev/null || need+=(espeak-ng)
+  command -v flite >/dev/null || need+=(flite)
+  command -v openssl >/dev/null || need+=(openssl)
+  if ((${#need[@]})); then
+    sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  fi
+fi
+
+if [[ ! -x node_modules/.bin/bun || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,79 @@
+import type { Principal } from '../http/auth.ts'
+import type { Db } from '../db/index.ts'
+import { AppError, invalidField, notFound } from '../errors.ts'
+import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
+import { newId, nowIso } from '../ids.ts'
+import type { ApiKey, CreateApiKeyBody } from './api-keys.model.ts'
+import * as repo from './api-keys.repository.ts'
+import type { ApiKeyTable } from './api-keys.table.ts'
+import { generateKey, hashKey, keyHints } from './keys.ts'
+
+const unauthorized = (message: string) => new AppError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' })
+
+export function toApiKey(row: ApiKeyTable): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
+    userId: row.user_id,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  }
+}
+
+/** Creates a key acting as `userId` in `workspaceId`; the caller checks that the user is a member. */
+export async function createKey(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  input: { name: string; expiresAt?: string },
+  now = new Date(),
+): Promise<ApiKey & { key: string }> {
+  let expiresAt: string | null = null
+  if (input.expiresAt !== undefined) {
+    const at = new Date(input.expiresAt)
+    if (Number.isNaN(at.getTime())) throw invalidField('expiresAt', 'must be an ISO 8601 date-time')
+    if (at <= now) throw invalidField('expiresAt', 'must be in the future')
+    expiresAt = at.toISOString()
+  }
+  const key = generateKey()
+  const row: ApiKeyTable = {
+    id: newId('key'),
+    workspace_id: workspaceId,
+    user_id: userId,
+    name: input.name,
+    ...keyHints(key),
+    key_hash: hashKey(key),
+    created_at: now.toISOString(),
+    expires_at: expiresAt,
+    revoked_at: null,
+  }
+  if (!(await repo.isMember(db, workspaceId, userId))) throw invalidField('userId', 'is not a member of this workspace')
+  await repo.insertKey(db, row)
+  return { ...toApiKey(row), key }
+}
+
+export async function listKeys(db: Db, workspaceId: string, page: PageRequest) {
+  const rows = await repo.listActiveKeys(db, workspaceId, page)
+  const { items, nextCursor } = finishPage(rows, pageLimit(page), (r) => [r.created_at, r.id])
+  return { apiKeys: items.map(toApiKey), nextCursor }
+}
+
+export async function revoke(db: Db, workspaceId: string, keyId: string): Promise<void> {
+  if (!(await repo.revokeKey(db, workspaceId, keyId, nowIso()))) throw notFound('API key')
+}
+
+export const revokeUserKeys = (db: Db, workspaceId: string, userId: string) => repo.revokeUserKeys(db, workspaceId, userId, nowIso())
+
+/** Resolves a bearer token to who is calling; every failure is a 401. */
+export async function authenticate(db: Db, token: string, now: Date): Promise<Principal> {
+  const row = await repo.findKeyByHash(db, hashKey(token))
+  if (!row) throw unauthorized('API key is not valid')
+  if (row.revoked_at !== null) throw unauthorized('API key has been revoked')
+  if (row.expires_at !== null && new Date(row.expires_at) <= now) throw unauthorized('API key has expired')
+  if (row.role === null) throw unauthorized('API key belongs to a user who is no longer a member of its workspace')
+  return { keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id, role: row.role }
+}
+
+export type { CreateApiKeyBody }

@@ -1,0 +1,15 @@
+import { type Migration, Migrator } from 'kysely'
+import type { Db } from './database.ts'
+import * as foundation from './migrations/2026-11-21T1930_foundation.ts'
+
+/** Every migration, by name. Names sort by time; a landed entry is never edited. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-21T1930_foundation': foundation,
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,80 @@
+import { openapi } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+import { sql } from 'kysely'
+import { apiKeysController } from '../api-keys/index.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { AppError } from '../errors.ts'
+import { newId } from '../ids.ts'
+import type { Logger } from '../log.ts'
+import { workspacesController } from '../workspaces/index.ts'
+import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
+import { checkContentLength, readJsonBody } from './body.ts'
+import { errorBody, toAppError } from './errors.ts'
+import { openapiDocumentation } from './openapi.ts'
+import { RateLimiter } from './rate-limit.ts'
+
+export interface AppDeps {
+  db: Db
+  config: Config
+  log: Logger
+  authenticate: Authenticate
+}
+
+export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
+
+/** Feature controllers, mounted in this order. New capabilities add themselves here. */
+const FEATURES: FeatureMount[] = [
+  ({ db }, auth) => workspacesController(db, auth),
+  ({ db }, auth) => apiKeysController(db, auth),
+]
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+export function buildApp(deps: AppDeps) {
+  const { config, log, db } = deps
+  const started = new WeakMap<Request, { id: string; at: number }>()
+  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
+
+  let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 1024 } })
+    .onRequest(({ request, set }) => {
+      const given = request.headers.get('x-request-id')
+      const id = given && REQUEST_ID.test(given) ? given : newId('req')
+      started.set(request, { id, at: performance.now() })
+      set.headers['x-request-id'] = id
+      checkContentLength(request, config.MAX_BODY_BYTES)
+    })
+    .onParse(({ request, contentType }) => readJsonBody(request, contentType, config.MAX_BODY_BYTES))
+    .onError(({ code, error, set, request }) => {
+      const requestId = started.get(request)?.id ?? newId('req')
+      const err = toAppError(code, error, log, requestId)
+      set.status = err.status
+      set.headers['x-request-id'] = requestId
+      set.headers['content-type'] = 'application/json'
+      if (err.headers) Object.assign(set.headers, err.headers)
+      return errorBody(err, requestId)
+    })
+    .onAfterResponse(({ request, set, path }) => {
+      const s = started.get(request)
+      if (!s || !log.isLevelEnabled('info')) return
+      log.info({ requestId: s.id, method: request.method, path, status: set.status, ms: +(performance.now() - s.at).toFixed(2) }, 'request')
+    })
+    .use(openapi({ path: '/openapi', specPath: '/openapi/json', documentation: openapiDocumentation }))
+    .get('/health', () => ({ status: 'ok' as const }), { detail: { summary: 'Liveness', tags: ['Health'] } })
+    .get(
+      '/ready',
+      async () => {
+        try {
+          await sql`select 1`.execute(db)
+        } catch {
+          throw new AppError(503, 'not_ready', 'database is not reachable')
+        }
+        return { status: 'ready' as const }
+      },
+      { detail: { summary: 'Readiness: the database answers', tags: ['Health'] } },
+    )
+  for (const mount of FEATURES) app = app.use(mount(deps, auth)) as typeof app
+  return app
+}
+
+export type App = ReturnType<typeof buildApp>

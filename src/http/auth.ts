@@ -1,0 +1,51 @@
+import { Elysia } from 'elysia'
+import { AppError } from '../errors.ts'
+import type { Role } from '../workspaces/workspaces.table.ts'
+import { type Permission, roleHolds } from './permissions.ts'
+import type { RateLimiter } from './rate-limit.ts'
+
+export interface Principal {
+  keyId: string
+  userId: string
+  workspaceId: string
+  role: Role
+}
+
+export type Authenticate = (token: string, now: Date) => Promise<Principal>
+
+const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/
+
+const unauthorized = (message: string) =>
+  new AppError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' })
+
+/**
+ * The one place where access is decided. A route declares `{ permission: 'members:manage' }`;
+ * this macro authenticates the bearer key, applies the per-key rate limit, checks the role
+ * against the permission matrix, and hides other workspaces behind 404. The declared
+ * permission is tagged on the hook so the route inventory can read it back.
+ */
+export function createAuth(authenticate: Authenticate, limiter: RateLimiter) {
+  return new Elysia({ name: 'auth' }).macro({
+    permission(permission: Permission) {
+      const resolve = async ({ headers, params }: { headers: Record<string, string | undefined>; params?: Record<string, string> }) => {
+        const header = headers.authorization
+        if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer <api key>')
+        const match = BEARER.exec(header)
+        if (!match) throw unauthorized('malformed Authorization header; expected Bearer <api key>')
+        const principal = await authenticate(match[1] as string, new Date())
+        const wait = limiter.take(principal.keyId, Date.now())
+        if (wait > 0) throw new AppError(429, 'rate_limited', `too many requests; retry in ${wait} s`, { retryAfterSec: wait }, { 'retry-after': String(wait) })
+        const workspaceId = params?.workspace_id
+        if (workspaceId !== undefined && workspaceId !== principal.workspaceId) throw new AppError(404, 'not_found', 'workspace not found')
+        if (!roleHolds(principal.role, permission)) {
+          throw new AppError(403, 'forbidden', `role ${principal.role} may not do this (needs ${permission})`, { permission, role: principal.role })
+        }
+        return { principal }
+      }
+      Object.assign(resolve, { permission })
+      return { resolve, detail: { security: [{ bearer: [] }], 'x-permission': permission } as Record<string, unknown> }
+    },
+  })
+}
+
+export type AuthPlugin = ReturnType<typeof createAuth>

@@ -1,0 +1,31 @@
+import type { Role } from '../workspaces/workspaces.table.ts'
+
+/**
+ * The permission matrix: every /api route declares exactly one permission (see auth.ts), and
+ * this table says which workspace roles hold it. The README's role table mirrors it.
+ */
+export const PERMISSIONS = {
+  'workspaces:read': ['admin', 'member'],
+  'workspaces:create': ['admin', 'member'],
+  'workspaces:update': ['admin'],
+  'members:read': ['admin', 'member'],
+  'members:manage': ['admin'],
+  'api-keys:manage': ['admin'],
+  'billing:manage': ['admin'],
+  'numbers:read': ['admin', 'member'],
+  'numbers:manage': ['admin'],
+  'agents:read': ['admin', 'member'],
+  'agents:write': ['admin', 'member'],
+  'workflows:write': ['admin', 'member'],
+  'calls:read': ['admin', 'member'],
+  'calls:write': ['admin', 'member'],
+  'campaigns:read': ['admin', 'member'],
+  'campaigns:write': ['admin', 'member'],
+  'providers:read': ['admin', 'member'],
+} as const satisfies Record<string, readonly Role[]>
+
+export type Permission = keyof typeof PERMISSIONS
+
+export function roleHolds(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role)
+}

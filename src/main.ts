@@ -1,0 +1,32 @@
+import { ConfigError, loadConfig } from './config.ts'
+import { DataDirLockedError } from './db/index.ts'
+import { startAppliance } from './appliance.ts'
+
+/** Exit codes: 0 clean stop, 1 unexpected failure, 2 bad configuration, 3 DATA_DIR in use. */
+async function main(): Promise<void> {
+  let appliance
+  try {
+    appliance = await startAppliance(loadConfig())
+  } catch (err) {
+    if (err instanceof ConfigError) exit(2, `configuration error: ${err.message}`)
+    if (err instanceof DataDirLockedError) exit(3, `refusing to start: ${err.message}`)
+    throw err
+  }
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    appliance.log.info({ signal }, 'stopping')
+    await appliance.stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+function exit(code: number, message: string): never {
+  process.stderr.write(`${message}\n`)
+  process.exit(code)
+}
+
+await main()

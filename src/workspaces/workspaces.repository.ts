@@ -1,0 +1,63 @@
+import type { Db } from '../db/index.ts'
+import { type PageRequest, keysetPage } from '../http/pagination.ts'
+import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspaces.table.ts'
+
+export const insertWorkspace = (db: Db, row: WorkspaceTable) => db.insertInto('workspaces').values(row).execute()
+
+export const findWorkspace = (db: Db, id: string) =>
+  db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const countWorkspaces = async (db: Db) =>
+  Number((await db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+
+export async function updateWorkspaceName(db: Db, id: string, name: string, at: string) {
+  return db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst()
+}
+
+export function listUserWorkspaces(db: Db, userId: string, page: PageRequest) {
+  const q = db
+    .selectFrom('workspaces')
+    .innerJoin('memberships', 'memberships.workspace_id', 'workspaces.id')
+    .selectAll('workspaces')
+    .select('memberships.role')
+    .where('memberships.user_id', '=', userId)
+  return keysetPage(q, 'workspaces.created_at', 'workspaces.id', page).execute()
+}
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+
+export const insertUser = (db: Db, row: UserTable) => db.insertInto('users').values(row).execute()
+
+export const insertMembership = (db: Db, row: MembershipTable) => db.insertInto('memberships').values(row).execute()
+
+const memberSelect = (db: Db, workspaceId: string) =>
+  db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['memberships.user_id', 'users.email', 'memberships.role', 'memberships.joined_at'])
+    .where('memberships.workspace_id', '=', workspaceId)
+
+export type MemberRow = { user_id: string; email: string; role: Role; joined_at: string }
+
+export const findMember = (db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> =>
+  memberSelect(db, workspaceId).where('memberships.user_id', '=', userId).executeTakeFirst()
+
+export const listMembers = (db: Db, workspaceId: string, page: PageRequest): Promise<MemberRow[]> =>
+  keysetPage(memberSelect(db, workspaceId), 'memberships.joined_at', 'memberships.user_id', page).execute()
+
+export async function countAdmins(db: Db, workspaceId: string): Promise<number> {
+  const r = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow()
+  return Number(r.n)
+}
+
+export const setMemberRole = (db: Db, workspaceId: string, userId: string, role: Role) =>
+  db.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute()
+
+export const deleteMembership = (db: Db, workspaceId: string, userId: string) =>
+  db.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute()

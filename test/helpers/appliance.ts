@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Appliance, startAppliance } from '../../src/appliance.ts'
+import { type Config, loadConfig } from '../../src/config.ts'
+import { createLogger } from '../../src/log.ts'
+
+export interface TestAppliance {
+  appliance: Appliance
+  url: string
+  dataDir: string
+  /** The bootstrap admin key of workspace "Default". */
+  adminKey: string
+  /** The id of workspace "Default". */
+  workspaceId: string
+  api: Api
+  stop(opts?: { keepData?: boolean }): Promise<void>
+}
+
+export interface ApiResponse<T = any> {
+  status: number
+  headers: Headers
+  body: T
+}
+
+export type Api = (method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> }) => Promise<ApiResponse>
+
+export function apiClient(url: string, defaultKey: string): Api {
+  return async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers }
+    const key = opts.key === undefined ? defaultKey : opts.key
+    if (key !== null) headers.authorization = `Bearer ${key}`
+    let body: string | undefined
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
+      headers['content-type'] ??= 'application/json'
+    }
+    const res = await fetch(url + path, { method, headers, body })
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed as any }
+  }
+}
+
+/** Starts a real appliance on a fresh temporary DATA_DIR (a real SQLite file) and a free port. */
+export async function startTestAppliance(overrides: Partial<Config> = {}, dataDir?: string): Promise<TestAppliance> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
+  const config = loadConfig({}, {
+    HTTP_HOST: '127.0.0.1',
+    HTTP_PORT: 0,
+    SIP_PORT: 0,
+    SIP_TLS_PORT: 0,
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  })
+  const appliance = await startAppliance(config, createLogger(config.LOG_LEVEL))
+  const adminKey = readFileSync(join(dir, 'admin-api-key'), 'utf8').trim()
+  const api = apiClient(appliance.url, adminKey)
+  const list = await api('GET', '/api/workspaces')
+  const workspaceId = list.body.workspaces[0].id as string
+  return {
+    appliance,
+    url: appliance.url,
+    dataDir: dir,
+    adminKey,
+    workspaceId,
+    api,
+    async stop(opts = {}) {
+      await appliance.stop()
+      if (!opts.keepData) rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Invites `email` with `role` and returns an API key acting as that member. */
+export async function memberKey(t: TestAppliance, email: string, role: 'member' | 'admin' = 'member'): Promise<{ key: string; userId: string }> {
+  const inv = await t.api('POST', `/api/workspaces/${t.workspaceId}/members`, { body: { email, role } })
+  if (inv.status !== 200) throw new Error(`invite failed: ${JSON.stringify(inv.body)}`)
+  const userId = inv.body.member.userId as string
+  const key = await t.api('POST', `/api/workspaces/${t.workspaceId}/api-keys`, { body: { name: `${role} key`, userId } })
+  if (key.status !== 200) throw new Error(`key failed: ${JSON.stringify(key.body)}`)
+  return { key: key.body.apiKey.key, userId }
+}

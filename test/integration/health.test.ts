@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
+
+let t: TestAppliance
+beforeAll(async () => {
+  t = await startTestAppliance()
+})
+afterAll(() => t.stop())
+
+describe('health and readiness', () => {
+  test('/health answers without a key', async () => {
+    const r = await t.api('GET', '/health', { key: null })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ status: 'ok' })
+  })
+
+  test('/ready reports the database reachable', async () => {
+    const r = await t.api('GET', '/ready', { key: null })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ status: 'ready' })
+  })
+
+  test('/openapi/json documents the bearer scheme and every /api route', async () => {
+    const r = await t.api('GET', '/openapi/json', { key: null })
+    expect(r.status).toBe(200)
+    expect(r.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
+    const documented = new Set<string>()
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(r.body.paths)) {
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`)
+    }
+    for (const route of t.appliance.app.routes) {
+      if (!route.path.startsWith('/api')) continue
+      const path = route.path.replace(/:([a-z_]+)/g, '{$1}')
+      expect(documented.has(`${route.method} ${path}`)).toBe(true)
+    }
+  })
+
+  test('/openapi serves a browsable page', async () => {
+    const res = await fetch(`${t.url}/openapi`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/html')
+  })
+})
