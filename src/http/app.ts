@@ -1,5 +1,4 @@
-import { openapi } from '@elysiajs/openapi'
-import { Elysia } from 'elysia'
+import { type AnyElysia, Elysia } from 'elysia'
 import { sql } from 'kysely'
 import { apiKeysController } from '../api-keys/index.ts'
 import type { Config } from '../config.ts'
@@ -11,7 +10,7 @@ import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { checkContentLength, readJsonBody } from './body.ts'
 import { errorBody, toAppError } from './errors.ts'
-import { openapiDocumentation } from './openapi.ts'
+import { openapiRoutes } from './openapi.ts'
 import { RateLimiter } from './rate-limit.ts'
 
 export interface AppDeps {
@@ -36,6 +35,7 @@ export function buildApp(deps: AppDeps) {
   const started = new WeakMap<Request, { id: string; at: number }>()
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
 
+  const self: { app?: AnyElysia } = {}
   let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 1024 } })
     .onRequest(({ request, set }) => {
       const given = request.headers.get('x-request-id')
@@ -59,7 +59,7 @@ export function buildApp(deps: AppDeps) {
       if (!s || !log.isLevelEnabled('info')) return
       log.info({ requestId: s.id, method: request.method, path, status: set.status, ms: +(performance.now() - s.at).toFixed(2) }, 'request')
     })
-    .use(openapi({ path: '/openapi', specPath: '/openapi/json', documentation: openapiDocumentation }))
+    .use(openapiRoutes(() => self.app as AnyElysia))
     .get('/health', () => ({ status: 'ok' as const }), { detail: { summary: 'Liveness', tags: ['Health'] } })
     .get(
       '/ready',
@@ -74,6 +74,7 @@ export function buildApp(deps: AppDeps) {
       { detail: { summary: 'Readiness: the database answers', tags: ['Health'] } },
     )
   for (const mount of FEATURES) app = app.use(mount(deps, auth)) as typeof app
+  self.app = app
   return app
 }
 

@@ -20,32 +20,58 @@ const unauthorized = (message: string) =>
 
 /**
  * The one place where access is decided. A route declares `{ permission: 'members:manage' }`;
- * this macro authenticates the bearer key, applies the per-key rate limit, checks the role
- * against the permission matrix, and hides other workspaces behind 404. The declared
- * permission is tagged on the hook so the route inventory can read it back.
+ * this macro authenticates the bearer key, applies the per-key rate limit, hides other
+ * workspaces behind 404 and checks the role against the permission matrix. It runs as a
+ * transform hook because Elysia validates bodies after transforms and before resolves: a caller
+ * without access must get 401/403/404, never a validation error. The declared permission is
+ * tagged on the hook so the route inventory can read it back.
  */
 export function createAuth(authenticate: Authenticate, limiter: RateLimiter) {
+  const principals = new WeakMap<Request, Principal>()
   return new Elysia({ name: 'auth' }).macro({
     permission(permission: Permission) {
-      const resolve = async ({ headers, params }: { headers: Record<string, string | undefined>; params?: Record<string, string> }) => {
+      const transform = async ({ request, headers, params }: AuthContext) => {
         const header = headers.authorization
         if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer <api key>')
         const match = BEARER.exec(header)
         if (!match) throw unauthorized('malformed Authorization header; expected Bearer <api key>')
         const principal = await authenticate(match[1] as string, new Date())
         const wait = limiter.take(principal.keyId, Date.now())
-        if (wait > 0) throw new AppError(429, 'rate_limited', `too many requests; retry in ${wait} s`, { retryAfterSec: wait }, { 'retry-after': String(wait) })
+        if (wait > 0) {
+          throw new AppError(429, 'rate_limited', `too many requests; retry in ${wait} s`, { retryAfterSec: wait }, { 'retry-after': String(wait) })
+        }
         const workspaceId = params?.workspace_id
         if (workspaceId !== undefined && workspaceId !== principal.workspaceId) throw new AppError(404, 'not_found', 'workspace not found')
         if (!roleHolds(principal.role, permission)) {
           throw new AppError(403, 'forbidden', `role ${principal.role} may not do this (needs ${permission})`, { permission, role: principal.role })
         }
-        return { principal }
+        principals.set(request, principal)
       }
-      Object.assign(resolve, { permission })
-      return { resolve, detail: { security: [{ bearer: [] }], 'x-permission': permission } as Record<string, unknown> }
+      const resolve = ({ request }: { request: Request }) => ({ principal: principals.get(request) as Principal })
+      return {
+        transform: Object.assign(transform, { permission }),
+        resolve,
+        detail: { security: [{ bearer: [] }], 'x-permission': permission } as Record<string, unknown>,
+      }
     },
   })
+}
+
+interface AuthContext {
+  request: Request
+  headers: Record<string, string | undefined>
+  params?: Record<string, string>
+}
+
+/** The permission a route declared through the macro, if any. */
+export function declaredPermission(route: { hooks: { transform?: unknown } }): Permission | undefined {
+  const hooks = route.hooks.transform
+  const list = Array.isArray(hooks) ? hooks : hooks ? [hooks] : []
+  for (const h of list) {
+    const fn = (h as { fn?: { permission?: Permission } }).fn ?? (h as { permission?: Permission })
+    if (fn.permission) return fn.permission
+  }
+  return undefined
 }
 
 export type AuthPlugin = ReturnType<typeof createAuth>

@@ -1,16 +1,83 @@
-/** The parts of the OpenAPI document that are not derived from the routes. */
-export const openapiDocumentation = {
-  info: {
-    title: 'Voice agent appliance API',
-    version: '0.1.0',
-    description:
-      'Every /api route needs `Authorization: Bearer <api key>`. Errors always have the body ' +
-      '`{error: {code, message, details?, requestId}}`. Lists take `limit` (1-100, default 50) and ' +
-      '`cursor`, and return `nextCursor` (null on the last page), newest first.',
-  },
-  components: {
-    securitySchemes: {
-      bearer: { type: 'http' as const, scheme: 'bearer', description: 'A workspace API key (vak_...)' },
+import { toOpenAPISchema } from '@elysiajs/openapi'
+import { type AnyElysia, Elysia } from 'elysia'
+import { ErrorResponse } from './models.ts'
+import { openapiPage } from './openapi-page.ts'
+
+const info = {
+  title: 'Voice agent appliance API',
+  version: '0.1.0',
+  description:
+    'Every /api route needs `Authorization: Bearer <api key>`. Errors always have the body ' +
+    '`{error: {code, message, details?, requestId}}`. Lists take `limit` (1-100, default 50) and ' +
+    '`cursor`, and return `nextCursor` (null on the last page), newest first.',
+}
+
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
+
+/** The error responses every authenticated route can give. */
+export const errorResponses: Record<string, unknown> = {
+  400: { description: 'bad_request or validation_failed (query and path)', content: errorContent },
+  401: { description: 'unauthorized: missing, malformed, unknown, revoked or expired key', content: errorContent },
+  403: { description: 'forbidden: the role of the key lacks the permission', content: errorContent },
+  404: { description: 'not_found (also for objects of other workspaces)', content: errorContent },
+  413: { description: 'payload_too_large', content: errorContent },
+  415: { description: 'unsupported_media_type: bodies must be JSON', content: errorContent },
+  422: { description: 'validation_failed: details.fields names each offending field path', content: errorContent },
+  429: { description: 'rate_limited: see the Retry-After header', content: errorContent },
+}
+
+type Operation = {
+  security?: unknown[]
+  responses?: Record<string, unknown>
+  requestBody?: { content?: Record<string, unknown> }
+}
+
+const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
+
+/**
+ * Builds the document from the routes, then adds what the generator cannot see: request bodies
+ * (our JSON parser is a function, which the generator skips) and the shared error responses.
+ */
+export function buildOpenApiDocument(app: AnyElysia) {
+  const generated = toOpenAPISchema(app, undefined, undefined, undefined, '3.1.0') as {
+    paths: Record<string, Record<string, Operation>>
+    components: { schemas: Record<string, unknown> }
+  }
+  for (const route of app.routes) {
+    const path = route.path.replace(/:([^/]+)/g, '{$1}')
+    const op = generated.paths[path]?.[route.method.toLowerCase()]
+    if (!op) continue
+    const body = (route.hooks as { body?: unknown }).body
+    if (body && op.requestBody && !Object.keys(op.requestBody.content ?? {}).length) {
+      op.requestBody.content = { 'application/json': { schema: plain(body) } }
+    }
+    if (op.security) op.responses = { ...errorResponses, ...op.responses }
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    paths: generated.paths,
+    components: {
+      schemas: { ...generated.components.schemas, Error: plain(ErrorResponse) },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A workspace API key (vak_...)' } },
     },
-  },
+  }
+}
+
+/** GET /openapi/json and a browsable, self-contained GET /openapi (no CDN: the appliance may be offline). */
+export function openapiRoutes(getApp: () => AnyElysia) {
+  let cached: { routes: number; doc: unknown } | undefined
+  return new Elysia({ name: 'openapi' })
+    .get(
+      '/openapi/json',
+      () => {
+        const app = getApp()
+        if (!cached || cached.routes !== app.routes.length) cached = { routes: app.routes.length, doc: buildOpenApiDocument(app) }
+        return cached.doc
+      },
+      { detail: { hide: true } },
+    )
+    .get('/openapi', () => new Response(openapiPage(info.title), { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
+      detail: { hide: true },
+    })
 }
