@@ -36,7 +36,7 @@ export function buildApp(deps: AppDeps) {
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
 
   const self: { app?: AnyElysia } = {}
-  let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 1024 } })
+  let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
     .onRequest(({ request, set }) => {
       const given = request.headers.get('x-request-id')
       const id = given && REQUEST_ID.test(given) ? given : newId('req')
