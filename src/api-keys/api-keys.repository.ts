@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely'
 import type { Db } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../http/pagination.ts'
 import type { Role } from '../workspaces/workspaces.table.ts'
@@ -7,9 +8,10 @@ export async function insertKey(db: Db, row: ApiKeyTable): Promise<void> {
   await db.insertInto('api_keys').values(row).execute()
 }
 
-/** The key by hash with the role its user holds now in the key's workspace (none when removed). */
-export async function findKeyByHash(db: Db, hash: string): Promise<(ApiKeyTable & { role: Role | null }) | undefined> {
-  return db
+type KeyWithRole = ApiKeyTable & { role: Role | null }
+
+const keyByHashQuery = (db: Db, hash: string) =>
+  db
     .selectFrom('api_keys')
     .leftJoin('memberships', (j) =>
       j.onRef('memberships.workspace_id', '=', 'api_keys.workspace_id').onRef('memberships.user_id', '=', 'api_keys.user_id'),
@@ -17,7 +19,19 @@ export async function findKeyByHash(db: Db, hash: string): Promise<(ApiKeyTable 
     .selectAll('api_keys')
     .select('memberships.role')
     .where('api_keys.key_hash', '=', hash)
-    .executeTakeFirst()
+
+// Every API request runs this lookup; building and compiling it once saves most of its cost.
+const compiledByHash = new WeakMap<Db, CompiledQuery<KeyWithRole>>()
+
+/** The key by hash with the role its user holds now in the key's workspace (none when removed). */
+export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithRole | undefined> {
+  let compiled = compiledByHash.get(db)
+  if (!compiled) {
+    compiled = keyByHashQuery(db, '').compile() as CompiledQuery<KeyWithRole>
+    compiledByHash.set(db, compiled)
+  }
+  const result = await db.executeQuery<KeyWithRole>({ ...compiled, parameters: [hash] })
+  return result.rows[0]
 }
 
 export async function listActiveKeys(db: Db, workspaceId: string, page: PageRequest): Promise<ApiKeyTable[]> {

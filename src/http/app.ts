@@ -4,7 +4,6 @@ import { apiKeysController } from '../api-keys/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
-import { newId } from '../ids.ts'
 import type { Logger } from '../log.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
@@ -30,6 +29,11 @@ const FEATURES: FeatureMount[] = [
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
+// Request ids are a random per-process prefix and a counter: unique, and cheap on the hot path.
+const requestIdPrefix = `req_${crypto.randomUUID().slice(0, 8)}`
+let requestCounter = 0
+const nextRequestId = () => `${requestIdPrefix}_${(++requestCounter).toString(36)}`
+
 export function buildApp(deps: AppDeps) {
   const { config, log, db } = deps
   const started = new WeakMap<Request, { id: string; at: number }>()
@@ -39,14 +43,14 @@ export function buildApp(deps: AppDeps) {
   let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
     .onRequest(({ request, set }) => {
       const given = request.headers.get('x-request-id')
-      const id = given && REQUEST_ID.test(given) ? given : newId('req')
+      const id = given && REQUEST_ID.test(given) ? given : nextRequestId()
       started.set(request, { id, at: performance.now() })
       set.headers['x-request-id'] = id
       checkContentLength(request, config.MAX_BODY_BYTES)
     })
     .onParse(({ request, contentType }) => readJsonBody(request, contentType, config.MAX_BODY_BYTES))
     .onError(({ code, error, set, request }) => {
-      const requestId = started.get(request)?.id ?? newId('req')
+      const requestId = started.get(request)?.id ?? nextRequestId()
       const err = toAppError(code, error, log, requestId)
       set.status = err.status
       set.headers['x-request-id'] = requestId
