@@ -76,6 +76,13 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
   /** Whether a failure after events were already emitted may be retried (streams of audio: yes; a reply: no). */
   protected retryAfterOutput = false
 
+  private rearm: (() => void) | undefined
+
+  /** The provider showed it is alive without producing an event (a keep-alive, an empty result). */
+  protected keepAlive(): void {
+    this.rearm?.()
+  }
+
   push(item: I): void {
     if (this.ended) throw new Error(`${this.provider}: push after end`)
     this.input.push(item)
@@ -135,6 +142,7 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
         arm()
         this.output.push(event)
       }
+      this.rearm = arm
       arm()
       try {
         await this.attempt(this.input, emit, attemptAbort.signal)
@@ -156,6 +164,7 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
         if (this.abort.signal.aborted) return
       } finally {
         if (timer) clearTimeout(timer)
+        this.rearm = undefined
         this.abort.signal.removeEventListener('abort', onOuterAbort)
       }
     }
