@@ -5,6 +5,7 @@ import {
   TERMINAL_TYPES,
   type WorkflowEdge,
   WorkflowEdge as EdgeSchema,
+  Condition as ConditionSchema,
   type WorkflowGraph,
   type WorkflowNode,
 } from './workflow.model.ts'
@@ -93,14 +94,41 @@ function edgeRuleErrors(edge: WorkflowEdge): { field: string; message: string }[
   return []
 }
 
-function schemaMessages(schema: Parameters<typeof Value.Errors>[0], value: unknown, max = 3): { field: string; message: string }[] {
+type Schema = Parameters<typeof Value.Errors>[0]
+
+function humanize(message: string, schema: { anyOf?: { const?: unknown }[] }): string {
+  if (message === 'Expected required property') return 'is required'
+  if (message === 'Unexpected property') return 'is not a known field'
+  if (schema.anyOf?.every((s) => s.const !== undefined)) return `must be one of ${schema.anyOf.map((s) => String(s.const)).join(', ')}`
+  return message.replace(/^Expected string to match/, 'must match').replace(/^Expected /, 'must be ')
+}
+
+function schemaMessages(schema: Schema, value: unknown, max = 3): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = []
   for (const e of Value.Errors(schema, value)) {
     const field = e.path.split('/').filter(Boolean).join('.')
-    if (out.some((o) => o.field === field)) continue
-    out.push({ field, message: e.message })
+    if (out.some((o) => o.field === field || field.startsWith(`${o.field}.`))) continue
+    out.push({ field, message: humanize(e.message, e.schema as never) })
     if (out.length >= max) break
   }
+  return out
+}
+
+const CONDITION_TYPES = (ConditionSchema.anyOf as { properties: { type: { const: string } } }[]).map((s) => s.properties.type.const)
+
+/** Checks a condition against the schema of its own type, so messages name the exact field. */
+function conditionMessages(condition: unknown): { field: string; message: string }[] {
+  const type = condition && typeof condition === 'object' ? (condition as { type?: unknown }).type : undefined
+  const i = CONDITION_TYPES.indexOf(type as string)
+  if (i < 0) return [{ field: 'condition.type', message: `must be one of ${CONDITION_TYPES.join(', ')}` }]
+  return schemaMessages(ConditionSchema.anyOf[i] as Schema, condition).map((m) => ({ field: m.field ? `condition.${m.field}` : 'condition', message: m.message }))
+}
+
+function edgeShapeMessages(raw: unknown): { field: string; message: string }[] {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return [{ field: '', message: 'must be an object {from, to, condition}' }]
+  const { condition, ...rest } = raw as Record<string, unknown>
+  const out = schemaMessages(EdgeSchema, rest)
+  if (condition !== undefined) out.push(...conditionMessages(condition))
   return out
 }
 
@@ -138,12 +166,13 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
     const path = `edges[${i}]`
     const partial = (raw && typeof raw === 'object' ? raw : {}) as Partial<WorkflowEdge>
     const label = edgeLabel(partial, i)
-    const shape = schemaMessages(EdgeSchema, raw)
+    const shape = edgeShapeMessages(raw)
     const errors = shape.length ? shape : edgeRuleErrors(raw as WorkflowEdge)
     for (const e of errors) {
       issues.push({ rule: 'edge_shape', path: e.field ? `${path}.${e.field}` : path, edgeIndex: i, edgeId: partial.id, message: `${label}: ${e.field || 'edge'} ${e.message}` })
     }
-    if (shape.length) return
+    // An edge with a bad condition still joins the graph checks, so one mistake is reported once.
+    if (typeof partial.from !== 'string' || typeof partial.to !== 'string') return
     const edge = raw as WorkflowEdge
     if (edge.id !== undefined) {
       const first = edgeIds.get(edge.id)
