@@ -223,7 +223,7 @@ describe('workflow engine over a transcript', () => {
   for (const c of cases) {
     test(c.name, async () => {
       const r = await testRun(c.graph ?? reception, c.inputs, { ...opts, variables: c.variables ?? {} })
-      expect({ path: r.path, finalNode: r.finalNode, finalAction: r.finalAction }).toEqual({ path: c.path, finalNode: c.finalNode, finalAction: c.finalAction })
+      expect({ path: r.path, finalNode: r.finalNode, finalAction: r.finalAction as string }).toEqual({ path: c.path, finalNode: c.finalNode, finalAction: c.finalAction })
       if (c.outputs) expect(r.responses.map((x) => x.output)).toEqual(c.outputs)
       for (const x of r.responses) expect(r.path).toContain(x.nodeId)
       if (c.expectVars) expect(r.variables).toMatchObject(c.expectVars)
