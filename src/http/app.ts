@@ -24,14 +24,14 @@ export interface AppDeps {
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
 
 /** Feature controllers, mounted in this order. New capabilities add themselves here. */
-const FEATURES: FeatureMount[] = [
+export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => workspacesController(db, auth),
   ({ db }, auth) => apiKeysController(db, auth),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
-export function buildApp(deps: AppDeps) {
+export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const started = new WeakMap<Request, { id: string; at: number }>()
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
@@ -73,7 +73,7 @@ export function buildApp(deps: AppDeps) {
       },
       { detail: { summary: 'Readiness: the database answers', tags: ['Health'] } },
     )
-  for (const mount of FEATURES) app = app.use(mount(deps, auth)) as typeof app
+  for (const mount of features) app = app.use(mount(deps, auth)) as typeof app
   return app
 }
 

@@ -19,11 +19,13 @@ export const ConversationConfig = t.Object(
   { additionalProperties: false },
 )
 
-export const COLLECT_KINDS = ['digits', 'yes_no', 'date', 'email', 'text', 'regex'] as const
 export const CollectConfig = t.Object(
   {
     prompt: Text('question asked; {{variables}} are filled'),
-    kind: t.Union(COLLECT_KINDS.map((k) => t.Literal(k)), { description: 'what to extract from the answer' }),
+    kind: t.Union(
+      [t.Literal('digits'), t.Literal('yes_no'), t.Literal('date'), t.Literal('email'), t.Literal('text'), t.Literal('regex')],
+      { description: 'what to extract from the answer' },
+    ),
     variable: VariableName,
     pattern: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'regex kind: the pattern; group 1 (or the match) is kept' })),
     minDigits: t.Optional(t.Integer({ minimum: 1, maximum: 64, description: 'digits kind: fewest digits accepted' })),
@@ -71,14 +73,23 @@ export const NODE_CONFIGS = {
   end: EndConfig,
 } as const
 export type NodeType = keyof typeof NODE_CONFIGS
-export const NODE_TYPES = Object.keys(NODE_CONFIGS) as NodeType[]
+export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end'] as const satisfies readonly NodeType[]
 export const TERMINAL_TYPES: readonly NodeType[] = ['transfer', 'end']
 
 const NodeId = t.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$', description: 'unique within the workflow' })
 const nodeOf = <K extends NodeType>(type: K) =>
   t.Object({ id: NodeId, type: t.Literal(type), config: NODE_CONFIGS[type] }, { additionalProperties: false })
 
-export const WorkflowNode = t.Union(NODE_TYPES.map(nodeOf) as [ReturnType<typeof nodeOf<'start'>>, ...ReturnType<typeof nodeOf>[]])
+export const WorkflowNode = t.Union([
+  nodeOf('start'),
+  nodeOf('say'),
+  nodeOf('conversation'),
+  nodeOf('collect'),
+  nodeOf('condition'),
+  nodeOf('tool'),
+  nodeOf('transfer'),
+  nodeOf('end'),
+])
 export type WorkflowNode =
   | { id: string; type: 'start'; config: typeof StartConfig.static }
   | { id: string; type: 'say'; config: typeof SayConfig.static }
@@ -89,7 +100,6 @@ export type WorkflowNode =
   | { id: string; type: 'transfer'; config: typeof TransferConfig.static }
   | { id: string; type: 'end'; config: typeof EndConfig.static }
 
-export const COMPARISON_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'set', 'unset'] as const
 export const Condition = t.Union(
   [
     t.Object({ type: t.Literal('keywords'), keywords: t.Array(t.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 }) }, { additionalProperties: false, description: 'any word or phrase occurs in what the caller said (case and punctuation ignored)' }),
@@ -99,7 +109,10 @@ export const Condition = t.Union(
       {
         type: t.Literal('variable'),
         variable: t.String({ minLength: 1, maxLength: 200, description: 'variable name, dotted paths allowed' }),
-        op: t.Union(COMPARISON_OPS.map((o) => t.Literal(o))),
+        op: t.Union([
+          t.Literal('eq'), t.Literal('neq'), t.Literal('gt'), t.Literal('gte'), t.Literal('lt'), t.Literal('lte'),
+          t.Literal('contains'), t.Literal('set'), t.Literal('unset'),
+        ]),
         value: t.Optional(t.Union([t.String(), t.Number(), t.Boolean()])),
       },
       { additionalProperties: false, description: 'compares a variable with a value (set/unset need none)' },
@@ -140,7 +153,10 @@ export interface WorkflowGraph {
 export const NodeInput = t.Object(
   {
     id: t.String({ maxLength: 64, description: 'unique within the workflow' }),
-    type: t.Union(NODE_TYPES.map((k) => t.Literal(k))),
+    type: t.Union([
+      t.Literal('start'), t.Literal('say'), t.Literal('conversation'), t.Literal('collect'),
+      t.Literal('condition'), t.Literal('tool'), t.Literal('transfer'), t.Literal('end'),
+    ]),
     config: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'per type: see the node schemas' })),
   },
   { description: 'start, say, conversation, collect, condition, tool, transfer or end; config is checked against the schema of its type' },

@@ -260,6 +260,7 @@ export class WorkflowEngine {
     try {
       result = await tools.run(c.tool, args, { nodeId: node.id, variables: structuredClone(vars) })
     } catch (err) {
+      if (err instanceof WorkflowRunError) throw err
       vars.tool_error = stringify((err as Error).message ?? err)
       return
     }
