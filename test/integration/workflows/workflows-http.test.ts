@@ -7,7 +7,8 @@ const AGENT = 'agt_reception'
 const path = (agent = AGENT) => `/api/agents/${agent}/workflow`
 
 /** A reception IVR: key 1 transfers to sales, key 2 collects a PIN and says goodbye. */
-const ivr = () => ({
+type Body = { nodes: { id: string; type: string; config: Record<string, unknown> }[]; edges: Record<string, unknown>[] }
+const ivr = (): Body => ({
   nodes: [
     { id: 'start', type: 'start', config: { text: 'Welcome to {{company}}.' } },
     { id: 'menu', type: 'say', config: { text: 'Press 1 for sales or 2 to leave your PIN.' } },
@@ -98,9 +99,8 @@ describe('GET, PUT and DELETE /api/agents/{id}/workflow', () => {
   })
 })
 
-type Body = ReturnType<typeof ivr> & { nodes: { id: string; type: string; config: Record<string, unknown> }[]; edges: Record<string, unknown>[] }
 const broken = (f: (b: Body) => void) => {
-  const b = ivr() as Body
+  const b = ivr()
   f(b)
   return b
 }
