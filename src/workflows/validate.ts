@@ -52,13 +52,19 @@ const SIP_URI = /^sips?:[^\s@]+(@[^\s@]+)?$/i
 const edgeLabel = (e: Partial<WorkflowEdge>, i: number) =>
   e.id ? `edge "${e.id}"` : `edge ${i} (${String(e.from ?? '?')} -> ${String(e.to ?? '?')})`
 
+// A group holding a repeat that is itself repeated, like (a+)+ or (\w*)*: the shape that makes a
+// backtracking regex take exponential time. Caller speech is matched against these patterns, and
+// JavaScript cannot interrupt a running match, so such patterns are refused outright.
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/
+
 function regexError(pattern: string, flags = ''): string | undefined {
   try {
     new RegExp(pattern, flags)
-    return undefined
   } catch (err) {
-    return (err as Error).message
+    return `is not a valid regex: ${(err as Error).message}`
   }
+  if (NESTED_QUANTIFIER.test(pattern)) return 'repeats a group that itself repeats (like (a+)+), which can take exponential time; simplify it'
+  return undefined
 }
 
 /** Per-type rules a JSON schema cannot state. */
@@ -69,7 +75,7 @@ function nodeRuleErrors(node: WorkflowNode): { field: string; message: string }[
     if (c.kind === 'regex' && c.pattern === undefined) out.push({ field: 'pattern', message: 'is required when kind is regex' })
     if (c.pattern !== undefined) {
       const err = regexError(c.pattern, 'i')
-      if (err) out.push({ field: 'pattern', message: `is not a valid regex: ${err}` })
+      if (err) out.push({ field: 'pattern', message: err })
     }
     if (c.minDigits !== undefined && c.maxDigits !== undefined && c.minDigits > c.maxDigits) {
       out.push({ field: 'minDigits', message: 'must not exceed maxDigits' })
@@ -86,7 +92,7 @@ function edgeRuleErrors(edge: WorkflowEdge): { field: string; message: string }[
   if (!c) return []
   if (c.type === 'regex') {
     const err = regexError(c.pattern, c.flags)
-    if (err) return [{ field: 'condition.pattern', message: `is not a valid regex: ${err}` }]
+    if (err) return [{ field: 'condition.pattern', message: err }]
   }
   if (c.type === 'variable' && c.op !== 'set' && c.op !== 'unset' && c.value === undefined) {
     return [{ field: 'condition.value', message: `is required for op ${c.op}` }]

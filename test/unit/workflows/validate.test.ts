@@ -197,6 +197,14 @@ const cases: Case[] = [
   },
   {
     rule: 'edge_shape',
+    name: 'a regex that can backtrack exponentially',
+    input: mutate((w) => ((w.edges[1] as { condition: unknown }).condition = { type: 'regex', pattern: '^(\\w+\\s?)+$' })),
+    path: 'edges[1].condition.pattern',
+    names: 'condition.pattern repeats a group that itself repeats',
+    edgeIndex: 1,
+  },
+  {
+    rule: 'edge_shape',
     name: 'a comparison without a value',
     input: mutate((w) => ((w.edges[7] as { condition: unknown }).condition = { type: 'variable', variable: 'pin', op: 'gt' })),
     path: 'edges[7].condition.value',
