@@ -26,6 +26,11 @@ export const CONFIG_KEYS = {
   CARRIER_API_BASE: { default: 'https://api.twilio.com', doc: 'carrier (Twilio-compatible REST) base URL' },
   CARRIER_ACCOUNT_SID: { default: '', doc: 'carrier account SID (a workspace may set its own)' },
   CARRIER_AUTH_TOKEN: { default: '', doc: 'carrier auth token (a workspace may set its own)' },
+  WORKFLOW_LLM_BASE_URL: { default: '', doc: 'OpenAI-compatible chat-completions base URL for workflow LLM nodes and intent edges (e.g. https://api.openai.com/v1); empty means no LLM' },
+  WORKFLOW_LLM_API_KEY: { default: '', doc: 'API key sent as Bearer to WORKFLOW_LLM_BASE_URL (empty sends none, e.g. for a local Ollama)' },
+  WORKFLOW_LLM_MODEL: { default: 'gpt-4o-mini', doc: 'model name sent to WORKFLOW_LLM_BASE_URL' },
+  WORKFLOW_LLM_TIMEOUT_MS: { default: 10_000, doc: 'how long a workflow LLM request may take' },
+  WORKFLOW_MAX_VISITS: { default: 10, doc: 'visits of one workflow node before a run ends with finalAction loop_limit (a workflow may set its own)' },
 } as const
 
 type Keys = typeof CONFIG_KEYS

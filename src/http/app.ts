@@ -22,7 +22,7 @@ export interface AppDeps {
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
 
 /** Feature controllers, mounted in this order. New capabilities add themselves here. */
-const FEATURES: FeatureMount[] = [
+export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => workspacesController(db, auth),
   ({ db }, auth) => apiKeysController(db, auth),
 ]
@@ -34,7 +34,7 @@ const requestIdPrefix = `req_${crypto.randomUUID().slice(0, 8)}`
 let requestCounter = 0
 const nextRequestId = () => `${requestIdPrefix}_${(++requestCounter).toString(36)}`
 
-export function buildApp(deps: AppDeps) {
+export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const started = new WeakMap<Request, { id: string; at: number }>()
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
@@ -77,7 +77,7 @@ export function buildApp(deps: AppDeps) {
       },
       { detail: { summary: 'Readiness: the database answers', tags: ['Health'] } },
     )
-  for (const mount of FEATURES) app = app.use(mount(deps, auth)) as typeof app
+  for (const mount of features) app = app.use(mount(deps, auth)) as typeof app
   self.app = app
   return app
 }
