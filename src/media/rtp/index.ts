@@ -15,3 +15,5 @@ export {
   type Goodbye,
 } from './rtcp.ts'
 export { ReceiveStats, roundTripMs, ntpFromUnixMs, ntpMiddle32 } from './stats.ts'
+export { RtpPortPool, PortPoolExhaustedError, type BoundPorts, type DatagramHandler, type UdpSocket } from './port-pool.ts'
+export { RtpSession, type RemoteEndpoint, type RtpSessionOptions, type RtpSessionStats } from './session.ts'

@@ -57,7 +57,7 @@ describe.if(opusAvailable())('Opus', () => {
   test('a 20 ms 48 kHz frame encodes and decodes back to a tone of similar level', () => {
     const codec = new OpusCodec(48000)
     const input = tone(440, 48000, 960 * 10, 8000)
-    let last = new Int16Array(0)
+    let last: Int16Array = new Int16Array(0)
     for (let i = 0; i < 10; i++) {
       const pkt = codec.encode(input.subarray(i * 960, (i + 1) * 960))
       expect(pkt.length).toBeGreaterThan(0)

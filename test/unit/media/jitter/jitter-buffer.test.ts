@@ -23,7 +23,7 @@ function run(jb: JitterBuffer, arrivals: [number, JitterPacket][], endMs: number
   return out
 }
 const played = (results: PopResult[]) =>
-  results.flatMap((r) => (r.kind === 'packet' ? [r.packet.sequenceNumber] : r.kind === 'lost' ? ['lost'] : []))
+  results.flatMap((r): (number | string)[] => (r.kind === 'packet' ? [r.packet.sequenceNumber] : r.kind === 'lost' ? ['lost'] : []))
 
 describe('JitterBuffer', () => {
   test('buffers up to the initial delay, then plays in order one packet per step', () => {
