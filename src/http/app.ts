@@ -1,11 +1,13 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { sql } from 'kysely'
+import { agentsController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Logger } from '../log.ts'
+import { providersController } from '../providers/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { checkContentLength, readJsonBody } from './body.ts'
@@ -26,6 +28,8 @@ export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any,
 const FEATURES: FeatureMount[] = [
   ({ db }, auth) => workspacesController(db, auth),
   ({ db }, auth) => apiKeysController(db, auth),
+  (_deps, auth) => providersController(auth),
+  ({ db, config }, auth) => agentsController(db, config, auth),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
