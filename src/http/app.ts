@@ -2,11 +2,14 @@ import { type AnyElysia, Elysia } from 'elysia'
 import { sql } from 'kysely'
 import { agentsController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
+import { billingController } from '../billing/index.ts'
+import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Logger } from '../log.ts'
+import { numbersController } from '../numbers/index.ts'
 import { providersController } from '../providers/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
@@ -30,6 +33,9 @@ const FEATURES: FeatureMount[] = [
   ({ db }, auth) => apiKeysController(db, auth),
   (_deps, auth) => providersController(auth),
   ({ db, config }, auth) => agentsController(db, config, auth),
+  ({ db, config }, auth) => billingController(db, config, auth),
+  ({ db, config }, auth) => carrierController(db, config, auth),
+  ({ db, config }, auth) => numbersController(db, config, auth),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
