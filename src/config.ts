@@ -15,6 +15,7 @@ export const CONFIG_KEYS = {
   DATA_DIR: { default: './data', doc: 'folder for the database, keys and recordings' },
   LOG_LEVEL: { default: 'info', doc: 'trace, debug, info, warn, error, fatal or silent' },
   PUBLIC_HOST: { default: '127.0.0.1', doc: 'host name or address SIP peers reach this appliance at' },
+  PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier reaches this appliance\'s HTTP API at, for voice routing of bought numbers; empty means http://PUBLIC_HOST:HTTP_PORT' },
   MAX_BODY_BYTES: { default: 1_048_576, doc: 'largest accepted JSON request body; larger gets 413' },
   RATE_LIMIT_PER_SEC: { default: 50, doc: 'sustained requests per second per API key (0 turns the limit off)' },
   RATE_LIMIT_BURST: { default: 100, doc: 'requests an API key may send at once before the sustained rate applies' },

@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely'
+import type { AgentTable } from '../agents/agents.table.ts'
 import type { ApiKeyTable } from '../api-keys/api-keys.table.ts'
+import type { BillingCustomerTable, PaymentMethodTable } from '../billing/billing.table.ts'
+import type { CarrierSettingsTable } from '../carrier/carrier.table.ts'
+import type { PhoneNumberTable } from '../numbers/numbers.table.ts'
 import type { WorkflowTable } from '../workflows/workflows.table.ts'
 import type { MembershipTable, UserTable, WorkspaceTable } from '../workspaces/workspaces.table.ts'
 
@@ -9,6 +13,11 @@ export interface Database {
   users: UserTable
   memberships: MembershipTable
   api_keys: ApiKeyTable
+  agents: AgentTable
+  phone_numbers: PhoneNumberTable
+  payment_methods: PaymentMethodTable
+  billing_customers: BillingCustomerTable
+  carrier_settings: CarrierSettingsTable
   workflows: WorkflowTable
 }
 

@@ -1,10 +1,16 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { sql } from 'kysely'
+import { agentsController, findAgentRow } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
+import { billingController } from '../billing/index.ts'
+import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
 import type { Logger } from '../log.ts'
+import { numbersController } from '../numbers/index.ts'
+import { providersController } from '../providers/index.ts'
+import { workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { checkContentLength, readJsonBody } from './body.ts'
@@ -25,6 +31,12 @@ export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any,
 export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => workspacesController(db, auth),
   ({ db }, auth) => apiKeysController(db, auth),
+  (_deps, auth) => providersController(auth),
+  ({ db, config }, auth) => agentsController(db, config, auth),
+  ({ db, config }, auth) => billingController(db, config, auth),
+  ({ db, config }, auth) => carrierController(db, config, auth),
+  ({ db, config }, auth) => numbersController(db, config, auth),
+  (deps, auth) => workflowsFeature(deps, auth, async (workspaceId, agentId) => (await findAgentRow(deps.db, workspaceId, agentId)) !== undefined),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/

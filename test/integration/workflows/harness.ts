@@ -1,63 +1,39 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { authenticate } from '../../../src/api-keys/index.ts'
-import { type Config, loadConfig } from '../../../src/config.ts'
-import { migrateToLatest, openDatabase } from '../../../src/db/index.ts'
-import { buildApp, FEATURES } from '../../../src/http/app.ts'
-import { createLogger } from '../../../src/log.ts'
-import { workflowsFeature } from '../../../src/workflows/index.ts'
-import { bootstrapIfEmpty } from '../../../src/workspaces/index.ts'
-import { type Api, apiClient } from '../../helpers/appliance.ts'
+import type { Config } from '../../../src/config.ts'
+import { type Api, startTestAppliance } from '../../helpers/appliance.ts'
 
 export interface WorkflowApp {
   url: string
   api: Api
   workspaceId: string
   adminKey: string
-  /** Registers an agent id in the test's agents table, which the injected agentExists reads. */
+  /** Inserts an agent row with this id into the real agents table (a fixture with a fixed id). */
   addAgent(workspaceId: string, agentId: string): void
   /** Rows of the real workflows table, read straight from the SQLite file. */
   workflowRows(): { agent_id: string; workspace_id: string; graph: string }[]
   stop(): Promise<void>
 }
 
-/**
- * The real HTTP app (auth, error body, body limits, the workspaces and API-key modules) on a
- * real SQLite file and a free port, with the workflows module mounted. The agents table is not
- * part of this branch, so agent existence comes from a small `test_agents` table in the same
- * database, read by the `agentExists` function the workflows module is given; on merge the
- * agents module supplies that function instead.
- */
+/** The real appliance on a real SQLite file and a free port; workflows are mounted with the rest. */
 export async function startWorkflowApp(overrides: Partial<Config> = {}): Promise<WorkflowApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'workflows-test-'))
-  const config = loadConfig({}, { HTTP_HOST: '127.0.0.1', HTTP_PORT: 0, DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SEC: 0, ...overrides })
-  const log = createLogger(config.LOG_LEVEL)
-  const database = openDatabase(join(dir, 'appliance.db'))
-  await migrateToLatest(database.db)
-  const boot = await bootstrapIfEmpty(database.db)
-  if (!boot) throw new Error('fresh database was not bootstrapped')
-  database.sqlite.exec('CREATE TABLE test_agents (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL)')
-  const exists = database.sqlite.query<{ one: number }, [string, string]>('SELECT 1 AS one FROM test_agents WHERE workspace_id = ? AND id = ?')
-  const agentExists = async (workspaceId: string, agentId: string) => exists.get(workspaceId, agentId) !== null
-  const db = database.db
-  const app = buildApp({ db, config, log, authenticate: (token, now) => authenticate(db, token, now) }, [
-    ...FEATURES,
-    (deps, auth) => workflowsFeature(deps, auth, agentExists),
-  ])
-  app.listen({ hostname: '127.0.0.1', port: 0 })
-  const url = `http://127.0.0.1:${app.server?.port}`
+  const t = await startTestAppliance({ RATE_LIMIT_PER_SEC: 0, ...overrides })
+  const sqlite = t.appliance.database.sqlite
+  const insertAgent = sqlite.query(
+    `INSERT INTO agents (id, workspace_id, name, prompt_draft, prompt_published, welcome, voice, llm_model, language,
+       enabled_tools, tool_configs, webhook_url, agent_type, role, version, published_at, created_at, updated_at)
+     VALUES (?1, ?2, 'Workflow agent', '', '', '{}', '{}', '', 'en', '[]', '{}', '', 'inbound', 'reception', 1, NULL, ?3, ?3)`,
+  )
   return {
-    url,
-    api: apiClient(url, boot.key),
-    workspaceId: boot.workspace.id,
-    adminKey: boot.key,
-    addAgent: (workspaceId, agentId) => database.sqlite.query('INSERT INTO test_agents (id, workspace_id) VALUES (?, ?)').run(agentId, workspaceId),
-    workflowRows: () => database.sqlite.query<{ agent_id: string; workspace_id: string; graph: string }, []>('SELECT agent_id, workspace_id, graph FROM workflows ORDER BY agent_id').all(),
-    async stop() {
-      await app.stop()
-      await database.close()
-      rmSync(dir, { recursive: true, force: true })
+    url: t.url,
+    api: t.api,
+    workspaceId: t.workspaceId,
+    adminKey: t.adminKey,
+    addAgent: (workspaceId, agentId) => {
+      insertAgent.run(agentId, workspaceId, new Date().toISOString())
     },
+    workflowRows: () =>
+      sqlite
+        .query<{ agent_id: string; workspace_id: string; graph: string }, []>('SELECT agent_id, workspace_id, graph FROM workflows ORDER BY agent_id')
+        .all(),
+    stop: () => t.stop(),
   }
 }

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('workflows')
-    .addColumn('agent_id', 'text', (c) => c.primaryKey())
+    .addColumn('agent_id', 'text', (c) => c.primaryKey().references('agents.id').onDelete('cascade'))
     .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
     .addColumn('graph', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())

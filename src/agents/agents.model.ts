@@ -1,0 +1,110 @@
+import { t } from 'elysia'
+import { PaginationQuery } from '../http/pagination.ts'
+
+export const AgentTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound')])
+export const AgentRoleSchema = t.Union([t.Literal('reception'), t.Literal('booking'), t.Literal('sales'), t.Literal('followup')])
+export const WelcomeModeSchema = t.Union([t.Literal('agent_speaks_first'), t.Literal('user_speaks_first')])
+
+export const Welcome = t.Object(
+  {
+    mode: WelcomeModeSchema,
+    message: t.String({ maxLength: 2000, description: 'what the agent says first; may use {{variables}}' }),
+    interruptible: t.Boolean({ description: 'the caller may talk over the welcome message' }),
+    delayMs: t.Integer({ minimum: 0, maximum: 10_000, description: 'pause after answering before the agent speaks' }),
+  },
+  { description: 'How a call opens' },
+)
+export type Welcome = typeof Welcome.static
+
+export const WelcomeInput = t.Object(
+  {
+    mode: t.Optional(WelcomeModeSchema),
+    message: t.Optional(t.String({ maxLength: 2000 })),
+    interruptible: t.Optional(t.Boolean()),
+    delayMs: t.Optional(t.Integer({ minimum: 0, maximum: 10_000 })),
+  },
+  { additionalProperties: false, description: 'Replaces the welcome object; omitted members take their defaults' },
+)
+
+export const Voice = t.Object(
+  {
+    provider: t.String({ description: 'a voice provider id from GET /api/providers' }),
+    voiceId: t.String({ description: "the provider's voice id" }),
+    speed: t.Number({ minimum: 0.5, maximum: 2, description: 'speaking rate, 1 is normal' }),
+  },
+  { description: 'Text-to-speech voice' },
+)
+export type Voice = typeof Voice.static
+
+export const VoiceInput = t.Object(
+  {
+    provider: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+    voiceId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    speed: t.Optional(t.Number({ minimum: 0.5, maximum: 2 })),
+  },
+  { additionalProperties: false, description: 'Replaces the voice object; omitted members take their defaults' },
+)
+
+export const Agent = t.Object({
+  id: t.String(),
+  workspaceId: t.String(),
+  name: t.String(),
+  promptDraft: t.String(),
+  promptPublished: t.String({ description: 'the prompt calls use' }),
+  welcome: Welcome,
+  voice: Voice,
+  llmModel: t.String(),
+  language: t.String({ description: 'BCP 47 language tag' }),
+  enabledTools: t.Array(t.String()),
+  toolConfigs: t.Record(t.String(), t.Unknown()),
+  webhookUrl: t.String({ description: 'post-call webhook URL; empty string when none' }),
+  agentType: AgentTypeSchema,
+  role: AgentRoleSchema,
+  variables: t.Array(t.String(), { description: '{{variable}} names used by the prompts and the welcome message' }),
+  version: t.Integer({ description: 'grows by one on every change' }),
+  publishedAt: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+  createdAt: t.String({ format: 'date-time' }),
+  updatedAt: t.String({ format: 'date-time' }),
+})
+export type Agent = typeof Agent.static
+
+const fields = {
+  name: t.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  promptDraft: t.String({ maxLength: 100_000 }),
+  promptPublished: t.String({ maxLength: 100_000 }),
+  welcome: WelcomeInput,
+  voice: VoiceInput,
+  llmModel: t.String({ minLength: 1, maxLength: 160 }),
+  language: t.String({ minLength: 2, maxLength: 35 }),
+  enabledTools: t.Array(t.String({ maxLength: 64 }), { maxItems: 32 }),
+  toolConfigs: t.Record(t.String(), t.Unknown()),
+  webhookUrl: t.Union([t.String({ maxLength: 2048 }), t.Null()], { description: 'null or "" removes the webhook' }),
+  agentType: AgentTypeSchema,
+  role: AgentRoleSchema,
+}
+
+export const CreateAgentBody = t.Object({
+  name: fields.name,
+  promptDraft: t.Optional(fields.promptDraft),
+  promptPublished: t.Optional(fields.promptPublished),
+  welcome: t.Optional(fields.welcome),
+  voice: t.Optional(fields.voice),
+  llmModel: t.Optional(fields.llmModel),
+  language: t.Optional(fields.language),
+  enabledTools: t.Optional(fields.enabledTools),
+  toolConfigs: t.Optional(fields.toolConfigs),
+  webhookUrl: t.Optional(fields.webhookUrl),
+  agentType: t.Optional(fields.agentType),
+  role: t.Optional(fields.role),
+})
+export type CreateAgentBody = typeof CreateAgentBody.static
+
+export const UpdateAgentBody = t.Partial(CreateAgentBody)
+export type UpdateAgentBody = typeof UpdateAgentBody.static
+
+export const ListAgentsQuery = t.Object({
+  ...PaginationQuery.properties,
+  agentType: t.Optional(AgentTypeSchema),
+  role: t.Optional(AgentRoleSchema),
+})
+export type ListAgentsQuery = typeof ListAgentsQuery.static

@@ -1,0 +1,242 @@
+import type { Db } from '../db/index.ts'
+import { conflict, type FieldIssue, notFound, validation } from '../errors.ts'
+import { finishPage, pageLimit } from '../http/pagination.ts'
+import { newId, nowIso } from '../ids.ts'
+import { checkOutboundUrl, dnsResolver, type Resolver, type UrlPolicy } from '../net/index.ts'
+import { knownLlmModelsHint, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from '../providers/index.ts'
+import type { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody, Voice, Welcome } from './agents.model.ts'
+import * as repo from './agents.repository.ts'
+import type { AgentTable } from './agents.table.ts'
+import { checkTools } from './tools.ts'
+import { templateVariables } from './variables.ts'
+
+export interface AgentRules {
+  urlPolicy: UrlPolicy
+  resolve?: Resolver
+}
+
+export const DEFAULT_WELCOME: Welcome = { mode: 'user_speaks_first', message: '', interruptible: true, delayMs: 0 }
+export const DEFAULT_VOICE: Voice = { provider: 'flite', voiceId: 'slt', speed: 1 }
+export const DEFAULT_LLM_MODEL = 'gpt-4o-mini'
+export const DEFAULT_LANGUAGE = 'en-US'
+
+/** The agent's settable state, camel-cased; what the row stores and the snapshot freezes. */
+interface AgentData {
+  name: string
+  promptDraft: string
+  promptPublished: string
+  welcome: Welcome
+  voice: Voice
+  llmModel: string
+  language: string
+  enabledTools: string[]
+  toolConfigs: Record<string, unknown>
+  webhookUrl: string
+  agentType: Agent['agentType']
+  role: Agent['role']
+}
+
+export function toAgent(row: AgentTable): Agent {
+  const welcome = JSON.parse(row.welcome) as Welcome
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    promptDraft: row.prompt_draft,
+    promptPublished: row.prompt_published,
+    welcome,
+    voice: JSON.parse(row.voice),
+    llmModel: row.llm_model,
+    language: row.language,
+    enabledTools: JSON.parse(row.enabled_tools),
+    toolConfigs: JSON.parse(row.tool_configs),
+    webhookUrl: row.webhook_url,
+    agentType: row.agent_type,
+    role: row.role,
+    variables: templateVariables(row.prompt_draft, row.prompt_published, welcome.message),
+    version: row.version,
+    publishedAt: row.published_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+function toColumns(d: AgentData) {
+  return {
+    name: d.name.trim(),
+    prompt_draft: d.promptDraft,
+    prompt_published: d.promptPublished,
+    welcome: JSON.stringify(d.welcome),
+    voice: JSON.stringify(d.voice),
+    llm_model: d.llmModel,
+    language: d.language,
+    enabled_tools: JSON.stringify(d.enabledTools),
+    tool_configs: JSON.stringify(d.toolConfigs),
+    webhook_url: d.webhookUrl,
+    agent_type: d.agentType,
+    role: d.role,
+  }
+}
+
+const welcomeFrom = (w: UpdateAgentBody['welcome']): Welcome => ({ ...DEFAULT_WELCOME, ...w })
+
+function voiceFrom(v: UpdateAgentBody['voice']): Voice {
+  const provider = v?.provider ?? DEFAULT_VOICE.provider
+  const voiceId = v?.voiceId ?? (provider === DEFAULT_VOICE.provider ? DEFAULT_VOICE.voiceId : voiceProviderOf(provider)?.voices[0] ?? '')
+  return { provider, voiceId, speed: v?.speed ?? 1 }
+}
+
+/** Applies a body (create or PUT) onto a state; nested welcome and voice objects are replaced whole. */
+function apply(base: AgentData, body: UpdateAgentBody): AgentData {
+  const next: AgentData = { ...base }
+  if (body.name !== undefined) next.name = body.name
+  if (body.promptDraft !== undefined) next.promptDraft = body.promptDraft
+  if (body.promptPublished !== undefined) next.promptPublished = body.promptPublished
+  if (body.welcome !== undefined) next.welcome = welcomeFrom(body.welcome)
+  if (body.voice !== undefined) next.voice = voiceFrom(body.voice)
+  if (body.llmModel !== undefined) next.llmModel = body.llmModel
+  if (body.language !== undefined) next.language = body.language
+  if (body.enabledTools !== undefined) next.enabledTools = body.enabledTools
+  if (body.toolConfigs !== undefined) next.toolConfigs = body.toolConfigs
+  if (body.webhookUrl !== undefined) next.webhookUrl = body.webhookUrl ?? ''
+  if (body.agentType !== undefined) next.agentType = body.agentType
+  if (body.role !== undefined) next.role = body.role
+  return next
+}
+
+/** Checks the state an agent would have after `body`; throws one 422 naming every bad field path. */
+async function validateAgent(next: AgentData, body: UpdateAgentBody, rules: AgentRules): Promise<AgentData> {
+  const issues: FieldIssue[] = []
+  if (body.llmModel !== undefined && !llmProviderOf(next.llmModel)) {
+    issues.push({ path: 'llmModel', message: `unknown model '${next.llmModel}'; use ${knownLlmModelsHint()}` })
+  }
+  if (body.voice !== undefined) {
+    if (!voiceProviderOf(next.voice.provider)) {
+      issues.push({ path: 'voice.provider', message: `unknown voice provider '${next.voice.provider}'; use one of ${VOICE_PROVIDERS.map((p) => p.id).join(', ')}` })
+    } else if (!next.voice.voiceId) issues.push({ path: 'voice.voiceId', message: 'is required' })
+  }
+  if (body.language !== undefined) {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(next.language)
+      if (canonical) next.language = canonical
+    } catch {
+      issues.push({ path: 'language', message: `'${next.language}' is not a BCP 47 language tag such as en-US` })
+    }
+  }
+  if (next.welcome.mode === 'agent_speaks_first' && next.welcome.message.trim() === '') {
+    issues.push({ path: 'welcome.message', message: 'is required when welcome.mode is agent_speaks_first' })
+  }
+  const tools = checkTools(next.enabledTools, next.toolConfigs)
+  issues.push(...tools.issues)
+  const resolve = rules.resolve ?? dnsResolver
+  if (body.webhookUrl !== undefined && next.webhookUrl !== '') {
+    const verdict = await checkOutboundUrl(next.webhookUrl, rules.urlPolicy, resolve)
+    if (!verdict.ok) issues.push({ path: 'webhookUrl', message: verdict.reason })
+    else next.webhookUrl = verdict.url.href
+  }
+  const http = tools.configs.http_request as { url: string } | undefined
+  if (body.toolConfigs !== undefined && http) {
+    const verdict = await checkOutboundUrl(http.url, rules.urlPolicy, resolve)
+    if (!verdict.ok) issues.push({ path: 'toolConfigs.http_request.url', message: verdict.reason })
+  }
+  if (issues.length) throw validation(issues)
+  return { ...next, toolConfigs: tools.configs }
+}
+
+const DEFAULTS: AgentData = {
+  name: '',
+  promptDraft: '',
+  promptPublished: '',
+  welcome: DEFAULT_WELCOME,
+  voice: DEFAULT_VOICE,
+  llmModel: DEFAULT_LLM_MODEL,
+  language: DEFAULT_LANGUAGE,
+  enabledTools: [],
+  toolConfigs: {},
+  webhookUrl: '',
+  agentType: 'inbound',
+  role: 'reception',
+}
+
+export async function createAgent(db: Db, workspaceId: string, body: CreateAgentBody, rules: AgentRules): Promise<Agent> {
+  const data = await validateAgent(apply(DEFAULTS, body), body, rules)
+  const at = nowIso()
+  const row: AgentTable = {
+    id: newId('ag'),
+    workspace_id: workspaceId,
+    ...toColumns(data),
+    version: 1,
+    published_at: body.promptPublished !== undefined ? at : null,
+    created_at: at,
+    updated_at: at,
+  }
+  await repo.insertAgent(db, row)
+  return toAgent(row)
+}
+
+export async function getAgent(db: Db, workspaceId: string, id: string): Promise<Agent> {
+  const row = await repo.findAgent(db, workspaceId, id)
+  if (!row) throw notFound('agent')
+  return toAgent(row)
+}
+
+export async function listAgents(db: Db, workspaceId: string, query: ListAgentsQuery) {
+  const rows = await repo.listAgents(db, workspaceId, { agentType: query.agentType, role: query.role }, query)
+  const { items, nextCursor } = finishPage(rows, pageLimit(query), (r) => [r.created_at, r.id])
+  return { agents: items.map(toAgent), nextCursor }
+}
+
+function dataOf(a: Agent): AgentData {
+  const { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role } = a
+  return { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role }
+}
+
+async function write(db: Db, current: AgentTable, data: AgentData, publishedAt: string | null): Promise<Agent> {
+  const row: AgentTable = {
+    ...current,
+    ...toColumns(data),
+    version: current.version + 1,
+    published_at: publishedAt,
+    updated_at: nowIso(),
+  }
+  if (!(await repo.updateAgent(db, row, current.version))) throw conflict('the agent was changed by another request; read it again and retry')
+  return toAgent(row)
+}
+
+/** PUT: any subset of the fields; running calls keep their snapshot (see snapshotAgent). */
+export async function updateAgent(db: Db, workspaceId: string, id: string, body: UpdateAgentBody, rules: AgentRules): Promise<Agent> {
+  const current = await repo.findAgent(db, workspaceId, id)
+  if (!current) throw notFound('agent')
+  const data = await validateAgent(apply(dataOf(toAgent(current)), body), body, rules)
+  const published = body.promptPublished !== undefined ? nowIso() : current.published_at
+  return write(db, current, data, published)
+}
+
+/** Copies promptDraft to promptPublished: the next call uses it. */
+export async function publishAgent(db: Db, workspaceId: string, id: string): Promise<Agent> {
+  const current = await repo.findAgent(db, workspaceId, id)
+  if (!current) throw notFound('agent')
+  const data = dataOf(toAgent(current))
+  return write(db, current, { ...data, promptPublished: data.promptDraft }, nowIso())
+}
+
+/**
+ * Refused with 409 while a phone number routes to the agent (unassign it first) or while any
+ * other record still references it (outbound jobs hold a foreign key).
+ */
+export async function deleteAgent(db: Db, workspaceId: string, id: string): Promise<void> {
+  const current = await repo.findAgent(db, workspaceId, id)
+  if (!current) throw notFound('agent')
+  const numbers = await repo.numbersUsingAgent(db, id)
+  if (numbers.length) {
+    throw conflict('the agent is assigned to phone numbers; unassign it first', { reason: 'agent_in_use', phoneNumberIds: numbers.map((n) => n.id) })
+  }
+  try {
+    await repo.deleteAgent(db, workspaceId, id)
+  } catch (err) {
+    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
+      throw conflict('the agent is still used (for example by an outbound job); finish or delete that first', { reason: 'agent_in_use' })
+    }
+    throw err
+  }
+}

@@ -1,0 +1,60 @@
+import { Elysia, t } from 'elysia'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { AppError } from '../errors.ts'
+import type { AuthPlugin } from '../http/auth.ts'
+import { NextCursor, Ok, WorkspaceParams } from '../http/models.ts'
+import { PaginationQuery } from '../http/pagination.ts'
+import { CreatePaymentMethodBody, PaymentMethod, PaymentMethodParams } from './billing.model.ts'
+import * as service from './billing.service.ts'
+import { findCardNumber } from './card-guard.ts'
+
+export { requirePaymentMethod } from './billing.service.ts'
+export { findCardNumber, looksLikeCardNumber } from './card-guard.ts'
+
+export function billingController(db: Db, config: Config, auth: AuthPlugin) {
+  return new Elysia({ prefix: '/api/workspaces/:workspace_id/payment-methods', tags: ['Billing'] })
+    .use(auth)
+    .onTransform({ as: 'local' }, ({ body }) => {
+      // Raw card data must never be accepted, stored or logged; the value is not echoed back.
+      const path = findCardNumber(body)
+      if (path) {
+        throw new AppError(422, 'validation_failed', `${path}: looks like a raw card number; card numbers are never accepted, send a Stripe PaymentMethod id (pm_...) instead`, {
+          fields: [{ path, message: 'looks like a raw card number; send a Stripe PaymentMethod id (pm_...) instead' }],
+        })
+      }
+    })
+    .post('', async ({ params, body }) => ({ paymentMethod: await service.addPaymentMethod(db, config, params.workspace_id, body) }), {
+      permission: 'billing:manage',
+      params: WorkspaceParams,
+      body: CreatePaymentMethodBody,
+      response: t.Object({ paymentMethod: PaymentMethod }),
+      detail: { summary: 'Add a payment method: {provider: "stripe", stripePaymentMethodId} or {provider: "manual", reference}' },
+    })
+    .get('', ({ params, query }) => service.listPaymentMethods(db, params.workspace_id, query), {
+      permission: 'billing:manage',
+      params: WorkspaceParams,
+      query: PaginationQuery,
+      response: t.Object({ paymentMethods: t.Array(PaymentMethod), nextCursor: NextCursor }),
+      detail: { summary: 'List payment methods' },
+    })
+    .get('/:payment_method_id', async ({ params }) => ({ paymentMethod: await service.getPaymentMethod(db, params.workspace_id, params.payment_method_id) }), {
+      permission: 'billing:manage',
+      params: PaymentMethodParams,
+      response: t.Object({ paymentMethod: PaymentMethod }),
+      detail: { summary: 'Get a payment method' },
+    })
+    .delete(
+      '/:payment_method_id',
+      async ({ params }) => {
+        await service.removePaymentMethod(db, config, params.workspace_id, params.payment_method_id)
+        return { ok: true as const }
+      },
+      {
+        permission: 'billing:manage',
+        params: PaymentMethodParams,
+        response: Ok,
+        detail: { summary: 'Remove a payment method (detached at Stripe); numbers already bought stay' },
+      },
+    )
+}

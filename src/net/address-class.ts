@@ -1,0 +1,84 @@
+import { isIP } from 'node:net'
+
+/** Why an address must not be the target of a server-side request; null for a public address. */
+export type ForbiddenClass = 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'multicast' | 'reserved'
+
+type Range4 = [base: number, bits: number, cls: ForbiddenClass]
+
+const v4 = (s: string): number => s.split('.').reduce((acc, p) => acc * 256 + Number(p), 0)
+
+// Order matters: the metadata address sits inside the link-local range and must win.
+const RANGES_V4: Range4[] = [
+  [v4('169.254.169.254'), 32, 'metadata'],
+  [v4('100.100.100.200'), 32, 'metadata'], // Alibaba Cloud
+  [v4('0.0.0.0'), 8, 'unspecified'],
+  [v4('127.0.0.0'), 8, 'loopback'],
+  [v4('10.0.0.0'), 8, 'private'],
+  [v4('172.16.0.0'), 12, 'private'],
+  [v4('192.168.0.0'), 16, 'private'],
+  [v4('100.64.0.0'), 10, 'private'], // carrier-grade NAT
+  [v4('169.254.0.0'), 16, 'link-local'],
+  [v4('192.0.0.0'), 24, 'reserved'],
+  [v4('198.18.0.0'), 15, 'reserved'],
+  [v4('224.0.0.0'), 4, 'multicast'],
+  [v4('240.0.0.0'), 4, 'reserved'],
+]
+
+function classifyV4(ip: string): ForbiddenClass | null {
+  const n = v4(ip)
+  for (const [base, bits, cls] of RANGES_V4) {
+    const size = 2 ** (32 - bits)
+    if (n >= base && n < base + size) return cls
+  }
+  return null
+}
+
+/** Expands an IPv6 address to its 8 groups. */
+function groupsV6(ip: string): number[] {
+  let s = ip.toLowerCase()
+  const zone = s.indexOf('%')
+  if (zone >= 0) s = s.slice(0, zone)
+  // A trailing dotted quad (::ffff:1.2.3.4) becomes two groups.
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(s)
+  if (dotted) {
+    const n = v4(dotted[1] as string)
+    s = `${s.slice(0, dotted.index)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`
+  }
+  const [head = '', tail] = s.split('::')
+  const h = head ? head.split(':') : []
+  const t = tail !== undefined && tail !== '' ? tail.split(':') : []
+  const fill = tail === undefined ? [] : new Array(8 - h.length - t.length).fill('0')
+  return [...h, ...fill, ...t].map((g) => parseInt(g, 16))
+}
+
+function classifyV6(ip: string): ForbiddenClass | null {
+  const g = groupsV6(ip)
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g6 = 0, h = 0] = g
+  const zeroPrefix = a === 0 && b === 0 && c === 0 && d === 0 && e === 0
+  if (zeroPrefix && f === 0 && g6 === 0 && h === 0) return 'unspecified'
+  if (zeroPrefix && f === 0 && g6 === 0 && h === 1) return 'loopback'
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d) addresses carry an IPv4 target.
+  if (zeroPrefix && (f === 0xffff || f === 0)) return classifyV4(`${g6 >> 8}.${g6 & 255}.${h >> 8}.${h & 255}`)
+  // NAT64 well-known prefix 64:ff9b::/96 embeds an IPv4 target too.
+  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) {
+    return classifyV4(`${g6 >> 8}.${g6 & 255}.${h >> 8}.${h & 255}`)
+  }
+  if (a === 0xfd00 && b === 0x0ec2 && h === 0x254 && c === 0 && d === 0 && e === 0 && f === 0 && g6 === 0) return 'metadata' // AWS IPv6 IMDS
+  if ((a & 0xfe00) === 0xfc00) return 'private' // unique local fc00::/7
+  if ((a & 0xffc0) === 0xfe80) return 'link-local'
+  if ((a & 0xffc0) === 0xfec0) return 'private' // deprecated site-local
+  if ((a & 0xff00) === 0xff00) return 'multicast'
+  return null
+}
+
+/** Classifies an IP literal (v4 or v6, with or without brackets). Not an IP: throws. */
+export function classifyAddress(ip: string): ForbiddenClass | null {
+  const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip
+  const family = isIP(bare.split('%')[0] as string)
+  if (family === 4) return classifyV4(bare)
+  if (family === 6) return classifyV6(bare)
+  throw new Error(`not an IP address: ${ip}`)
+}
+
+/** Host names that always mean a cloud metadata service, whatever they resolve to here. */
+export const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal'])

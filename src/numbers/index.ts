@@ -1,0 +1,75 @@
+import { Elysia, t } from 'elysia'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import type { AuthPlugin } from '../http/auth.ts'
+import { IdParams, NextCursor, Ok, WorkspaceParams } from '../http/models.ts'
+import { PaginationQuery } from '../http/pagination.ts'
+import { secretBoxFor } from '../secrets/index.ts'
+import { carrierVoiceRoute } from './carrier-voice.ts'
+import { BuyNumberBody, CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
+import * as service from './numbers.service.ts'
+
+export { displayE164, normalizeE164, strictE164 } from './e164.ts'
+export { PhoneNumber } from './numbers.model.ts'
+export type { NumberProvider, NumberSource, NumberStatus, SipTransport } from './numbers.table.ts'
+export { reportTrunkHealth } from './numbers.service.ts'
+export { findNumbersByE164, getNumberRoute, type NumberRoute } from './sip-lookup.ts'
+export { nextStatus, NUMBER_STATUSES } from './status.ts'
+
+export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
+  const deps = (): service.NumbersDeps => ({ db, box: secretBoxFor(config.DATA_DIR), config })
+  const One = t.Object({ phoneNumber: PhoneNumber })
+  const numbers = new Elysia({ prefix: '/api/phone-numbers', tags: ['Phone numbers'] })
+    .use(auth)
+    .post('', async ({ body, principal }) => ({ phoneNumber: await service.addNumber(deps(), principal.workspaceId, body) }), {
+      permission: 'numbers:manage',
+      body: CreatePhoneNumberBody,
+      response: One,
+      detail: { summary: 'Connect a SIP number, or buy one through the carrier (provider carrier); needs a payment method (402)' },
+    })
+    .get('', ({ query, principal }) => service.listNumbers(db, principal.workspaceId, query), {
+      permission: 'numbers:read',
+      query: PaginationQuery,
+      response: t.Object({ phoneNumbers: t.Array(PhoneNumber), nextCursor: NextCursor }),
+      detail: { summary: 'List phone numbers, newest first' },
+    })
+    .get('/:id', async ({ params, principal }) => ({ phoneNumber: await service.getNumber(db, principal.workspaceId, params.id) }), {
+      permission: 'numbers:read',
+      params: IdParams,
+      response: One,
+      detail: { summary: 'Get a phone number' },
+    })
+    .patch('/:id', async ({ params, body, principal }) => ({ phoneNumber: await service.updateNumber(deps(), principal.workspaceId, params.id, body) }), {
+      permission: 'numbers:manage',
+      params: IdParams,
+      body: UpdatePhoneNumberBody,
+      response: One,
+      detail: { summary: 'Update label, agents (same workspace; null unassigns) or SIP settings' },
+    })
+    .delete(
+      '/:id',
+      async ({ params, principal }) => {
+        await service.releaseNumber(deps(), principal.workspaceId, params.id)
+        return { ok: true as const }
+      },
+      {
+        permission: 'numbers:manage',
+        params: IdParams,
+        response: Ok,
+        detail: { summary: 'Release a number (a bought number is released at the carrier too)' },
+      },
+    )
+  const buy = new Elysia({ prefix: '/api/workspaces/:workspace_id/carrier', tags: ['Carrier'] })
+    .use(auth)
+    .post('/buy-number', async ({ params, body }) => ({ phoneNumber: await service.buyNumber(deps(), params.workspace_id, body.phoneNumber, body.label) }), {
+      permission: 'numbers:manage',
+      params: WorkspaceParams,
+      body: BuyNumberBody,
+      response: One,
+      detail: { summary: 'Buy a number through the carrier and route its calls here; needs a payment method (402)' },
+    })
+  return new Elysia()
+    .use(numbers)
+    .use(buy)
+    .use(carrierVoiceRoute({ ...deps(), sipPort: config.SIP_PORT }))
+}

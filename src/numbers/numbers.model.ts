@@ -1,0 +1,53 @@
+import { t } from 'elysia'
+
+export const NumberProviderSchema = t.Union([t.Literal('sip'), t.Literal('carrier')])
+export const TransportSchema = t.Union([t.Literal('tcp'), t.Literal('udp'), t.Literal('tls')])
+
+export const PhoneNumber = t.Object({
+  id: t.String(),
+  workspaceId: t.String(),
+  e164: t.String(),
+  label: t.String(),
+  provider: NumberProviderSchema,
+  status: t.Union([t.Literal('unconfigured'), t.Literal('active'), t.Literal('error'), t.Literal('released')]),
+  statusReason: t.Union([t.String(), t.Null()], { description: 'why the status is error' }),
+  inboundAgentId: t.Union([t.String(), t.Null()]),
+  outboundAgentId: t.Union([t.String(), t.Null()]),
+  source: t.Union([t.Literal('connected'), t.Literal('purchased')]),
+  sipTerminationUri: t.Union([t.String(), t.Null()]),
+  sipUsername: t.Union([t.String(), t.Null()]),
+  hasSipPassword: t.Boolean({ description: 'the password itself is never returned' }),
+  sipOutboundTransport: TransportSchema,
+  createdAt: t.String({ format: 'date-time' }),
+  updatedAt: t.String({ format: 'date-time' }),
+})
+export type PhoneNumber = typeof PhoneNumber.static
+
+export const CreatePhoneNumberBody = t.Object({
+  e164: t.String({ maxLength: 32, description: 'E.164, e.g. +14155550123' }),
+  label: t.Optional(t.String({ maxLength: 100 })),
+  provider: t.Optional(NumberProviderSchema),
+  sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
+  sipUsername: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
+  sipPassword: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
+  sipOutboundTransport: t.Optional(TransportSchema),
+})
+export type CreatePhoneNumberBody = typeof CreatePhoneNumberBody.static
+
+const nullable = <T extends ReturnType<typeof t.String>>(s: T) => t.Optional(t.Union([s, t.Null()]))
+
+export const UpdatePhoneNumberBody = t.Object({
+  label: t.Optional(t.String({ maxLength: 100 })),
+  inboundAgentId: nullable(t.String()),
+  outboundAgentId: nullable(t.String()),
+  sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
+  sipUsername: nullable(t.String({ minLength: 1, maxLength: 128 })),
+  sipPassword: nullable(t.String({ minLength: 1, maxLength: 256 })),
+  sipOutboundTransport: t.Optional(TransportSchema),
+})
+export type UpdatePhoneNumberBody = typeof UpdatePhoneNumberBody.static
+
+export const BuyNumberBody = t.Object({
+  phoneNumber: t.String({ maxLength: 32, description: 'E.164, as returned by available-numbers' }),
+  label: t.Optional(t.String({ maxLength: 100 })),
+})

@@ -1,0 +1,27 @@
+export type NumberProvider = 'sip' | 'carrier'
+export type NumberStatus = 'unconfigured' | 'active' | 'error' | 'released'
+export type NumberSource = 'connected' | 'purchased'
+export type SipTransport = 'tcp' | 'udp' | 'tls'
+
+export interface PhoneNumberTable {
+  id: string
+  workspace_id: string
+  e164: string
+  label: string
+  provider: NumberProvider
+  status: NumberStatus
+  /** Why the status is `error` (trunk failure as reported by the SIP layer). */
+  status_reason: string | null
+  source: NumberSource
+  inbound_agent_id: string | null
+  outbound_agent_id: string | null
+  sip_termination_uri: string | null
+  sip_username: string | null
+  /** AES-256-GCM sealed with the DATA_DIR key, bound to `phone_numbers.sip_password:<id>`. */
+  sip_password_enc: string | null
+  sip_outbound_transport: SipTransport
+  carrier_sid: string | null
+  released_at: string | null
+  created_at: string
+  updated_at: string
+}

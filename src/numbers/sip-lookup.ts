@@ -1,0 +1,54 @@
+import type { Db } from '../db/index.ts'
+import type { SecretBox } from '../secrets/index.ts'
+import { normalizeE164 } from './e164.ts'
+import { passwordContext } from './numbers.service.ts'
+import * as repo from './numbers.repository.ts'
+import type { NumberProvider, NumberStatus, PhoneNumberTable, SipTransport } from './numbers.table.ts'
+
+/** What the SIP layer needs to route a call on a number, credentials decrypted. Never sent over HTTP. */
+export interface NumberRoute {
+  id: string
+  workspaceId: string
+  e164: string
+  provider: NumberProvider
+  status: NumberStatus
+  inboundAgentId: string | null
+  outboundAgentId: string | null
+  sip: { terminationUri: string; username: string | null; password: string | null; transport: SipTransport } | null
+}
+
+function toRoute(box: SecretBox, r: PhoneNumberTable): NumberRoute {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    e164: r.e164,
+    provider: r.provider,
+    status: r.status,
+    inboundAgentId: r.inbound_agent_id,
+    outboundAgentId: r.outbound_agent_id,
+    sip: r.sip_termination_uri
+      ? {
+          terminationUri: r.sip_termination_uri,
+          username: r.sip_username,
+          password: r.sip_password_enc ? box.decrypt(r.sip_password_enc, passwordContext(r.id)) : null,
+          transport: r.sip_outbound_transport,
+        }
+      : null,
+  }
+}
+
+/**
+ * Live numbers with this E.164 in any workspace, oldest first. The same number may be connected
+ * in two workspaces; the caller tells them apart (e.g. by the trunk the INVITE came from).
+ * Accepts what a Request-URI carries (`14155550123`, `+1 415 555 0123`).
+ */
+export async function findNumbersByE164(db: Db, box: SecretBox, raw: string): Promise<NumberRoute[]> {
+  const e164 = normalizeE164(raw)
+  if (!e164) return []
+  return (await repo.findLiveByE164AnyWorkspace(db, e164)).map((r) => toRoute(box, r))
+}
+
+export async function getNumberRoute(db: Db, box: SecretBox, id: string): Promise<NumberRoute | undefined> {
+  const row = await repo.findLiveNumberById(db, id)
+  return row && toRoute(box, row)
+}

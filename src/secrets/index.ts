@@ -1,0 +1,1 @@
+export { loadOrCreateSecretKey, SECRET_KEY_FILE, SecretBox, secretBoxFor } from './secret-box.ts'

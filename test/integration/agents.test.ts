@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { apiClient, memberKey, startTestAppliance, type Api, type TestAppliance } from '../helpers/appliance.ts'
+
+let t: TestAppliance
+let other: Api
+beforeAll(async () => {
+  t = await startTestAppliance()
+  const ws = await t.api('POST', '/api/workspaces', { body: { name: 'Other' } })
+  other = apiClient(t.url, ws.body.apiKey.key)
+})
+afterAll(() => t.stop())
+
+const fieldPaths = (body: any): string[] => body.error.details.fields.map((f: { path: string }) => f.path)
+
+describe('agents', () => {
+  test('create takes only a name and fills documented defaults', async () => {
+    const r = await t.api('POST', '/api/agents', { body: { name: 'Reception' } })
+    expect(r.status).toBe(200)
+    expect(r.body.agent).toMatchObject({
+      name: 'Reception',
+      workspaceId: t.workspaceId,
+      promptDraft: '',
+      promptPublished: '',
+      welcome: { mode: 'user_speaks_first', message: '', interruptible: true, delayMs: 0 },
+      voice: { provider: 'flite', voiceId: 'slt', speed: 1 },
+      llmModel: 'gpt-4o-mini',
+      language: 'en-US',
+      enabledTools: [],
+      toolConfigs: {},
+      webhookUrl: '',
+      agentType: 'inbound',
+      role: 'reception',
+      variables: [],
+      version: 1,
+      publishedAt: null,
+    })
+    expect(r.body.agent.id).toMatch(/^ag_/)
+  })
+
+  test('create stores every field and lists the {{variables}} of prompts and welcome', async () => {
+    const body = {
+      name: 'Sales',
+      promptDraft: 'Sell to {{first_name}}',
+      promptPublished: 'You call {{first_name}} about {{product}}',
+      welcome: { mode: 'agent_speaks_first', message: 'Hello {{ first_name }}, {{greeting}}', interruptible: false, delayMs: 300 },
+      voice: { provider: 'openai', voiceId: 'nova', speed: 1.2 },
+      llmModel: 'openai-compatible/llama3.1:8b',
+      language: 'de-de',
+      enabledTools: ['end_call', 'transfer_call', 'send_dtmf', 'http_request'],
+      toolConfigs: {
+        transfer_call: { destinations: [{ number: '+14155550123', description: 'front desk' }] },
+        http_request: { url: 'https://93.184.216.34/crm', description: 'look up the caller', method: 'GET' },
+      },
+      webhookUrl: 'https://93.184.216.34/hooks/calls',
+      agentType: 'outbound',
+      role: 'sales',
+    }
+    const r = await t.api('POST', '/api/agents', { body })
+    expect(r.status).toBe(200)
+    const a = r.body.agent
+    expect(a).toMatchObject({ ...body, language: 'de-DE', toolConfigs: expect.any(Object) })
+    expect(a.toolConfigs).toEqual({
+      end_call: {},
+      send_dtmf: { allowedDigits: '0123456789*#' },
+      transfer_call: { destinations: [{ number: '+14155550123', description: 'front desk' }], mode: 'blind' },
+      http_request: { url: 'https://93.184.216.34/crm', description: 'look up the caller', method: 'GET', headers: {}, timeoutMs: 5000 },
+    })
+    expect(a.variables).toEqual(['first_name', 'greeting', 'product'])
+    expect(a.publishedAt).toEqual(a.createdAt)
+    const got = await t.api('GET', `/api/agents/${a.id}`)
+    expect(got.body).toEqual({ agent: a })
+  })
+
+  test('validation names each offending field path and creates nothing', async () => {
+    const before = (await t.api('GET', '/api/agents?limit=100')).body.agents.length
+    const r = await t.api('POST', '/api/agents', {
+      body: {
+        name: 'Bad',
+        llmModel: 'gpt-99',
+        voice: { provider: 'acme' },
+        language: 'not a language!',
+        welcome: { mode: 'agent_speaks_first' },
+        enabledTools: ['end_call', 'teleport'],
+        toolConfigs: { http_request: { url: 'https://93.184.216.34/x', description: 'x', method: 'BREW' }, transfer_call: { destinations: [] } },
+      },
+    })
+    expect(r.status).toBe(422)
+    expect(r.body.error.code).toBe('validation_failed')
+    expect(fieldPaths(r.body).sort()).toEqual([
+      'enabledTools[1]',
+      'language',
+      'llmModel',
+      'toolConfigs.http_request.method',
+      'toolConfigs.transfer_call.destinations',
+      'voice.provider',
+      'welcome.message',
+    ])
+    expect((await t.api('GET', '/api/agents?limit=100')).body.agents.length).toBe(before)
+  })
+
+  test('schema errors name nested paths: welcome.mode, voice.speed, agentType, role', async () => {
+    const r = await t.api('POST', '/api/agents', {
+      body: { name: 'X', welcome: { mode: 'shout' }, voice: { speed: 9 }, agentType: 'sideways', role: 'janitor' },
+    })
+    expect(r.status).toBe(422)
+    expect(fieldPaths(r.body)).toEqual(expect.arrayContaining(['welcome.mode', 'voice.speed', 'agentType', 'role']))
+    const noName = await t.api('POST', '/api/agents', { body: {} })
+    expect(noName.status).toBe(422)
+    expect(fieldPaths(noName.body)).toContain('name')
+  })
+
+  test('an http_request tool URL obeys the webhook address rules', async () => {
+    const r = await t.api('POST', '/api/agents', {
+      body: { name: 'X', enabledTools: ['http_request'], toolConfigs: { http_request: { url: 'https://10.0.0.1/x', description: 'x' } } },
+    })
+    expect(r.status).toBe(422)
+    expect(fieldPaths(r.body)).toEqual(['toolConfigs.http_request.url'])
+  })
+
+  describe('webhookUrl SSRF refusal', () => {
+    test.each([
+      'https://127.0.0.1/hook',
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[::1]/hook',
+      'https://localhost/hook',
+      'http://93.184.216.34/hook',
+      'not a url',
+    ])('refuses %s', async (webhookUrl) => {
+      const r = await t.api('POST', '/api/agents', { body: { name: 'Hooked', webhookUrl } })
+      expect(r.status).toBe(422)
+      expect(fieldPaths(r.body)).toEqual(['webhookUrl'])
+    })
+
+    test('PUT refuses too and leaves the agent unchanged', async () => {
+      const a = (await t.api('POST', '/api/agents', { body: { name: 'Safe', webhookUrl: 'https://93.184.216.34/ok' } })).body.agent
+      const r = await t.api('PUT', `/api/agents/${a.id}`, { body: { webhookUrl: 'https://169.254.169.254/', name: 'Renamed' } })
+      expect(r.status).toBe(422)
+      expect((await t.api('GET', `/api/agents/${a.id}`)).body.agent).toEqual(a)
+    })
+  })
+
+  test('PUT updates any subset, keeps the rest, answers {agent} and bumps the version', async () => {
+    const a = (await t.api('POST', '/api/agents', { body: { name: 'Booker', role: 'booking', promptDraft: 'v1' } })).body.agent
+    const r = await t.api('PUT', `/api/agents/${a.id}`, { body: { promptDraft: 'v2 for {{name}}', voice: { provider: 'elevenlabs' } } })
+    expect(r.status).toBe(200)
+    expect(Object.keys(r.body)).toEqual(['agent'])
+    expect(r.body.agent).toMatchObject({
+      name: 'Booker',
+      role: 'booking',
+      promptDraft: 'v2 for {{name}}',
+      voice: { provider: 'elevenlabs', voiceId: '21m00Tcm4TlvDq8ikWAM', speed: 1 },
+      variables: ['name'],
+      version: 2,
+    })
+    expect(r.body.agent.updatedAt >= a.updatedAt).toBe(true)
+    const cleared = await t.api('PUT', `/api/agents/${a.id}`, { body: { webhookUrl: null } })
+    expect(cleared.body.agent.webhookUrl).toBe('')
+    const enabling = await t.api('PUT', `/api/agents/${a.id}`, { body: { enabledTools: ['transfer_call'] } })
+    expect(enabling.status).toBe(422)
+    expect(fieldPaths(enabling.body)).toEqual(['toolConfigs.transfer_call'])
+  })
+
+  test('publish copies the draft to the published prompt', async () => {
+    const a = (await t.api('POST', '/api/agents', { body: { name: 'Pub', promptDraft: 'draft {{x}}', promptPublished: 'live' } })).body.agent
+    const r = await t.api('POST', `/api/agents/${a.id}/publish`)
+    expect(r.status).toBe(200)
+    expect(r.body.agent).toMatchObject({ promptDraft: 'draft {{x}}', promptPublished: 'draft {{x}}', version: 2 })
+    expect(r.body.agent.publishedAt > a.publishedAt).toBe(true)
+  })
+
+  test('list filters by agentType and role and pages with a cursor', async () => {
+    for (const [agentType, role] of [['outbound', 'followup'], ['outbound', 'followup'], ['outbound', 'followup'], ['inbound', 'followup']]) {
+      await t.api('POST', '/api/agents', { body: { name: `F ${agentType}`, agentType, role } })
+    }
+    const first = await t.api('GET', '/api/agents?agentType=outbound&role=followup&limit=2')
+    expect(first.status).toBe(200)
+    expect(first.body.agents).toHaveLength(2)
+    expect(first.body.agents.every((a: any) => a.agentType === 'outbound' && a.role === 'followup')).toBe(true)
+    const second = await t.api('GET', `/api/agents?agentType=outbound&role=followup&limit=2&cursor=${first.body.nextCursor}`)
+    expect(second.body.agents).toHaveLength(1)
+    expect(second.body.nextCursor).toBeNull()
+    const ids = [...first.body.agents, ...second.body.agents].map((a: any) => a.id)
+    expect(new Set(ids).size).toBe(3)
+    expect((await t.api('GET', '/api/agents?role=janitor')).status).toBe(400)
+  })
+
+  test("another workspace's agents are 404 for every verb", async () => {
+    const theirs = (await other('POST', '/api/agents', { body: { name: 'Theirs' } })).body.agent
+    expect((await t.api('GET', `/api/agents/${theirs.id}`)).status).toBe(404)
+    expect((await t.api('PUT', `/api/agents/${theirs.id}`, { body: { name: 'Mine now' } })).status).toBe(404)
+    expect((await t.api('POST', `/api/agents/${theirs.id}/publish`)).status).toBe(404)
+    expect((await t.api('DELETE', `/api/agents/${theirs.id}`)).status).toBe(404)
+    expect((await t.api('GET', '/api/agents?limit=100')).body.agents.map((a: any) => a.id)).not.toContain(theirs.id)
+    expect((await other('GET', `/api/agents/${theirs.id}`)).body.agent.name).toBe('Theirs')
+  })
+
+  test('members may read and write agents; a request without a key is 401', async () => {
+    const { key } = await memberKey(t, 'agent-member@example.com')
+    const made = await t.api('POST', '/api/agents', { key, body: { name: 'By member' } })
+    expect(made.status).toBe(200)
+    expect((await t.api('PUT', `/api/agents/${made.body.agent.id}`, { key, body: { role: 'sales' } })).status).toBe(200)
+    expect((await t.api('GET', '/api/agents', { key })).status).toBe(200)
+    expect((await t.api('DELETE', `/api/agents/${made.body.agent.id}`, { key })).status).toBe(200)
+    expect((await t.api('GET', '/api/agents', { key: null })).status).toBe(401)
+  })
+
+  test('GET /api/providers lists what llmModel and voice.provider may name', async () => {
+    const r = await t.api('GET', '/api/providers')
+    expect(r.status).toBe(200)
+    expect(r.body.llm.flatMap((p: any) => p.models)).toContain('gpt-4o-mini')
+    expect(r.body.voice.map((p: any) => p.id)).toEqual(['flite', 'elevenlabs', 'openai'])
+  })
+})

@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import { findNumbersByE164, reportTrunkHealth } from '../../src/numbers/index.ts'
+import { secretBoxFor } from '../../src/secrets/index.ts'
+import { type Api, type ApiResponse, apiClient, memberKey } from '../helpers/appliance.ts'
+import { startLoggedAppliance } from '../helpers/logged-appliance.ts'
+
+const PASSWORD = 'Tr0ub4dor&3-sip-secret'
+let t: Awaited<ReturnType<typeof startLoggedAppliance>>
+let api: Api
+let other: Api
+let memberApi: Api
+const seen: ApiResponse[] = []
+
+const recording = (inner: Api): Api => async (method, path, opts) => {
+  const r = await inner(method, path, opts)
+  seen.push(r)
+  return r
+}
+const paths = (r: ApiResponse): string[] => r.body.error.details.fields.map((f: { path: string }) => f.path)
+const connect = (body: Record<string, unknown>, via: Api = api) =>
+  via('POST', '/api/phone-numbers', { body: { sipTerminationUri: 'sip:trunk.example.com:5061', ...body } })
+
+beforeAll(async () => {
+  t = await startLoggedAppliance()
+  api = recording(t.api)
+  const ws = await t.api('POST', '/api/workspaces', { body: { name: 'Other' } })
+  other = recording(apiClient(t.url, ws.body.apiKey.key))
+  memberApi = recording(apiClient(t.url, (await memberKey(t, 'numbers-member@example.com')).key))
+})
+afterAll(() => t.stop())
+
+describe('phone numbers', () => {
+  test('connecting without a payment method is 402 payment_method_required and creates nothing', async () => {
+    const r = await connect({ e164: '+14155550100', sipUsername: 'u', sipPassword: PASSWORD })
+    expect(r.status).toBe(402)
+    expect(r.body.error.code).toBe('payment_method_required')
+    expect((await api('GET', '/api/phone-numbers')).body.phoneNumbers).toEqual([])
+    const pm = await api('POST', `/api/workspaces/${t.workspaceId}/payment-methods`, { body: { provider: 'manual', reference: 'invoice account 77' } })
+    expect(pm.status).toBe(200)
+  })
+
+  let sipNumber: any
+  test('connects a SIP number: provider detected, transport tls, unconfigured, connected, no password in the body', async () => {
+    const r = await connect({ e164: '+14155550101', label: 'Front desk', sipUsername: 'trunkuser', sipPassword: PASSWORD })
+    expect(r.status).toBe(200)
+    sipNumber = r.body.phoneNumber
+    expect(sipNumber).toMatchObject({
+      workspaceId: t.workspaceId,
+      e164: '+14155550101',
+      label: 'Front desk',
+      provider: 'sip',
+      status: 'unconfigured',
+      source: 'connected',
+      inboundAgentId: null,
+      outboundAgentId: null,
+      sipTerminationUri: 'sip:trunk.example.com:5061',
+      sipUsername: 'trunkuser',
+      hasSipPassword: true,
+      sipOutboundTransport: 'tls',
+    })
+    expect(Object.keys(r.body)).toEqual(['phoneNumber'])
+    expect(sipNumber).not.toHaveProperty('sipPassword')
+  })
+
+  test('the password is sealed at rest with a key made once in DATA_DIR, and the SIP lookup decrypts it', async () => {
+    const row = await t.appliance.database.db.selectFrom('phone_numbers').selectAll().where('id', '=', sipNumber.id).executeTakeFirstOrThrow()
+    expect(row.sip_password_enc).toMatch(/^v1:/)
+    expect(row.sip_password_enc).not.toContain(PASSWORD)
+    expect(statSync(join(t.dataDir, 'secret.key')).mode & 0o777).toBe(0o600)
+    const routes = await findNumbersByE164(t.appliance.database.db, secretBoxFor(t.dataDir), '14155550101')
+    expect(routes).toHaveLength(1)
+    expect(routes[0]?.sip).toEqual({ terminationUri: 'sip:trunk.example.com:5061', username: 'trunkuser', password: PASSWORD, transport: 'tls' })
+  })
+
+  test('defaults the label to the formatted number and keeps an explicit transport', async () => {
+    const r = await connect({ e164: '+442071838750', sipTerminationUri: 'sip:pbx.example.co.uk', sipOutboundTransport: 'udp' })
+    expect(r.status).toBe(200)
+    expect(r.body.phoneNumber).toMatchObject({ label: '+44 20 7183 8750', sipOutboundTransport: 'udp', hasSipPassword: false, sipUsername: null })
+  })
+
+  test('the same e164 twice in a workspace is 409; another workspace may have it', async () => {
+    const dup = await connect({ e164: '+14155550101' })
+    expect(dup.status).toBe(409)
+    expect(dup.body.error.code).toBe('conflict')
+    await other('POST', `/api/workspaces/${(await other('GET', '/api/workspaces')).body.workspaces[0].id}/payment-methods`, {
+      body: { provider: 'manual', reference: 'other ws' },
+    })
+    expect((await connect({ e164: '+14155550101' }, other)).status).toBe(200)
+  })
+
+  test.each([
+    [{ e164: '4155550101' }, ['e164']],
+    [{ e164: '+1415555' }, ['e164']],
+    [{ e164: '+1 415 555 0102' }, ['e164']],
+    [{ e164: '+14155550102', sipTerminationUri: 'trunk.example.com' }, ['sipTerminationUri']],
+    [{ e164: '+14155550102', sipTerminationUri: 'sip:host:99999' }, ['sipTerminationUri']],
+    [{ e164: '+14155550102', sipTerminationUri: 'sips:secure.example.com', sipOutboundTransport: 'udp' }, ['sipOutboundTransport']],
+    [{ e164: '+14155550102', sipPassword: 'x-secret' }, ['sipUsername']],
+    [{ e164: '+14155550102', sipOutboundTransport: 'sctp' }, ['sipOutboundTransport']],
+    [{ e164: 'bogus', sipTerminationUri: 'nope' }, ['e164', 'sipTerminationUri']],
+  ])('refuses %o naming %p', async (body, fields) => {
+    const r = await connect(body)
+    expect([400, 422]).toContain(r.status)
+    expect(r.body.error.code).toBe('validation_failed')
+    expect(paths(r).sort()).toEqual(fields)
+  })
+
+  test('provider sip without a termination URI, or carrier with SIP fields, is refused', async () => {
+    const sip = await api('POST', '/api/phone-numbers', { body: { e164: '+14155550103', provider: 'sip' } })
+    expect(sip.status).toBe(422)
+    expect(paths(sip)).toEqual(['sipTerminationUri'])
+    const carrier = await api('POST', '/api/phone-numbers', { body: { e164: '+14155550103', provider: 'carrier', sipUsername: 'x' } })
+    expect(carrier.status).toBe(422)
+    expect(paths(carrier)).toEqual(['sipUsername'])
+  })
+
+  test('lists and gets numbers of the own workspace only', async () => {
+    const list = await api('GET', '/api/phone-numbers')
+    expect(list.status).toBe(200)
+    expect(list.body.phoneNumbers.map((n: any) => n.e164)).toEqual(['+442071838750', '+14155550101'])
+    expect(list.body.nextCursor).toBeNull()
+    expect((await api('GET', `/api/phone-numbers/${sipNumber.id}`)).body).toEqual({ phoneNumber: sipNumber })
+    const theirs = (await other('GET', '/api/phone-numbers')).body.phoneNumbers[0]
+    expect((await api('GET', `/api/phone-numbers/${theirs.id}`)).status).toBe(404)
+    expect((await api('PATCH', `/api/phone-numbers/${theirs.id}`, { body: { label: 'mine' } })).status).toBe(404)
+    expect((await api('DELETE', `/api/phone-numbers/${theirs.id}`)).status).toBe(404)
+  })
+
+  test('members may read numbers but not add, change or release them', async () => {
+    expect((await memberApi('GET', '/api/phone-numbers')).status).toBe(200)
+    expect((await memberApi('GET', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(200)
+    expect((await connect({ e164: '+14155550104' }, memberApi)).status).toBe(403)
+    expect((await memberApi('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { label: 'x' } })).status).toBe(403)
+    expect((await memberApi('DELETE', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(403)
+  })
+
+  test('assigning agents: same workspace and matching type; status follows; an assigned agent cannot be deleted', async () => {
+    const inbound = (await api('POST', '/api/agents', { body: { name: 'In' } })).body.agent
+    const outbound = (await api('POST', '/api/agents', { body: { name: 'Out', agentType: 'outbound' } })).body.agent
+    const foreign = (await other('POST', '/api/agents', { body: { name: 'Foreign' } })).body.agent
+    const bad = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { inboundAgentId: foreign.id, outboundAgentId: inbound.id } })
+    expect(bad.status).toBe(422)
+    expect(paths(bad).sort()).toEqual(['inboundAgentId', 'outboundAgentId'])
+    expect((await api('GET', `/api/phone-numbers/${sipNumber.id}`)).body.phoneNumber.status).toBe('unconfigured')
+
+    const ok = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { inboundAgentId: inbound.id, outboundAgentId: outbound.id, label: 'Main line' } })
+    expect(ok.status).toBe(200)
+    expect(ok.body.phoneNumber).toMatchObject({ inboundAgentId: inbound.id, outboundAgentId: outbound.id, status: 'active', label: 'Main line' })
+
+    const del = await api('DELETE', `/api/agents/${inbound.id}`)
+    expect(del.status).toBe(409)
+    expect(del.body.error.details).toEqual({ reason: 'agent_in_use', phoneNumberIds: [sipNumber.id] })
+
+    const off = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { inboundAgentId: null, outboundAgentId: null } })
+    expect(off.body.phoneNumber).toMatchObject({ inboundAgentId: null, outboundAgentId: null, status: 'unconfigured' })
+    expect((await api('DELETE', `/api/agents/${inbound.id}`)).status).toBe(200)
+  })
+
+  test('trunk failures reported by the SIP layer set error; recovery restores the status', async () => {
+    const agent = (await api('POST', '/api/agents', { body: { name: 'Trunk' } })).body.agent
+    await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { inboundAgentId: agent.id } })
+    const failed = await reportTrunkHealth(t.appliance.database.db, sipNumber.id, { ok: false, reason: 'OPTIONS timed out' })
+    expect(failed).toMatchObject({ status: 'error', statusReason: 'OPTIONS timed out' })
+    const label = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { label: 'still broken' } })
+    expect(label.body.phoneNumber.status).toBe('error')
+    const healed = await reportTrunkHealth(t.appliance.database.db, sipNumber.id, { ok: true })
+    expect(healed).toMatchObject({ status: 'active', statusReason: null })
+  })
+
+  test('PATCH changes SIP settings, re-seals or clears the password, and checks them', async () => {
+    const bad = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { sipTerminationUri: 'nope' } })
+    expect(bad.status).toBe(422)
+    expect(paths(bad)).toEqual(['sipTerminationUri'])
+    const r = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, {
+      body: { sipTerminationUri: 'sip:10.0.0.5:5060', sipOutboundTransport: 'udp', sipPassword: `${PASSWORD}-2` },
+    })
+    expect(r.status).toBe(200)
+    expect(r.body.phoneNumber).toMatchObject({ sipTerminationUri: 'sip:10.0.0.5:5060', sipOutboundTransport: 'udp', hasSipPassword: true })
+    const routes = await findNumbersByE164(t.appliance.database.db, secretBoxFor(t.dataDir), '+14155550101')
+    expect(routes.find((n) => n.workspaceId === t.workspaceId)?.sip?.password).toBe(`${PASSWORD}-2`)
+    const cleared = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { sipPassword: null, sipUsername: null } })
+    expect(cleared.body.phoneNumber).toMatchObject({ hasSipPassword: false, sipUsername: null })
+  })
+
+  test('DELETE releases: the number leaves the API and its e164 can be connected again', async () => {
+    expect((await api('DELETE', `/api/phone-numbers/${sipNumber.id}`)).body).toEqual({ ok: true })
+    expect((await api('GET', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(404)
+    expect((await api('DELETE', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(404)
+    const row = await t.appliance.database.db.selectFrom('phone_numbers').selectAll().where('id', '=', sipNumber.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'released', sip_password_enc: null, inbound_agent_id: null })
+    expect((await connect({ e164: '+14155550101', sipPassword: PASSWORD, sipUsername: 'again' })).status).toBe(200)
+  })
+
+  test('the SIP password never appears in any response body or log line', () => {
+    expect(seen.length).toBeGreaterThan(30)
+    for (const r of seen) {
+      const text = JSON.stringify(r.body)
+      expect(text).not.toContain(PASSWORD)
+      expect(text).not.toContain('"sipPassword"')
+    }
+    expect(t.logs.length).toBeGreaterThan(30)
+    expect(t.logs.join('')).not.toContain(PASSWORD)
+  })
+})
