@@ -18,6 +18,7 @@ export const CONFIG_KEYS = {
   PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier reaches this appliance\'s HTTP API at, for voice routing of bought numbers; empty means http://PUBLIC_HOST:HTTP_PORT' },
   MAX_BODY_BYTES: { default: 1_048_576, doc: 'largest accepted JSON request body; larger gets 413' },
   RATE_LIMIT_PER_SEC: { default: 50, doc: 'sustained requests per second per API key (0 turns the limit off)' },
+  AUTH_CACHE_MS: { default: 1000, doc: 'how long a resolved API key is reused; changes made on this node apply at once, on other nodes within this time (0 = off)' },
   RATE_LIMIT_BURST: { default: 100, doc: 'requests an API key may send at once before the sustained rate applies' },
   BILLING_ALLOW_MANUAL: { default: true, doc: 'allow `manual` payment methods (operator-approved records)' },
   WEBHOOK_ALLOW_HTTP: { default: false, doc: 'allow plain http:// agent webhook URLs' },

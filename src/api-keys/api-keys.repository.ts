@@ -1,5 +1,5 @@
-import type { CompiledQuery } from 'kysely'
-import type { Db } from '../db/index.ts'
+import type { Compilable } from 'kysely'
+import { type Db, preparedQuery } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../http/pagination.ts'
 import type { Role } from '../workspaces/workspaces.table.ts'
 import type { ApiKeyTable } from './api-keys.table.ts'
@@ -20,18 +20,12 @@ const keyByHashQuery = (db: Db, hash: string) =>
     .select('memberships.role')
     .where('api_keys.key_hash', '=', hash)
 
-// Every API request runs this lookup; building and compiling it once saves most of its cost.
-const compiledByHash = new WeakMap<Db, CompiledQuery<KeyWithRole>>()
+// Every API request that misses the principal cache runs this lookup.
+const keyByHash = preparedQuery((db: Db, hash: string) => keyByHashQuery(db, hash) as Compilable<KeyWithRole>)
 
 /** The key by hash with the role its user holds now in the key's workspace (none when removed). */
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithRole | undefined> {
-  let compiled = compiledByHash.get(db)
-  if (!compiled) {
-    compiled = keyByHashQuery(db, '').compile() as CompiledQuery<KeyWithRole>
-    compiledByHash.set(db, compiled)
-  }
-  const result = await db.executeQuery<KeyWithRole>({ ...compiled, parameters: [hash] })
-  return result.rows[0]
+  return (await keyByHash(db, hash))[0]
 }
 
 export async function listActiveKeys(db: Db, workspaceId: string, page: PageRequest): Promise<ApiKeyTable[]> {
