@@ -168,6 +168,8 @@ export class WorkflowEngine {
           this.say(step, node.id, c.reprompt ?? `Sorry, I didn't get that. ${c.prompt}`)
           return { stay: true }
         }
+        // Out of attempts: a value from an earlier visit must not pass for this answer.
+        delete step.s.variables[c.variable]
       }
     }
     const next = await this.route(step, node, input)
