@@ -22,6 +22,7 @@ export type ValidationRule =
   | 'dead_end'
   | 'terminal_has_edges'
   | 'multiple_else'
+  | 'tool_not_enabled'
 
 export interface WorkflowIssue {
   rule: ValidationRule
@@ -142,7 +143,12 @@ function edgeShapeMessages(raw: unknown): { field: string; message: string }[] {
  * Checks a workflow graph. Pure: returns every issue found (empty when valid) together with the
  * typed graph; each issue names the node or the edge it is about.
  */
-export function validateWorkflow(input: RawWorkflow): ValidationResult {
+export interface ValidationContext {
+  /** The agent's enabled tools; when given, tool nodes may only call these. */
+  enabledTools?: readonly string[]
+}
+
+export function validateWorkflow(input: RawWorkflow, ctx: ValidationContext = {}): ValidationResult {
   const issues: WorkflowIssue[] = []
   const nodes: WorkflowNode[] = []
   const seen = new Map<string, number>()
@@ -161,6 +167,11 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
     for (const e of [...schemaErrors, ...ruleErrors]) {
       const field = e.field ? `${path}.config.${e.field}` : `${path}.config`
       issues.push({ rule: 'node_config', path: field, nodeId: raw.id, message: `${raw.type} node "${raw.id}": config${e.field ? `.${e.field}` : ''} ${e.message}` })
+    }
+    const enabled = ctx.enabledTools
+    if (!schemaErrors.length && raw.type === 'tool' && enabled && !enabled.includes(String(candidate.config.tool))) {
+      const list = enabled.length ? enabled.join(', ') : 'none'
+      issues.push({ rule: 'tool_not_enabled', path: `${path}.config.tool`, nodeId: raw.id, message: `tool node "${raw.id}" calls ${String(candidate.config.tool)}, which is not enabled for this agent (enabled: ${list})` })
     }
     nodes.push(candidate as WorkflowNode)
   })

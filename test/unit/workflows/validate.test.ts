@@ -242,6 +242,19 @@ describe('workflow validation', () => {
     })
   }
 
+  test('tool_not_enabled: a tool node may only call a tool the agent has enabled', () => {
+    const withTool = mutate((w) => {
+      w.nodes.push({ id: 'crm', type: 'tool', config: { tool: 'http_request' } })
+      w.edges[0] = { from: 'start', to: 'crm' }
+      w.edges.push({ from: 'crm', to: 'menu' })
+    })
+    expect(validateWorkflow(withTool).ok).toBe(true)
+    expect(validateWorkflow(withTool, { enabledTools: ['http_request'] }).ok).toBe(true)
+    const r = validateWorkflow(withTool, { enabledTools: [] })
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.issues).toEqual([{ rule: 'tool_not_enabled', path: 'nodes[8].config.tool', nodeId: 'crm', message: 'tool node "crm" calls http_request, which is not enabled for this agent (enabled: none)' }])
+  })
+
   test('every problem of a graph is reported at once', () => {
     const r = validateWorkflow(mutate((w) => {
       w.nodes.push({ id: 'orphan', type: 'end', config: {} })
