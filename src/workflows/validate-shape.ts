@@ -1,6 +1,6 @@
 // Field-level checks of one node or one edge: its schema, then rules a schema cannot state.
 import { Value } from '@sinclair/typebox/value'
-import { Condition as ConditionSchema, WorkflowEdge as EdgeSchema, type WorkflowEdge, type WorkflowNode } from './workflow.model.ts'
+import { Condition as ConditionSchema, VARIABLE_NAME, WorkflowEdge as EdgeSchema, type WorkflowEdge, type WorkflowNode } from './workflow.model.ts'
 
 export interface FieldMessage {
   field: string
@@ -37,6 +37,12 @@ export function nodeRuleErrors(node: WorkflowNode): FieldMessage[] {
     }
     if (c.minDigits !== undefined && c.maxDigits !== undefined && c.minDigits > c.maxDigits) {
       out.push({ field: 'minDigits', message: 'must not exceed maxDigits' })
+    }
+  }
+  if (node.type === 'tool') {
+    const variableName = new RegExp(VARIABLE_NAME)
+    for (const name of Object.keys(node.config.assign ?? {})) {
+      if (!variableName.test(name)) out.push({ field: `assign.${name}`, message: 'is not a usable variable name (letters, digits, _; not __proto__, constructor, prototype)' })
     }
   }
   if (node.type === 'transfer' && !E164.test(node.config.target) && !SIP_URI.test(node.config.target)) {

@@ -225,7 +225,7 @@ const cases: Case[] = [
   {
     name: 'placeholders of unset variables are left out and nested paths are read',
     graph: graph(
-      [node('start', 'start', { text: 'Hi {{ name }}{{missing}}, order {{order.id}} is {{order.state}}.' }), node('bye', 'end')],
+      [node('start', 'start', { text: 'Hi {{ name }}{{missing}}{{constructor}}{{name.length}}, order {{order.id}} is {{order.state}}.' }), node('bye', 'end')],
       [edge('start', 'bye')],
     ),
     inputs: [],

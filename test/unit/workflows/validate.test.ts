@@ -157,6 +157,26 @@ const cases: Case[] = [
   },
   {
     rule: 'node_config',
+    name: 'a collect variable named __proto__',
+    input: mutate((w) => ((w.nodes[3] as { config: Record<string, unknown> }).config.variable = '__proto__')),
+    path: 'nodes[3].config.variable',
+    names: 'collect node "ask_pin": config.variable must match',
+    nodeId: 'ask_pin',
+  },
+  {
+    rule: 'node_config',
+    name: 'a tool assigning to a variable named __proto__',
+    input: mutate((w) => {
+      w.nodes.push({ id: 'crm', type: 'tool', config: { tool: 'http_request', assign: JSON.parse('{"__proto__": "body"}') } })
+      w.edges[0] = { from: 'start', to: 'crm' }
+      w.edges.push({ from: 'crm', to: 'menu' })
+    }),
+    path: 'nodes[8].config.assign.__proto__',
+    names: 'tool node "crm": config.assign.__proto__ is not a usable variable name',
+    nodeId: 'crm',
+  },
+  {
+    rule: 'node_config',
     name: 'minDigits above maxDigits',
     input: mutate((w) => Object.assign((w.nodes[3] as { config: object }).config, { minDigits: 6 })),
     path: 'nodes[3].config.minDigits',
