@@ -36,7 +36,14 @@ export const FEATURES: FeatureMount[] = [
   ({ db, config }, auth) => billingController(db, config, auth),
   ({ db, config }, auth) => carrierController(db, config, auth),
   ({ db, config }, auth) => numbersController(db, config, auth),
-  (deps, auth) => workflowsFeature(deps, auth, async (workspaceId, agentId) => (await findAgentRow(deps.db, workspaceId, agentId)) !== undefined),
+  (deps, auth) =>
+    workflowsFeature(deps, auth, {
+      agentExists: async (workspaceId, agentId) => (await findAgentRow(deps.db, workspaceId, agentId)) !== undefined,
+      enabledTools: async (workspaceId, agentId) => {
+        const agent = await findAgentRow(deps.db, workspaceId, agentId)
+        return agent ? (JSON.parse(agent.enabled_tools) as string[]) : []
+      },
+    }),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/

@@ -5,11 +5,12 @@ import { IdParams, Ok } from '../http/models.ts'
 import { OpenAiChatClient, openAiWorkflowLlm } from './llm/index.ts'
 import { TestRunBody, TestRunResult, Workflow, WorkflowInput } from './workflows.model.ts'
 import * as service from './workflows.service.ts'
-import type { AgentExists, WorkflowService } from './workflows.service.ts'
+import type { WorkflowService } from './workflows.service.ts'
 
 export { WorkflowEngine, testRun, toEngineInput, WorkflowRunError } from './engine/index.ts'
 export type { EngineInput, Final, RunState, StepResult, ToolRunner, WorkflowLlm } from './engine/index.ts'
 export { validateWorkflow, type WorkflowIssue } from './validate.ts'
+export { type CallIo, WorkflowCallDriver } from './call/index.ts'
 export type { WorkflowGraph, WorkflowNode, WorkflowEdge } from './workflow.model.ts'
 export type { AgentExists, WorkflowService } from './workflows.service.ts'
 export { getWorkflow } from './workflows.service.ts'
@@ -72,7 +73,10 @@ export function workflowLlmFromConfig(config: AppDeps['config']) {
   )
 }
 
-/** Mounts the workflows module; `agentExists` comes from the agents module. */
-export function workflowsFeature(deps: AppDeps, auth: AuthPlugin, agentExists: AgentExists, tools?: WorkflowService['tools']) {
-  return workflowsController({ db: deps.db, agentExists, llm: workflowLlmFromConfig(deps.config), tools, maxVisits: deps.config.WORKFLOW_MAX_VISITS }, auth)
+/** What the workflows module needs from the agents module (and, for tool nodes, the tools module). */
+export type AgentHooks = Pick<WorkflowService, 'agentExists' | 'enabledTools' | 'tools'>
+
+/** Mounts the workflows module with the appliance's config. */
+export function workflowsFeature(deps: AppDeps, auth: AuthPlugin, agents: AgentHooks) {
+  return workflowsController({ db: deps.db, ...agents, llm: workflowLlmFromConfig(deps.config), maxVisits: deps.config.WORKFLOW_MAX_VISITS }, auth)
 }

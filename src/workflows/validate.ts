@@ -1,14 +1,5 @@
-import { Value } from '@sinclair/typebox/value'
-import {
-  NODE_CONFIGS,
-  type NodeType,
-  TERMINAL_TYPES,
-  type WorkflowEdge,
-  WorkflowEdge as EdgeSchema,
-  Condition as ConditionSchema,
-  type WorkflowGraph,
-  type WorkflowNode,
-} from './workflow.model.ts'
+import { edgeRuleErrors, edgeShapeMessages, nodeRuleErrors, schemaMessages } from './validate-shape.ts'
+import { NODE_CONFIGS, type NodeType, TERMINAL_TYPES, type WorkflowEdge, type WorkflowGraph, type WorkflowNode } from './workflow.model.ts'
 
 export type ValidationRule =
   | 'node_config'
@@ -22,6 +13,7 @@ export type ValidationRule =
   | 'dead_end'
   | 'terminal_has_edges'
   | 'multiple_else'
+  | 'tool_not_enabled'
 
 export interface WorkflowIssue {
   rule: ValidationRule
@@ -46,108 +38,35 @@ interface RawWorkflow {
   settings?: { maxVisits?: number }
 }
 
-const E164 = /^\+[1-9]\d{6,14}$/
-const SIP_URI = /^sips?:[^\s@]+(@[^\s@]+)?$/i
-
 const edgeLabel = (e: Partial<WorkflowEdge>, i: number) =>
   e.id ? `edge "${e.id}"` : `edge ${i} (${String(e.from ?? '?')} -> ${String(e.to ?? '?')})`
 
-// A group holding a repeat that is itself repeated, like (a+)+ or (\w*)*: the shape that makes a
-// backtracking regex take exponential time. Caller speech is matched against these patterns, and
-// JavaScript cannot interrupt a running match, so such patterns are refused outright.
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/
+type IndexedEdge = { edge: WorkflowEdge; index: number }
 
-function regexError(pattern: string, flags = ''): string | undefined {
-  try {
-    new RegExp(pattern, flags)
-  } catch (err) {
-    return `is not a valid regex: ${(err as Error).message}`
-  }
-  if (NESTED_QUANTIFIER.test(pattern)) return 'repeats a group that itself repeats (like (a+)+), which can take exponential time; simplify it'
-  return undefined
-}
-
-/** Per-type rules a JSON schema cannot state. */
-function nodeRuleErrors(node: WorkflowNode): { field: string; message: string }[] {
-  const out: { field: string; message: string }[] = []
-  if (node.type === 'collect') {
-    const c = node.config
-    if (c.kind === 'regex' && c.pattern === undefined) out.push({ field: 'pattern', message: 'is required when kind is regex' })
-    if (c.pattern !== undefined) {
-      const err = regexError(c.pattern, 'i')
-      if (err) out.push({ field: 'pattern', message: err })
-    }
-    if (c.minDigits !== undefined && c.maxDigits !== undefined && c.minDigits > c.maxDigits) {
-      out.push({ field: 'minDigits', message: 'must not exceed maxDigits' })
-    }
-  }
-  if (node.type === 'transfer' && !E164.test(node.config.target) && !SIP_URI.test(node.config.target)) {
-    out.push({ field: 'target', message: 'must be an E.164 number (+15551234567) or a SIP URI (sip:user@host)' })
-  }
-  return out
-}
-
-function edgeRuleErrors(edge: WorkflowEdge): { field: string; message: string }[] {
-  const c = edge.condition
-  if (!c) return []
-  if (c.type === 'regex') {
-    const err = regexError(c.pattern, c.flags)
-    if (err) return [{ field: 'condition.pattern', message: err }]
-  }
-  if (c.type === 'variable' && c.op !== 'set' && c.op !== 'unset' && c.value === undefined) {
-    return [{ field: 'condition.value', message: `is required for op ${c.op}` }]
-  }
-  return []
-}
-
-type Schema = Parameters<typeof Value.Errors>[0]
-
-function humanize(message: string, schema: { anyOf?: { const?: unknown }[] }): string {
-  if (message === 'Expected required property') return 'is required'
-  if (message === 'Unexpected property') return 'is not a known field'
-  if (schema.anyOf?.every((s) => s.const !== undefined)) return `must be one of ${schema.anyOf.map((s) => String(s.const)).join(', ')}`
-  return message.replace(/^Expected string to match/, 'must match').replace(/^Expected /, 'must be ')
-}
-
-function schemaMessages(schema: Schema, value: unknown, max = 3): { field: string; message: string }[] {
-  const out: { field: string; message: string }[] = []
-  for (const e of Value.Errors(schema, value)) {
-    const field = e.path.split('/').filter(Boolean).join('.')
-    if (out.some((o) => o.field === field || field.startsWith(`${o.field}.`))) continue
-    out.push({ field, message: humanize(e.message, e.schema as never) })
-    if (out.length >= max) break
-  }
-  return out
-}
-
-const CONDITION_TYPES = (ConditionSchema.anyOf as { properties: { type: { const: string } } }[]).map((s) => s.properties.type.const)
-
-/** Checks a condition against the schema of its own type, so messages name the exact field. */
-function conditionMessages(condition: unknown): { field: string; message: string }[] {
-  const type = condition && typeof condition === 'object' ? (condition as { type?: unknown }).type : undefined
-  const i = CONDITION_TYPES.indexOf(type as string)
-  if (i < 0) return [{ field: 'condition.type', message: `must be one of ${CONDITION_TYPES.join(', ')}` }]
-  return schemaMessages(ConditionSchema.anyOf[i] as Schema, condition).map((m) => ({ field: m.field ? `condition.${m.field}` : 'condition', message: m.message }))
-}
-
-function edgeShapeMessages(raw: unknown): { field: string; message: string }[] {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return [{ field: '', message: 'must be an object {from, to, condition}' }]
-  const { condition, ...rest } = raw as Record<string, unknown>
-  const out = schemaMessages(EdgeSchema, rest)
-  if (condition !== undefined) out.push(...conditionMessages(condition))
-  return out
+export interface ValidationContext {
+  /** The agent's enabled tools; when given, tool nodes may only call these. */
+  enabledTools?: readonly string[]
 }
 
 /**
- * Checks a workflow graph. Pure: returns every issue found (empty when valid) together with the
- * typed graph; each issue names the node or the edge it is about.
+ * Checks a workflow graph. Pure: returns every issue found, or the typed graph when there are
+ * none; each issue names the node or the edge it is about.
  */
-export function validateWorkflow(input: RawWorkflow): ValidationResult {
+export function validateWorkflow(input: RawWorkflow, ctx: ValidationContext = {}): ValidationResult {
   const issues: WorkflowIssue[] = []
+  const { nodes, indexOf } = checkNodes(input.nodes, ctx, issues)
+  const edges = checkEdges(input.edges, new Set(nodes.map((n) => n.id)), issues)
+  checkStructure(nodes, edges, indexOf, issues)
+  if (issues.length) return { ok: false, issues }
+  const settings = input.settings?.maxVisits !== undefined ? { maxVisits: input.settings.maxVisits } : {}
+  return { ok: true, graph: { nodes, edges: edges.map((e) => e.edge), settings } }
+}
+
+function checkNodes(input: RawNode[], ctx: ValidationContext, issues: WorkflowIssue[]) {
   const nodes: WorkflowNode[] = []
   const seen = new Map<string, number>()
 
-  input.nodes.forEach((raw, i) => {
+  input.forEach((raw, i) => {
     const path = `nodes[${i}]`
     const first = seen.get(raw.id)
     if (first !== undefined) {
@@ -162,13 +81,20 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
       const field = e.field ? `${path}.config.${e.field}` : `${path}.config`
       issues.push({ rule: 'node_config', path: field, nodeId: raw.id, message: `${raw.type} node "${raw.id}": config${e.field ? `.${e.field}` : ''} ${e.message}` })
     }
+    const enabled = ctx.enabledTools
+    if (!schemaErrors.length && raw.type === 'tool' && enabled && !enabled.includes(String(candidate.config.tool))) {
+      const list = enabled.length ? enabled.join(', ') : 'none'
+      issues.push({ rule: 'tool_not_enabled', path: `${path}.config.tool`, nodeId: raw.id, message: `tool node "${raw.id}" calls ${String(candidate.config.tool)}, which is not enabled for this agent (enabled: ${list})` })
+    }
     nodes.push(candidate as WorkflowNode)
   })
+  return { nodes, indexOf: seen }
+}
 
-  const byId = new Map(nodes.map((n) => [n.id, n]))
-  const edges: { edge: WorkflowEdge; index: number }[] = []
+function checkEdges(input: unknown[], nodeIds: Set<string>, issues: WorkflowIssue[]): IndexedEdge[] {
+  const edges: IndexedEdge[] = []
   const edgeIds = new Map<string, number>()
-  input.edges.forEach((raw, i) => {
+  input.forEach((raw, i) => {
     const path = `edges[${i}]`
     const partial = (raw && typeof raw === 'object' ? raw : {}) as Partial<WorkflowEdge>
     const label = edgeLabel(partial, i)
@@ -186,13 +112,17 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
       else edgeIds.set(edge.id, i)
     }
     for (const end of ['from', 'to'] as const) {
-      if (!byId.has(edge[end])) {
+      if (!nodeIds.has(edge[end])) {
         issues.push({ rule: 'edge_end_missing', path: `${path}.${end}`, edgeIndex: i, edgeId: edge.id, message: `${label}: ${end} node "${edge[end]}" does not exist` })
       }
     }
     edges.push({ edge, index: i })
   })
+  return edges
+}
 
+/** Rules about the graph as a whole: start, terminals, dead ends, else edges, reachability. */
+function checkStructure(nodes: WorkflowNode[], edges: IndexedEdge[], indexOf: Map<string, number>, issues: WorkflowIssue[]) {
   const starts = nodes.filter((n) => n.type === 'start')
   if (starts.length !== 1) {
     const which = starts.map((s) => `"${s.id}"`).join(', ')
@@ -207,17 +137,17 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
     issues.push({ rule: 'no_terminal', path: 'nodes', message: 'the workflow needs at least one terminal node (transfer or end)' })
   }
 
-  const outgoing = new Map<string, { edge: WorkflowEdge; index: number }[]>()
+  const outgoing = new Map<string, IndexedEdge[]>()
   for (const e of edges) {
     if (!outgoing.has(e.edge.from)) outgoing.set(e.edge.from, [])
     outgoing.get(e.edge.from)?.push(e)
   }
   for (const node of nodes) {
     const out = outgoing.get(node.id) ?? []
-    const path = `nodes[${seen.get(node.id)}]`
+    const path = `nodes[${indexOf.get(node.id)}]`
     const terminal = TERMINAL_TYPES.includes(node.type)
     if (terminal && out.length) {
-      const first = out[0] as { edge: WorkflowEdge; index: number }
+      const first = out[0] as IndexedEdge
       issues.push({ rule: 'terminal_has_edges', path: `edges[${first.index}]`, nodeId: node.id, edgeIndex: first.index, edgeId: first.edge.id, message: `${node.type} node "${node.id}" ends the call and must have no outgoing edges; ${edgeLabel(first.edge, first.index)} leaves it` })
     }
     if (!terminal && !out.length) {
@@ -225,7 +155,7 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
     }
     const elses = out.filter((o) => !o.edge.condition || o.edge.condition.type === 'else')
     if (elses.length > 1) {
-      const second = elses[1] as { edge: WorkflowEdge; index: number }
+      const second = elses[1] as IndexedEdge
       issues.push({ rule: 'multiple_else', path: `edges[${second.index}]`, nodeId: node.id, edgeIndex: second.index, edgeId: second.edge.id, message: `node "${node.id}" has more than one else (unconditional) edge; ${edgeLabel(second.edge, second.index)} can never be taken` })
     }
   }
@@ -236,7 +166,7 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
     while (queue.length) {
       const id = queue.shift() as string
       for (const { edge } of outgoing.get(id) ?? []) {
-        if (byId.has(edge.to) && !reached.has(edge.to)) {
+        if (indexOf.has(edge.to) && !reached.has(edge.to)) {
           reached.add(edge.to)
           queue.push(edge.to)
         }
@@ -244,12 +174,8 @@ export function validateWorkflow(input: RawWorkflow): ValidationResult {
     }
     for (const node of nodes) {
       if (!reached.has(node.id)) {
-        issues.push({ rule: 'unreachable', path: `nodes[${seen.get(node.id)}]`, nodeId: node.id, message: `node "${node.id}" cannot be reached from start node "${(starts[0] as WorkflowNode).id}"` })
+        issues.push({ rule: 'unreachable', path: `nodes[${indexOf.get(node.id)}]`, nodeId: node.id, message: `node "${node.id}" cannot be reached from start node "${(starts[0] as WorkflowNode).id}"` })
       }
     }
   }
-
-  if (issues.length) return { ok: false, issues }
-  const settings = input.settings?.maxVisits !== undefined ? { maxVisits: input.settings.maxVisits } : {}
-  return { ok: true, graph: { nodes, edges: edges.map((e) => e.edge), settings } }
 }

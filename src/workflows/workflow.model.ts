@@ -7,7 +7,8 @@ import { t } from 'elysia'
  */
 
 const Text = (description: string, maxLength = 4000) => t.String({ minLength: 1, maxLength, description })
-const VariableName = t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', description: 'variable name: letters, digits, _' })
+export const VARIABLE_NAME = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
+const VariableName = t.String({ pattern: VARIABLE_NAME, description: 'variable name: letters, digits, _' })
 
 export const StartConfig = t.Object(
   { text: t.Optional(Text('greeting spoken when the workflow starts; {{variables}} are filled')) },
@@ -46,7 +47,7 @@ export const ToolConfig = t.Object(
     ),
     saveAs: t.Optional(t.Union([VariableName], { description: 'variable that receives the whole result' })),
     assign: t.Optional(
-      t.Record(t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }), t.String({ minLength: 1, maxLength: 200 }), {
+      t.Record(t.String({ pattern: VARIABLE_NAME }), t.String({ minLength: 1, maxLength: 200 }), {
         description: 'variable -> dotted path into the result, e.g. {"status": "order.status"}',
       }),
     ),

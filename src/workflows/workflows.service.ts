@@ -16,8 +16,10 @@ export interface WorkflowService {
   agentExists: AgentExists
   /** Absent when no LLM is configured: LLM nodes and intent edges then fail with a clear error. */
   llm?: WorkflowLlm
-  /** The agent's enabled tools; absent when tools cannot run here. */
+  /** Runs the agent's enabled tools; absent when tools cannot run here. */
   tools?: (workspaceId: string, agentId: string) => ToolRunner | undefined
+  /** The agent's enabled tool names; when given, tool nodes are checked against them. */
+  enabledTools?: (workspaceId: string, agentId: string) => Promise<readonly string[]>
   maxVisits: number
   today?: () => string
 }
@@ -38,8 +40,9 @@ function invalidWorkflow(issues: WorkflowIssue[], prefix = ''): AppError {
   return new AppError(422, 'validation_failed', message, { fields })
 }
 
-function validGraph(input: WorkflowInput, prefix = ''): WorkflowGraph {
-  const r = validateWorkflow(input)
+async function validGraph(s: WorkflowService, workspaceId: string, agentId: string, input: WorkflowInput, prefix = ''): Promise<WorkflowGraph> {
+  const enabledTools = s.enabledTools ? await s.enabledTools(workspaceId, agentId) : undefined
+  const r = validateWorkflow(input, { enabledTools })
   if (!r.ok) throw invalidWorkflow(r.issues, prefix)
   return r.graph
 }
@@ -54,7 +57,7 @@ export async function getWorkflow(s: WorkflowService, workspaceId: string, agent
 /** Validates and stores the whole graph in place of the agent's current one. */
 export async function replaceWorkflow(s: WorkflowService, workspaceId: string, agentId: string, input: WorkflowInput): Promise<Workflow> {
   await requireAgent(s, workspaceId, agentId)
-  const graph = validGraph(input)
+  const graph = await validGraph(s, workspaceId, agentId, input)
   const at = nowIso()
   const row = await repo.upsertWorkflow(s.db, { agent_id: agentId, workspace_id: workspaceId, graph: JSON.stringify(graph), created_at: at, updated_at: at })
   if (!row) throw notFound('agent')
@@ -78,7 +81,7 @@ function runError(err: WorkflowRunError): AppError {
 export async function testRunWorkflow(s: WorkflowService, workspaceId: string, agentId: string, body: TestRunBody): Promise<TestRunResult> {
   await requireAgent(s, workspaceId, agentId)
   let graph: WorkflowGraph
-  if (body.workflow) graph = validGraph(body.workflow, 'workflow.')
+  if (body.workflow) graph = await validGraph(s, workspaceId, agentId, body.workflow, 'workflow.')
   else {
     const row = await repo.findWorkflow(s.db, workspaceId, agentId)
     if (!row) throw new AppError(404, 'not_found', 'agent has no workflow; PUT one first or send a draft as `workflow`')

@@ -168,6 +168,8 @@ export class WorkflowEngine {
           this.say(step, node.id, c.reprompt ?? `Sorry, I didn't get that. ${c.prompt}`)
           return { stay: true }
         }
+        // Out of attempts: a value from an earlier visit must not pass for this answer.
+        delete step.s.variables[c.variable]
       }
     }
     const next = await this.route(step, node, input)
@@ -241,11 +243,14 @@ export class WorkflowEngine {
     const llm = this.opts.llm
     if (!llm) throw new WorkflowRunError('llm_not_configured', node.id, `conversation node "${node.id}" needs an LLM, and no LLM is configured`)
     const instructions = fillTemplate(node.config.instructions, step.s.variables)
+    let text: string
     try {
-      return (await llm.reply({ instructions, history: step.s.history })).trim()
+      text = (await llm.reply({ instructions, history: step.s.history })).trim()
     } catch (err) {
       throw new WorkflowRunError('llm_failed', node.id, `LLM reply for conversation node "${node.id}" failed: ${(err as Error).message}`)
     }
+    if (text === '') throw new WorkflowRunError('llm_failed', node.id, `LLM reply for conversation node "${node.id}" was empty`)
+    return text
   }
 
   /** A failing tool does not end the call: its message lands in `tool_error` for the edges to test. */

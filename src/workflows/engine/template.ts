@@ -4,7 +4,8 @@ export type Variables = Record<string, unknown>
 export function readPath(root: unknown, path: string): unknown {
   let cur: unknown = root
   for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined
+    // Own properties only: `{{constructor}}` must not reach into Object.prototype.
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return undefined
     cur = (cur as Record<string, unknown>)[part]
   }
   return cur

@@ -7,7 +7,7 @@ export interface WorkflowApp {
   workspaceId: string
   adminKey: string
   /** Inserts an agent row with this id into the real agents table (a fixture with a fixed id). */
-  addAgent(workspaceId: string, agentId: string): void
+  addAgent(workspaceId: string, agentId: string, enabledTools?: string[]): void
   /** Rows of the real workflows table, read straight from the SQLite file. */
   workflowRows(): { agent_id: string; workspace_id: string; graph: string }[]
   stop(): Promise<void>
@@ -20,15 +20,15 @@ export async function startWorkflowApp(overrides: Partial<Config> = {}): Promise
   const insertAgent = sqlite.query(
     `INSERT INTO agents (id, workspace_id, name, prompt_draft, prompt_published, welcome, voice, llm_model, language,
        enabled_tools, tool_configs, webhook_url, agent_type, role, version, published_at, created_at, updated_at)
-     VALUES (?1, ?2, 'Workflow agent', '', '', '{}', '{}', '', 'en', '[]', '{}', '', 'inbound', 'reception', 1, NULL, ?3, ?3)`,
+     VALUES (?1, ?2, 'Workflow agent', '', '', '{}', '{}', '', 'en', ?4, '{}', '', 'inbound', 'reception', 1, NULL, ?3, ?3)`,
   )
   return {
     url: t.url,
     api: t.api,
     workspaceId: t.workspaceId,
     adminKey: t.adminKey,
-    addAgent: (workspaceId, agentId) => {
-      insertAgent.run(agentId, workspaceId, new Date().toISOString())
+    addAgent: (workspaceId, agentId, enabledTools = []) => {
+      insertAgent.run(agentId, workspaceId, new Date().toISOString(), JSON.stringify(enabledTools))
     },
     workflowRows: () =>
       sqlite

@@ -26,7 +26,7 @@ const ivr = (): Body => ({
 
 beforeAll(async () => {
   w = await startWorkflowApp()
-  w.addAgent(w.workspaceId, AGENT)
+  w.addAgent(w.workspaceId, AGENT, ['end_call', 'http_request'])
   w.addAgent(w.workspaceId, 'agt_other')
 })
 afterAll(() => w.stop())
@@ -136,6 +136,21 @@ describe('PUT validation: one refusal per rule, each naming the node or edge', (
       expect((await w.api('GET', path())).body).toEqual(before.body)
     })
   }
+
+  test("tool_not_enabled: a tool node calling a tool the agent has not enabled is refused", async () => {
+    const b = ivr()
+    b.nodes.splice(4, 0, { id: 'notify', type: 'tool', config: { tool: 'send_sms' } })
+    b.edges[3] = { from: 'pin', to: 'notify' }
+    b.edges.push({ from: 'notify', to: 'bye' })
+    const r = await w.api('PUT', path(), { body: b })
+    expect(r.status).toBe(422)
+    expect(r.body.error.details.fields).toEqual([
+      { rule: 'tool_not_enabled', path: 'nodes[4].config.tool', nodeId: 'notify', message: 'tool node "notify" calls send_sms, which is not enabled for this agent (enabled: end_call, http_request)' },
+    ])
+    ;(b.nodes[4] as { config: Record<string, unknown> }).config.tool = 'http_request'
+    expect((await w.api('PUT', `${path()}`, { body: b })).status).toBe(200)
+    expect((await w.api('PUT', path(), { body: ivr() })).status).toBe(200)
+  })
 
   test('a body that is not a graph is refused by the schema with the field named', async () => {
     const r = await w.api('PUT', path(), { body: { nodes: [{ id: 'x', type: 'teleport' }], edges: [] } })
@@ -272,7 +287,7 @@ describe('test-run with an LLM configured (a local fake speaking the OpenAI prot
       return /cancel/i.test(req.messages.at(-1)?.content ?? '') ? '2' : '0'
     })
     l = await startWorkflowApp({ WORKFLOW_LLM_BASE_URL: fake.baseUrl, WORKFLOW_LLM_API_KEY: fake.apiKey, WORKFLOW_LLM_MODEL: 'fake-mini' })
-    l.addAgent(l.workspaceId, 'agt_llm')
+    l.addAgent(l.workspaceId, 'agt_llm', [])
     const graph = {
       nodes: [
         { id: 'start', type: 'start', config: { text: 'How can I help?' } },

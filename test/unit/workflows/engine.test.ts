@@ -152,6 +152,24 @@ const cases: Case[] = [
     finalAction: 'transfer',
   },
   {
+    name: 'a collect that runs out of attempts on a later visit drops the value of the earlier one',
+    graph: graph(
+      [
+        node('start', 'start'),
+        node('ask', 'collect', { prompt: 'PIN?', kind: 'digits', variable: 'pin', maxAttempts: 2 }),
+        node('check', 'condition'),
+        node('ok', 'end'),
+        node('human', 'transfer', { target: '+15550002222' }),
+      ],
+      [edge('start', 'ask'), edge('ask', 'human', v('pin', 'unset')), edge('ask', 'check'), edge('check', 'ok', v('pin', 'eq', '1234')), edge('check', 'ask')],
+    ),
+    inputs: user('1111', 'no idea', 'still no idea'),
+    path: ['start', 'ask', 'check', 'ask', 'human'],
+    finalNode: 'human',
+    finalAction: 'transfer',
+    outputs: ['PIN?', 'PIN?', "Sorry, I didn't get that. PIN?"],
+  },
+  {
     name: 'a transcript that runs out leaves the run waiting on the node that listens',
     inputs: [],
     path: ['start', 'menu'],
@@ -207,7 +225,7 @@ const cases: Case[] = [
   {
     name: 'placeholders of unset variables are left out and nested paths are read',
     graph: graph(
-      [node('start', 'start', { text: 'Hi {{ name }}{{missing}}, order {{order.id}} is {{order.state}}.' }), node('bye', 'end')],
+      [node('start', 'start', { text: 'Hi {{ name }}{{missing}}{{constructor}}{{name.length}}, order {{order.id}} is {{order.state}}.' }), node('bye', 'end')],
       [edge('start', 'bye')],
     ),
     inputs: [],

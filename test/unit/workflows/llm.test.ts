@@ -141,6 +141,17 @@ describe('LLM-judged branches and conversation nodes in the engine', () => {
     expect(fake.requests).toHaveLength(0)
   })
 
+  test('an empty conversation reply is an LLM failure naming the node, not silence', async () => {
+    const prev = fake.answer
+    fake.answer = (req) => (req.stream ? '' : '0')
+    try {
+      const err = await testRun(support, [{ role: 'user', content: 'hmm' }], opts()).catch((e) => e)
+      expect(err).toMatchObject({ reason: 'llm_failed', nodeId: 'chat', message: 'LLM reply for conversation node "chat" was empty' })
+    } finally {
+      fake.answer = prev
+    }
+  })
+
   test('an LLM failure ends the run with an error naming the node and the edge', async () => {
     const prev = fake.answer
     fake.answer = () => ({ status: 503, message: 'overloaded' })

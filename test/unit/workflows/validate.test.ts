@@ -157,6 +157,26 @@ const cases: Case[] = [
   },
   {
     rule: 'node_config',
+    name: 'a collect variable named __proto__',
+    input: mutate((w) => ((w.nodes[3] as { config: Record<string, unknown> }).config.variable = '__proto__')),
+    path: 'nodes[3].config.variable',
+    names: 'collect node "ask_pin": config.variable must match',
+    nodeId: 'ask_pin',
+  },
+  {
+    rule: 'node_config',
+    name: 'a tool assigning to a variable named __proto__',
+    input: mutate((w) => {
+      w.nodes.push({ id: 'crm', type: 'tool', config: { tool: 'http_request', assign: JSON.parse('{"__proto__": "body"}') } })
+      w.edges[0] = { from: 'start', to: 'crm' }
+      w.edges.push({ from: 'crm', to: 'menu' })
+    }),
+    path: 'nodes[8].config.assign.__proto__',
+    names: 'tool node "crm": config.assign.__proto__ is not a usable variable name',
+    nodeId: 'crm',
+  },
+  {
+    rule: 'node_config',
     name: 'minDigits above maxDigits',
     input: mutate((w) => Object.assign((w.nodes[3] as { config: object }).config, { minDigits: 6 })),
     path: 'nodes[3].config.minDigits',
@@ -241,6 +261,19 @@ describe('workflow validation', () => {
       expect(r.issues.every((i) => i.nodeId !== undefined || i.edgeIndex !== undefined || i.path === 'nodes')).toBe(true)
     })
   }
+
+  test('tool_not_enabled: a tool node may only call a tool the agent has enabled', () => {
+    const withTool = mutate((w) => {
+      w.nodes.push({ id: 'crm', type: 'tool', config: { tool: 'http_request' } })
+      w.edges[0] = { from: 'start', to: 'crm' }
+      w.edges.push({ from: 'crm', to: 'menu' })
+    })
+    expect(validateWorkflow(withTool).ok).toBe(true)
+    expect(validateWorkflow(withTool, { enabledTools: ['http_request'] }).ok).toBe(true)
+    const r = validateWorkflow(withTool, { enabledTools: [] })
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.issues).toEqual([{ rule: 'tool_not_enabled', path: 'nodes[8].config.tool', nodeId: 'crm', message: 'tool node "crm" calls http_request, which is not enabled for this agent (enabled: none)' }])
+  })
 
   test('every problem of a graph is reported at once', () => {
     const r = validateWorkflow(mutate((w) => {
