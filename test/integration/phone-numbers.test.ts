@@ -149,6 +149,11 @@ describe('phone numbers', () => {
     expect(ok.status).toBe(200)
     expect(ok.body.phoneNumber).toMatchObject({ inboundAgentId: inbound.id, outboundAgentId: outbound.id, status: 'active', label: 'Main line' })
 
+    const retype = await api('PUT', `/api/agents/${inbound.id}`, { body: { agentType: 'outbound' } })
+    expect(retype.status).toBe(422)
+    expect(paths(retype)).toEqual(['agentType'])
+    expect((await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { inboundAgentId: '' } })).status).toBe(422)
+
     const del = await api('DELETE', `/api/agents/${inbound.id}`)
     expect(del.status).toBe(409)
     expect(del.body.error.details).toEqual({ reason: 'agent_in_use', phoneNumberIds: [sipNumber.id] })
