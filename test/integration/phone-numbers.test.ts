@@ -143,6 +143,26 @@ describe('phone numbers', () => {
     expect((await memberApi('DELETE', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(403)
   })
 
+  test('every GET route of the API answers without the SIP password', async () => {
+    expect((await api('GET', `/api/phone-numbers/${sipNumber.id}`)).body.phoneNumber.hasSipPassword).toBe(true)
+    const agent = (await api('POST', '/api/agents', { body: { name: 'Sweep' } })).body.agent
+    const values: Record<string, string> = { workspace_id: t.workspaceId, id: sipNumber.id }
+    let swept = 0
+    for (const route of t.appliance.app.routes) {
+      if (route.method !== 'GET' || !route.path.startsWith('/api/')) continue
+      const params = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string)
+      if (params.some((p) => !(p in values))) continue
+      const ids = route.path.startsWith('/api/agents') ? [agent.id] : [sipNumber.id]
+      for (const id of ids) {
+        const r = await api('GET', route.path.replace(/:([a-z_]+)/g, (_, p: string) => (p === 'id' ? id : (values[p] as string))))
+        expect(r.status).toBeLessThan(500)
+        expect(JSON.stringify(r.body)).not.toContain(PASSWORD)
+        swept++
+      }
+    }
+    expect(swept).toBeGreaterThan(8)
+  })
+
   test('assigning agents: same workspace and matching type; status follows; an assigned agent cannot be deleted', async () => {
     const inbound = (await api('POST', '/api/agents', { body: { name: 'In' } })).body.agent
     const outbound = (await api('POST', '/api/agents', { body: { name: 'Out', agentType: 'outbound' } })).body.agent
