@@ -59,3 +59,4 @@ export function billingController(db: Db, config: Config, auth: AuthPlugin) {
       },
     )
 }
+export { StripeClient, StripeError } from './stripe.ts'
