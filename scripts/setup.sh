@@ -21,6 +21,9 @@ if [[ "${1:-}" == "--test" ]]; then
   fi
 fi
 
+# onnxruntime-node's own install step would fetch CUDA files from outside the npm registry
+export ONNXRUNTIME_NODE_INSTALL=skip
 if [[ ! -x node_modules/.bin/bun || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
+[[ -f models/vad/silero_vad_v5.onnx ]] || node scripts/install-models.mjs

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { authenticate } from './api-keys/index.ts'
+import { authenticate, PrincipalCache } from './api-keys/index.ts'
 import type { Config } from './config.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
@@ -41,7 +41,8 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       )
     }
     const db = database.db
-    const app = buildApp({ db, config, log, authenticate: (token, now) => authenticate(db, token, now) })
+    const principals = new PrincipalCache(config.AUTH_CACHE_MS)
+    const app = buildApp({ db, config, log, authenticate: (token, now) => authenticate(db, token, now, principals) })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')

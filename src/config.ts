@@ -18,6 +18,7 @@ export const CONFIG_KEYS = {
   PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier reaches this appliance\'s HTTP API at, for voice routing of bought numbers; empty means http://PUBLIC_HOST:HTTP_PORT' },
   MAX_BODY_BYTES: { default: 1_048_576, doc: 'largest accepted JSON request body; larger gets 413' },
   RATE_LIMIT_PER_SEC: { default: 50, doc: 'sustained requests per second per API key (0 turns the limit off)' },
+  AUTH_CACHE_MS: { default: 1000, doc: 'how long a resolved API key is reused; changes made on this node apply at once, on other nodes within this time (0 = off)' },
   RATE_LIMIT_BURST: { default: 100, doc: 'requests an API key may send at once before the sustained rate applies' },
   BILLING_ALLOW_MANUAL: { default: true, doc: 'allow `manual` payment methods (operator-approved records)' },
   WEBHOOK_ALLOW_HTTP: { default: false, doc: 'allow plain http:// agent webhook URLs' },
@@ -27,6 +28,11 @@ export const CONFIG_KEYS = {
   CARRIER_API_BASE: { default: 'https://api.twilio.com', doc: 'carrier (Twilio-compatible REST) base URL' },
   CARRIER_ACCOUNT_SID: { default: '', doc: 'carrier account SID (a workspace may set its own)' },
   CARRIER_AUTH_TOKEN: { default: '', doc: 'carrier auth token (a workspace may set its own)' },
+  WORKFLOW_LLM_BASE_URL: { default: '', doc: 'OpenAI-compatible chat-completions base URL for workflow LLM nodes and intent edges (e.g. https://api.openai.com/v1); empty means no LLM' },
+  WORKFLOW_LLM_API_KEY: { default: '', doc: 'API key sent as Bearer to WORKFLOW_LLM_BASE_URL (empty sends none, e.g. for a local Ollama)' },
+  WORKFLOW_LLM_MODEL: { default: 'gpt-4o-mini', doc: 'model name sent to WORKFLOW_LLM_BASE_URL' },
+  WORKFLOW_LLM_TIMEOUT_MS: { default: 10_000, doc: 'how long a workflow LLM request may take' },
+  WORKFLOW_MAX_VISITS: { default: 10, doc: 'visits of one workflow node before a run ends with finalAction loop_limit (a workflow may set its own)' },
 } as const
 
 type Keys = typeof CONFIG_KEYS

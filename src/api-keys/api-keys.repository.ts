@@ -1,4 +1,5 @@
-import type { Db } from '../db/index.ts'
+import type { Compilable } from 'kysely'
+import { type Db, preparedQuery } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../http/pagination.ts'
 import type { Role } from '../workspaces/workspaces.table.ts'
 import type { ApiKeyTable } from './api-keys.table.ts'
@@ -7,9 +8,10 @@ export async function insertKey(db: Db, row: ApiKeyTable): Promise<void> {
   await db.insertInto('api_keys').values(row).execute()
 }
 
-/** The key by hash with the role its user holds now in the key's workspace (none when removed). */
-export async function findKeyByHash(db: Db, hash: string): Promise<(ApiKeyTable & { role: Role | null }) | undefined> {
-  return db
+type KeyWithRole = ApiKeyTable & { role: Role | null }
+
+const keyByHashQuery = (db: Db, hash: string) =>
+  db
     .selectFrom('api_keys')
     .leftJoin('memberships', (j) =>
       j.onRef('memberships.workspace_id', '=', 'api_keys.workspace_id').onRef('memberships.user_id', '=', 'api_keys.user_id'),
@@ -17,7 +19,13 @@ export async function findKeyByHash(db: Db, hash: string): Promise<(ApiKeyTable 
     .selectAll('api_keys')
     .select('memberships.role')
     .where('api_keys.key_hash', '=', hash)
-    .executeTakeFirst()
+
+// Every API request that misses the principal cache runs this lookup.
+const keyByHash = preparedQuery((db: Db, hash: string) => keyByHashQuery(db, hash) as Compilable<KeyWithRole>)
+
+/** The key by hash with the role its user holds now in the key's workspace (none when removed). */
+export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithRole | undefined> {
+  return (await keyByHash(db, hash))[0]
 }
 
 export async function listActiveKeys(db: Db, workspaceId: string, page: PageRequest): Promise<ApiKeyTable[]> {

@@ -7,6 +7,7 @@ import type { ApiKey, CreateApiKeyBody } from './api-keys.model.ts'
 import * as repo from './api-keys.repository.ts'
 import type { ApiKeyTable } from './api-keys.table.ts'
 import { generateKey, hashKey, keyHints } from './keys.ts'
+import { invalidatePrincipals, type PrincipalCache } from './principal-cache.ts'
 
 const unauthorized = (message: string) => new AppError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' })
 
@@ -61,19 +62,32 @@ export async function listKeys(db: Db, workspaceId: string, page: PageRequest) {
 }
 
 export async function revoke(db: Db, workspaceId: string, keyId: string): Promise<void> {
-  if (!(await repo.revokeKey(db, workspaceId, keyId, nowIso()))) throw notFound('API key')
+  const revoked = await repo.revokeKey(db, workspaceId, keyId, nowIso())
+  invalidatePrincipals()
+  if (!revoked) throw notFound('API key')
 }
 
-export const revokeUserKeys = (db: Db, workspaceId: string, userId: string) => repo.revokeUserKeys(db, workspaceId, userId, nowIso())
+export async function revokeUserKeys(db: Db, workspaceId: string, userId: string): Promise<void> {
+  await repo.revokeUserKeys(db, workspaceId, userId, nowIso())
+  invalidatePrincipals()
+}
 
 /** Resolves a bearer token to who is calling; every failure is a 401. */
-export async function authenticate(db: Db, token: string, now: Date): Promise<Principal> {
-  const row = await repo.findKeyByHash(db, hashKey(token))
+export async function authenticate(db: Db, token: string, now: Date, cache?: PrincipalCache): Promise<Principal> {
+  const hash = hashKey(token)
+  const nowMs = now.getTime()
+  const hit = cache?.get(hash, nowMs)
+  if (hit) return hit
+  const started = cache?.begin() ?? 0
+  const row = await repo.findKeyByHash(db, hash)
   if (!row) throw unauthorized('API key is not valid')
   if (row.revoked_at !== null) throw unauthorized('API key has been revoked')
-  if (row.expires_at !== null && new Date(row.expires_at) <= now) throw unauthorized('API key has expired')
+  const expiresAtMs = row.expires_at === null ? null : new Date(row.expires_at).getTime()
+  if (expiresAtMs !== null && expiresAtMs <= nowMs) throw unauthorized('API key has expired')
   if (row.role === null) throw unauthorized('API key belongs to a user who is no longer a member of its workspace')
-  return { keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id, role: row.role }
+  const principal: Principal = { keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id, role: row.role }
+  cache?.set(hash, principal, expiresAtMs, started, nowMs)
+  return principal
 }
 
 export type { CreateApiKeyBody }

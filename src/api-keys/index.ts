@@ -7,6 +7,7 @@ import { ApiKey, ApiKeyWithSecret, CreateApiKeyBody } from './api-keys.model.ts'
 import * as service from './api-keys.service.ts'
 
 export { authenticate, createKey, revokeUserKeys } from './api-keys.service.ts'
+export { invalidatePrincipals, PrincipalCache } from './principal-cache.ts'
 export { ApiKeyWithSecret } from './api-keys.model.ts'
 
 export function apiKeysController(db: Db, auth: AuthPlugin) {

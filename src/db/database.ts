@@ -4,6 +4,7 @@ import type { ApiKeyTable } from '../api-keys/api-keys.table.ts'
 import type { BillingCustomerTable, PaymentMethodTable } from '../billing/billing.table.ts'
 import type { CarrierSettingsTable } from '../carrier/carrier.table.ts'
 import type { PhoneNumberTable } from '../numbers/numbers.table.ts'
+import type { WorkflowTable } from '../workflows/workflows.table.ts'
 import type { MembershipTable, UserTable, WorkspaceTable } from '../workspaces/workspaces.table.ts'
 
 /** Every table of the appliance, gathered from the capability folders' *.table.ts files. */
@@ -17,6 +18,7 @@ export interface Database {
   payment_methods: PaymentMethodTable
   billing_customers: BillingCustomerTable
   carrier_settings: CarrierSettingsTable
+  workflows: WorkflowTable
 }
 
 export type Db = Kysely<Database>

@@ -21,6 +21,8 @@ export function pointerToPath(pointer: string): string {
 
 interface ValidationLike {
   type: string
+  /** For coerced query numbers Elysia validates the property alone: its schema, with our title. */
+  validator?: { title?: string }
   all: { path?: string; message?: string; summary?: string; schema?: { error?: unknown } }[]
 }
 
@@ -28,15 +30,16 @@ interface ValidationLike {
 export function fromValidation(err: ValidationLike): AppError {
   const seen = new Set<string>()
   const fields: (FieldIssue & { location: string })[] = []
+  const location = err.type === 'property' ? 'query' : err.type
   for (const e of err.all) {
-    const path = pointerToPath(e.path ?? '') || err.type
+    const path = pointerToPath(e.path ?? '') || err.validator?.title || location
     if (seen.has(path)) continue
     seen.add(path)
     // Elysia's summaries end with "but found: <value>"; the value may be a secret, so it is cut.
-    fields.push({ path, location: err.type, message: (e.summary ?? e.message ?? 'is invalid').replace(/,? but found: [\s\S]*$/, '') })
+    fields.push({ path, location, message: (e.summary ?? e.message ?? 'is invalid').replace(/,? but found: [\s\S]*$/, '') })
   }
-  const message = fields.map((f) => `${f.path}: ${f.message}`).join('; ') || `invalid ${err.type}`
-  const status = err.type === 'body' ? 422 : 400
+  const message = fields.map((f) => `${f.path}: ${f.message}`).join('; ') || `invalid ${location}`
+  const status = location === 'body' ? 422 : 400
   return new AppError(status, 'validation_failed', message, { fields })
 }
 
@@ -45,7 +48,11 @@ export function toAppError(code: string | number, error: unknown, log: Logger, r
   if (error instanceof AppError) return error
   if (code === 'VALIDATION') return fromValidation(error as ValidationLike)
   if (code === 'NOT_FOUND') return new AppError(404, 'not_found', 'no such route')
-  if (code === 'PARSE') return new AppError(400, 'bad_request', 'request body is not valid JSON')
+  // Errors thrown by our body parser (413, 415, bad JSON) reach here wrapped in Elysia's ParseError.
+  if (code === 'PARSE') {
+    const cause = (error as { cause?: unknown }).cause
+    return cause instanceof AppError ? cause : new AppError(400, 'bad_request', 'request body is not valid JSON')
+  }
   log.error({ err: error, requestId }, 'unhandled error')
   return new AppError(500, 'internal', 'internal error')
 }

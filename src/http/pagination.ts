@@ -3,7 +3,7 @@ import { type SelectQueryBuilder, sql } from 'kysely'
 import { AppError } from '../errors.ts'
 
 export const PaginationQuery = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100' })),
+  limit: t.Optional(t.Integer({ title: 'limit', minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100' })),
   cursor: t.Optional(t.String({ description: 'opaque cursor from the previous page\'s nextCursor' })),
 })
 export type PageRequest = { limit?: number; cursor?: string }

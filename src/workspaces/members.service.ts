@@ -1,4 +1,4 @@
-import { revokeUserKeys } from '../api-keys/index.ts'
+import { invalidatePrincipals, revokeUserKeys } from '../api-keys/index.ts'
 import type { Db } from '../db/index.ts'
 import { AppError, conflict, notFound } from '../errors.ts'
 import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
@@ -41,13 +41,15 @@ export async function listMembers(db: Db, workspaceId: string, page: PageRequest
 }
 
 export async function changeRole(db: Db, workspaceId: string, userId: string, role: Role): Promise<Member> {
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     const member = await repo.findMember(trx, workspaceId, userId)
     if (!member) throw notFound('member')
     if (member.role === 'admin' && role !== 'admin' && (await repo.countAdmins(trx, workspaceId)) <= 1) throw lastAdmin()
     await repo.setMemberRole(trx, workspaceId, userId, role)
     return toMember({ ...member, role })
   })
+  invalidatePrincipals()
+  return updated
 }
 
 /** Removes the member and revokes the keys that acted as them in this workspace. */
@@ -59,4 +61,5 @@ export async function removeMember(db: Db, workspaceId: string, userId: string):
     await repo.deleteMembership(trx, workspaceId, userId)
     await revokeUserKeys(trx, workspaceId, userId)
   })
+  invalidatePrincipals()
 }

@@ -1,11 +1,12 @@
-import type { Db } from '../db/index.ts'
+import { type Db, preparedQuery } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../http/pagination.ts'
 import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspaces.table.ts'
 
 export const insertWorkspace = (db: Db, row: WorkspaceTable) => db.insertInto('workspaces').values(row).execute()
 
-export const findWorkspace = (db: Db, id: string) =>
-  db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst()
+const workspaceById = preparedQuery((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
+
+export const findWorkspace = async (db: Db, id: string) => (await workspaceById(db, id))[0]
 
 export const countWorkspaces = async (db: Db) =>
   Number((await db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)

@@ -1,0 +1,49 @@
+import type { Principal } from '../http/auth.ts'
+
+// Bumped by every local write that changes what a key may do (revocation, role change, removal).
+let epoch = 0
+
+/** Call after a write that changes who a key is or what it may do; every cache forgets at once. */
+export function invalidatePrincipals(): void {
+  epoch++
+}
+
+interface Entry {
+  principal: Principal
+  keyExpiresAtMs: number | null
+  untilMs: number
+  epoch: number
+}
+
+/**
+ * Resolved keys, kept for `ttlMs` so the per-request key lookup leaves the hot path. Writes on
+ * this node invalidate at once (the epoch); with several nodes on one database, a revocation or
+ * role change made elsewhere reaches this node within `ttlMs`. A ttl of 0 turns caching off.
+ */
+export class PrincipalCache {
+  private readonly entries = new Map<string, Entry>()
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** The epoch to pass to `set`, read before the database lookup starts. */
+  begin(): number {
+    return epoch
+  }
+
+  get(keyHash: string, nowMs: number): Principal | undefined {
+    const e = this.entries.get(keyHash)
+    if (!e) return undefined
+    if (e.epoch !== epoch || e.untilMs <= nowMs || (e.keyExpiresAtMs !== null && e.keyExpiresAtMs <= nowMs)) {
+      this.entries.delete(keyHash)
+      return undefined
+    }
+    return e.principal
+  }
+
+  /** Ignored when an invalidation happened since `begin`: the lookup may have read old rows. */
+  set(keyHash: string, principal: Principal, keyExpiresAtMs: number | null, startedEpoch: number, nowMs: number): void {
+    if (this.ttlMs <= 0 || startedEpoch !== epoch) return
+    if (this.entries.size >= 10_000) this.entries.clear()
+    this.entries.set(keyHash, { principal, keyExpiresAtMs, untilMs: nowMs + this.ttlMs, epoch })
+  }
+}

@@ -1,0 +1,251 @@
+// The media of one call, as the voice engine sees it: 16 kHz mono 20 ms frames in (onAudio),
+// a flushable output queue out, DTMF events, hold, stats, and the stereo recording.
+
+import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
+import type { MediaClock, Subscription } from '../clock.ts'
+import { DtmfReceiver, dtmfPackets, InbandDtmfDetector, isDtmfDigit, type DtmfEvent, type DtmfSendPacket } from '../dtmf/index.ts'
+import { JitterBuffer, type JitterStats } from '../jitter/index.ts'
+import type { StereoRecorder } from '../recorder/index.ts'
+import { RtpSession, type BoundPorts, type RtpPacket, type RtpSessionStats } from '../rtp/index.ts'
+import { createAudioCodec, ENGINE_RATE, type AudioCodec } from './codec-adapter.ts'
+import { dtmfTones } from './dtmf-tones.ts'
+import { OutputQueue, type PlaybackHandle } from './output-queue.ts'
+import { PacingHistogram } from './pacing.ts'
+
+export const FRAME_MS = 20
+export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
+
+export interface CallMediaOptions {
+  ports: BoundPorts
+  clock: MediaClock
+  media: NegotiatedMedia
+  /** Addresses besides the SDP's that may start the stream (the SIP peer's address). */
+  trustedAddresses?: string[]
+  recorder?: StereoRecorder
+  jitter?: { minDelayMs?: number; maxDelayMs?: number }
+  /** Run the Goertzel detector on incoming audio (default: only when telephone-event was not negotiated). */
+  inbandDtmf?: boolean
+  onAudio?: (frame: Int16Array) => void
+  onDtmf?: (event: DtmfEvent) => void
+  onBye?: () => void
+  onClosed?: () => void
+}
+
+export interface CallMediaStats {
+  rtp: RtpSessionStats
+  jitter: JitterStats
+  pacing: { packets: number; p50Ms: number; p99Ms: number; maxMs: number }
+  ignoredPackets: number
+}
+
+const canSend = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'sendonly'
+const canReceive = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'recvonly'
+
+export class CallMedia {
+  private media: NegotiatedMedia
+  private codec: AudioCodec
+  private jb: JitterBuffer
+  private readonly session: RtpSession
+  private readonly queue = new OutputQueue(ENGINE_RATE)
+  private readonly dtmfIn: DtmfReceiver
+  private inband: InbandDtmfDetector | undefined
+  private readonly sub: Subscription
+  private startMs: number | undefined
+  private inFifo = new Int16Array(FRAME_SAMPLES * 8)
+  private inLen = 0
+  private outBuf: Int16Array
+  private readonly dtmfOut: { packets: DtmfSendPacket[]; gapPackets: number }[] = []
+  private dtmfTs: number | undefined
+  private sentAny = false
+  private lastHadAudio = false
+  private resumeMarker = false
+  private ignored = 0
+  private readonly pacing = new PacingHistogram()
+  private closed = false
+
+  constructor(private readonly opts: CallMediaOptions) {
+    this.media = opts.media
+    this.codec = createAudioCodec(opts.media.codec.name)
+    this.jb = this.newJitterBuffer()
+    this.dtmfIn = new DtmfReceiver(opts.media.telephoneEvent?.clockRate ?? 8000)
+    if (opts.inbandDtmf ?? !opts.media.telephoneEvent) this.inband = new InbandDtmfDetector(ENGINE_RATE)
+    this.outBuf = new Int16Array((ENGINE_RATE * opts.media.ptimeMs) / 1000)
+    this.session = new RtpSession({
+      ports: opts.ports,
+      remote: this.remoteOf(opts.media),
+      clockRate: this.codec.clockRate,
+      trustedAddresses: opts.trustedAddresses,
+      onPacket: (p, at) => this.onPacket(p, at),
+      onBye: opts.onBye,
+    })
+    this.sub = opts.clock.subscribe((scheduled, now) => this.onTick(scheduled, now))
+  }
+
+  get localPort(): number {
+    return this.opts.ports.port
+  }
+
+  /** Queues agent audio (16 kHz mono PCM); the handle reports how much of it was played. */
+  play(pcm16k: Int16Array): PlaybackHandle {
+    return this.queue.enqueue(pcm16k)
+  }
+
+  /** Barge-in: drops all queued agent audio at once. */
+  flush() {
+    return this.queue.flush()
+  }
+
+  get queuedMs(): number {
+    return this.queue.pendingMs
+  }
+
+  /** Sends digits as RFC 4733 events, or as in-band tones when the peer did not offer them. */
+  sendDtmf(digits: string, durationMs = 100): void {
+    const list = [...digits]
+    const bad = list.find((d) => !isDtmfDigit(d))
+    if (bad !== undefined || list.length === 0) throw new RangeError(`not DTMF digits: ${JSON.stringify(digits)}`)
+    const te = this.media.telephoneEvent
+    if (!te) {
+      for (const d of list) this.queue.enqueue(dtmfTones(d, durationMs, ENGINE_RATE))
+      return
+    }
+    for (const d of list) {
+      this.dtmfOut.push({
+        packets: dtmfPackets(d, { durationMs, clockRate: te.clockRate, packetMs: this.media.ptimeMs }),
+        gapPackets: Math.ceil(60 / this.media.ptimeMs),
+      })
+    }
+  }
+
+  /** DTMF that arrived by SIP INFO surfaces as the same event. */
+  injectDtmf(digit: string, durationMs = 100): void {
+    if (!isDtmfDigit(digit)) throw new RangeError(`not a DTMF digit: ${JSON.stringify(digit)}`)
+    this.opts.onDtmf?.({ digit: digit.toUpperCase(), durationMs, source: 'sip-info' })
+  }
+
+  /** A re-INVITE: new remote address, direction (hold/unhold), ptime or codec. */
+  update(media: NegotiatedMedia): void {
+    const wasSending = canSend(this.media)
+    if (media.codec.name !== this.media.codec.name || media.codec.payloadType !== this.media.codec.payloadType) {
+      this.codec = createAudioCodec(media.codec.name)
+      this.jb = this.newJitterBuffer()
+    }
+    if (media.ptimeMs !== this.media.ptimeMs) this.outBuf = new Int16Array((ENGINE_RATE * media.ptimeMs) / 1000)
+    this.media = media
+    this.session.setRemote(this.remoteOf(media))
+    if (!wasSending && canSend(media)) this.resumeMarker = true
+  }
+
+  stats(): CallMediaStats {
+    return {
+      rtp: this.session.stats(),
+      jitter: this.jb.stats(),
+      pacing: { packets: this.pacing.count, p50Ms: this.pacing.percentile(50), p99Ms: this.pacing.percentile(99), maxMs: this.pacing.maxMs },
+      ignoredPackets: this.ignored,
+    }
+  }
+
+  get pacingHistogram(): PacingHistogram {
+    return this.pacing
+  }
+
+  /** Stops media, sends RTCP BYE, frees the ports and finalises the recording. */
+  async close(): Promise<{ recording?: { path: string; durationMs: number }; stats: CallMediaStats }> {
+    if (this.closed) throw new Error('call media already closed')
+    this.closed = true
+    this.sub.unsubscribe()
+    this.queue.flush()
+    const stats = this.stats()
+    this.session.close()
+    this.opts.ports.release()
+    try {
+      const recording = await this.opts.recorder?.close()
+      return { recording, stats }
+    } finally {
+      this.opts.onClosed?.()
+    }
+  }
+
+  private newJitterBuffer(): JitterBuffer {
+    return new JitterBuffer({ clockRate: this.codec.clockRate, frameMs: FRAME_MS, ...this.opts.jitter })
+  }
+
+  private remoteOf(m: NegotiatedMedia) {
+    return { address: m.remoteAddress, rtpPort: m.remotePort, rtcpPort: m.remoteRtcpPort, rtcpMux: m.rtcpMux }
+  }
+
+  private onPacket(p: RtpPacket, arrivalMs: number): void {
+    if (!canReceive(this.media)) return
+    const te = this.media.telephoneEvent
+    if (te && p.payloadType === te.payloadType) {
+      for (const ev of this.dtmfIn.push(p.payload, p.timestamp, arrivalMs)) this.opts.onDtmf?.(ev)
+    } else if (p.payloadType === this.media.codec.payloadType) {
+      this.jb.push(p, arrivalMs)
+    } else this.ignored++ // comfort noise and anything not negotiated
+  }
+
+  private onTick(scheduled: number, now: number): void {
+    this.startMs ??= scheduled
+    const tick = Math.round((scheduled - this.startMs) / 10)
+    if (tick % (FRAME_MS / 10) === 0) this.playout(now)
+    if (tick % (this.media.ptimeMs / 10) === 0) this.sendPacket(scheduled)
+  }
+
+  private playout(now: number): void {
+    while (this.inLen < FRAME_SAMPLES) {
+      const r = this.jb.pop()
+      const pcm =
+        r.kind === 'packet' ? this.codec.decode(r.packet.payload) : r.kind === 'lost' ? this.codec.conceal(r.durationSamples) : new Int16Array(FRAME_SAMPLES - this.inLen)
+      if (this.inLen + pcm.length > this.inFifo.length) {
+        const bigger = new Int16Array(this.inLen + pcm.length + FRAME_SAMPLES)
+        bigger.set(this.inFifo.subarray(0, this.inLen))
+        this.inFifo = bigger
+      }
+      this.inFifo.set(pcm, this.inLen)
+      this.inLen += pcm.length
+    }
+    const frame = this.inFifo.slice(0, FRAME_SAMPLES)
+    this.inFifo.copyWithin(0, FRAME_SAMPLES, this.inLen)
+    this.inLen -= FRAME_SAMPLES
+    this.opts.recorder?.writeLeft(frame)
+    for (const ev of this.dtmfIn.flush(now)) this.opts.onDtmf?.(ev)
+    if (this.inband) for (const ev of this.inband.push(frame)) this.opts.onDtmf?.(ev)
+    this.opts.onAudio?.(frame)
+  }
+
+  private sendPacket(scheduled: number): void {
+    const rtpTs = Math.round(((scheduled - this.startMs!) * this.codec.clockRate) / 1000)
+    const sending = canSend(this.media) && !this.media.remoteHold
+    const silence = this.outBuf.fill(0)
+    if (sending && this.dtmfOut.length > 0) {
+      this.sendDtmfPacket(rtpTs)
+      this.opts.recorder?.writeRight(silence.slice())
+      this.pacing.record(performance.now() - scheduled)
+      return
+    }
+    const hadAudio = sending ? this.queue.read(this.outBuf) > 0 : false
+    const talkspurt = hadAudio && !this.lastHadAudio
+    this.lastHadAudio = hadAudio
+    this.opts.recorder?.writeRight(this.outBuf.slice())
+    if (!sending) return
+    const marker = !this.sentAny || this.resumeMarker || talkspurt
+    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, marker)
+    this.pacing.record(performance.now() - scheduled)
+    this.sentAny = true
+    this.resumeMarker = false
+  }
+
+  private sendDtmfPacket(rtpTs: number): void {
+    const head = this.dtmfOut[0]!
+    const next = head.packets.shift()
+    if (next) {
+      this.dtmfTs ??= rtpTs
+      this.session.send(this.media.telephoneEvent!.payloadType, next.payload, this.dtmfTs, next.marker)
+      return
+    }
+    // The event is over: keep the audio clock running with silence for the inter-digit gap.
+    this.dtmfTs = undefined
+    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, head.gapPackets === Math.ceil(60 / this.media.ptimeMs))
+    if (--head.gapPackets <= 0) this.dtmfOut.shift()
+  }
+}

@@ -1,0 +1,72 @@
+// Converts between RTP payloads and the voice engine's 16 kHz mono PCM for the negotiated codec,
+// with loss concealment at the codec's own rate so resampler state stays continuous.
+
+import { decodeG711, encodeG711, OpusCodec, Resampler, type G711Law } from '../codec/index.ts'
+import { FadeConcealer } from './concealment.ts'
+
+export const ENGINE_RATE = 16000
+
+export interface AudioCodec {
+  readonly name: string
+  /** RTP clock rate in Hz. */
+  readonly clockRate: number
+  /** 16 kHz PCM -> one RTP payload. */
+  encode(pcm16k: Int16Array): Uint8Array
+  /** One RTP payload -> 16 kHz PCM. */
+  decode(payload: Uint8Array): Int16Array
+  /** Replacement audio for `rtpSamples` lost samples (RTP clock units), at 16 kHz. */
+  conceal(rtpSamples: number): Int16Array
+}
+
+export class G711Codec implements AudioCodec {
+  readonly clockRate = 8000
+  private readonly up = new Resampler(8000, ENGINE_RATE)
+  private readonly down = new Resampler(ENGINE_RATE, 8000)
+  private readonly concealer = new FadeConcealer(8000)
+
+  constructor(readonly law: G711Law) {}
+
+  get name(): string {
+    return this.law === 'ulaw' ? 'PCMU' : 'PCMA'
+  }
+  encode(pcm16k: Int16Array): Uint8Array {
+    return encodeG711(this.law, this.down.process(pcm16k))
+  }
+  decode(payload: Uint8Array): Int16Array {
+    const pcm = decodeG711(this.law, payload)
+    this.concealer.good(pcm)
+    return this.up.process(pcm)
+  }
+  conceal(rtpSamples: number): Int16Array {
+    return this.up.process(this.concealer.conceal(rtpSamples))
+  }
+}
+
+export class OpusAudioCodec implements AudioCodec {
+  readonly name = 'opus'
+  readonly clockRate = 48000
+  private readonly codec = new OpusCodec(ENGINE_RATE)
+  private readonly concealer = new FadeConcealer(ENGINE_RATE)
+
+  encode(pcm16k: Int16Array): Uint8Array {
+    return this.codec.encode(pcm16k)
+  }
+  decode(payload: Uint8Array): Int16Array {
+    let pcm: Int16Array
+    try {
+      pcm = this.codec.decode(payload)
+    } catch {
+      return this.conceal(960)
+    }
+    this.concealer.good(pcm)
+    return pcm
+  }
+  conceal(rtpSamples: number): Int16Array {
+    return this.concealer.conceal(Math.round((rtpSamples * ENGINE_RATE) / this.clockRate))
+  }
+}
+
+export function createAudioCodec(name: 'PCMU' | 'PCMA' | 'opus'): AudioCodec {
+  if (name === 'opus') return new OpusAudioCodec()
+  return new G711Codec(name === 'PCMU' ? 'ulaw' : 'alaw')
+}

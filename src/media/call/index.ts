@@ -1,0 +1,5 @@
+export { CallMedia, FRAME_MS, FRAME_SAMPLES, type CallMediaOptions, type CallMediaStats } from './call-media.ts'
+export { OutputQueue, type PlaybackHandle, type PlaybackResult } from './output-queue.ts'
+export { createAudioCodec, ENGINE_RATE, G711Codec, OpusAudioCodec, type AudioCodec } from './codec-adapter.ts'
+export { FadeConcealer } from './concealment.ts'
+export { PacingHistogram } from './pacing.ts'

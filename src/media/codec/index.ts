@@ -1,0 +1,13 @@
+export {
+  decodeG711,
+  encodeG711,
+  decodeAlawSample,
+  decodeUlawSample,
+  encodeAlawSample,
+  encodeUlawSample,
+  G711_SILENCE,
+  type G711Law,
+} from './g711.ts'
+export { Resampler, type ResamplerOptions } from './resample.ts'
+export { OpusCodec, opusAvailable } from './opus.ts'
+export { tone, rmsDb, rms, toneLevelDb } from './signal.ts'

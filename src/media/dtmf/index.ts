@@ -1,0 +1,11 @@
+export {
+  DtmfReceiver,
+  dtmfPackets,
+  parseTelephoneEvent,
+  serializeTelephoneEvent,
+  DTMF_DIGITS,
+  type DtmfEvent,
+  type DtmfSendPacket,
+  type TelephoneEvent,
+} from './rfc4733.ts'
+export { InbandDtmfDetector, isDtmfDigit } from './goertzel.ts'

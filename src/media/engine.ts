@@ -1,0 +1,90 @@
+// The media engine of the appliance: the RTP port pool, the shared media clock, codec
+// preference and the recordings folder. The SIP layer asks it for ports before it writes SDP
+// and for a CallMedia once the offer/answer is done.
+
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseCodecList, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
+import { CallMedia, type CallMediaOptions } from './call/index.ts'
+import { MediaClock } from './clock.ts'
+import { opusAvailable } from './codec/index.ts'
+import { repairWavFiles, StereoRecorder } from './recorder/index.ts'
+import { RtpPortPool, type BoundPorts } from './rtp/index.ts'
+
+export interface MediaEngineConfig {
+  RTP_PORT_MIN: number
+  RTP_PORT_MAX: number
+  DATA_DIR: string
+  MEDIA_CODECS?: string
+  MEDIA_PTIME_MS?: number
+  JITTER_MAX_MS?: number
+  RECORD_CALLS?: boolean
+}
+
+export class MediaEngine {
+  readonly pool: RtpPortPool
+  readonly clock = new MediaClock()
+  readonly recordingsDir: string
+  readonly codecs: CodecName[]
+  private readonly calls = new Set<CallMedia>()
+
+  constructor(
+    private readonly config: MediaEngineConfig,
+    options: { bindHost?: string } = {},
+  ) {
+    this.pool = new RtpPortPool(config.RTP_PORT_MIN, config.RTP_PORT_MAX, options.bindHost ?? '0.0.0.0')
+    this.recordingsDir = join(config.DATA_DIR, 'recordings')
+    const wanted = parseCodecList(config.MEDIA_CODECS ?? 'PCMU,PCMA,opus')
+    this.codecs = wanted.filter((c) => c !== 'opus' || opusAvailable())
+    if (this.codecs.length === 0) throw new RangeError('no usable codec: MEDIA_CODECS lists only opus, which is not built')
+  }
+
+  /** Creates the recordings folder and repairs recordings a crash left open. */
+  async start(): Promise<{ repaired: string[] }> {
+    await mkdir(this.recordingsDir, { recursive: true })
+    return { repaired: await repairWavFiles(this.recordingsDir) }
+  }
+
+  /** SDP options for our side of a call on `ports`. */
+  sdpOptions(address: string, ports: BoundPorts): LocalMediaOptions {
+    return { address, port: ports.port, codecs: this.codecs, ptimeMs: this.config.MEDIA_PTIME_MS ?? 20 }
+  }
+
+  allocatePorts(): Promise<BoundPorts> {
+    return this.pool.bind()
+  }
+
+  /** Starts the media of a negotiated call; the recording (if on) is DATA_DIR/recordings/<callId>.wav. */
+  async startCall(
+    callId: string,
+    ports: BoundPorts,
+    media: NegotiatedMedia,
+    options: Omit<CallMediaOptions, 'ports' | 'clock' | 'media' | 'recorder'> = {},
+  ): Promise<CallMedia> {
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(callId)) throw new RangeError(`call id ${JSON.stringify(callId)} is not usable as a file name`)
+    const recorder = this.config.RECORD_CALLS === false ? undefined : await StereoRecorder.create(join(this.recordingsDir, `${callId}.wav`))
+    const call = new CallMedia({
+      ...options,
+      ports,
+      clock: this.clock,
+      media,
+      recorder,
+      jitter: { maxDelayMs: this.config.JITTER_MAX_MS ?? 200, ...options.jitter },
+      onClosed: () => {
+        this.calls.delete(call)
+        options.onClosed?.()
+      },
+    })
+    this.calls.add(call)
+    return call
+  }
+
+  get activeCalls(): number {
+    return this.calls.size
+  }
+
+  /** Ends every call's media (recordings finalised). */
+  async stop(): Promise<void> {
+    await Promise.all([...this.calls].map((c) => c.close()))
+  }
+}

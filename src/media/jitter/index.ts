@@ -1,0 +1,8 @@
+export {
+  JitterBuffer,
+  type JitterBufferOptions,
+  type JitterPacket,
+  type JitterStats,
+  type PopResult,
+  type PushResult,
+} from './jitter-buffer.ts'

@@ -1,0 +1,227 @@
+// One RTP session over real UDP sockets: one SSRC, sequence numbers and timestamps, strict
+// symmetric latching of the remote address, and RTCP sender/receiver reports with the loss,
+// jitter and round-trip figures they carry.
+
+import { looksLikeRtcp, parseRtp, RtpParseError, serializeRtp, type RtpPacket } from './packet.ts'
+import type { BoundPorts } from './port-pool.ts'
+import { parseRtcp, serializeRtcp, SDES_CNAME, type ReportBlock, type RtcpPacket } from './rtcp.ts'
+import { ntpFromUnixMs, ReceiveStats, roundTripMs } from './stats.ts'
+
+export interface RemoteEndpoint {
+  address: string
+  rtpPort: number
+  rtcpPort: number
+  rtcpMux: boolean
+}
+
+export interface RtpSessionOptions {
+  ports: BoundPorts
+  remote: RemoteEndpoint
+  clockRate: number
+  /** Other addresses a first packet may come from (the SIP peer's signalling address). */
+  trustedAddresses?: string[]
+  cname?: string
+  rtcpIntervalMs?: number
+  /** Monotonic clock in ms; performance.now by default. */
+  now?: () => number
+  onPacket?: (packet: RtpPacket, arrivalMs: number) => void
+  onBye?: () => void
+  /** After each incoming RTCP compound packet has been applied to the stats. */
+  onRtcp?: (packets: RtcpPacket[]) => void
+}
+
+export interface RtpSessionStats {
+  ssrc: number
+  remoteSsrc?: number
+  packetsSent: number
+  octetsSent: number
+  packetsReceived: number
+  /** Our view of the incoming stream. */
+  packetsLost: number
+  fractionLost: number
+  jitterMs: number
+  /** The peer's view of our stream, from its last report. */
+  remotePacketsLost?: number
+  remoteFractionLost?: number
+  remoteJitterMs?: number
+  rttMs?: number
+  /** Packets from sources other than the latched one, and unparsable datagrams. */
+  rejectedPackets: number
+  malformedPackets: number
+  latchedTo?: string
+}
+
+const randomU32 = () => crypto.getRandomValues(new Uint32Array(1))[0]!
+
+export class RtpSession {
+  readonly ssrc = randomU32()
+  private seq = randomU32() & 0xffff
+  private readonly tsBase = randomU32()
+  private remote: RemoteEndpoint
+  private latchedRtp: { address: string; port: number } | undefined
+  private latchedRtcp: { address: string; port: number } | undefined
+  private receive: ReceiveStats | undefined
+  private readonly now: () => number
+  private packetsSent = 0
+  private octetsSent = 0
+  private lastRtpTs = 0
+  private lastSendAtMs = 0
+  private rejected = 0
+  private malformed = 0
+  private remoteReport: ReportBlock | undefined
+  private rttMs: number | undefined
+  private readonly timer: ReturnType<typeof setInterval>
+  private readonly sendBuf = new Uint8Array(1500)
+  private closed = false
+
+  constructor(private readonly opts: RtpSessionOptions) {
+    this.remote = opts.remote
+    this.now = opts.now ?? (() => performance.now())
+    opts.ports.setHandlers(
+      (data, port, address) => this.onDatagram(data, port, address, false),
+      (data, port, address) => this.onDatagram(data, port, address, true),
+    )
+    this.timer = setInterval(() => this.sendReport(), opts.rtcpIntervalMs ?? 5000)
+  }
+
+  get localPort(): number {
+    return this.opts.ports.port
+  }
+
+  /** A re-INVITE changed the remote address or ports: drop the latch and learn again. */
+  setRemote(remote: RemoteEndpoint): void {
+    this.remote = remote
+    this.latchedRtp = undefined
+    this.latchedRtcp = undefined
+  }
+
+  /** Sends one packet; `timestamp` is relative to the session's random base. */
+  send(payloadType: number, payload: Uint8Array, timestamp: number, marker = false): void {
+    if (this.closed) return
+    const packet: RtpPacket = {
+      marker,
+      payloadType,
+      sequenceNumber: this.seq,
+      timestamp: (this.tsBase + timestamp) >>> 0,
+      ssrc: this.ssrc,
+      csrcs: [],
+      payload,
+    }
+    this.seq = (this.seq + 1) & 0xffff
+    const bytes = serializeRtp(packet, this.sendBuf)
+    const to = this.latchedRtp ?? { address: this.remote.address, port: this.remote.rtpPort }
+    this.opts.ports.rtp.send(bytes, to.port, to.address)
+    this.packetsSent++
+    this.octetsSent += payload.length
+    this.lastRtpTs = packet.timestamp
+    this.lastSendAtMs = this.now()
+  }
+
+  stats(): RtpSessionStats {
+    const r = this.receive
+    const block = this.remoteReport
+    return {
+      ssrc: this.ssrc,
+      remoteSsrc: r?.ssrc,
+      packetsSent: this.packetsSent,
+      octetsSent: this.octetsSent,
+      packetsReceived: r?.received ?? 0,
+      packetsLost: r ? Math.max(0, r.packetsLost) : 0,
+      fractionLost: r && r.expected > 0 ? Math.max(0, r.packetsLost) / r.expected : 0,
+      jitterMs: r?.jitterMs ?? 0,
+      remotePacketsLost: block?.packetsLost,
+      remoteFractionLost: block ? block.fractionLost / 256 : undefined,
+      remoteJitterMs: block ? (block.jitter / this.opts.clockRate) * 1000 : undefined,
+      rttMs: this.rttMs,
+      rejectedPackets: this.rejected,
+      malformedPackets: this.malformed,
+      latchedTo: this.latchedRtp ? `${this.latchedRtp.address}:${this.latchedRtp.port}` : undefined,
+    }
+  }
+
+  /** Sends a final report with BYE and stops; the ports stay with their owner. */
+  close(): void {
+    if (this.closed) return
+    this.sendReport(true)
+    this.closed = true
+    clearInterval(this.timer)
+    this.opts.ports.setHandlers(() => {}, () => {})
+  }
+
+  private accepts(address: string, port: number, rtcp: boolean): boolean {
+    const latched = rtcp ? this.latchedRtcp : this.latchedRtp
+    if (latched) return latched.address === address && latched.port === port
+    const trusted = address === this.remote.address || (this.opts.trustedAddresses ?? []).includes(address)
+    if (!trusted) return false
+    if (rtcp) this.latchedRtcp = { address, port }
+    else this.latchedRtp = { address, port }
+    return true
+  }
+
+  private onDatagram(data: Uint8Array, port: number, address: string, onRtcpPort: boolean): void {
+    if (this.closed) return
+    const isRtcp = onRtcpPort || (this.remote.rtcpMux && looksLikeRtcp(data))
+    if (!this.accepts(address, port, isRtcp)) {
+      this.rejected++
+      return
+    }
+    const arrivalMs = this.now()
+    try {
+      if (isRtcp) this.onRtcp(parseRtcp(data), arrivalMs)
+      else {
+        const packet = parseRtp(data)
+        if (!this.receive || this.receive.ssrc !== packet.ssrc) this.receive = new ReceiveStats(packet.ssrc, this.opts.clockRate)
+        if (!this.receive.update(packet.sequenceNumber, packet.timestamp, arrivalMs)) return
+        this.opts.onPacket?.(packet, arrivalMs)
+      }
+    } catch (err) {
+      if (!(err instanceof RtpParseError)) throw err
+      this.malformed++
+    }
+  }
+
+  private onRtcp(packets: RtcpPacket[], arrivalMs: number): void {
+    const unixNow = Date.now()
+    for (const p of packets) {
+      if (p.type === 'sr' && this.receive?.ssrc === p.ssrc) this.receive.noteSenderReport(p.ntpSec, p.ntpFrac, arrivalMs)
+      if (p.type === 'sr' || p.type === 'rr') {
+        const mine = p.reports.find((b) => b.ssrc === this.ssrc)
+        if (mine) {
+          this.remoteReport = mine
+          const rtt = roundTripMs(mine, unixNow)
+          if (rtt !== undefined) this.rttMs = rtt
+        }
+      }
+      if (p.type === 'bye') this.opts.onBye?.()
+    }
+    this.opts.onRtcp?.(packets)
+  }
+
+  private sendReport(bye = false): void {
+    if (this.closed) return
+    const nowMs = this.now()
+    const blocks = this.receive ? [this.receive.reportBlock(nowMs)] : []
+    const packets: RtcpPacket[] = []
+    if (this.packetsSent > 0) {
+      const [ntpSec, ntpFrac] = ntpFromUnixMs(Date.now())
+      const elapsedTs = Math.round(((nowMs - this.lastSendAtMs) * this.opts.clockRate) / 1000)
+      packets.push({
+        type: 'sr',
+        ssrc: this.ssrc,
+        ntpSec,
+        ntpFrac,
+        rtpTimestamp: (this.lastRtpTs + elapsedTs) >>> 0,
+        packetCount: this.packetsSent,
+        octetCount: this.octetsSent,
+        reports: blocks,
+      })
+    } else packets.push({ type: 'rr', ssrc: this.ssrc, reports: blocks })
+    packets.push({ type: 'sdes', chunks: [{ ssrc: this.ssrc, items: [{ type: SDES_CNAME, text: this.opts.cname ?? `appliance@${this.opts.ports.port}` }] }] })
+    if (bye) packets.push({ type: 'bye', ssrcs: [this.ssrc] })
+    const to = this.remote.rtcpMux
+      ? (this.latchedRtp ?? { address: this.remote.address, port: this.remote.rtpPort })
+      : (this.latchedRtcp ?? { address: this.remote.address, port: this.remote.rtcpPort })
+    const socket = this.remote.rtcpMux ? this.opts.ports.rtp : this.opts.ports.rtcp
+    socket.send(serializeRtcp(packets), to.port, to.address)
+  }
+}

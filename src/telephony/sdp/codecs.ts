@@ -1,0 +1,42 @@
+// The audio codecs this appliance speaks and how they appear in SDP.
+
+export type CodecName = 'PCMU' | 'PCMA' | 'opus'
+export type Direction = 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive'
+
+export interface CodecSpec {
+  name: CodecName
+  payloadType: number
+  /** RTP clock rate in Hz (48000 for Opus whatever the audio bandwidth). */
+  clockRate: number
+  channels: number
+  fmtp?: string
+}
+
+export const CODEC_DEFAULTS: Record<CodecName, CodecSpec> = {
+  PCMU: { name: 'PCMU', payloadType: 0, clockRate: 8000, channels: 1 },
+  PCMA: { name: 'PCMA', payloadType: 8, clockRate: 8000, channels: 1 },
+  // Mono content in an opus/48000/2 stream (RFC 7587): ask the peer for mono with stereo=0.
+  opus: { name: 'opus', payloadType: 111, clockRate: 48000, channels: 2, fmtp: 'minptime=10;useinbandfec=1;stereo=0;sprop-stereo=0' },
+}
+
+export const TELEPHONE_EVENT_PT = 101
+
+/** Parses a preference list such as "opus,PCMU,PCMA"; unknown names are an error. */
+export function parseCodecList(list: string): CodecName[] {
+  const out: CodecName[] = []
+  for (const raw of list.split(',')) {
+    const name = raw.trim()
+    if (!name) continue
+    const match = (Object.keys(CODEC_DEFAULTS) as CodecName[]).find((c) => c.toLowerCase() === name.toLowerCase())
+    if (!match) throw new RangeError(`unknown codec ${JSON.stringify(name)} (known: PCMU, PCMA, opus)`)
+    if (!out.includes(match)) out.push(match)
+  }
+  if (out.length === 0) throw new RangeError('the codec list is empty')
+  return out
+}
+
+/** Packet times each codec can carry, in ms. */
+export function ptimeAllowed(codec: CodecName, ptimeMs: number): boolean {
+  if (codec === 'opus') return [10, 20, 40, 60].includes(ptimeMs)
+  return Number.isInteger(ptimeMs) && ptimeMs >= 10 && ptimeMs <= 60 && ptimeMs % 10 === 0
+}

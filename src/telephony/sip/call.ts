@@ -1,0 +1,232 @@
+// What inbound and outbound calls share: the confirmed dialog and its in-dialog requests
+// (BYE, re-INVITE/UPDATE hold and unhold, INFO DTMF, OPTIONS), 2xx retransmission, hang-up.
+import { dialogKey, inDialogRequest, responseTo, type Dialog } from './dialog.ts'
+import { Emitter } from './events.ts'
+import { answerDirection, isHold, sdpDirection, withDirection, type Direction } from './hold.ts'
+import { mediaType } from './grammar.ts'
+import { header, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import type { ClientResult, ClientTransaction, NonInviteServerTransaction, InviteServerTransaction, Timers } from './transaction.ts'
+import type { Remote, TransportName } from './transport.ts'
+
+export type EndReason =
+  | 'remote_hangup' | 'local_hangup' | 'cancelled' | 'rejected' | 'no_ack' | 'timeout' | 'busy' | 'no_answer'
+  | 'not_found' | 'declined' | 'failed' | 'shutdown'
+
+export interface EndInfo {
+  reason: EndReason
+  /** The SIP status that ended the call, when one did. */
+  status?: number
+}
+
+export type CallEvents = {
+  progress: [status: number, sdp: string | undefined]
+  answered: [sdp: string]
+  active: []
+  ended: [EndInfo]
+  hold: []
+  unhold: []
+  dtmf: [digit: string, durationMs: number]
+}
+
+export interface Log {
+  debug(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
+}
+
+/** What a call needs from the user agent that owns it. */
+export interface UaContext {
+  timers: Timers
+  log: Log
+  send(to: Remote, msg: SipMessage): void
+  sendBytes(to: Remote, bytes: Uint8Array): void
+  request(to: Remote, req: SipRequest, onResult: (r: ClientResult) => void): ClientTransaction
+  via(transport: TransportName): string
+  contact(transport: TransportName): string
+  allowHeader(): Header
+  addDialog(key: string, call: Call): void
+  removeDialog(key: string): void
+  callEnded(call: Call): void
+}
+
+export type CallState = 'ringing' | 'answering' | 'active' | 'ended'
+
+export type ServerTx = InviteServerTransaction | NonInviteServerTransaction
+
+export abstract class Call extends Emitter<CallEvents> {
+  state: CallState = 'ringing'
+  dialog?: Dialog
+  /** Our current SDP (the answer we gave or the offer we made). */
+  localSdp?: string
+  held = false
+  endInfo?: EndInfo
+  private ackWait?: { timer?: ReturnType<typeof setTimeout>; giveUp: ReturnType<typeof setTimeout>; seq: number }
+
+  constructor(protected readonly ctx: UaContext, readonly callId: string) {
+    super()
+    this.onListenerError = (err) => ctx.log.warn({ err, callId }, 'call event listener threw')
+  }
+
+  /** Sends a BYE when the call is up; subclasses handle calls not yet answered. */
+  hangup(): void {
+    if (this.state === 'ended' || !this.dialog) return
+    this.sendBye()
+    this.end({ reason: 'local_hangup' })
+  }
+
+  protected sendBye(): void {
+    const d = this.dialog!
+    const bye = inDialogRequest(d, 'BYE', this.ctx.via(d.flow.transport))
+    this.ctx.request(d.flow, bye, () => {})
+  }
+
+  protected end(info: EndInfo): void {
+    if (this.state === 'ended') return
+    this.state = 'ended'
+    this.endInfo = info
+    this.stopAckWait()
+    if (this.dialog) this.ctx.removeDialog(dialogKey(this.dialog.callId, this.dialog.localTag, this.dialog.remoteTag))
+    this.ctx.callEnded(this)
+    this.emit('ended', info)
+  }
+
+  protected confirmDialog(d: Dialog): void {
+    this.dialog = d
+    this.ctx.addDialog(dialogKey(d.callId, d.localTag, d.remoteTag), this)
+  }
+
+  /** Sends a 2xx to an INVITE and repeats it until the ACK (13.3.1.4); no ACK ends the call with a BYE. */
+  protected send2xx(res: SipResponse, to: Remote, seq: number): void {
+    this.stopAckWait()
+    const t = this.ctx.timers
+    this.ctx.send(to, res)
+    const wait: NonNullable<typeof this.ackWait> = {
+      seq,
+      giveUp: setTimeout(() => {
+        this.ackWait = undefined
+        if (wait.timer) clearTimeout(wait.timer)
+        if (this.state === 'ended') return
+        if (this.dialog) this.sendBye()
+        this.end({ reason: 'no_ack' })
+      }, 64 * t.t1),
+    }
+    if (to.transport === 'udp') {
+      let interval = t.t1
+      const again = () => {
+        this.ctx.send(to, res)
+        interval = Math.min(2 * interval, t.t2)
+        wait.timer = setTimeout(again, interval)
+      }
+      wait.timer = setTimeout(again, interval)
+    }
+    this.ackWait = wait
+  }
+
+  private stopAckWait(): void {
+    if (!this.ackWait) return
+    clearTimeout(this.ackWait.giveUp)
+    if (this.ackWait.timer) clearTimeout(this.ackWait.timer)
+    this.ackWait = undefined
+  }
+
+  /** An ACK inside the dialog: it confirms the 2xx we keep repeating. */
+  onAck(req: SipRequest): void {
+    const seq = Number(header(req, 'cseq')!.trim().split(/\s+/)[0])
+    if (!this.ackWait || seq !== this.ackWait.seq) return
+    this.stopAckWait()
+    if (this.state === 'answering') {
+      this.state = 'active'
+      this.emit('active')
+    }
+  }
+
+  /** A request whose Call-ID and tags match our dialog. */
+  onInDialog(req: SipRequest, tx: ServerTx): void {
+    const d = this.dialog!
+    const seq = Number(header(req, 'cseq')!.trim().split(/\s+/)[0])
+    if (seq <= d.remoteSeq && req.method !== 'ACK') {
+      tx.respond(responseTo(req, 500, { reason: 'Out of order CSeq' }))
+      return
+    }
+    d.remoteSeq = seq
+    switch (req.method) {
+      case 'BYE':
+        tx.respond(responseTo(req, 200))
+        this.end({ reason: 'remote_hangup' })
+        return
+      case 'INVITE':
+      case 'UPDATE':
+        return this.onOffer(req, tx, seq)
+      case 'INFO':
+        return this.onInfo(req, tx)
+      case 'OPTIONS':
+        tx.respond(responseTo(req, 200, { headers: [this.ctx.allowHeader()] }))
+        return
+      default:
+        tx.respond(responseTo(req, 405, { headers: [this.ctx.allowHeader()] }))
+    }
+  }
+
+  private onOffer(req: SipRequest, tx: ServerTx, seq: number): void {
+    if (this.ackWait && req.method === 'INVITE') {
+      tx.respond(responseTo(req, 500, { reason: 'Previous INVITE pending', headers: [{ name: 'Retry-After', value: '1' }] }))
+      return
+    }
+    const d = this.dialog!
+    const headers: Header[] = [{ name: 'Contact', value: this.ctx.contact(d.flow.transport) }, this.ctx.allowHeader()]
+    let body = ''
+    if (req.body.length && this.localSdp) {
+      if (mediaType(header(req, 'content-type') ?? '') !== 'application/sdp') {
+        tx.respond(responseTo(req, 415, { headers: [{ name: 'Accept', value: 'application/sdp' }] }))
+        return
+      }
+      let offered: Direction
+      try {
+        offered = sdpDirection(text(req.body))
+      } catch {
+        tx.respond(responseTo(req, 488))
+        return
+      }
+      body = withDirection(this.localSdp, answerDirection(offered))
+      this.localSdp = body
+      const hold = isHold(offered)
+      if (hold !== this.held) {
+        this.held = hold
+        this.emit(hold ? 'hold' : 'unhold')
+      }
+      headers.push({ name: 'Content-Type', value: 'application/sdp' })
+    } else if (this.localSdp) {
+      body = this.localSdp
+      headers.push({ name: 'Content-Type', value: 'application/sdp' })
+    }
+    const res = responseTo(req, 200, { headers, body })
+    if (req.method === 'INVITE') {
+      ;(tx as InviteServerTransaction).respond(res)
+      this.send2xx(res, tx.remote, seq)
+    } else tx.respond(res)
+  }
+
+  private onInfo(req: SipRequest, tx: ServerTx): void {
+    const type = mediaType(header(req, 'content-type') ?? '')
+    if (req.body.length && type === 'application/dtmf-relay') {
+      const body = text(req.body)
+      const signal = /^Signal\s*=\s*([0-9A-D*#])\s*$/im.exec(body)?.[1]
+      const duration = Number(/^Duration\s*=\s*(\d+)\s*$/im.exec(body)?.[1] ?? 160)
+      tx.respond(responseTo(req, 200))
+      if (signal) this.emit('dtmf', signal, duration)
+      return
+    }
+    if (req.body.length && type !== 'application/dtmf') {
+      tx.respond(responseTo(req, 415, { headers: [{ name: 'Accept', value: 'application/dtmf-relay' }] }))
+      return
+    }
+    tx.respond(responseTo(req, 200))
+  }
+
+  /** Sends a DTMF digit as INFO application/dtmf-relay. */
+  sendDtmf(digit: string, durationMs = 160): void {
+    if (!this.dialog || this.state !== 'active' || !/^[0-9A-D*#]$/.test(digit)) return
+    const d = this.dialog
+    const info = inDialogRequest(d, 'INFO', this.ctx.via(d.flow.transport), [{ name: 'Content-Type', value: 'application/dtmf-relay' }], `Signal=${digit}\r\nDuration=${durationMs}\r\n`)
+    this.ctx.request(d.flow, info, () => {})
+  }
+}

@@ -1,0 +1,54 @@
+// Which inbound INVITEs we accept: the numbers table decides, behind this small contract.
+import type { Remote } from './transport.ts'
+
+export type InboundDecision =
+  | { accept: true; number: string; context?: unknown }
+  | { accept: false; status: 403 | 404 }
+
+export interface InboundQuery {
+  /** Unescaped user parts of the Request-URI and of the To header, in that order (may repeat). */
+  users: string[]
+  source: Remote
+}
+
+/**
+ * Decides whether an inbound INVITE reaches one of our numbers from that number's trunk.
+ * An implementation must answer "no such number" and "a number of ours, but not from its trunk"
+ * the same way, so a caller cannot probe which numbers exist.
+ */
+export interface NumberDirectory {
+  resolveInbound(q: InboundQuery): InboundDecision | Promise<InboundDecision>
+}
+
+export interface DirectoryEntry {
+  number: string
+  /** Source addresses allowed to deliver calls for this number (the trunk's hosts). */
+  trunkSources: string[]
+  context?: unknown
+}
+
+const digits = (s: string) => s.replace(/[^0-9]/g, '')
+const PHONE = /^\+?[0-9\-(). ]+$/
+
+/** Same number when both look like phone numbers and their digits agree; otherwise exact text. */
+export function sameNumber(a: string, b: string): boolean {
+  return PHONE.test(a) && PHONE.test(b) ? digits(a) !== '' && digits(a) === digits(b) : a === b
+}
+
+/**
+ * In-memory directory: 403 to any source that is no trunk at all, 404 to a trunk source for a
+ * number it does not serve (whether or not the number exists elsewhere).
+ */
+export class InMemoryNumberDirectory implements NumberDirectory {
+  constructor(private readonly entries: DirectoryEntry[]) {}
+
+  resolveInbound(q: InboundQuery): InboundDecision {
+    const fromTrunk = this.entries.filter((e) => e.trunkSources.includes(q.source.address))
+    if (fromTrunk.length === 0) return { accept: false, status: 403 }
+    for (const user of q.users) {
+      const hit = fromTrunk.find((e) => sameNumber(e.number, user))
+      if (hit) return { accept: true, number: hit.number, context: hit.context }
+    }
+    return { accept: false, status: 404 }
+  }
+}

@@ -1,0 +1,164 @@
+// Message framing: bytes -> SipMessage (RFC 3261 sections 7 and 18.3). Datagrams carry one
+// message each; streams are cut by Content-Length in StreamFramer.
+import { canonicalName, type Header, type SipMessage } from './message.ts'
+
+/** Largest message accepted on any transport; larger is refused (dropped or connection closed). */
+export const MAX_MESSAGE_BYTES = 65_536
+
+export class SipParseError extends Error {}
+
+export interface Problem {
+  status: number
+  reason: string
+}
+
+export interface Parsed {
+  message: SipMessage
+  /** Set when the message was framed but breaks the grammar; requests get this as their answer. */
+  problem?: Problem
+}
+
+const CRLFCRLF = [13, 10, 13, 10]
+const latin1 = new TextDecoder('latin1')
+const utf8 = new TextDecoder()
+
+function indexOfSeq(buf: Uint8Array, seq: number[], from = 0): number {
+  outer: for (let i = from; i <= buf.length - seq.length; i++) {
+    for (let j = 0; j < seq.length; j++) if (buf[i + j] !== seq[j]) continue outer
+    return i
+  }
+  return -1
+}
+
+function skipLeadingCrlf(buf: Uint8Array): number {
+  let i = 0
+  while (i < buf.length && (buf[i] === 13 || buf[i] === 10)) i++
+  return i
+}
+
+/**
+ * Parses one message. `datagram` means the bytes are a whole UDP payload: a body shorter than
+ * Content-Length is an error and extra bytes after it are ignored (RFC 3261 18.3).
+ */
+export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
+  if (bytes.length > MAX_MESSAGE_BYTES) throw new SipParseError('message too large')
+  const start = skipLeadingCrlf(bytes)
+  const end = indexOfSeq(bytes, CRLFCRLF, start)
+  if (end < 0) throw new SipParseError('no end of headers')
+  const head = utf8.decode(bytes.subarray(start, end))
+  const lines = head.split('\r\n')
+  const first = lines.shift()!
+  let problem: Problem | undefined
+  const bad = (reason: string, status = 400) => {
+    problem ??= { status, reason }
+  }
+
+  const headers: Header[] = []
+  for (const line of lines) {
+    if (line.startsWith(' ') || line.startsWith('\t')) {
+      const prev = headers[headers.length - 1]
+      if (!prev) bad('folded line without a header')
+      else prev.value = (prev.value + ' ' + line.trim()).trim()
+      continue
+    }
+    const colon = line.indexOf(':')
+    const name = colon < 0 ? '' : line.slice(0, colon).replace(/[ \t]+$/, '')
+    if (colon < 0 || !/^[A-Za-z0-9\-.!%*_+`'~]+$/.test(name)) {
+      bad('malformed header line')
+      continue
+    }
+    headers.push({ name, value: line.slice(colon + 1).trim() })
+  }
+
+  let body = bytes.subarray(end + 4)
+  const lengths = headers.filter((h) => canonicalName(h.name) === 'content-length')
+  if (lengths.length) {
+    const raw = lengths[0]!.value
+    if (!/^\d+$/.test(raw)) bad('bad Content-Length')
+    else {
+      const n = Number(raw)
+      if (n > body.length) {
+        if (datagram) bad('Content-Length larger than the body')
+      } else body = body.subarray(0, n)
+    }
+  } else if (!datagram) body = body.subarray(0, 0)
+
+  let message: SipMessage
+  const resp = /^SIP\/(\d+\.\d+) (\d{3})(?: (.*))?$/i.exec(first)
+  if (first.toUpperCase().startsWith('SIP/')) {
+    if (!resp) throw new SipParseError('bad status line')
+    const status = Number(resp[2])
+    if (status < 100 || status > 699) throw new SipParseError('status code out of range')
+    message = { kind: 'response', version: `SIP/${resp[1]}`, status, reason: resp[3] ?? '', headers, body: body.slice() }
+    if (resp[1] !== '2.0') throw new SipParseError('unsupported version in response')
+    if (problem) throw new SipParseError(problem.reason)
+    return { message }
+  }
+  const req = /^([A-Za-z0-9\-.!%*_+`'~]+) (\S+) (SIP\/\d+\.\d+)$/.exec(first)
+  if (req) {
+    message = { kind: 'request', method: req[1]!, uri: req[2]!, version: req[3]!.toUpperCase(), headers, body: body.slice() }
+    if (message.version !== 'SIP/2.0') bad('Version Not Supported', 505)
+  } else {
+    const parts = first.trim().split(/\s+/)
+    if (parts.length < 2 || !/^[A-Za-z0-9\-.!%*_+`'~]+$/.test(parts[0]!)) throw new SipParseError('bad start line')
+    message = { kind: 'request', method: parts[0]!, uri: parts[1]!, version: 'SIP/2.0', headers, body: body.slice() }
+    bad('malformed request line')
+  }
+  return { message, problem }
+}
+
+export type FramerEvent = { message: Uint8Array } | { error: string } | { keepalive: true }
+
+/** Cuts a byte stream into messages by Content-Length; a framing error means close the stream. */
+export class StreamFramer {
+  private buf: Uint8Array = new Uint8Array(0)
+  private failed = false
+  private crlfRun = 0
+
+  push(chunk: Uint8Array): FramerEvent[] {
+    if (this.failed) return []
+    const joined = new Uint8Array(this.buf.length + chunk.length)
+    joined.set(this.buf)
+    joined.set(chunk, this.buf.length)
+    this.buf = joined
+    const out: FramerEvent[] = []
+    for (;;) {
+      const skip = skipLeadingCrlf(this.buf)
+      this.crlfRun += skip
+      if (this.crlfRun >= 4) {
+        out.push({ keepalive: true })
+        this.crlfRun = 0
+      }
+      if (skip) this.buf = this.buf.subarray(skip)
+      if (this.buf.length === 0) break
+      this.crlfRun = 0
+      const end = indexOfSeq(this.buf, CRLFCRLF)
+      if (end < 0) {
+        if (this.buf.length > MAX_MESSAGE_BYTES) return this.fail(out, 'headers too large')
+        break
+      }
+      const head = latin1.decode(this.buf.subarray(0, end))
+      const m = /\r\n(?:content-length|l)[ \t]*:[ \t]*([^\r]*)/i.exec(head)
+      let length = 0
+      if (m) {
+        const v = m[1]!.trim()
+        if (!/^\d{1,9}$/.test(v)) return this.fail(out, 'bad Content-Length')
+        length = Number(v)
+      }
+      const total = end + 4 + length
+      if (total > MAX_MESSAGE_BYTES) return this.fail(out, 'message too large')
+      if (this.buf.length < total) break
+      out.push({ message: this.buf.slice(0, total) })
+      this.buf = this.buf.subarray(total)
+    }
+    if (this.buf.byteOffset > MAX_MESSAGE_BYTES) this.buf = this.buf.slice()
+    return out
+  }
+
+  private fail(out: FramerEvent[], error: string): FramerEvent[] {
+    this.failed = true
+    this.buf = new Uint8Array(0)
+    out.push({ error })
+    return out
+  }
+}

@@ -1,0 +1,317 @@
+// The user agent core: transports in, transactions and dialogs matched, inbound INVITEs checked
+// against the number directory and handed to the application as InboundCall events.
+import { lookup } from 'node:dns/promises'
+import net from 'node:net'
+import type { Call, Log, ServerTx, UaContext } from './call.ts'
+import { dialogKey, fromTag, newBranch, newTag, responseTo, toTag } from './dialog.ts'
+import type { NumberDirectory } from './directory.ts'
+import { Emitter } from './events.ts'
+import { formatVia, mediaType, parseSipUri, parseVia, uriScheme } from './grammar.ts'
+import { canonicalName, header, headerValues, request, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import { parseMessage } from './parse.ts'
+import { RateLimiter } from './rate-limit.ts'
+import {
+  clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
+  type ClientResult, type Timers,
+} from './transaction.ts'
+import { Transports, type BoundPorts, type Inbound, type Remote, type TransportName } from './transport.ts'
+import { InboundCall } from './uas.ts'
+import { OutboundCall, type PlaceCallOptions } from './uac.ts'
+import { checkRequest, checkResponse, type Core } from './validate.ts'
+
+export interface UserAgentOptions {
+  /** Address to listen on (default 0.0.0.0). */
+  host?: string
+  /** Host name or address peers reach us at; written into Via, Contact and From. */
+  publicHost: string
+  /** UDP and TCP port; 0 picks a free one. */
+  port: number
+  tlsPort?: number
+  tlsCert?: string
+  tlsKey?: string
+  tlsCa?: string
+  tlsRejectUnauthorized?: boolean
+  directory: NumberDirectory
+  timers?: Partial<Timers>
+  /** Retry-After of the 503 sent to new INVITEs while stopping. */
+  retryAfterSec?: number
+  /** An inbound call nobody answers within this time gets 480. */
+  ringTimeoutMs?: number
+  /** Refused out-of-dialog requests a source may cause per second before it is ignored (0: no limit). */
+  refusalsPerSec?: number
+  refusalBurst?: number
+  idleTimeoutMs?: number
+  log?: Log
+}
+
+const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE'
+const METHODS = new Set(ALLOW.split(', '))
+const NO_LOG: Log = { debug() {}, warn() {} }
+
+export type UserAgentEvents = { call: [InboundCall] }
+
+export class UserAgent extends Emitter<UserAgentEvents> {
+  private readonly transports: Transports
+  private readonly timers: Timers
+  private readonly log: Log
+  private readonly serverTx = new Map<string, ServerTx>()
+  private readonly clientTx = new Map<string, ClientTransaction>()
+  private readonly inviteCalls = new WeakMap<InviteServerTransaction, InboundCall>()
+  private readonly dialogs = new Map<string, Call>()
+  private readonly calls = new Set<Call>()
+  private readonly limiter: RateLimiter
+  private readonly ctx: UaContext
+  private stopping = false
+  private drained?: () => void
+  ports: BoundPorts = {}
+
+  constructor(private readonly opts: UserAgentOptions) {
+    super()
+    this.timers = { ...DEFAULT_TIMERS, ...opts.timers }
+    this.log = opts.log ?? NO_LOG
+    this.onListenerError = (err) => this.log.warn({ err }, 'call listener threw')
+    this.limiter = new RateLimiter(opts.refusalsPerSec ?? 0, opts.refusalBurst ?? 50)
+    this.transports = new Transports({
+      host: opts.host ?? '0.0.0.0', port: opts.port, tlsPort: opts.tlsPort, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
+      tlsCa: opts.tlsCa, tlsRejectUnauthorized: opts.tlsRejectUnauthorized, idleTimeoutMs: opts.idleTimeoutMs,
+    })
+    this.transports.onMessage = (m) => this.receive(m)
+    this.transports.onError = (err, where) => this.log.debug({ err: err.message, where }, 'sip transport error')
+    this.ctx = {
+      timers: this.timers,
+      log: this.log,
+      send: (to, msg) => this.send(to, msg),
+      sendBytes: (to, bytes) => this.sendBytes(to, bytes),
+      request: (to, req, onResult) => this.request(to, req, onResult),
+      via: (t) => this.via(t),
+      contact: (t) => this.contact(t),
+      allowHeader: () => ({ name: 'Allow', value: ALLOW }),
+      addDialog: (k, call) => this.dialogs.set(k, call),
+      removeDialog: (k) => this.dialogs.delete(k),
+      callEnded: (call) => {
+        this.calls.delete(call)
+        if (this.calls.size === 0) this.drained?.()
+      },
+    }
+  }
+
+  async start(): Promise<BoundPorts> {
+    this.ports = await this.transports.start()
+    return this.ports
+  }
+
+  /**
+   * Graceful stop: new INVITEs get 503 with Retry-After while existing calls may finish for up
+   * to `drainMs`; calls still up then are hung up, and the sockets close.
+   */
+  async stop(drainMs = 0): Promise<void> {
+    this.stopping = true
+    if (this.calls.size && drainMs > 0) {
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, drainMs)
+        this.drained = () => {
+          clearTimeout(t)
+          res()
+        }
+      })
+    }
+    for (const call of [...this.calls]) call.hangup()
+    for (const tx of [...this.serverTx.values(), ...this.clientTx.values()]) tx.terminate()
+    await this.transports.stop()
+  }
+
+  /** Places an outbound call; listen to its progress, answered and ended events. */
+  async placeCall(opts: PlaceCallOptions): Promise<OutboundCall> {
+    const uri = parseSipUri(opts.target)
+    if (!uri) throw new Error(`not a SIP URI: ${opts.target}`)
+    const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
+    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new Error(`unsupported transport ${t}`)
+    const host = uri.host.replace(/^\[|\]$/g, '')
+    const address = net.isIP(host) ? host : (await lookup(host)).address
+    const remote: Remote = { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }
+    const call = new OutboundCall(this.ctx, opts, remote, this.opts.publicHost)
+    this.calls.add(call)
+    call.start()
+    return call
+  }
+
+  stats() {
+    return {
+      serverTransactions: this.serverTx.size,
+      clientTransactions: this.clientTx.size,
+      dialogs: this.dialogs.size,
+      calls: this.calls.size,
+      connections: this.transports.connectionCount(),
+    }
+  }
+
+  private via(t: TransportName): string {
+    const port = t === 'tls' ? this.ports.tls : t === 'tcp' ? this.ports.tcp : this.ports.udp
+    return `SIP/2.0/${t.toUpperCase()} ${this.opts.publicHost}:${port};branch=${newBranch()};rport`
+  }
+
+  private contact(t: TransportName): string {
+    const port = t === 'tls' ? this.ports.tls : t === 'tcp' ? this.ports.tcp : this.ports.udp
+    return `<sip:${this.opts.publicHost}:${port}${t === 'udp' ? '' : `;transport=${t}`}>`
+  }
+
+  private send(to: Remote, msg: SipMessage): void {
+    this.sendBytes(to, serialize(msg))
+  }
+
+  private sendBytes(to: Remote, bytes: Uint8Array): void {
+    this.transports.send(to, bytes).catch((err: Error) => this.log.debug({ err: err.message, to }, 'sip send failed'))
+  }
+
+  private request(to: Remote, req: SipRequest, onResult: (r: ClientResult) => void): ClientTransaction {
+    const branch = parseVia(header(req, 'via')!)!.params.get('branch')!
+    const key = clientKey(branch, req.method)
+    const tx = new ClientTransaction(key, req, to, this.timers, (dest, bytes) => this.sendBytes(dest, bytes), (res) => ackFor(req, res))
+    tx.onResult = onResult
+    tx.onTerminated = () => this.clientTx.delete(key)
+    this.clientTx.set(key, tx)
+    this.transports.ready(to).then(() => tx.start(), (err: Error) => tx.fail(err))
+    return tx
+  }
+
+  private receive(m: Inbound): void {
+    let parsed
+    try {
+      parsed = parseMessage(m.bytes, m.datagram)
+    } catch (err) {
+      this.log.debug({ err: (err as Error).message, from: m.remote }, 'unparseable SIP message dropped')
+      return
+    }
+    const msg = parsed.message
+    if (msg.kind === 'response') return this.onResponse(msg)
+    if (this.limiter.blocked(m.remote.address)) return
+    if (parsed.problem) return this.refuse(msg, m.remote, parsed.problem.status, parsed.problem.reason)
+    const checked = checkRequest(msg)
+    if (!checked.ok) return this.refuse(msg, m.remote, checked.problem.status, checked.problem.reason)
+    stampVia(msg, m.remote)
+    this.onRequest(msg, checked.core, m.remote)
+  }
+
+  /** A stateless error answer to a request we could not use; never to an ACK. */
+  private refuse(req: SipRequest, remote: Remote, status: number, reason?: string): void {
+    if (req.method === 'ACK') return
+    this.limiter.hit(remote.address)
+    this.send(remote, responseTo(req, status, { reason }))
+  }
+
+  private onResponse(res: SipResponse): void {
+    const checked = checkResponse(res)
+    if (!checked.ok) return
+    const branch = checked.core.vias[0]!.params.get('branch') ?? ''
+    const tx = this.clientTx.get(clientKey(branch, checked.core.cseq.method))
+    if (tx) return tx.receive(res)
+    if (checked.core.cseq.method === 'INVITE' && res.status >= 200 && res.status < 300) {
+      const call = this.dialogs.get(dialogKey(checked.core.callId, fromTag(res) ?? '', toTag(res) ?? ''))
+      if (call instanceof OutboundCall) call.retransmitted2xx()
+    }
+  }
+
+  private onRequest(req: SipRequest, core: Core, remote: Remote): void {
+    if (req.method === 'ACK') {
+      const tx = this.serverTx.get(serverKey(req, core))
+      if (tx instanceof InviteServerTransaction && tx.lastStatus >= 300) return tx.ack()
+      const call = this.dialogs.get(dialogKey(core.callId, toTag(req) ?? '', fromTag(req) ?? ''))
+      call?.onAck(req)
+      return
+    }
+    const key = serverKey(req, core)
+    const existing = this.serverTx.get(key)
+    if (existing) return existing.retransmission(remote)
+    const send = (to: Remote, bytes: Uint8Array) => this.sendBytes(to, bytes)
+    const tx: ServerTx =
+      req.method === 'INVITE'
+        ? new InviteServerTransaction(key, req, remote, this.timers, send)
+        : new NonInviteServerTransaction(key, req, remote, this.timers, send)
+    tx.onTerminated = () => this.serverTx.delete(key)
+    this.serverTx.set(key, tx)
+    const tag = newTag()
+    const reply = (status: number, headers: Header[] = []) => {
+      if (status >= 400) this.limiter.hit(remote.address)
+      tx.respond(responseTo(req, status, { headers, toTag: tag }))
+    }
+
+    if (!METHODS.has(req.method)) return reply(405, [{ name: 'Allow', value: ALLOW }])
+    const scheme = uriScheme(req.uri)
+    if (scheme !== 'sip' && scheme !== 'sips' && scheme !== 'tel') return reply(416)
+    const required = headerValues(req, 'require').filter((v) => v !== '')
+    if (required.length && req.method !== 'CANCEL') return reply(420, [{ name: 'Unsupported', value: required.join(', ') }])
+    if (req.method === 'CANCEL') return this.onCancel(req, core, tx as NonInviteServerTransaction)
+
+    const remoteTag = toTag(req)
+    if (remoteTag !== undefined) {
+      const call = this.dialogs.get(dialogKey(core.callId, remoteTag, fromTag(req) ?? ''))
+      if (!call) return reply(481)
+      return call.onInDialog(req, tx)
+    }
+    if (req.method === 'OPTIONS') {
+      return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: '' }])
+    }
+    if (req.method !== 'INVITE') return reply(481)
+    void this.onInvite(req, core, tx as InviteServerTransaction, reply)
+  }
+
+  private async onInvite(req: SipRequest, core: Core, tx: InviteServerTransaction, reply: (s: number, h?: Header[]) => void): Promise<void> {
+    if (this.stopping) return reply(503, [{ name: 'Retry-After', value: String(this.opts.retryAfterSec ?? 30) }])
+    const accept = headerValues(req, 'accept').map((a) => mediaType(a) ?? a.trim())
+    if (accept.length && !accept.some((a) => a === 'application/sdp' || a === '*/*' || a === 'application/*')) return reply(406)
+    if (req.body.length && mediaType(header(req, 'content-type') ?? '') !== 'application/sdp') {
+      return reply(415, [{ name: 'Accept', value: 'application/sdp' }])
+    }
+    const enc = headerValues(req, 'content-encoding').filter((e) => e.toLowerCase() !== 'identity')
+    if (enc.length) return reply(415, [{ name: 'Accept-Encoding', value: 'identity' }])
+    reply(100)
+    const users = [parseSipUri(req.uri)?.user, parseSipUri(core.to.uri)?.user].filter((u): u is string => !!u)
+    let decision
+    try {
+      decision = await this.opts.directory.resolveInbound({ users, source: tx.remote })
+    } catch (err) {
+      this.log.warn({ err }, 'number directory failed')
+      return reply(480)
+    }
+    if (tx.state !== 'proceeding') return
+    if (!decision.accept) return reply(decision.status)
+    const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000)
+    this.calls.add(call)
+    this.inviteCalls.set(tx, call)
+    if (!this.emit('call', call)) call.reject(480)
+  }
+
+  private onCancel(req: SipRequest, core: Core, tx: NonInviteServerTransaction): void {
+    const invite = this.serverTx.get(serverKey(req, core, 'INVITE'))
+    if (!(invite instanceof InviteServerTransaction)) return tx.respond(responseTo(req, 481))
+    tx.respond(responseTo(req, 200))
+    const call = this.inviteCalls.get(invite)
+    if (call) call.cancelled()
+    else if (invite.state === 'proceeding') invite.respond(responseTo(invite.request, 487, { toTag: newTag() }))
+  }
+}
+
+/** RFC 3581 and 3261 18.2.1: note where a request really came from in its top Via. */
+function stampVia(req: SipRequest, remote: Remote): void {
+  const i = req.headers.findIndex((h) => canonicalName(h.name) === 'via')
+  const h = req.headers[i]!
+  const [first, ...rest] = headerValues({ ...req, headers: [h] }, 'via')
+  const via = parseVia(first!)!
+  const hasRport = via.params.has('rport')
+  if (via.host === remote.address && !hasRport) return
+  if (via.host !== remote.address) via.params.set('received', remote.address)
+  if (hasRport) via.params.set('rport', String(remote.port))
+  req.headers[i] = { name: h.name, value: [formatVia(via), ...rest].join(', ') }
+}
+
+/** ACK for a non-2xx final response (17.1.1.3): same branch, the response's To. */
+function ackFor(invite: SipRequest, res: SipResponse): SipRequest {
+  const headers: Header[] = [{ name: 'Via', value: headerValues(invite, 'via')[0]! }]
+  for (const h of invite.headers) {
+    const n = canonicalName(h.name)
+    if (n === 'from' || n === 'call-id' || n === 'route' || n === 'max-forwards') headers.push(h)
+  }
+  headers.push({ name: 'To', value: header(res, 'to')! })
+  headers.push({ name: 'CSeq', value: `${header(invite, 'cseq')!.trim().split(/\s+/)[0]} ACK` })
+  return request('ACK', invite.uri, headers)
+}

@@ -1,0 +1,67 @@
+/**
+ * Streaming windowed-sinc resampler for mono 16-bit PCM. The low-pass cut-off sits at the lower
+ * of the two Nyquist rates so downsampling (24 kHz -> 8 kHz) does not alias. Keeps the tail of
+ * each chunk so consecutive chunks join without clicks.
+ */
+export class Resampler {
+  private readonly step: number
+  private readonly cutoff: number
+  /** Half the filter length, in input samples. */
+  readonly half: number
+  private history: Float32Array = new Float32Array(0)
+  /** Position of the next output sample, in input samples, relative to history[0]. */
+  private pos: number
+
+  constructor(
+    readonly fromHz: number,
+    readonly toHz: number,
+    taps = 16,
+  ) {
+    if (!(fromHz > 0 && toHz > 0)) throw new RangeError('sample rates must be positive')
+    this.step = fromHz / toHz
+    this.cutoff = Math.min(1, toHz / fromHz)
+    this.half = Math.ceil(taps / this.cutoff / 2)
+    this.pos = this.half
+    this.history = new Float32Array(this.half)
+  }
+
+  push(input: Int16Array): Int16Array {
+    if (this.fromHz === this.toHz) return input
+    const buf = new Float32Array(this.history.length + input.length)
+    buf.set(this.history, 0)
+    for (let i = 0; i < input.length; i++) buf[this.history.length + i] = input[i]!
+    const out: number[] = []
+    const half = this.half
+    while (this.pos + half < buf.length) {
+      const center = Math.floor(this.pos)
+      const frac = this.pos - center
+      let acc = 0
+      let norm = 0
+      for (let k = -half + 1; k <= half; k++) {
+        const x = k - frac
+        const w = 0.5 + 0.5 * Math.cos((Math.PI * x) / (half + 1))
+        const s = x === 0 ? this.cutoff : Math.sin(Math.PI * this.cutoff * x) / (Math.PI * x)
+        const c = s * w
+        acc += buf[center + k]! * c
+        norm += c
+      }
+      const v = Math.round(acc / norm)
+      out.push(v > 32767 ? 32767 : v < -32768 ? -32768 : v)
+      this.pos += this.step
+    }
+    const keepFrom = Math.max(0, Math.floor(this.pos) - half)
+    this.history = buf.slice(keepFrom)
+    this.pos -= keepFrom
+    return Int16Array.from(out)
+  }
+}
+
+export function resample(samples: Int16Array, fromHz: number, toHz: number): Int16Array {
+  if (fromHz === toHz) return samples
+  const r = new Resampler(fromHz, toHz)
+  // flush the filter's look-ahead with silence so the last input samples come out
+  const padded = new Int16Array(samples.length + Math.ceil(r.half * 2 * Math.max(1, fromHz / toHz)))
+  padded.set(samples)
+  const out = r.push(padded)
+  return out.subarray(0, Math.round((samples.length * toHz) / fromHz))
+}

@@ -1,0 +1,38 @@
+import type { AudioFrame } from '../audio.ts'
+import type { ConnOptions, ProviderStream } from '../base.ts'
+
+export interface TtsCapabilities {
+  /** Audio arrives while the provider is still synthesizing (first byte before the last). */
+  streaming: boolean
+  /** Runs with no network. */
+  offline: boolean
+  /** The rate the engine produces before resampling to the requested output rate. */
+  nativeSampleRate: number
+}
+
+export type TtsEvent =
+  /** 16-bit mono at the engine's configured output rate. */
+  | { type: 'audio'; frame: AudioFrame }
+  /** Billing figures: characters sent and audio produced. */
+  | { type: 'done'; characters: number; audioMs: number }
+
+export type TtsStream = ProviderStream<never, TtsEvent>
+
+/** One synthesis per sentence: the voice session streams LLM text sentence by sentence. */
+export interface Tts {
+  readonly provider: string
+  readonly capabilities: TtsCapabilities
+  /** Output rate of every frame (the call's rate). */
+  readonly sampleRate: number
+  synthesize(text: string, conn?: ConnOptions): TtsStream
+}
+
+export const MAX_TTS_CHARS = 4000
+
+/** Collapses whitespace and drops control characters; rejects empty or oversized text. */
+export function cleanTtsText(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()
+  if (!clean) throw new RangeError('nothing to say: text is empty')
+  if (clean.length > MAX_TTS_CHARS) throw new RangeError(`text too long for one synthesis (${clean.length} > ${MAX_TTS_CHARS} characters)`)
+  return clean
+}

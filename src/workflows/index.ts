@@ -1,0 +1,78 @@
+import { Elysia, t } from 'elysia'
+import type { AuthPlugin } from '../http/auth.ts'
+import type { AppDeps } from '../http/app.ts'
+import { IdParams, Ok } from '../http/models.ts'
+import { OpenAiChatClient, openAiWorkflowLlm } from './llm/index.ts'
+import { TestRunBody, TestRunResult, Workflow, WorkflowInput } from './workflows.model.ts'
+import * as service from './workflows.service.ts'
+import type { AgentExists, WorkflowService } from './workflows.service.ts'
+
+export { WorkflowEngine, testRun, toEngineInput, WorkflowRunError } from './engine/index.ts'
+export type { EngineInput, Final, RunState, StepResult, ToolRunner, WorkflowLlm } from './engine/index.ts'
+export { validateWorkflow, type WorkflowIssue } from './validate.ts'
+export type { WorkflowGraph, WorkflowNode, WorkflowEdge } from './workflow.model.ts'
+export type { AgentExists, WorkflowService } from './workflows.service.ts'
+export { getWorkflow } from './workflows.service.ts'
+
+export function workflowsController(s: WorkflowService, auth: AuthPlugin) {
+  return new Elysia({ prefix: '/api/agents/:id/workflow', tags: ['Workflows'] })
+    .use(auth)
+    .get('', async ({ params, principal }) => ({ workflow: await service.getWorkflow(s, principal.workspaceId, params.id) }), {
+      permission: 'agents:read',
+      params: IdParams,
+      response: t.Object({ workflow: Workflow }),
+      detail: { summary: "Get the agent's workflow (404 when the agent has none)" },
+    })
+    .put('', async ({ params, body, principal }) => ({ workflow: await service.replaceWorkflow(s, principal.workspaceId, params.id, body) }), {
+      permission: 'workflows:write',
+      params: IdParams,
+      body: WorkflowInput,
+      response: t.Object({ workflow: Workflow }),
+      detail: {
+        summary: "Attach or replace the agent's workflow",
+        description:
+          'The whole graph is validated: exactly one start node, unique node and edge ids, every edge between existing nodes, ' +
+          'every node reachable from start, at least one transfer or end node, only those without outgoing edges, at most one ' +
+          'else edge per node, and each node config against its type. A 422 lists every issue in details.fields, each with ' +
+          'rule, path, message and the nodeId or edgeIndex it is about.',
+      },
+    })
+    .delete(
+      '',
+      async ({ params, principal }) => {
+        await service.deleteWorkflow(s, principal.workspaceId, params.id)
+        return { ok: true as const }
+      },
+      { permission: 'workflows:write', params: IdParams, response: Ok, detail: { summary: 'Detach the workflow from the agent' } },
+    )
+    .post('/test-run', ({ params, body, principal }) => service.testRunWorkflow(s, principal.workspaceId, params.id, body), {
+      permission: 'workflows:write',
+      params: IdParams,
+      body: TestRunBody,
+      response: TestRunResult,
+      detail: {
+        summary: 'Test-run a workflow',
+        description:
+          'Drives the workflow engine over a transcript and returns the path taken. Deterministic unless a conversation node or an ' +
+          'intent edge is reached, which need the configured LLM (422 with details.reason llm_not_configured and the nodeId when there is none).',
+      },
+    })
+}
+
+/** The LLM of workflows from config, or undefined when WORKFLOW_LLM_BASE_URL is empty. */
+export function workflowLlmFromConfig(config: AppDeps['config']) {
+  if (!config.WORKFLOW_LLM_BASE_URL) return undefined
+  return openAiWorkflowLlm(
+    new OpenAiChatClient({
+      baseUrl: config.WORKFLOW_LLM_BASE_URL,
+      apiKey: config.WORKFLOW_LLM_API_KEY || undefined,
+      model: config.WORKFLOW_LLM_MODEL,
+      timeoutMs: config.WORKFLOW_LLM_TIMEOUT_MS,
+    }),
+  )
+}
+
+/** Mounts the workflows module; `agentExists` comes from the agents module. */
+export function workflowsFeature(deps: AppDeps, auth: AuthPlugin, agentExists: AgentExists, tools?: WorkflowService['tools']) {
+  return workflowsController({ db: deps.db, agentExists, llm: workflowLlmFromConfig(deps.config), tools, maxVisits: deps.config.WORKFLOW_MAX_VISITS }, auth)
+}

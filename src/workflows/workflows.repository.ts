@@ -1,0 +1,25 @@
+import type { Db } from '../db/index.ts'
+import type { WorkflowTable } from './workflows.table.ts'
+
+export const findWorkflow = (db: Db, workspaceId: string, agentId: string) =>
+  db.selectFrom('workflows').selectAll().where('workspace_id', '=', workspaceId).where('agent_id', '=', agentId).executeTakeFirst()
+
+/** Insert or replace the agent's workflow, keeping its created_at. */
+export async function upsertWorkflow(db: Db, row: WorkflowTable): Promise<WorkflowTable | undefined> {
+  return db
+    .insertInto('workflows')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .column('agent_id')
+        .doUpdateSet({ graph: row.graph, updated_at: row.updated_at })
+        .where('workflows.workspace_id', '=', row.workspace_id),
+    )
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export async function deleteWorkflow(db: Db, workspaceId: string, agentId: string): Promise<boolean> {
+  const r = await db.deleteFrom('workflows').where('workspace_id', '=', workspaceId).where('agent_id', '=', agentId).executeTakeFirst()
+  return Number(r.numDeletedRows) > 0
+}

@@ -1,0 +1,41 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type AudioFrame, parseWav } from '../../src/voice/audio.ts'
+
+/** Real speech made at test time with Debian's flite (16 kHz voices: kal16, slt, rms, awb). */
+export function fliteSpeech(text: string, voice = 'kal16'): AudioFrame {
+  const dir = mkdtempSync(join(tmpdir(), 'flite-'))
+  try {
+    const out = join(dir, 'speech.wav')
+    const proc = Bun.spawnSync(['flite', '-voice', voice, '-t', text, '-o', out])
+    if (proc.exitCode !== 0) throw new Error(`flite failed: ${proc.stderr.toString()}`)
+    return parseWav(readFileSync(out))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export function silence(ms: number, sampleRate: number): AudioFrame {
+  return { samples: new Int16Array(Math.round((ms * sampleRate) / 1000)), sampleRate }
+}
+
+/** Low-level noise, like an open phone line between words. */
+export function noise(ms: number, sampleRate: number, amplitude = 60): AudioFrame {
+  const n = Math.round((ms * sampleRate) / 1000)
+  const samples = new Int16Array(n)
+  let seed = 12345
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    samples[i] = Math.round(((seed / 0x7fffffff) * 2 - 1) * amplitude)
+  }
+  return { samples, sampleRate }
+}
+
+/** Cuts audio into the 20 ms frames a call delivers. */
+export function* frames20ms(audio: AudioFrame): Generator<AudioFrame> {
+  const n = audio.sampleRate / 50
+  for (let i = 0; i < audio.samples.length; i += n) {
+    yield { samples: audio.samples.slice(i, Math.min(i + n, audio.samples.length)), sampleRate: audio.sampleRate }
+  }
+}

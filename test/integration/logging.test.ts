@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Appliance, startAppliance } from '../../src/appliance.ts'
+import { loadConfig } from '../../src/config.ts'
+import { createLogger } from '../../src/log.ts'
+import { apiClient, type Api } from '../helpers/appliance.ts'
+
+const lines: string[] = []
+const waiters: { match: (r: Record<string, unknown>) => boolean; resolve: (r: Record<string, unknown>) => void }[] = []
+
+function onLine(line: string) {
+  lines.push(line)
+  const record = JSON.parse(line) as Record<string, unknown>
+  for (const w of waiters.splice(0)) {
+    if (w.match(record)) w.resolve(record)
+    else waiters.push(w)
+  }
+}
+
+/** The access log line is written after the response is sent; wait for it by event. */
+function nextRecord(match: (r: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const seen = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find(match)
+  if (seen) return Promise.resolve(seen)
+  return new Promise((resolve) => waiters.push({ match, resolve }))
+}
+let appliance: Appliance
+let api: Api
+let dir: string
+let adminKey: string
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'appliance-log-'))
+  const config = loadConfig({}, { HTTP_HOST: '127.0.0.1', HTTP_PORT: 0, DATA_DIR: dir, LOG_LEVEL: 'info' })
+  appliance = await startAppliance(config, createLogger('info', { write: onLine }))
+  adminKey = readFileSync(join(dir, 'admin-api-key'), 'utf8').trim()
+  api = apiClient(appliance.url, adminKey)
+})
+afterAll(async () => {
+  await appliance.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('structured logs', () => {
+  test('every line is JSON; each request is logged once with its requestId, method, path, status and duration', async () => {
+    const r = await api('GET', '/api/workspaces', { headers: { 'x-request-id': 'log-probe-1' } })
+    expect(r.status).toBe(200)
+    const line = await nextRecord((x) => x.requestId === 'log-probe-1')
+    expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/api/workspaces', status: 200 })
+    expect(typeof line?.ms).toBe('number')
+  })
+
+  test('the bootstrap admin key is logged once, at first start, and no other secret ever is', async () => {
+    expect(lines.filter((l) => l.includes(adminKey)).length).toBe(1)
+    const ws = (await api('GET', '/api/workspaces')).body.workspaces[0].id
+    const created = await api('POST', `/api/workspaces/${ws}/api-keys`, { body: { name: 'secret-probe' } })
+    const secret = created.body.apiKey.key as string
+    await apiClient(appliance.url, secret)('GET', `/api/workspaces/${ws}`)
+    await apiClient(appliance.url, `${secret}x`)('GET', `/api/workspaces/${ws}`)
+    await api('POST', '/api/workspaces', { body: { name: 'Another' } })
+    await nextRecord((x) => x.msg === 'request' && x.method === 'POST' && x.path === '/api/workspaces')
+    const all = lines.join('\n')
+    expect(all).not.toContain(secret)
+    expect(all).not.toContain(secret.slice(10))
+    expect(all.toLowerCase()).not.toContain('bearer ')
+  })
+})

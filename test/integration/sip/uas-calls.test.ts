@@ -1,0 +1,238 @@
+// Inbound call flows against the running user agent, driven by a raw UDP peer so each step
+// of RFC 3261 is visible: answer, ACK, BYE, retransmissions, CANCEL, re-INVITE, refusals, stop.
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import {
+  InMemoryNumberDirectory, UserAgent, header, text, type InboundCall, type SipMessage, type SipRequest, type SipResponse,
+} from '../../../src/telephony/sip/index.ts'
+import { SipPeer } from '../../helpers/sip-peer.ts'
+import { until } from '../../helpers/until.ts'
+
+const NUMBER = '+15550001111'
+const SDP = (dir = 'sendrecv', port = 40000) =>
+  `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio ${port} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\na=${dir}\r\n`
+
+let ua: UserAgent
+let peer: SipPeer
+let calls: InboundCall[]
+let seq = 0
+
+beforeEach(async () => {
+  const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'], context: { agent: 'a1' } }])
+  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 20, t2: 160, t4: 100, timerD: 100 } })
+  calls = []
+  ua.on('call', (c) => calls.push(c))
+  await ua.start()
+  peer = await SipPeer.udp(ua.ports.udp!)
+})
+
+afterEach(async () => {
+  peer.close()
+  await ua.stop()
+})
+
+interface Leg {
+  callId: string
+  fromTag: string
+  toTag?: string
+  cseq: number
+}
+
+function newLeg(): Leg {
+  seq++
+  return { callId: `call-${seq}-${Date.now()}`, fromTag: `ft${seq}`, cseq: 1 }
+}
+
+function req(leg: Leg, method: string, opts: { branch?: string; body?: string; to?: string; cseq?: number } = {}): string {
+  const body = opts.body ?? ''
+  const to = `<sip:${opts.to ?? NUMBER}@127.0.0.1>${leg.toTag && method !== 'CANCEL' ? `;tag=${leg.toTag}` : ''}`
+  const cseqMethod = method
+  return [
+    `${method} sip:${opts.to ?? NUMBER}@127.0.0.1:${ua.ports.udp} SIP/2.0`,
+    `Via: SIP/2.0/UDP 127.0.0.1:${peer.port};branch=${opts.branch ?? 'z9hG4bK' + Math.random().toString(36).slice(2)};rport`,
+    'Max-Forwards: 70',
+    `From: "Caller" <sip:caller@127.0.0.1:${peer.port}>;tag=${leg.fromTag}`,
+    `To: ${to}`,
+    `Call-ID: ${leg.callId}`,
+    `CSeq: ${opts.cseq ?? leg.cseq} ${cseqMethod}`,
+    `Contact: <sip:caller@127.0.0.1:${peer.port}>`,
+    ...(body ? ['Content-Type: application/sdp'] : []),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    '',
+    body,
+  ].join('\r\n')
+}
+
+const isResponse = (leg: Leg, status: number, method = 'INVITE') => (m: SipMessage): m is SipResponse =>
+  m.kind === 'response' && m.status === status && header(m, 'call-id') === leg.callId && header(m, 'cseq')!.endsWith(method)
+
+const isRequest = (leg: Leg, method: string) => (m: SipMessage): m is SipRequest =>
+  m.kind === 'request' && m.method === method && header(m, 'call-id') === leg.callId
+
+const nextCall = () => ua.next('call').then(([c]) => c)
+
+async function answeredCall(leg: Leg): Promise<InboundCall> {
+  const branch = 'z9hG4bKinv' + leg.callId
+  const incoming = nextCall()
+  peer.send(req(leg, 'INVITE', { branch, body: SDP() }))
+  const call = await incoming
+  call.answer(SDP('sendrecv', 50000))
+  const ok = await peer.waitFor(isResponse(leg, 200))
+  leg.toTag = /tag=([^;>\s]+)/.exec(header(ok, 'to')!)![1]
+  const active = call.next('active')
+  peer.send(req(leg, 'ACK'))
+  await active
+  return call
+}
+
+describe('inbound calls', () => {
+  test('an INVITE to a known number from its trunk is offered, answered with our SDP, confirmed by ACK and ended by BYE', async () => {
+    const leg = newLeg()
+    const call = await answeredCall(leg)
+    expect(call.info).toMatchObject({ number: NUMBER, context: { agent: 'a1' }, from: { displayName: 'Caller' } })
+    expect(call.info.offer).toContain('m=audio 40000')
+    expect(peer.received.some(isResponse(leg, 100))).toBe(true)
+    const ok = peer.received.find(isResponse(leg, 200))!
+    expect(text(ok.body)).toContain('m=audio 50000')
+    expect(header(ok, 'via')).toContain(`rport=${peer.port}`)
+    const ended = call.next('ended')
+    leg.cseq++
+    peer.send(req(leg, 'BYE'))
+    await peer.waitFor(isResponse(leg, 200, 'BYE'))
+    expect((await ended)[0]).toEqual({ reason: 'remote_hangup' })
+    expect(ua.stats().dialogs).toBe(0)
+  })
+
+  test('a retransmitted INVITE makes one call', async () => {
+    const leg = newLeg()
+    const raw = req(leg, 'INVITE', { branch: 'z9hG4bKsame' + leg.callId, body: SDP() })
+    const incoming = nextCall()
+    peer.send(raw)
+    const call = await incoming
+    peer.send(raw)
+    peer.send(raw)
+    await until100s(leg, 3)
+    call.reject(486)
+    await peer.waitFor(isResponse(leg, 486))
+    expect(calls).toHaveLength(1)
+  })
+
+  test('a 2xx never acknowledged is repeated, then the call ends with our BYE', async () => {
+    const leg = newLeg()
+    const incoming = nextCall()
+    peer.send(req(leg, 'INVITE', { body: SDP() }))
+    const call = await incoming
+    const ended = call.next('ended')
+    call.answer(SDP())
+    const bye = await peer.waitFor(isRequest(leg, 'BYE'))
+    expect(peer.received.filter(isResponse(leg, 200)).length).toBeGreaterThan(2)
+    expect((await ended)[0].reason).toBe('no_ack')
+    expect(header(bye, 'to')).toContain(`tag=${leg.fromTag}`)
+  })
+
+  test('CANCEL before the answer gets 200 and the INVITE 487', async () => {
+    const leg = newLeg()
+    const branch = 'z9hG4bKcancel' + leg.callId
+    const incoming = nextCall()
+    peer.send(req(leg, 'INVITE', { branch, body: SDP() }))
+    const call = await incoming
+    call.ringing()
+    await peer.waitFor(isResponse(leg, 180))
+    const ended = call.next('ended')
+    peer.send(req(leg, 'CANCEL', { branch }))
+    await peer.waitFor(isResponse(leg, 200, 'CANCEL'))
+    await peer.waitFor(isResponse(leg, 487))
+    expect((await ended)[0]).toEqual({ reason: 'cancelled', status: 487 })
+  })
+
+  test('re-INVITE with sendonly puts the call on hold and sendrecv takes it off, each answered to match', async () => {
+    const leg = newLeg()
+    const call = await answeredCall(leg)
+    const hold = call.next('hold')
+    leg.cseq++
+    peer.send(req(leg, 'INVITE', { body: SDP('sendonly') }))
+    const held = await peer.waitFor((m) => isResponse(leg, 200)(m) && header(m, 'cseq') === `${leg.cseq} INVITE`)
+    await hold
+    expect(text(held.body)).toContain('a=recvonly')
+    peer.send(req(leg, 'ACK'))
+    const unhold = call.next('unhold')
+    leg.cseq++
+    peer.send(req(leg, 'INVITE', { body: SDP('sendrecv') }))
+    const resumed = await peer.waitFor((m) => isResponse(leg, 200)(m) && header(m, 'cseq') === `${leg.cseq} INVITE`)
+    await unhold
+    expect(text(resumed.body)).toContain('a=sendrecv')
+    expect(call.held).toBe(false)
+    peer.send(req(leg, 'ACK'))
+    call.hangup()
+    await peer.waitFor(isRequest(leg, 'BYE'))
+  })
+
+  test('DTMF sent as INFO application/dtmf-relay is reported', async () => {
+    const leg = newLeg()
+    const call = await answeredCall(leg)
+    const dtmf = call.next('dtmf')
+    leg.cseq++
+    peer.send(req(leg, 'INFO', { body: 'Signal=7\r\nDuration=250\r\n' }).replace('application/sdp', 'application/dtmf-relay'))
+    await peer.waitFor(isResponse(leg, 200, 'INFO'))
+    expect(await dtmf).toEqual(['7', 250])
+  })
+
+  test('BYE for a dialog we do not have gets 481', async () => {
+    const leg = { ...newLeg(), toTag: 'nosuch' }
+    peer.send(req(leg, 'BYE'))
+    await peer.waitFor(isResponse(leg, 481, 'BYE'))
+  })
+
+  test('OPTIONS gets 200 with Allow and Accept', async () => {
+    const leg = newLeg()
+    peer.send(req(leg, 'OPTIONS'))
+    const res = await peer.waitFor(isResponse(leg, 200, 'OPTIONS'))
+    expect(header(res, 'allow')).toContain('INVITE')
+    expect(header(res, 'accept')).toBe('application/sdp')
+  })
+})
+
+describe('refusals', () => {
+  test('an unknown number gets 404 and creates nothing', async () => {
+    const leg = newLeg()
+    peer.send(req(leg, 'INVITE', { to: '+15559999999', body: SDP() }))
+    await peer.waitFor(isResponse(leg, 404))
+    expect(calls).toHaveLength(0)
+    expect(ua.stats()).toMatchObject({ calls: 0, dialogs: 0 })
+  })
+
+  test('a known number from a source that is no trunk gets 403 and creates nothing', async () => {
+    await ua.stop()
+    const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['192.0.2.10'] }])
+    ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 20 } })
+    ua.on('call', (c) => calls.push(c))
+    await ua.start()
+    peer.close()
+    peer = await SipPeer.udp(ua.ports.udp!)
+    const leg = newLeg()
+    peer.send(req(leg, 'INVITE', { body: SDP() }))
+    await peer.waitFor(isResponse(leg, 403))
+    expect(calls).toHaveLength(0)
+    expect(ua.stats()).toMatchObject({ calls: 0, dialogs: 0 })
+  })
+
+  test('while stopping, a new INVITE gets 503 with Retry-After and the existing call finishes', async () => {
+    const first = newLeg()
+    const call = await answeredCall(first)
+    const stopped = ua.stop(5000)
+    const leg = newLeg()
+    peer.send(req(leg, 'INVITE', { body: SDP() }))
+    const res = await peer.waitFor(isResponse(leg, 503))
+    expect(header(res, 'retry-after')).toBe('30')
+    expect(call.state).toBe('active')
+    first.cseq++
+    peer.send(req(first, 'BYE'))
+    await peer.waitFor(isResponse(first, 200, 'BYE'))
+    await stopped
+    ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([]) })
+    await ua.start()
+  })
+})
+
+function until100s(leg: Leg, n: number): Promise<void> {
+  return until(() => peer.received.filter(isResponse(leg, 100)).length >= n, 5000, `${n} 100 Trying`)
+}

@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'bun:test'
+import { OpusCodec, opusAvailable, Resampler, rmsDb, tone, toneLevelDb } from '../../../../src/media/codec/index.ts'
+
+/** Feeds a tone through in 20 ms blocks and measures the steady-state level change in dB. */
+function gainDb(freqHz: number, inRate: number, outRate: number): number {
+  const r = new Resampler(inRate, outRate)
+  const block = inRate / 50
+  const input = tone(freqHz, inRate, inRate, 10000)
+  const parts: Int16Array[] = []
+  for (let i = 0; i < input.length; i += block) parts.push(r.process(input.subarray(i, i + block)))
+  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
+  let o = 0
+  for (const p of parts) {
+    out.set(p, o)
+    o += p.length
+  }
+  expect(out.length).toBe(outRate)
+  const skip = Math.floor(outRate / 10)
+  return rmsDb(out, skip, out.length - skip) - rmsDb(input, inRate / 10, inRate - inRate / 10)
+}
+
+describe('Resampler', () => {
+  test('a 3 kHz tone through 16k->8k keeps its level within 1 dB', () => {
+    expect(Math.abs(gainDb(3000, 16000, 8000))).toBeLessThan(1)
+  })
+
+  test('a 6 kHz tone through 16k->8k is attenuated by at least 40 dB', () => {
+    expect(gainDb(6000, 16000, 8000)).toBeLessThan(-40)
+  })
+
+  test('upsampling 8k->16k and 8k->48k keeps a 1 kHz tone and suppresses its image', () => {
+    expect(Math.abs(gainDb(1000, 8000, 16000))).toBeLessThan(0.5)
+    expect(Math.abs(gainDb(1000, 8000, 48000))).toBeLessThan(0.5)
+    expect(Math.abs(gainDb(1000, 48000, 16000))).toBeLessThan(0.5)
+    expect(Math.abs(gainDb(1000, 16000, 24000))).toBeLessThan(0.5)
+    // 8k->16k: a 3 kHz tone's image sits at 5 kHz and must be gone.
+    const up = new Resampler(8000, 16000).process(tone(3000, 8000, 8000, 10000))
+    const wanted = toneLevelDb(up, 3000, 16000, 1600, 14400)
+    const image = toneLevelDb(up, 5000, 16000, 1600, 14400)
+    expect(wanted - image).toBeGreaterThan(50)
+  })
+
+  test('odd block sizes produce exactly the ratio of samples over time', () => {
+    const r = new Resampler(16000, 24000)
+    let total = 0
+    for (const n of [7, 33, 160, 1, 99]) total += r.process(new Int16Array(n)).length
+    expect(total).toBe((300 * 3) / 2)
+  })
+
+  test('rejects rates that are not positive integers', () => {
+    expect(() => new Resampler(0, 8000)).toThrow(RangeError)
+    expect(() => new Resampler(8000.5, 16000)).toThrow(RangeError)
+  })
+})
+
+describe.if(opusAvailable())('Opus', () => {
+  test('a 20 ms 48 kHz frame encodes and decodes back to a tone of similar level', () => {
+    const codec = new OpusCodec(48000)
+    const input = tone(440, 48000, 960 * 10, 8000)
+    let last: Int16Array = new Int16Array(0)
+    for (let i = 0; i < 10; i++) {
+      const pkt = codec.encode(input.subarray(i * 960, (i + 1) * 960))
+      expect(pkt.length).toBeGreaterThan(0)
+      expect(pkt.length).toBeLessThan(400)
+      last = codec.decode(pkt)
+    }
+    expect(last.length).toBe(960)
+    expect(Math.abs(rmsDb(last) - rmsDb(input))).toBeLessThan(3)
+  })
+})

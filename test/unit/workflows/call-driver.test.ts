@@ -1,0 +1,145 @@
+import { describe, expect, test } from 'bun:test'
+import { type CallIo, type Timers, WorkflowCallDriver } from '../../../src/workflows/call/index.ts'
+import type { WorkflowLlm } from '../../../src/workflows/engine/index.ts'
+import { edge, graph, intent, node, reception } from './graphs.ts'
+
+/** Records what the call did, in order. */
+function recorder() {
+  const log: string[] = []
+  const errors: Error[] = []
+  const io: CallIo = {
+    say: async (text, nodeId) => void log.push(`say ${nodeId}: ${text}`),
+    transfer: async (target) => void log.push(`transfer ${target}`),
+    hangup: async (reason) => void log.push(`hangup ${reason}`),
+    fail: async (err) => void errors.push(err),
+  }
+  return { io, log, errors }
+}
+
+/** Timers the test fires by hand: the inter-digit pause happens when the test says so. */
+function manualTimers() {
+  const pending = new Map<number, () => void>()
+  let next = 0
+  const timers: Timers = {
+    setTimeout: (fn) => (pending.set(++next, fn), next),
+    clearTimeout: (h) => void pending.delete(h as number),
+  }
+  return {
+    timers,
+    get count() {
+      return pending.size
+    },
+    fireAll() {
+      const fns = [...pending.values()]
+      pending.clear()
+      for (const fn of fns) fn()
+    },
+  }
+}
+
+const opts = (extra = {}) => ({ maxVisits: 5, today: () => '2026-11-21', ...extra })
+const keys = (d: WorkflowCallDriver, s: string) => Promise.all([...s].map((k) => d.onDtmf(k)))
+
+describe('workflow call driver', () => {
+  test('a menu key transfers the call after the transfer node has spoken', async () => {
+    const { io, log } = recorder()
+    const d = new WorkflowCallDriver(reception, opts(), io)
+    await d.start({ name: 'Ada', company: 'Acme' })
+    await d.onDtmf('1')
+    expect(log).toEqual([
+      'say start: Hello Ada, thanks for calling Acme.',
+      'say menu: Say sales or press 1; say support or press 2.',
+      'say sales: Connecting you to sales.',
+      'transfer +15550001111',
+    ])
+    expect(d.finished).toBe(true)
+  })
+
+  test('keys pressed one by one make a PIN once the collect node has its four digits', async () => {
+    const { io, log } = recorder()
+    const t = manualTimers()
+    const d = new WorkflowCallDriver(reception, opts({ timers: t.timers }), io)
+    await d.start()
+    await keys(d, '29321')
+    expect(log.slice(-2)).toEqual(['say vip: Putting you through to the VIP desk.', 'transfer sip:vip@pbx.example'])
+    expect(d.state?.variables.pin).toBe('9321')
+    expect(t.count).toBe(0)
+  })
+
+  test('# ends an open-ended entry and a pause sends what was pressed', async () => {
+    const g = graph(
+      [node('start', 'start'), node('acct', 'collect', { prompt: 'Account number, then hash.', kind: 'digits', variable: 'acct' }), node('bye', 'end', { text: 'Account {{acct}}.' })],
+      [edge('start', 'acct'), edge('acct', 'bye')],
+    )
+    const a = recorder()
+    const d = new WorkflowCallDriver(g, opts(), a.io)
+    await d.start()
+    await keys(d, '12345#')
+    expect(a.log.at(-2)).toBe('say bye: Account 12345.')
+
+    const b = recorder()
+    const t = manualTimers()
+    const paused = new WorkflowCallDriver(g, opts({ timers: t.timers }), b.io)
+    await paused.start()
+    await keys(paused, '77')
+    expect(b.log).toEqual(['say acct: Account number, then hash.'])
+    expect(t.count).toBe(1)
+    t.fireAll()
+    await paused.idle()
+    expect(b.log.slice(-2)).toEqual(['say bye: Account 77.', 'hangup end_call'])
+  })
+
+  test('keys pressed while an LLM answer is pending count towards the node it leads to', async () => {
+    const answer = Promise.withResolvers<number | null>()
+    const asked = Promise.withResolvers<void>()
+    const llm: WorkflowLlm = {
+      reply: async () => 'unused',
+      judgeIntent: () => {
+        asked.resolve()
+        return answer.promise
+      },
+    }
+    const g = graph(
+      [
+        node('start', 'start', { text: 'How can I help?' }),
+        node('pin', 'collect', { prompt: 'PIN?', kind: 'digits', variable: 'pin', minDigits: 4, maxDigits: 4 }),
+        node('bye', 'end', { text: 'PIN {{pin}}.' }),
+      ],
+      [edge('start', 'pin', intent('wants to give a PIN')), edge('pin', 'bye')],
+    )
+    const { io, log } = recorder()
+    const d = new WorkflowCallDriver(g, opts({ llm }), io)
+    await d.start()
+    const speech = d.onSpeech('I will type my PIN')
+    const typed = keys(d, '4321')
+    await asked.promise
+    answer.resolve(0)
+    await Promise.all([speech, typed])
+    expect(log).toEqual(['say start: How can I help?', 'say pin: PIN?', 'say bye: PIN 4321.', 'hangup end_call'])
+  })
+
+  test('a run that cannot go on is reported once and later events are ignored', async () => {
+    const g = graph([node('start', 'start'), node('chat', 'conversation', { instructions: 'x' }), node('e', 'end')], [edge('start', 'chat'), edge('chat', 'e')])
+    const { io, log, errors } = recorder()
+    const d = new WorkflowCallDriver(g, opts(), io)
+    await d.start()
+    await d.onSpeech('hello?')
+    await d.onDtmf('1')
+    expect(errors.map((e) => e.message)).toEqual(['conversation node "chat" needs an LLM, and no LLM is configured'])
+    expect(log).toEqual([])
+    expect(d.finished).toBe(true)
+  })
+
+  test('after the caller hangs up nothing more is said, and odd keys never reach the engine', async () => {
+    const { io, log } = recorder()
+    const d = new WorkflowCallDriver(reception, opts(), io)
+    await d.start()
+    await d.onDtmf('%')
+    await d.onSpeech('   ')
+    expect(d.state?.nodeId).toBe('menu')
+    d.stop()
+    await d.onDtmf('1')
+    await d.onSpeech('sales')
+    expect(log).toHaveLength(2)
+  })
+})
