@@ -30,7 +30,12 @@ export function billingController(db: Db, config: Config, auth: AuthPlugin) {
       params: WorkspaceParams,
       body: CreatePaymentMethodBody,
       response: t.Object({ paymentMethod: PaymentMethod }),
-      detail: { summary: 'Add a payment method: {provider: "stripe", stripePaymentMethodId} or {provider: "manual", reference}' },
+      detail: {
+        summary: 'Add a payment method: {provider: "stripe", stripePaymentMethodId} or {provider: "manual", reference}',
+        description:
+          'Stripe methods are verified and attached to the workspace\'s Stripe customer. manual needs BILLING_ALLOW_MANUAL. ' +
+          'A body holding anything like a card number is refused (422) and not logged. Stripe errors: 422/502 payment_provider_error.',
+      },
     })
     .get('', ({ params, query }) => service.listPaymentMethods(db, params.workspace_id, query), {
       permission: 'billing:manage',
