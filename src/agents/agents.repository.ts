@@ -40,3 +40,12 @@ export const numbersUsingAgent = (db: Db, agentId: string) =>
     .where('released_at', 'is', null)
     .where((eb) => eb.or([eb('inbound_agent_id', '=', agentId), eb('outbound_agent_id', '=', agentId)]))
     .execute()
+
+/** Live phone numbers that use the agent in the given direction. */
+export const numbersUsingAgentAs = (db: Db, agentId: string, direction: AgentType) =>
+  db
+    .selectFrom('phone_numbers')
+    .select(['id'])
+    .where('released_at', 'is', null)
+    .where(direction === 'inbound' ? 'inbound_agent_id' : 'outbound_agent_id', '=', agentId)
+    .execute()

@@ -208,6 +208,12 @@ export async function updateAgent(db: Db, workspaceId: string, id: string, body:
   const current = await repo.findAgent(db, workspaceId, id)
   if (!current) throw notFound('agent')
   const data = await validateAgent(apply(dataOf(toAgent(current)), body), body, rules)
+  if (data.agentType !== current.agent_type) {
+    const using = await repo.numbersUsingAgentAs(db, id, current.agent_type)
+    if (using.length) {
+      throw validation([{ path: 'agentType', message: `the agent is the ${current.agent_type} agent of ${using.map((n) => n.id).join(', ')}; unassign it there first` }])
+    }
+  }
   const published = body.promptPublished !== undefined ? nowIso() : current.published_at
   return write(db, current, data, published)
 }

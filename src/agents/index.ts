@@ -46,7 +46,12 @@ export function agentsController(db: Db, config: Config, auth: AuthPlugin, resol
       params: IdParams,
       body: UpdateAgentBody,
       response: One,
-      detail: { summary: 'Update an agent: any subset of its fields; changes apply from the next call' },
+      detail: {
+        summary: 'Update an agent: any subset of its fields; changes apply from the next call',
+        description:
+          'welcome and voice are replaced whole (omitted members take defaults). webhookUrl must be https and must not resolve to ' +
+          'loopback, private, link-local or metadata addresses (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE). 422 names each field path.',
+      },
     })
     .post('/:id/publish', async ({ params, principal }) => ({ agent: await service.publishAgent(db, principal.workspaceId, params.id) }), {
       permission: 'agents:write',
@@ -64,7 +69,10 @@ export function agentsController(db: Db, config: Config, auth: AuthPlugin, resol
         permission: 'agents:write',
         params: IdParams,
         response: Ok,
-        detail: { summary: 'Delete an agent; 409 while a phone number or an outbound job uses it' },
+        detail: {
+          summary: 'Delete an agent; 409 while a phone number or an outbound job uses it',
+          description: '409 conflict with details {reason: "agent_in_use", phoneNumberIds}; unassign the agent from its numbers first.',
+        },
       },
     )
 }

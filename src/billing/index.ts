@@ -12,24 +12,30 @@ import { findCardNumber } from './card-guard.ts'
 export { requirePaymentMethod } from './billing.service.ts'
 export { findCardNumber, looksLikeCardNumber } from './card-guard.ts'
 
+/** Raw card data must never be accepted, stored or logged; the value is not echoed back. */
+function refuseCardNumbers({ body }: { body: unknown }): void {
+  const path = findCardNumber(body)
+  if (!path) return
+  const message = 'looks like a raw card number; card numbers are never accepted, send a Stripe PaymentMethod id (pm_...) instead'
+  throw new AppError(422, 'validation_failed', `${path}: ${message}`, { fields: [{ path, message }] })
+}
+
 export function billingController(db: Db, config: Config, auth: AuthPlugin) {
   return new Elysia({ prefix: '/api/workspaces/:workspace_id/payment-methods', tags: ['Billing'] })
     .use(auth)
-    .onTransform({ as: 'local' }, ({ body }) => {
-      // Raw card data must never be accepted, stored or logged; the value is not echoed back.
-      const path = findCardNumber(body)
-      if (path) {
-        throw new AppError(422, 'validation_failed', `${path}: looks like a raw card number; card numbers are never accepted, send a Stripe PaymentMethod id (pm_...) instead`, {
-          fields: [{ path, message: 'looks like a raw card number; send a Stripe PaymentMethod id (pm_...) instead' }],
-        })
-      }
-    })
+    .macro({ noCardNumbers: { transform: refuseCardNumbers } })
     .post('', async ({ params, body }) => ({ paymentMethod: await service.addPaymentMethod(db, config, params.workspace_id, body) }), {
       permission: 'billing:manage',
+      noCardNumbers: true,
       params: WorkspaceParams,
       body: CreatePaymentMethodBody,
       response: t.Object({ paymentMethod: PaymentMethod }),
-      detail: { summary: 'Add a payment method: {provider: "stripe", stripePaymentMethodId} or {provider: "manual", reference}' },
+      detail: {
+        summary: 'Add a payment method: {provider: "stripe", stripePaymentMethodId} or {provider: "manual", reference}',
+        description:
+          'Stripe methods are verified and attached to the workspace\'s Stripe customer. manual needs BILLING_ALLOW_MANUAL. ' +
+          'A body holding anything like a card number is refused (422) and not logged. Stripe errors: 422/502 payment_provider_error.',
+      },
     })
     .get('', ({ params, query }) => service.listPaymentMethods(db, params.workspace_id, query), {
       permission: 'billing:manage',
@@ -58,3 +64,4 @@ export function billingController(db: Db, config: Config, auth: AuthPlugin) {
       },
     )
 }
+export { StripeClient, StripeError } from './stripe.ts'

@@ -35,7 +35,8 @@ export function fromValidation(err: ValidationLike): AppError {
     const path = pointerToPath(e.path ?? '') || err.validator?.title || location
     if (seen.has(path)) continue
     seen.add(path)
-    fields.push({ path, location, message: e.summary ?? e.message ?? 'is invalid' })
+    // Elysia's summaries end with "but found: <value>"; the value may be a secret, so it is cut.
+    fields.push({ path, location, message: (e.summary ?? e.message ?? 'is invalid').replace(/,? but found: [\s\S]*$/, '') })
   }
   const message = fields.map((f) => `${f.path}: ${f.message}`).join('; ') || `invalid ${location}`
   const status = location === 'body' ? 422 : 400

@@ -25,7 +25,13 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
       permission: 'numbers:manage',
       body: CreatePhoneNumberBody,
       response: One,
-      detail: { summary: 'Connect a SIP number, or buy one through the carrier (provider carrier); needs a payment method (402)' },
+      detail: {
+        summary: 'Connect a SIP number, or buy one through the carrier (provider carrier); needs a payment method (402)',
+        description:
+          'provider is detected when omitted (any SIP field means sip); sip needs sipTerminationUri; transport defaults to tls. ' +
+          'Starts as status unconfigured. Errors: 422 validation_failed, 402 payment_method_required, 409 conflict (e164 already in the workspace), ' +
+          '422/502 carrier_error, 503 carrier_not_configured. sipPassword is stored encrypted and never returned.',
+      },
     })
     .get('', ({ query, principal }) => service.listNumbers(db, principal.workspaceId, query), {
       permission: 'numbers:read',
@@ -44,7 +50,10 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
       params: IdParams,
       body: UpdatePhoneNumberBody,
       response: One,
-      detail: { summary: 'Update label, agents (same workspace; null unassigns) or SIP settings' },
+      detail: {
+        summary: 'Update label, agents (same workspace; null unassigns) or SIP settings',
+        description: 'status follows: unconfigured <-> active as agents are assigned; error (trunk failure) clears when SIP settings change.',
+      },
     })
     .delete(
       '/:id',
@@ -56,7 +65,10 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
         permission: 'numbers:manage',
         params: IdParams,
         response: Ok,
-        detail: { summary: 'Release a number (a bought number is released at the carrier too)' },
+        detail: {
+        summary: 'Release a number (a bought number is released at the carrier too)',
+        description: 'The number then leaves the API (status released) and its e164 may be added again. Carrier errors: 422/502 carrier_error.',
+      },
       },
     )
   const buy = new Elysia({ prefix: '/api/workspaces/:workspace_id/carrier', tags: ['Carrier'] })
@@ -66,7 +78,12 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
       params: WorkspaceParams,
       body: BuyNumberBody,
       response: One,
-      detail: { summary: 'Buy a number through the carrier and route its calls here; needs a payment method (402)' },
+      detail: {
+        summary: 'Buy a number through the carrier and route its calls here; needs a payment method (402)',
+        description:
+          'Response {phoneNumber} with provider carrier, source purchased, status unconfigured. Errors: 402 payment_method_required, ' +
+          '409 conflict, 422/502 carrier_error (details.carrierCode is the carrier\'s code), 503 carrier_not_configured.',
+      },
     })
   return new Elysia()
     .use(numbers)

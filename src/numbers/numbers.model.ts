@@ -38,8 +38,8 @@ const nullable = <T extends ReturnType<typeof t.String>>(s: T) => t.Optional(t.U
 
 export const UpdatePhoneNumberBody = t.Object({
   label: t.Optional(t.String({ maxLength: 100 })),
-  inboundAgentId: nullable(t.String()),
-  outboundAgentId: nullable(t.String()),
+  inboundAgentId: nullable(t.String({ minLength: 1, description: 'an inbound agent of this workspace; null unassigns' })),
+  outboundAgentId: nullable(t.String({ minLength: 1, description: 'an outbound agent of this workspace; null unassigns' })),
   sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
   sipUsername: nullable(t.String({ minLength: 1, maxLength: 128 })),
   sipPassword: nullable(t.String({ minLength: 1, maxLength: 256 })),

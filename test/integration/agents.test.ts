@@ -205,6 +205,20 @@ describe('agents', () => {
     expect((await t.api('GET', '/api/agents', { key: null })).status).toBe(401)
   })
 
+  test('DELETE is refused with 409 while another record (such as an outbound job) references the agent', async () => {
+    const a = (await t.api('POST', '/api/agents', { body: { name: 'Campaigner', agentType: 'outbound' } })).body.agent
+    // Stands in for a campaign table: any table holding a foreign key to agents.
+    t.appliance.database.sqlite.exec('CREATE TABLE IF NOT EXISTS test_agent_refs (agent_id TEXT NOT NULL REFERENCES agents(id))')
+    t.appliance.database.sqlite.prepare('INSERT INTO test_agent_refs (agent_id) VALUES (?)').run(a.id)
+    const r = await t.api('DELETE', `/api/agents/${a.id}`)
+    expect(r.status).toBe(409)
+    expect(r.body.error.details).toEqual({ reason: 'agent_in_use' })
+    expect((await t.api('GET', `/api/agents/${a.id}`)).status).toBe(200)
+    t.appliance.database.sqlite.prepare('DELETE FROM test_agent_refs WHERE agent_id = ?').run(a.id)
+    expect((await t.api('DELETE', `/api/agents/${a.id}`)).body).toEqual({ ok: true })
+    expect((await t.api('GET', `/api/agents/${a.id}`)).status).toBe(404)
+  })
+
   test('GET /api/providers lists what llmModel and voice.provider may name', async () => {
     const r = await t.api('GET', '/api/providers')
     expect(r.status).toBe(200)

@@ -125,6 +125,9 @@ describe('payment methods', () => {
   test('admins only: members get 403 on every payment-method route', async () => {
     const { key } = await memberKey(t, 'billing-member@example.com')
     const id = (await t.api('GET', path)).body.paymentMethods[0].id
+    // Access is decided before the body is looked at.
+    expect((await t.api('POST', path, { key, body: { provider: 'manual', reference: '4242424242424242' } })).status).toBe(403)
+    expect((await t.api('POST', path, { key: null, body: { provider: 'manual', reference: '4242424242424242' } })).status).toBe(401)
     expect((await t.api('GET', path, { key })).status).toBe(403)
     expect((await t.api('GET', `${path}/${id}`, { key })).status).toBe(403)
     expect((await t.api('POST', path, { key, body: { provider: 'manual', reference: 'x' } })).status).toBe(403)

@@ -107,6 +107,13 @@ describe('phone numbers', () => {
     expect(paths(r).sort()).toEqual(fields)
   })
 
+  test('a password of the wrong type is refused without echoing its value', async () => {
+    const r = await connect({ e164: '+14155550105', sipUsername: 'u', sipPassword: 987654321 })
+    expect(r.status).toBe(422)
+    expect(paths(r)).toEqual(['sipPassword'])
+    expect(JSON.stringify(r.body)).not.toContain('987654321')
+  })
+
   test('provider sip without a termination URI, or carrier with SIP fields, is refused', async () => {
     const sip = await api('POST', '/api/phone-numbers', { body: { e164: '+14155550103', provider: 'sip' } })
     expect(sip.status).toBe(422)
@@ -136,6 +143,26 @@ describe('phone numbers', () => {
     expect((await memberApi('DELETE', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(403)
   })
 
+  test('every GET route of the API answers without the SIP password', async () => {
+    expect((await api('GET', `/api/phone-numbers/${sipNumber.id}`)).body.phoneNumber.hasSipPassword).toBe(true)
+    const agent = (await api('POST', '/api/agents', { body: { name: 'Sweep' } })).body.agent
+    const values: Record<string, string> = { workspace_id: t.workspaceId, id: sipNumber.id }
+    let swept = 0
+    for (const route of t.appliance.app.routes) {
+      if (route.method !== 'GET' || !route.path.startsWith('/api/')) continue
+      const params = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string)
+      if (params.some((p) => !(p in values))) continue
+      const ids = route.path.startsWith('/api/agents') ? [agent.id] : [sipNumber.id]
+      for (const id of ids) {
+        const r = await api('GET', route.path.replace(/:([a-z_]+)/g, (_, p: string) => (p === 'id' ? id : (values[p] as string))))
+        expect(r.status).toBeLessThan(500)
+        expect(JSON.stringify(r.body)).not.toContain(PASSWORD)
+        swept++
+      }
+    }
+    expect(swept).toBeGreaterThan(8)
+  })
+
   test('assigning agents: same workspace and matching type; status follows; an assigned agent cannot be deleted', async () => {
     const inbound = (await api('POST', '/api/agents', { body: { name: 'In' } })).body.agent
     const outbound = (await api('POST', '/api/agents', { body: { name: 'Out', agentType: 'outbound' } })).body.agent
@@ -148,6 +175,11 @@ describe('phone numbers', () => {
     const ok = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { inboundAgentId: inbound.id, outboundAgentId: outbound.id, label: 'Main line' } })
     expect(ok.status).toBe(200)
     expect(ok.body.phoneNumber).toMatchObject({ inboundAgentId: inbound.id, outboundAgentId: outbound.id, status: 'active', label: 'Main line' })
+
+    const retype = await api('PUT', `/api/agents/${inbound.id}`, { body: { agentType: 'outbound' } })
+    expect(retype.status).toBe(422)
+    expect(paths(retype)).toEqual(['agentType'])
+    expect((await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { inboundAgentId: '' } })).status).toBe(422)
 
     const del = await api('DELETE', `/api/agents/${inbound.id}`)
     expect(del.status).toBe(409)
@@ -198,7 +230,7 @@ describe('phone numbers', () => {
     for (const r of seen) {
       const text = JSON.stringify(r.body)
       expect(text).not.toContain(PASSWORD)
-      expect(text).not.toContain('"sipPassword"')
+      expect(text).not.toMatch(/"sipPassword":/)
     }
     expect(t.logs.length).toBeGreaterThan(30)
     expect(t.logs.join('')).not.toContain(PASSWORD)
