@@ -21,6 +21,8 @@ if [[ "${1:-}" == "--test" ]]; then
   fi
 fi
 
+# @discordjs/opus builds from source against the system Node headers (no prebuilt download).
+export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 if [[ ! -x node_modules/.bin/bun || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
