@@ -23,6 +23,8 @@ fi
 
 # onnxruntime-node's own install step would fetch CUDA files from outside the npm registry
 export ONNXRUNTIME_NODE_INSTALL=skip
+# @discordjs/opus builds from source against the system Node headers (no prebuilt download).
+export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 if [[ ! -x node_modules/.bin/bun || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

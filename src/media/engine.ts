@@ -4,7 +4,7 @@
 
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseCodecList, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
+import { parseCodecList, ptimeAllowed, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { CallMedia, type CallMediaOptions } from './call/index.ts'
 import { MediaClock } from './clock.ts'
 import { opusAvailable } from './codec/index.ts'
@@ -37,6 +37,8 @@ export class MediaEngine {
     const wanted = parseCodecList(config.MEDIA_CODECS ?? 'PCMU,PCMA,opus')
     this.codecs = wanted.filter((c) => c !== 'opus' || opusAvailable())
     if (this.codecs.length === 0) throw new RangeError('no usable codec: MEDIA_CODECS lists only opus, which is not built')
+    const ptime = config.MEDIA_PTIME_MS ?? 20
+    if (!ptimeAllowed('PCMU', ptime)) throw new RangeError(`MEDIA_PTIME_MS must be 10, 20, ... 60, got ${ptime}`)
   }
 
   /** Creates the recordings folder and repairs recordings a crash left open. */
