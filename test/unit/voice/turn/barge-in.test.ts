@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { bargeInDecision, DEFAULT_BACKCHANNELS, DEFAULT_BARGE_IN, isBackchannel } from '../../../../src/voice/turn/index.ts'
+import { type BargeInDecision, bargeInDecision, DEFAULT_BACKCHANNELS, DEFAULT_BARGE_IN, isBackchannel } from '../../../../src/voice/turn/index.ts'
 
 describe('backchannel detection', () => {
   const cases: [string, boolean][] = [
@@ -20,7 +20,7 @@ describe('backchannel detection', () => {
 
 describe('barge-in decision', () => {
   const P = DEFAULT_BARGE_IN // minSpeechMs 300, maxBackchannelMs 700
-  const cases: [string, number, string, string][] = [
+  const cases: [string, number, string, BargeInDecision][] = [
     ['real words past the minimum speech interrupt', 320, 'wait a second', 'interrupt'],
     ['real words under the minimum speech wait', 200, 'wait', 'wait'],
     ['a backchannel never interrupts', 900, 'uh-huh', 'ignore'],

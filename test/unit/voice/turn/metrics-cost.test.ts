@@ -81,5 +81,8 @@ describe('call cost from a price table', () => {
     ['{"llm": {"m": {"inputPerMTok": 1}}}', /llm.m.outputPerMTok/],
     ['{"telephony": {"sideways": 1}}', /only inbound and outbound/],
   ]
-  for (const [json, message] of bad) test(`rejects ${json}`, () => expect(() => parsePriceTable(json)).toThrow(PriceTableError) && expect(() => parsePriceTable(json)).toThrow(message))
+  for (const [json, message] of bad) test(`rejects ${json}`, () => {
+      expect(() => parsePriceTable(json)).toThrow(PriceTableError)
+      expect(() => parsePriceTable(json)).toThrow(message)
+    })
 })
