@@ -7,7 +7,12 @@ export type SpeechState = 'speaking' | 'completed' | 'interrupted'
 interface Segment {
   text: string
   audioMs: number
+  /** All of the segment's audio is known (false while a streaming TTS is still sending it). */
+  complete: boolean
 }
+
+/** Typical speaking rate, for sentences whose audio is still arriving: ~15 characters a second. */
+export const ESTIMATED_MS_PER_CHAR = 65
 
 export interface SpeechHandleOptions {
   /** False for lines that must be heard whole (a goodbye before hanging up). */
@@ -38,11 +43,26 @@ export class SpeechHandle {
     return this.opts.allowInterruptions
   }
 
-  /** Audio of this length for `text` is queued for playback. */
-  addSegment(text: string, audioMs: number): void {
+  /** Audio of this length for `text` is queued for playback; `complete: false` when more will follow. */
+  addSegment(text: string, audioMs: number, complete = true): void {
     if (this._state !== 'speaking') return
     if (!(audioMs >= 0)) throw new RangeError('segment audio length must be non-negative')
-    this.segments.push({ text, audioMs })
+    this.segments.push({ text, audioMs, complete })
+  }
+
+  /** The last segment's audio is all queued. */
+  completeSegment(): void {
+    const last = this.segments[this.segments.length - 1]
+    if (last) last.complete = true
+  }
+
+  /** More audio of the last segment was queued (streaming TTS delivers a sentence in pieces). */
+  addAudio(audioMs: number): void {
+    if (this._state !== 'speaking') return
+    const last = this.segments[this.segments.length - 1]
+    if (!last) throw new Error('addAudio before any segment')
+    if (!(audioMs >= 0)) throw new RangeError('audio length must be non-negative')
+    last.audioMs += audioMs
   }
 
   /** No more segments will come; the speech completes when all queued audio has played. */
@@ -84,13 +104,14 @@ export class SpeechHandle {
     let left = this.playedMs
     for (const seg of this.segments) {
       if (left <= 0) break
-      if (left >= seg.audioMs) {
+      const length = seg.complete ? seg.audioMs : Math.max(seg.audioMs, seg.text.length * ESTIMATED_MS_PER_CHAR)
+      if (left >= length) {
         parts.push(seg.text)
-        left -= seg.audioMs
+        left -= length
         continue
       }
       const words = seg.text.split(/\s+/).filter(Boolean)
-      const n = Math.floor((words.length * left) / seg.audioMs)
+      const n = Math.floor((words.length * left) / length)
       if (n > 0) parts.push(words.slice(0, n).join(' '))
       break
     }

@@ -53,3 +53,18 @@ describe('speech handle', () => {
     expect(() => h.addSegment('x', -1)).toThrow(RangeError)
   })
 })
+
+describe('speech handle with audio still streaming in', () => {
+  test('estimates the words heard from the speaking rate until the sentence audio is complete', () => {
+    const h = new SpeechHandle()
+    // 40 characters: about 2600 ms of speech at the estimated rate
+    h.addSegment('one two three four five six seven eight', 0, false)
+    h.addAudio(1300)
+    h.setPlayedMs(1300)
+    expect(h.playedText).toBe('one two three four')
+    h.addAudio(700)
+    h.completeSegment()
+    // now the real length (2000 ms) is known
+    expect(h.playedText).toBe('one two three four five')
+  })
+})
