@@ -13,6 +13,8 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v espeak-ng >/dev/null || need+=(espeak-ng)
   command -v flite >/dev/null || need+=(flite)
   command -v openssl >/dev/null || need+=(openssl)
+  [[ -e /usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3 || -e /usr/lib/aarch64-linux-gnu/libpocketsphinx.so.3 ]] || need+=(libpocketsphinx3)
+  [[ -d /usr/share/pocketsphinx/model/en-us ]] || need+=(pocketsphinx-en-us)
   if ((${#need[@]})); then
     sudo=""
     [[ $(id -u) -ne 0 ]] && sudo="sudo"

@@ -96,12 +96,12 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
     this.start()
   }
 
-  /** Stops at once: the attempt is aborted and iteration ends without an error event. */
+  /** Stops at once: the attempt is aborted, unread events are dropped, iteration ends without an error. */
   close(): void {
     this.ended = true
     this.input.close()
     this.abort.abort()
-    this.output.close()
+    this.output.close(true)
   }
 
   get signal(): AbortSignal {

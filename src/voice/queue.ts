@@ -27,7 +27,9 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     } else this.items.push(item)
   }
 
-  close(): void {
+  /** Ends the iteration; `discard` drops items not yet read instead of delivering them first. */
+  close(discard = false): void {
+    if (discard) this.items.length = 0
     if (this.closed) return
     this.closed = true
     const w = this.waiter

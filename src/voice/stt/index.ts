@@ -1,3 +1,5 @@
 export * from './contract.ts'
 export { DeepgramStt, type DeepgramOptions, DeepgramStream } from './deepgram.ts'
 export { MAX_UTTERANCE_MS, OpenAiStt, type OpenAiSttOptions } from './openai.ts'
+export { type PocketsphinxOptions, PocketsphinxStt } from './pocketsphinx.ts'
+export { GRAMMARS as POCKETSPHINX_GRAMMARS, type SphinxMode } from './pocketsphinx-ffi.ts'

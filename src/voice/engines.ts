@@ -1,0 +1,113 @@
+import { type Config, CONFIG_KEYS } from '../config.ts'
+import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
+import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.ts'
+import { DeepgramStt, OpenAiStt, PocketsphinxStt, type Stt } from './stt/index.ts'
+import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, type Tts } from './tts/index.ts'
+import { EnergyVad, SileroVad, type VadModel } from './vad/index.ts'
+
+export interface VoiceEngines {
+  vad: VadModel
+  /** Undefined when no STT is configured or installed: calls then only understand DTMF. */
+  stt: Stt | undefined
+  /** Undefined when no LLM is configured: agents run their workflow. */
+  llm: Llm | undefined
+  /** A TTS producing audio at the call's rate. */
+  tts(sampleRate: number): Tts
+  settings: VoiceSettings
+  /** What was chosen and why, for the start-up log. */
+  notes: string[]
+}
+
+/** Picks and builds the engines named by config; fails with a ConfigError on a bad choice. */
+export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
+  const settings = voiceSettings(cfg)
+  const notes: string[] = []
+  const conn = settings.conn
+
+  let vad: VadModel
+  if (oneOf('VAD_ENGINE', cfg.VAD_ENGINE, ['silero', 'energy']) === 'silero') {
+    try {
+      vad = await SileroVad.load()
+    } catch (err) {
+      vad = new EnergyVad()
+      notes.push(`VAD: energy fallback (${(err as Error).message})`)
+    }
+  } else vad = new EnergyVad()
+  notes.push(`VAD: ${vad.name}`)
+
+  const stt = chooseStt(cfg, conn, notes)
+  const llm = chooseLlm(cfg, conn, notes)
+
+  const ttsName = oneOf('TTS_PROVIDER', cfg.TTS_PROVIDER, ['flite', 'elevenlabs', 'openai'])
+  const voice = oneOf('FLITE_VOICE', cfg.FLITE_VOICE, FLITE_VOICES) as FliteVoice
+  if (ttsName === 'elevenlabs') required('ELEVENLABS_API_KEY', cfg.ELEVENLABS_API_KEY, 'for TTS_PROVIDER=elevenlabs')
+  if (ttsName === 'openai') required('OPENAI_API_KEY', cfg.OPENAI_API_KEY, 'for TTS_PROVIDER=openai')
+  const ttsByRate = new Map<number, Tts>()
+  const tts = (sampleRate: number): Tts => {
+    let t = ttsByRate.get(sampleRate)
+    if (t) return t
+    if (ttsName === 'elevenlabs') {
+      t = new ElevenLabsTts({ baseUrl: cfg.ELEVENLABS_BASE_URL, apiKey: cfg.ELEVENLABS_API_KEY, voiceId: cfg.ELEVENLABS_VOICE_ID, modelId: cfg.ELEVENLABS_MODEL, sampleRate, conn })
+    } else if (ttsName === 'openai') {
+      t = new OpenAiTts({ baseUrl: cfg.OPENAI_BASE_URL, apiKey: cfg.OPENAI_API_KEY, model: cfg.OPENAI_TTS_MODEL, voice: cfg.OPENAI_TTS_VOICE, sampleRate, conn })
+    } else t = new FliteTts({ voice, sampleRate, workers: Math.max(1, Math.floor(cfg.FLITE_WORKERS)) })
+    ttsByRate.set(sampleRate, t)
+    return t
+  }
+  notes.push(`TTS: ${ttsName}`)
+  return { vad, stt, llm, tts, settings, notes }
+}
+
+function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[]): Stt | undefined {
+  let name = oneOf('STT_PROVIDER', cfg.STT_PROVIDER, ['auto', 'deepgram', 'openai', 'pocketsphinx', 'none'])
+  if (name === 'auto') {
+    name = cfg.DEEPGRAM_API_KEY ? 'deepgram' : PocketsphinxStt.available() ? 'pocketsphinx' : cfg.OPENAI_API_KEY ? 'openai' : 'none'
+  }
+  notes.push(`STT: ${name}`)
+  switch (name) {
+    case 'deepgram':
+      return new DeepgramStt({
+        baseUrl: cfg.DEEPGRAM_BASE_URL,
+        apiKey: required('DEEPGRAM_API_KEY', cfg.DEEPGRAM_API_KEY, 'for STT_PROVIDER=deepgram'),
+        model: cfg.DEEPGRAM_MODEL,
+        language: cfg.STT_LANGUAGE,
+        endpointingMs: Math.min(cfg.VAD_MIN_SILENCE_MS, 1000),
+        utteranceEndMs: 1000,
+        conn,
+      })
+    case 'openai':
+      return new OpenAiStt({
+        baseUrl: cfg.OPENAI_BASE_URL,
+        apiKey: required('OPENAI_API_KEY', cfg.OPENAI_API_KEY, 'for STT_PROVIDER=openai'),
+        model: cfg.OPENAI_STT_MODEL,
+        language: cfg.STT_LANGUAGE.split('-')[0],
+        conn,
+      })
+    case 'pocketsphinx':
+      return new PocketsphinxStt({ mode: 'dictation' })
+    default:
+      return undefined
+  }
+}
+
+function chooseLlm(cfg: Config, conn: VoiceSettings['conn'], notes: string[]): Llm | undefined {
+  let name = oneOf('LLM_PROVIDER', cfg.LLM_PROVIDER, ['auto', 'openai', 'anthropic', 'none'])
+  if (name === 'auto') {
+    name = cfg.ANTHROPIC_API_KEY
+      ? 'anthropic'
+      : cfg.LLM_API_KEY || cfg.LLM_BASE_URL !== CONFIG_KEYS.LLM_BASE_URL.default
+        ? 'openai'
+        : 'none'
+  }
+  notes.push(`LLM: ${name}`)
+  if (name === 'openai') return new OpenAiLlm({ baseUrl: cfg.LLM_BASE_URL, apiKey: cfg.LLM_API_KEY, model: cfg.LLM_MODEL, conn })
+  if (name === 'anthropic') {
+    return new AnthropicLlm({
+      baseUrl: cfg.ANTHROPIC_BASE_URL,
+      apiKey: required('ANTHROPIC_API_KEY', cfg.ANTHROPIC_API_KEY, 'for LLM_PROVIDER=anthropic'),
+      model: cfg.ANTHROPIC_MODEL,
+      conn,
+    })
+  }
+  return undefined
+}

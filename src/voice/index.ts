@@ -1,0 +1,11 @@
+// The voice engine's public face: contracts, engines, the turn-taking core and the factory.
+export * from './audio.ts'
+export * from './base.ts'
+export { createVoiceEngines, type VoiceEngines } from './engines.ts'
+export * as llm from './llm/index.ts'
+export { Resampler, resample } from './resample.ts'
+export { type VoiceSettings, voiceSettings } from './settings.ts'
+export * as stt from './stt/index.ts'
+export * as tts from './tts/index.ts'
+export * as turn from './turn/index.ts'
+export * as vad from './vad/index.ts'

@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { AudioFrame } from '../audio.ts'
+import { ProviderError, ProviderStream } from '../base.ts'
+import type { AsyncQueue } from '../queue.ts'
+import { Resampler } from '../resample.ts'
+import type { Stt, SttEvent, SttStreamOptions } from './contract.ts'
+import { DEBIAN_MODEL_DIR, loadNative, type SphinxMode } from './pocketsphinx-ffi.ts'
+import type { SphinxJob, SphinxResult } from './pocketsphinx-worker.ts'
+
+export interface PocketsphinxOptions {
+  /** dictation: the en-us language model (usable on clear 16 kHz audio); digits / yesno: grammars for phone audio. */
+  mode: SphinxMode
+  modelDir?: string
+}
+
+export const MAX_SPHINX_UTTERANCE_MS = 60_000
+
+/**
+ * Offline recognition with CMU pocketsphinx (Debian libpocketsphinx3 + pocketsphinx-en-us).
+ * Not streaming: one stream per utterance, decoded after end() in a worker thread.
+ */
+export class PocketsphinxStt implements Stt {
+  readonly provider = 'pocketsphinx-stt'
+  readonly capabilities = { streaming: false, interimResults: false, offline: true }
+  private worker: Worker | undefined
+  private readonly pending = new Map<number, (r: SphinxResult) => void>()
+  private nextId = 1
+  private readonly modelDir: string
+
+  constructor(private readonly opts: PocketsphinxOptions) {
+    if (!loadNative()) throw new Error('pocketsphinx is not installed (Debian packages libpocketsphinx3 and pocketsphinx-en-us)')
+    this.modelDir = opts.modelDir ?? DEBIAN_MODEL_DIR
+    if (!existsSync(join(this.modelDir, 'en-us'))) throw new Error(`pocketsphinx model not found in ${this.modelDir} (Debian package pocketsphinx-en-us)`)
+  }
+
+  /** True when the libraries and the en-us model are present. */
+  static available(modelDir = DEBIAN_MODEL_DIR): boolean {
+    return loadNative() !== null && existsSync(join(modelDir, 'en-us'))
+  }
+
+  get mode(): SphinxMode {
+    return this.opts.mode
+  }
+
+  stream(_opts: SttStreamOptions = {}): PocketsphinxStream {
+    return new PocketsphinxStream(this)
+  }
+
+  /** @internal 16 kHz samples of one utterance to text. */
+  decode(samples: Int16Array): Promise<SphinxResult> {
+    if (!this.worker) {
+      this.worker = new Worker(new URL('./pocketsphinx-worker.ts', import.meta.url).href)
+      this.worker.onmessage = (ev: MessageEvent<SphinxResult>) => {
+        const done = this.pending.get(ev.data.id)
+        this.pending.delete(ev.data.id)
+        done?.(ev.data)
+      }
+      this.worker.unref()
+    }
+    const id = this.nextId++
+    const worker = this.worker
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve)
+      worker.postMessage({ id, mode: this.opts.mode, modelDir: this.modelDir, samples } satisfies SphinxJob, [samples.buffer as ArrayBuffer])
+    })
+  }
+
+  close(): void {
+    this.worker?.terminate()
+    this.worker = undefined
+    for (const [id, done] of this.pending) done({ id, ok: false, error: 'pocketsphinx engine closed' })
+    this.pending.clear()
+  }
+}
+
+export class PocketsphinxStream extends ProviderStream<AudioFrame, SttEvent> {
+  constructor(private readonly engine: PocketsphinxStt) {
+    super('pocketsphinx-stt', { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 })
+  }
+
+  protected async attempt(input: AsyncQueue<AudioFrame>, emit: (e: SttEvent) => void, signal: AbortSignal): Promise<void> {
+    let resampler: Resampler | undefined
+    let rate = 0
+    let audioMs = 0
+    const chunks: Int16Array[] = []
+    for await (const frame of input) {
+      if (signal.aborted) return
+      if (rate === 0) {
+        rate = frame.sampleRate
+        // the en-us model is 16 kHz; phone audio is upsampled (its band stays 4 kHz, which grammars tolerate)
+        if (rate !== 16000) resampler = new Resampler(rate, 16000)
+      } else if (frame.sampleRate !== rate) {
+        throw new ProviderError(this.provider, 'config', 'frames of different sample rates in one utterance', false)
+      }
+      audioMs += (frame.samples.length * 1000) / frame.sampleRate
+      if (audioMs > MAX_SPHINX_UTTERANCE_MS) throw new ProviderError(this.provider, 'config', `utterance longer than ${MAX_SPHINX_UTTERANCE_MS} ms`, false)
+      chunks.push(resampler ? resampler.push(frame.samples) : frame.samples)
+    }
+    if (signal.aborted || chunks.length === 0) return
+    const samples = new Int16Array(chunks.reduce((n, c) => n + c.length, 0))
+    let o = 0
+    for (const c of chunks) {
+      samples.set(c, o)
+      o += c.length
+    }
+    const result = await this.engine.decode(samples)
+    if (signal.aborted) return
+    if (!result.ok) throw new ProviderError(this.provider, 'protocol', result.error, false)
+    if (result.text) emit({ type: 'final', text: result.text, confidence: 1, startMs: 0, endMs: Math.round(audioMs), endOfTurn: true })
+    emit({ type: 'usage', audioMs: Math.round(audioMs) })
+  }
+}

@@ -1,0 +1,7 @@
+export * from './barge-in.ts'
+export * from './cost.ts'
+export * from './endpointing.ts'
+export * from './metrics.ts'
+export * from './sentences.ts'
+export * from './speech-handle.ts'
+export * from './controller.ts'

@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import type { AudioFrame } from '../../../src/voice/audio.ts'
+import { drain } from '../../../src/voice/base.ts'
+import { resample } from '../../../src/voice/resample.ts'
+import { PocketsphinxStt, type SttEvent } from '../../../src/voice/stt/index.ts'
+import { fliteSpeech, frames20ms } from '../../helpers/speech.ts'
+
+const engines: PocketsphinxStt[] = []
+afterAll(() => engines.forEach((e) => e.close()))
+const engine = (mode: 'dictation' | 'digits' | 'yesno') => {
+  const e = new PocketsphinxStt({ mode })
+  engines.push(e)
+  return e
+}
+
+/** What a caller sounds like on a G.711 line: 8 kHz. */
+const phone = (a: AudioFrame): AudioFrame => ({ samples: resample(a.samples, a.sampleRate, 8000), sampleRate: 8000 })
+
+async function transcribe(stt: PocketsphinxStt, audio: AudioFrame): Promise<SttEvent[]> {
+  const stream = stt.stream()
+  for (const f of frames20ms(audio)) stream.push(f)
+  stream.end()
+  const { events, errors } = await drain(stream)
+  expect(errors).toEqual([])
+  return events
+}
+const finalText = (events: SttEvent[]) => events.flatMap((e) => (e.type === 'final' ? [e.text] : [])).join(' ')
+
+describe('pocketsphinx offline STT (Debian libpocketsphinx3 through bun:ffi)', () => {
+  test('is found on this machine', () => expect(PocketsphinxStt.available()).toBe(true))
+
+  test('dictation transcribes clear 16 kHz speech', async () => {
+    const events = await transcribe(engine('dictation'), fliteSpeech('I would like to book a table for two people'))
+    expect(finalText(events)).toBe('i would like to book a table for two people')
+    expect(events.at(-1)).toMatchObject({ type: 'usage' })
+  })
+
+  test('the digits grammar reads a number spoken on 8 kHz phone audio', async () => {
+    const stt = engine('digits')
+    const words = (await transcribe(stt, phone(fliteSpeech('five five five, zero one nine', 'slt')))).flatMap((e) => (e.type === 'final' ? e.text.split(' ') : []))
+    expect(words).toEqual(['five', 'five', 'five', 'zero', 'one', 'nine'])
+  })
+
+  const answers: [string, 'yes' | 'no'][] = [
+    ['yes', 'yes'],
+    ['no', 'no'],
+    ['yes please', 'yes'],
+    ['no thanks', 'no'],
+  ]
+  for (const [said, meaning] of answers) {
+    test(`the yes/no grammar hears "${said}" on phone audio as a ${meaning}`, async () => {
+      const text = finalText(await transcribe(engine('yesno'), phone(fliteSpeech(said, 'rms'))))
+      const first = text.split(' ')[0]!
+      expect(['yes', 'yeah', 'yep', 'correct', 'right', 'sure'].includes(first) ? 'yes' : 'no').toBe(meaning)
+    })
+  }
+
+  test('decoders are reused across utterances and give the same answer each time', async () => {
+    const stt = engine('digits')
+    const audio = fliteSpeech('four two', 'slt')
+    const a = finalText(await transcribe(stt, audio))
+    const b = finalText(await transcribe(stt, audio))
+    expect(a).toBe('four two')
+    expect(b).toBe(a)
+  })
+})

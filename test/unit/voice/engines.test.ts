@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig } from '../../../src/config.ts'
+import { createVoiceEngines } from '../../../src/voice/index.ts'
+import { FliteTts } from '../../../src/voice/tts/index.ts'
+import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+
+afterAll(() => FliteTts.shutdown())
+
+describe('voice engine selection from config', () => {
+  test('with no configuration at all: Silero VAD, the best local STT, flite, no LLM', async () => {
+    const e = await createVoiceEngines(loadConfig({}))
+    expect(e.vad.name).toBe('silero-v5')
+    expect(e.stt?.provider).toBe(PocketsphinxStt.available() ? 'pocketsphinx-stt' : undefined)
+    expect(e.llm).toBeUndefined()
+    expect(e.tts(8000)).toMatchObject({ provider: 'flite-tts', sampleRate: 8000 })
+    expect(e.tts(8000)).toBe(e.tts(8000))
+    expect(e.settings.vad).toEqual({ startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 })
+    expect(e.settings.bargeIn.backchannels).toContain('uh-huh')
+  })
+
+  test('keys pick the cloud engines in auto mode', async () => {
+    const e = await createVoiceEngines(loadConfig({ DEEPGRAM_API_KEY: 'dg', ANTHROPIC_API_KEY: 'ak', TTS_PROVIDER: 'elevenlabs', ELEVENLABS_API_KEY: 'xi' }))
+    expect([e.stt?.provider, e.llm?.provider, e.tts(16000).provider]).toEqual(['deepgram-stt', 'anthropic-llm', 'elevenlabs-tts'])
+  })
+
+  test('a local OpenAI-compatible server needs only its base URL', async () => {
+    const e = await createVoiceEngines(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.2' }))
+    expect([e.llm?.provider, e.llm?.model]).toEqual(['openai-llm', 'llama3.2'])
+  })
+
+  test('VAD_ENGINE=energy selects the energy VAD', async () => {
+    const e = await createVoiceEngines(loadConfig({ VAD_ENGINE: 'energy' }))
+    expect(e.vad.name).toBe('energy')
+  })
+
+  const bad: [string, Record<string, string>, RegExp][] = [
+    ['an unknown VAD engine', { VAD_ENGINE: 'webrtc' }, /VAD_ENGINE must be one of silero, energy/],
+    ['a stop threshold above the start', { VAD_STOP_THRESHOLD: '0.8' }, /VAD_\*: VAD stop threshold/],
+    ['a threshold above 1', { VAD_START_THRESHOLD: '1.5' }, /between 0 and 1/],
+    ['ElevenLabs without a key', { TTS_PROVIDER: 'elevenlabs' }, /ELEVENLABS_API_KEY is required/],
+    ['Deepgram without a key', { STT_PROVIDER: 'deepgram' }, /DEEPGRAM_API_KEY is required/],
+    ['an unknown flite voice', { FLITE_VOICE: 'hal9000' }, /FLITE_VOICE must be one of/],
+    ['a price table that is not JSON', { VOICE_PRICE_TABLE: '{oops' }, /VOICE_PRICE_TABLE: price table is not JSON/],
+  ]
+  for (const [name, env, message] of bad) {
+    test(`rejects ${name} at start-up with a ConfigError`, async () => {
+      const err = await createVoiceEngines(loadConfig(env)).catch((e) => e)
+      expect(err).toBeInstanceOf(ConfigError)
+      expect(String(err.message)).toMatch(message)
+    })
+  }
+})

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'bun:test'
+import { type BargeInDecision, bargeInDecision, DEFAULT_BACKCHANNELS, DEFAULT_BARGE_IN, isBackchannel } from '../../../../src/voice/turn/index.ts'
+
+describe('backchannel detection', () => {
+  const cases: [string, boolean][] = [
+    ['uh-huh', true],
+    ['Uh huh.', true],
+    ['Yeah, okay.', true],
+    ['mm hmm yeah', true],
+    ['Mm.', true],
+    ['yeah but wait', false],
+    ['stop', false],
+    ['okay so I need a refund', false],
+    ['', false],
+  ]
+  for (const [text, expected] of cases) test(`"${text}" is ${expected ? '' : 'not '}a backchannel`, () => expect(isBackchannel(text, DEFAULT_BACKCHANNELS)).toBe(expected))
+
+  test('uses the configured list, not a built-in one', () => expect(isBackchannel('d accord', ['d accord', 'oui'])).toBe(true))
+})
+
+describe('barge-in decision', () => {
+  const P = DEFAULT_BARGE_IN // minSpeechMs 300, maxBackchannelMs 700
+  const cases: [string, number, string, BargeInDecision][] = [
+    ['real words past the minimum speech interrupt', 320, 'wait a second', 'interrupt'],
+    ['real words under the minimum speech wait', 200, 'wait', 'wait'],
+    ['a backchannel never interrupts', 900, 'uh-huh', 'ignore'],
+    ['speech without a transcript waits while it could still be a backchannel', 500, '', 'wait'],
+    ['speech without a transcript interrupts once longer than any backchannel', 700, '', 'interrupt'],
+  ]
+  for (const [name, speechMs, transcript, expected] of cases) test(name, () => expect(bargeInDecision(P, { speechMs, transcript })).toBe(expected))
+})

@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'bun:test'
+import { Endpointer } from '../../../../src/voice/turn/index.ts'
+
+describe('endpointing', () => {
+  const params = { maxFinalWaitMs: 1000, useInterimOnTimeout: true }
+
+  test('commits when the VAD has ended and the STT final is in, whichever comes last', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    expect(e.sttFinal('book a table', 1200)).toBeUndefined()
+    expect(e.vadSpeechEnd(1300, 1700)).toEqual({ text: 'book a table', speechEndMs: 1300, decidedAtMs: 1700, hadFinal: true })
+
+    e.vadSpeechStart()
+    expect(e.vadSpeechEnd(3000, 3400)).toBeUndefined()
+    expect(e.sttFinal('for two', 3550)).toEqual({ text: 'for two', speechEndMs: 3000, decidedAtMs: 3550, hadFinal: true })
+  })
+
+  test('a pause shorter than the VAD silence joins finals into one turn', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.sttFinal('I want', 500)
+    e.sttFinal('to cancel', 900)
+    expect(e.vadSpeechEnd(1000, 1400)?.text).toBe('I want to cancel')
+  })
+
+  test('an interim after the last final holds the turn until its final arrives', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.sttFinal('my number is', 500)
+    e.sttInterim('five five')
+    expect(e.vadSpeechEnd(900, 1300)).toBeUndefined()
+    expect(e.sttFinal('five five five', 1400)?.text).toBe('my number is five five five')
+  })
+
+  test('a final that never comes is replaced by the interim after the wait', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.sttInterim('hello anyone')
+    e.vadSpeechEnd(800, 1200)
+    expect(e.tick(1700)).toBeUndefined()
+    expect(e.tick(1800)).toEqual({ text: 'hello anyone', speechEndMs: 800, decidedAtMs: 1800, hadFinal: false })
+  })
+
+  test('speech with no words at all (a cough) is not a turn', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.vadSpeechEnd(400, 800)
+    expect(e.tick(5000)).toBeUndefined()
+  })
+
+  test('speaking again before the final resumes the same turn', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.vadSpeechEnd(500, 900)
+    e.vadSpeechStart()
+    expect(e.sttFinal('first part', 1000)).toBeUndefined()
+    expect(e.tick(3000)).toBeUndefined()
+    expect(e.vadSpeechEnd(1500, 1900)?.text).toBe('first part')
+  })
+})
