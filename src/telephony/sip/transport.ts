@@ -72,6 +72,12 @@ export class Transports {
       })
       this.udp = sock
       this.ports.udp = sock.address().port
+      try {
+        // bursts of large datagrams (a trunk at peak, a fuzzer) overflow the kernel default
+        sock.setRecvBufferSize(4 * 1024 * 1024)
+      } catch {
+        // capped by net.core.rmem_max; the default still works
+      }
     }
     if (o.tcp !== false) {
       this.tcpServer = net.createServer((s) => this.adopt(s, 'tcp'))

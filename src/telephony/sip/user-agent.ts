@@ -145,13 +145,19 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     }
   }
 
+  /** Our listening port for a transport; without a TLS listener, TLS requests name the TCP port. */
+  private portFor(t: TransportName): number | undefined {
+    if (t === 'tls') return this.ports.tls ?? this.ports.tcp
+    return t === 'tcp' ? this.ports.tcp : this.ports.udp
+  }
+
   private via(t: TransportName): string {
-    const port = t === 'tls' ? this.ports.tls : t === 'tcp' ? this.ports.tcp : this.ports.udp
+    const port = this.portFor(t)
     return `SIP/2.0/${t.toUpperCase()} ${this.opts.publicHost}:${port};branch=${newBranch()};rport`
   }
 
   private contact(t: TransportName): string {
-    const port = t === 'tls' ? this.ports.tls : t === 'tcp' ? this.ports.tcp : this.ports.udp
+    const port = this.portFor(t)
     return `<sip:${this.opts.publicHost}:${port}${t === 'udp' ? '' : `;transport=${t}`}>`
   }
 

@@ -1,0 +1,116 @@
+// Two of our user agents calling each other: over TLS with a self-signed certificate made in
+// the test, and over UDP and TCP for outcomes, CANCEL, DTMF and hang-up in both directions.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import tls from 'node:tls'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { InMemoryNumberDirectory, UserAgent, type InboundCall } from '../../../src/telephony/sip/index.ts'
+
+const NUMBER = '+15550005555'
+const SDP = (port: number) => `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio ${port} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n`
+const timers = { t1: 50, t2: 400, t4: 200, timerD: 200 }
+
+let dir: string
+let cert: string
+let callee: UserAgent
+let caller: UserAgent
+let onCall: (call: InboundCall) => void = (call) => call.answer(SDP(42000))
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sip-tls-'))
+  const gen = Bun.spawnSync([
+    'openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+  ])
+  if (gen.exitCode !== 0) throw new Error(gen.stderr.toString())
+  cert = readFileSync(join(dir, 'cert.pem'), 'utf8')
+  const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }])
+  callee = new UserAgent({
+    host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0, tlsCert: cert, tlsKey: readFileSync(join(dir, 'key.pem'), 'utf8'),
+    directory, timers,
+  })
+  callee.on('call', (call) => onCall(call))
+  caller = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsCa: cert, directory: new InMemoryNumberDirectory([]), timers })
+  await callee.start()
+  await caller.start()
+})
+
+afterAll(async () => {
+  await caller.stop()
+  await callee.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function connected(transport: 'udp' | 'tcp' | 'tls') {
+  const port = transport === 'tls' ? callee.ports.tls : transport === 'tcp' ? callee.ports.tcp : callee.ports.udp
+  const incoming = callee.next('call')
+  const out = await caller.placeCall({ target: `sip:${NUMBER}@127.0.0.1:${port};transport=${transport}`, from: { user: '+15550006666', displayName: 'Agent' }, sdp: SDP(43000) })
+  const [inbound] = await incoming
+  return { out, inbound }
+}
+
+describe('calls between two user agents', () => {
+  test('a call over TLS 1.2+ with a self-signed certificate made in the test is answered and hung up', async () => {
+    const { out, inbound } = await connected('tls')
+    expect(inbound.info.remote.transport).toBe('tls')
+    expect(inbound.info.from).toEqual({ displayName: 'Agent', uri: 'sip:+15550006666@127.0.0.1' })
+    const [answer] = await out.next('answered')
+    expect(answer).toContain('m=audio 42000')
+    await inbound.next('active')
+    const ended = inbound.next('ended')
+    out.hangup()
+    expect((await ended)[0]).toEqual({ reason: 'remote_hangup' })
+  })
+
+  test('the TLS listener refuses TLS 1.1', async () => {
+    const err = await new Promise<Error | undefined>((res) => {
+      const s = tls.connect({ host: '127.0.0.1', port: callee.ports.tls!, ca: cert, maxVersion: 'TLSv1.1', minVersion: 'TLSv1' }, () => res(undefined))
+      s.on('error', res)
+    })
+    expect(err).toBeInstanceOf(Error)
+  })
+
+  test.each(['udp', 'tcp'] as const)('over %s: DTMF by INFO reaches the callee and the callee hangs up', async (t) => {
+    const { out, inbound } = await connected(t)
+    await out.next('active')
+    await inbound.next('active')
+    const dtmf = inbound.next('dtmf')
+    out.sendDtmf('#', 120)
+    expect(await dtmf).toEqual(['#', 120])
+    const ended = out.next('ended')
+    inbound.hangup()
+    expect((await ended)[0]).toEqual({ reason: 'remote_hangup' })
+  })
+
+  test.each([
+    [486, 'busy'], [480, 'no_answer'], [603, 'declined'], [500, 'failed'],
+  ] as const)('a %i from the callee ends our outbound call as %s', async (status, reason) => {
+    onCall = (call) => call.reject(status)
+    try {
+      const { out } = await connected('udp')
+      expect((await out.next('ended'))[0]).toEqual({ reason, status })
+    } finally {
+      onCall = (call) => call.answer(SDP(42000))
+    }
+  })
+
+  test('cancelling our ringing outbound call ends both sides with 487', async () => {
+    onCall = (call) => call.ringing()
+    try {
+      const { out, inbound } = await connected('udp')
+      await out.next('progress')
+      const calleeEnded = inbound.next('ended')
+      out.cancel()
+      expect((await out.next('ended'))[0]).toEqual({ reason: 'cancelled', status: 487 })
+      expect((await calleeEnded)[0]).toEqual({ reason: 'cancelled', status: 487 })
+    } finally {
+      onCall = (call) => call.answer(SDP(42000))
+    }
+  })
+
+  test('a call to a port where nobody listens over TCP ends as failed at once', async () => {
+    const out = await caller.placeCall({ target: 'sip:1@127.0.0.1:9;transport=tcp', from: { user: '1' }, sdp: SDP(1) })
+    expect((await out.next('ended'))[0]).toEqual({ reason: 'failed' })
+  })
+})
