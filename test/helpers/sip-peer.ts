@@ -13,11 +13,12 @@ export class SipPeer {
 
   private constructor(readonly transport: 'udp' | 'tcp', private readonly target: number) {}
 
-  static async udp(target: number): Promise<SipPeer> {
+  /** `bind` may be any 127.x.y.z address, to look like another source host. */
+  static async udp(target: number, bind = '127.0.0.1'): Promise<SipPeer> {
     const p = new SipPeer('udp', target)
     const s = dgram.createSocket('udp4')
     s.on('message', (b) => p.take(new Uint8Array(b)))
-    await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()))
+    await new Promise<void>((r) => s.bind(0, bind, () => r()))
     p.udp = s
     p.port = s.address().port
     return p

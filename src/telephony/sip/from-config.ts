@@ -1,0 +1,31 @@
+// Builds the user agent from the appliance configuration; the composition root calls this.
+import { readFileSync } from 'node:fs'
+import type { Config } from '../../config.ts'
+import type { Log } from './call.ts'
+import type { NumberDirectory } from './directory.ts'
+import { UserAgent } from './user-agent.ts'
+
+type SipConfig = Pick<
+  Config,
+  | 'SIP_HOST' | 'SIP_PORT' | 'SIP_TLS_PORT' | 'SIP_TLS_CERT_FILE' | 'SIP_TLS_KEY_FILE' | 'SIP_T1_MS' | 'SIP_RING_TIMEOUT_MS'
+  | 'SIP_RETRY_AFTER_SEC' | 'SIP_REFUSALS_PER_SEC' | 'SIP_REFUSAL_BURST' | 'PUBLIC_HOST'
+>
+
+export function userAgentFromConfig(config: SipConfig, directory: NumberDirectory, log?: Log): UserAgent {
+  const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
+  return new UserAgent({
+    host: config.SIP_HOST,
+    publicHost: config.PUBLIC_HOST,
+    port: config.SIP_PORT,
+    tlsPort: tls ? config.SIP_TLS_PORT : undefined,
+    tlsCert: tls ? readFileSync(config.SIP_TLS_CERT_FILE, 'utf8') : undefined,
+    tlsKey: tls ? readFileSync(config.SIP_TLS_KEY_FILE, 'utf8') : undefined,
+    timers: { t1: config.SIP_T1_MS, t2: 8 * config.SIP_T1_MS, t4: 10 * config.SIP_T1_MS, timerD: Math.max(32_000, 64 * config.SIP_T1_MS) },
+    ringTimeoutMs: config.SIP_RING_TIMEOUT_MS,
+    retryAfterSec: config.SIP_RETRY_AFTER_SEC,
+    refusalsPerSec: config.SIP_REFUSALS_PER_SEC,
+    refusalBurst: config.SIP_REFUSAL_BURST,
+    directory,
+    log,
+  })
+}

@@ -1,0 +1,84 @@
+// baresip (Debian package) places a real call to the user agent: we answer, it ACKs, we hang up
+// and baresip reports the session closed.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { InMemoryNumberDirectory, UserAgent } from '../../../src/telephony/sip/index.ts'
+
+const NUMBER = '15550007777'
+const SDP = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 42000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'
+
+let ua: UserAgent
+let dir: string
+
+/** One second of a 440 Hz tone, 8 kHz 16-bit mono WAV: baresip's audio source. */
+function toneWav(): Uint8Array {
+  const n = 8000
+  const buf = Buffer.alloc(44 + n * 2)
+  buf.write('RIFF', 0)
+  buf.writeUInt32LE(36 + n * 2, 4)
+  buf.write('WAVEfmt ', 8)
+  buf.writeUInt32LE(16, 16)
+  buf.writeUInt16LE(1, 20)
+  buf.writeUInt16LE(1, 22)
+  buf.writeUInt32LE(8000, 24)
+  buf.writeUInt32LE(16000, 28)
+  buf.writeUInt16LE(2, 32)
+  buf.writeUInt16LE(16, 34)
+  buf.write('data', 36)
+  buf.writeUInt32LE(n * 2, 40)
+  for (let i = 0; i < n; i++) buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)), 44 + i * 2)
+  return buf
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'baresip-'))
+  writeFileSync(join(dir, 'tone.wav'), toneWav())
+  writeFileSync(join(dir, 'accounts'), '<sip:baresip@127.0.0.1>;regint=0\n')
+  writeFileSync(
+    join(dir, 'config'),
+    [
+      'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', 'module g711.so', 'module aufile.so',
+      'module account.so', 'module menu.so', `audio_player aufile,${join(dir, 'out.wav')}`,
+      `audio_source aufile,${join(dir, 'tone.wav')}`, `audio_alert aufile,${join(dir, 'alert.wav')}`, 'rtp_ports 30000-30999', '',
+    ].join('\n'),
+  )
+  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }]) })
+  await ua.start()
+})
+
+afterAll(async () => {
+  await ua.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+test('baresip calls a number, is answered, and sees our hang-up', async () => {
+  const incoming = ua.next('call')
+  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial sip:${NUMBER}@127.0.0.1:${ua.ports.udp}`], { stdout: 'pipe', stderr: 'pipe' })
+  let out = ''
+  const closed = (async () => {
+    const decoder = new TextDecoder()
+    for await (const chunk of proc.stdout) {
+      out += decoder.decode(chunk)
+      if (out.includes('session closed')) return true
+    }
+    return false
+  })()
+  try {
+    const [call] = await incoming
+    expect(call.info.from.uri).toBe('sip:baresip@127.0.0.1')
+    expect(call.info.offer).toContain('PCMU/8000')
+    const active = call.next('active')
+    call.answer(SDP)
+    await active
+    const ended = call.next('ended')
+    call.hangup()
+    expect((await ended)[0]).toEqual({ reason: 'local_hangup' })
+    expect(await closed, out).toBe(true)
+    expect(out).toContain(`connecting to 'sip:${NUMBER}@127.0.0.1:${ua.ports.udp}'`)
+  } finally {
+    proc.kill()
+    await proc.exited
+  }
+})
