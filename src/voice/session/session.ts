@@ -27,6 +27,8 @@ const MAX_HISTORY = 40
 const MAX_TRANSCRIPT = 2000
 const MAX_TOOL_ROUNDS = 3
 const PREROLL_MS = 400
+/** Digits typed without '#' count as one entry after this pause. */
+export const DTMF_PAUSE_MS = 1500
 
 export interface SessionOptions {
   engines: SessionEngines
@@ -114,6 +116,7 @@ export class VoiceSession {
     const now = this.o.now()
     this.playout.tick(now)
     this.apply(this.controller.handle({ type: 'tick' }, now))
+    if (this.dtmf && now - this.dtmfLastAt >= DTMF_PAUSE_MS) this.commitDtmf(now)
     if (this.closing) return
     if (now - this.startedAt >= this.o.agent.maxDurationMs) {
       void this.finish('max_duration', this.fill(this.o.agent.goodbyeMessage))
@@ -128,6 +131,30 @@ export class VoiceSession {
         void this.say(this.fill(this.o.agent.repromptMessage), true)
       }
     }
+  }
+
+  /** A DTMF key from the caller (RFC 4733 or SIP INFO): digits are collected until '#' or a pause. */
+  pushDtmf(key: string): void {
+    if (this.ended || !/^[0-9*#A-D]$/.test(key)) return
+    const now = this.o.now()
+    this.lastActivityAt = now
+    this.reprompted = false
+    if (this.dtmf.length === 0) this.dtmfStartAt = now
+    this.dtmfLastAt = now
+    if (key === '#') this.commitDtmf(now)
+    else this.dtmf += key
+  }
+
+  private dtmf = ''
+  private dtmfStartAt = 0
+  private dtmfLastAt = 0
+
+  private commitDtmf(now: number): void {
+    const digits = this.dtmf
+    this.dtmf = ''
+    if (!digits) return
+    this.userSpeechStartAt = this.dtmfStartAt
+    this.onUserTurn({ text: `[DTMF] ${digits}`, speechEndMs: this.dtmfLastAt, decidedAtMs: now, hadFinal: true })
   }
 
   /** The caller hung up. */

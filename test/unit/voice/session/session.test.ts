@@ -160,3 +160,26 @@ describe('voice session on a scripted timeline', () => {
     expect(t.hangup?.reason).toBe('caller_hangup')
   })
 })
+
+describe('DTMF input', () => {
+  test("the caller's keys reach the agent as one turn at '#'", async () => {
+    const t = new Timeline({ llm: [{ text: 'Thanks, account found.' }], stt: [] }).start()
+    await t.runUntil(200)
+    for (const k of ['4', '2', '1', '#']) t.session.pushDtmf(k)
+    await t.runUntil(3000)
+    expect(t.llm.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: '[DTMF] 421' })
+    expect(t.session.report().transcript.map((i) => i.text)).toEqual(['[DTMF] 421', 'Thanks, account found.'])
+  })
+
+  test('digits without # are sent after a pause; anything that is not a key is ignored', async () => {
+    const t = new Timeline({ llm: [{ text: 'Option two.' }], stt: [] }).start()
+    await t.runUntil(200)
+    t.session.pushDtmf('2')
+    t.session.pushDtmf('x')
+    t.session.pushDtmf('12')
+    await t.runUntil(1600)
+    expect(t.llm.requests.length).toBe(0)
+    await t.runUntil(1800)
+    expect(t.llm.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: '[DTMF] 2' })
+  })
+})
