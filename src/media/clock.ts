@@ -2,6 +2,8 @@
 // monotonic clock at origin + k * tickMs, so timer lateness never accumulates. Calls are
 // spread over a few phase slots so that hundreds of calls do not all send in one burst.
 
+import { PacingHistogram } from './call/pacing.ts'
+
 export type TickHandler = (scheduledMs: number, nowMs: number) => void
 
 interface Slot {
@@ -20,6 +22,9 @@ export class MediaClock {
   private readonly origin: number
   /** Ticks skipped because the process stalled longer than `maxCatchUp` ticks. */
   skippedTicks = 0
+  /** How late timers fire, and how long one slot's handlers take, in ms. */
+  readonly lateness = new PacingHistogram()
+  readonly busy = new PacingHistogram()
 
   constructor(
     readonly tickMs = 10,
@@ -66,7 +71,9 @@ export class MediaClock {
 
   private fire(slot: Slot): void {
     let now = this.now()
+    const firedAt = now
     let due = this.origin + slot.offsetMs + slot.k * this.tickMs
+    if (due <= now) this.lateness.record(now - due)
     const behind = Math.floor((now - due) / this.tickMs)
     if (behind > this.maxCatchUp) {
       // After a long stall, skip ahead instead of bursting many ticks' worth of packets.
@@ -86,6 +93,7 @@ export class MediaClock {
       due += this.tickMs
       now = this.now()
     }
+    this.busy.record(now - firedAt)
     if (slot.handlers.size > 0) this.schedule(slot)
     else slot.timer = undefined
   }

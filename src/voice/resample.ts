@@ -25,34 +25,51 @@ export class Resampler {
     this.history = new Float32Array(this.half)
   }
 
+  /** Normalized filter taps for one fractional phase; rational ratios reuse a few phases. */
+  private readonly kernels = new Map<number, Float32Array>()
+
+  private kernel(frac: number): Float32Array {
+    const key = Math.round(frac * 8192)
+    let taps = this.kernels.get(key)
+    if (taps) return taps
+    const f = key / 8192
+    const half = this.half
+    taps = new Float32Array(2 * half)
+    let norm = 0
+    for (let k = -half + 1; k <= half; k++) {
+      const x = k - f
+      const w = 0.5 + 0.5 * Math.cos((Math.PI * x) / (half + 1))
+      const s = x === 0 ? this.cutoff : Math.sin(Math.PI * this.cutoff * x) / (Math.PI * x)
+      taps[k + half - 1] = s * w
+      norm += s * w
+    }
+    for (let i = 0; i < taps.length; i++) taps[i] = taps[i]! / norm
+    if (this.kernels.size < 8192) this.kernels.set(key, taps)
+    return taps
+  }
+
   push(input: Int16Array): Int16Array {
     if (this.fromHz === this.toHz) return input
     const buf = new Float32Array(this.history.length + input.length)
     buf.set(this.history, 0)
     for (let i = 0; i < input.length; i++) buf[this.history.length + i] = input[i]!
-    const out: number[] = []
+    const out = new Int16Array(Math.max(0, Math.ceil((buf.length - this.half - this.pos) / this.step) + 1))
+    let n = 0
     const half = this.half
     while (this.pos + half < buf.length) {
       const center = Math.floor(this.pos)
-      const frac = this.pos - center
+      const taps = this.kernel(this.pos - center)
       let acc = 0
-      let norm = 0
-      for (let k = -half + 1; k <= half; k++) {
-        const x = k - frac
-        const w = 0.5 + 0.5 * Math.cos((Math.PI * x) / (half + 1))
-        const s = x === 0 ? this.cutoff : Math.sin(Math.PI * this.cutoff * x) / (Math.PI * x)
-        const c = s * w
-        acc += buf[center + k]! * c
-        norm += c
-      }
-      const v = Math.round(acc / norm)
-      out.push(v > 32767 ? 32767 : v < -32768 ? -32768 : v)
+      const base = center - half + 1
+      for (let k = 0; k < taps.length; k++) acc += buf[base + k]! * taps[k]!
+      const v = Math.round(acc)
+      out[n++] = v > 32767 ? 32767 : v < -32768 ? -32768 : v
       this.pos += this.step
     }
     const keepFrom = Math.max(0, Math.floor(this.pos) - half)
     this.history = buf.slice(keepFrom)
     this.pos -= keepFrom
-    return Int16Array.from(out)
+    return out.subarray(0, n)
   }
 }
 

@@ -32,6 +32,7 @@ export class ImpairmentRelay {
       port: 0,
       binaryType: 'uint8array',
       socket: {
+        error() {},
         data(_s, data, port) {
           if (port === target.port) {
             if (source) relay.socket.send(data, source.port, '127.0.0.1')

@@ -22,6 +22,7 @@ export class RtpPeer {
       port: 0,
       binaryType: 'uint8array',
       socket: {
+        error() {},
         data(_s, data, port) {
           const bytes = data.slice()
           if (bytes[1]! >= 192 && bytes[1]! <= 223) return // RTCP

@@ -22,6 +22,12 @@ export class PacingHistogram {
     return 100
   }
 
+  reset(): void {
+    this.buckets.fill(0)
+    this.count = 0
+    this.maxMs = 0
+  }
+
   /** Adds another histogram's counts (for totals across calls). */
   merge(other: PacingHistogram): void {
     for (let i = 0; i < this.buckets.length; i++) this.buckets[i]! += other.buckets[i]!

@@ -21,38 +21,60 @@ function besselI0(x: number): number {
   return sum
 }
 
-/** Designs the prototype filter at `up * inRate` and lays it out phase-major with gain `up`. */
+/**
+ * Designs the prototype low-pass at `up * inRate`, centred on the lower Nyquist frequency with
+ * the passband edge at `passband` of it. Centring it there makes every max(up, down)-th tap an
+ * exact zero (a half-band filter for 2:1), and those taps are left out of each phase.
+ */
 function designPolyphase(inRate: number, outRate: number, up: number, opts: Required<ResamplerOptions>) {
   const nyquist = Math.min(inRate, outRate) / 2
   const fs = up * inRate
-  const passEdge = opts.passband * nyquist
-  const transition = nyquist - passEdge
-  const cutoff = (passEdge + nyquist) / 2 / fs
+  const transition = 2 * (1 - opts.passband) * nyquist
+  const cutoff = nyquist / fs
   const a = opts.attenuationDb
   const beta = a > 50 ? 0.1102 * (a - 8.7) : a >= 21 ? 0.5842 * (a - 21) ** 0.4 + 0.07886 * (a - 21) : 0
-  const minTaps = Math.ceil((a - 7.95) / (2.285 * ((2 * Math.PI * transition) / fs))) + 1
-  const perPhase = Math.ceil(minTaps / up)
-  const n = perPhase * up
-  const mid = (n - 1) / 2
+  let length = Math.ceil((a - 7.95) / (2.285 * ((2 * Math.PI * transition) / fs))) + 1
+  if (length % 2 === 0) length++ // odd, so the centre is a tap and the sinc zeros land on taps
+  const perPhase = Math.ceil(length / up)
+  const mid = (length - 1) / 2
   const i0Beta = besselI0(beta)
-  const coeffs = new Float32Array(n)
-  for (let i = 0; i < n; i++) {
-    const t = i - mid
-    const sinc = t === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * t) / (Math.PI * t)
-    const r = (2 * i) / (n - 1) - 1
-    const window = besselI0(beta * Math.sqrt(Math.max(0, 1 - r * r))) / i0Beta
-    // h[phase + k*up] stored at [phase*perPhase + k], scaled by `up` to keep unity passband gain.
-    coeffs[(i % up) * perPhase + Math.floor(i / up)] = sinc * window * up
+  const dense: number[][] = Array.from({ length: up }, () => [])
+  for (let i = 0; i < perPhase * up; i++) {
+    let c = 0
+    if (i < length) {
+      const t = i - mid
+      const sinc = t === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * t) / (Math.PI * t)
+      const r = (2 * i) / (length - 1) - 1
+      c = (sinc * besselI0(beta * Math.sqrt(Math.max(0, 1 - r * r)))) / i0Beta
+      if (Math.abs(c) < 1e-9 * cutoff) c = 0
+    }
+    // h[phase + k*up] belongs to phase `i % up` at delay k, scaled by `up` for unity passband gain.
+    dense[i % up]!.push(c * up)
   }
-  return { coeffs, perPhase }
+  const starts = new Int32Array(up + 1)
+  const delays: number[] = []
+  const coeffs: number[] = []
+  for (let p = 0; p < up; p++) {
+    starts[p] = coeffs.length
+    dense[p]!.forEach((c, k) => {
+      if (c !== 0) {
+        delays.push(k)
+        coeffs.push(c)
+      }
+    })
+  }
+  starts[up] = coeffs.length
+  return { coeffs: Float64Array.from(coeffs), delays: Int32Array.from(delays), starts, perPhase }
 }
 
 export class Resampler {
   readonly up: number
   readonly down: number
-  private readonly coeffs: Float32Array
+  private readonly coeffs: Float64Array
+  private readonly delays: Int32Array
+  private readonly starts: Int32Array
   private readonly taps: number
-  private buf: Float32Array
+  private buf: Float64Array
   /** Position of the next output sample, in 1/up input-sample units, relative to the next input block. */
   private t = 0
 
@@ -68,13 +90,15 @@ export class Resampler {
     this.up = outRate / g
     this.down = inRate / g
     if (this.up > 64 || this.down > 64) throw new RangeError(`unsupported rate ratio ${inRate} -> ${outRate}`)
-    const { coeffs, perPhase } = designPolyphase(inRate, outRate, this.up, {
+    const { coeffs, delays, starts, perPhase } = designPolyphase(inRate, outRate, this.up, {
       passband: options.passband ?? 0.8,
       attenuationDb: options.attenuationDb ?? 60,
     })
     this.coeffs = coeffs
+    this.delays = delays
+    this.starts = starts
     this.taps = perPhase
-    this.buf = new Float32Array(perPhase - 1 + 960)
+    this.buf = new Float64Array(perPhase - 1 + 960)
   }
 
   /** Group delay in input samples, which callers may subtract when aligning streams. */
@@ -88,7 +112,7 @@ export class Resampler {
     const len = input.length
     if (this.up === 1 && this.down === 1) return input.slice()
     if (this.buf.length < hist + len) {
-      const bigger = new Float32Array(hist + len)
+      const bigger = new Float64Array(hist + len)
       bigger.set(this.buf.subarray(0, hist))
       this.buf = bigger
     }
@@ -96,17 +120,19 @@ export class Resampler {
     for (let i = 0; i < len; i++) buf[hist + i] = input[i]!
     const up = this.up
     const down = this.down
-    const taps = this.taps
     const coeffs = this.coeffs
+    const delays = this.delays
+    const starts = this.starts
     const count = Math.max(0, Math.ceil((len * up - this.t) / down))
     const out = new Int16Array(count)
     let t = this.t
     for (let n = 0; n < count; n++, t += down) {
       const base = Math.floor(t / up)
-      const phaseOffset = (t - base * up) * taps
+      const phase = t - base * up
       const newest = hist + base
       let acc = 0
-      for (let k = 0; k < taps; k++) acc += coeffs[phaseOffset + k]! * buf[newest - k]!
+      const end = starts[phase + 1]!
+      for (let j = starts[phase]!; j < end; j++) acc += coeffs[j]! * buf[newest - delays[j]!]!
       out[n] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc)
     }
     this.t = t - len * up

@@ -25,6 +25,9 @@ async function bindUdp(hostname: string, port: number, route: { fn: DatagramHand
       data(_s, data, remotePort, address) {
         route.fn(data, remotePort, address)
       },
+      // ICMP "port unreachable" from a peer that went away arrives as ECONNREFUSED; RTP over
+      // UDP carries on (the peer may come back, or the call is hanging up).
+      error() {},
     },
   })
 }

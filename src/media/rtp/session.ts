@@ -3,7 +3,7 @@
 // jitter and round-trip figures they carry.
 
 import { looksLikeRtcp, parseRtp, RtpParseError, serializeRtp, type RtpPacket } from './packet.ts'
-import type { BoundPorts } from './port-pool.ts'
+import type { BoundPorts, UdpSocket } from './port-pool.ts'
 import { parseRtcp, serializeRtcp, SDES_CNAME, type ReportBlock, type RtcpPacket } from './rtcp.ts'
 import { ntpFromUnixMs, ReceiveStats, roundTripMs } from './stats.ts'
 
@@ -48,6 +48,8 @@ export interface RtpSessionStats {
   /** Packets from sources other than the latched one, and unparsable datagrams. */
   rejectedPackets: number
   malformedPackets: number
+  /** Sends the kernel refused (usually ICMP port unreachable from a peer that went away). */
+  sendErrors: number
   latchedTo?: string
 }
 
@@ -68,6 +70,7 @@ export class RtpSession {
   private lastSendAtMs = 0
   private rejected = 0
   private malformed = 0
+  private sendErrors = 0
   private remoteReport: ReportBlock | undefined
   private rttMs: number | undefined
   private readonly timer: ReturnType<typeof setInterval>
@@ -110,7 +113,7 @@ export class RtpSession {
     this.seq = (this.seq + 1) & 0xffff
     const bytes = serializeRtp(packet, this.sendBuf)
     const to = this.latchedRtp ?? { address: this.remote.address, port: this.remote.rtpPort }
-    this.opts.ports.rtp.send(bytes, to.port, to.address)
+    if (!this.transmit(this.opts.ports.rtp, bytes, to)) return
     this.packetsSent++
     this.octetsSent += payload.length
     this.lastRtpTs = packet.timestamp
@@ -135,6 +138,7 @@ export class RtpSession {
       rttMs: this.rttMs,
       rejectedPackets: this.rejected,
       malformedPackets: this.malformed,
+      sendErrors: this.sendErrors,
       latchedTo: this.latchedRtp ? `${this.latchedRtp.address}:${this.latchedRtp.port}` : undefined,
     }
   }
@@ -222,6 +226,17 @@ export class RtpSession {
       ? (this.latchedRtp ?? { address: this.remote.address, port: this.remote.rtpPort })
       : (this.latchedRtcp ?? { address: this.remote.address, port: this.remote.rtcpPort })
     const socket = this.remote.rtcpMux ? this.opts.ports.rtp : this.opts.ports.rtcp
-    socket.send(serializeRtcp(packets), to.port, to.address)
+    this.transmit(socket, serializeRtcp(packets), to)
+  }
+
+  /** A send can fail with the ICMP error of an earlier one (ECONNREFUSED); count it, carry on. */
+  private transmit(socket: UdpSocket, bytes: Uint8Array, to: { address: string; port: number }): boolean {
+    try {
+      socket.send(bytes, to.port, to.address)
+      return true
+    } catch {
+      this.sendErrors++
+      return false
+    }
   }
 }

@@ -85,28 +85,31 @@ export function formatParams(params: Params): string {
 /** Reads a quoted-string starting at `start` (which must be a quote). */
 export function readQuoted(s: string, start: number): { value: string; end: number } | undefined {
   let value = ''
-  for (let i = start + 1; i < s.length; i++) {
-    const ch = s[i]!
-    if (ch === '\\') {
-      if (i + 1 >= s.length) return undefined
-      value += s[++i]
-    } else if (ch === '"') return { value, end: i + 1 }
-    else value += ch
+  let from = start + 1
+  for (;;) {
+    const q = s.indexOf('"', from)
+    const bs = s.indexOf('\\', from)
+    if (q < 0) return undefined
+    if (bs < 0 || q < bs) return { value: value + s.slice(from, q), end: q + 1 }
+    if (bs + 1 >= s.length) return undefined
+    value += s.slice(from, bs) + s[bs + 1]
+    from = bs + 2
   }
-  return undefined
 }
 
 function splitOutsideQuotes(s: string, sep: string): string[] {
+  if (!s.includes('"')) return s.split(sep)
   const out: string[] = []
+  const sepCode = sep.charCodeAt(0)
   let quoted = false
   let start = 0
   for (let i = 0; i < s.length; i++) {
-    const ch = s[i]
+    const ch = s.charCodeAt(i)
     if (quoted) {
-      if (ch === '\\') i++
-      else if (ch === '"') quoted = false
-    } else if (ch === '"') quoted = true
-    else if (ch === sep) {
+      if (ch === 92) i++
+      else if (ch === 34) quoted = false
+    } else if (ch === 34) quoted = true
+    else if (ch === sepCode) {
       out.push(s.slice(start, i))
       start = i + 1
     }
@@ -159,11 +162,8 @@ export function parseSipUri(s: string): SipUri | undefined {
 export function parseHostPort(s: string): { host: string; port?: number } | undefined {
   let host = s
   let port: number | undefined
-  const m = /^(.*?)(?::(\d{1,5}))?$/.exec(s)
-  if (m && !s.startsWith('[')) {
-    host = m[1]!
-    if (m[2] !== undefined) port = Number(m[2])
-  } else if (s.startsWith('[')) {
+  const colon = s.lastIndexOf(':')
+  if (s.startsWith('[')) {
     const close = s.indexOf(']')
     if (close < 0) return undefined
     host = s.slice(0, close + 1)
@@ -172,6 +172,11 @@ export function parseHostPort(s: string): { host: string; port?: number } | unde
       if (!/^:\d{1,5}$/.test(tail)) return undefined
       port = Number(tail.slice(1))
     }
+  } else if (colon >= 0) {
+    const digits = s.slice(colon + 1)
+    if (!/^\d{1,5}$/.test(digits)) return undefined
+    host = s.slice(0, colon)
+    port = Number(digits)
   }
   if (!HOST_RE.test(host) || (port !== undefined && port > 65535)) return undefined
   return { host: host.toLowerCase(), port }
@@ -194,9 +199,12 @@ export function escapeUser(user: string): string {
 
 /** Scheme of any absolute URI, lower-cased; undefined when the string is not one. */
 export function uriScheme(s: string): string | undefined {
-  const m = /^([A-Za-z][A-Za-z0-9+\-.]*):[^\s<>]+$/.exec(s)
-  return m ? m[1]!.toLowerCase() : undefined
+  const colon = s.indexOf(':')
+  if (colon < 1 || colon === s.length - 1 || !SCHEME.test(s.slice(0, colon)) || /[\s<>]/.test(s)) return undefined
+  return s.slice(0, colon).toLowerCase()
 }
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+\-.]*$/
 
 /**
  * name-addr or addr-spec with header parameters (From, To, Contact, Route, Refer-To).
@@ -248,16 +256,18 @@ export function formatNameAddr(na: NameAddr): string {
 
 /** One Via element: `SIP / 2.0 / UDP host[:port] *(;param)`, LWS allowed around the slashes. */
 export function parseVia(value: string): Via | undefined {
-  const m = /^\s*([A-Za-z0-9\-.!%*_+`'~]+)\s*\/\s*([A-Za-z0-9\-.!%*_+`'~]+)\s*\/\s*([A-Za-z0-9\-.!%*_+`'~]+)\s+([^;\s]+)\s*(;.*)?$/s.exec(
-    value,
-  )
+  const semi = value.indexOf(';')
+  const m = VIA_HEAD.exec(semi < 0 ? value : value.slice(0, semi))
   if (!m) return undefined
   const hp = parseHostPort(m[4]!)
   if (!hp) return undefined
-  const params = parseParams(m[5] ?? '')
+  const params = semi < 0 ? new Map() : parseParams(value.slice(semi))
   if (!params) return undefined
   return { protocol: `${m[1]!.toUpperCase()}/${m[2]}`, transport: m[3]!.toUpperCase(), host: hp.host, port: hp.port, params }
 }
+
+const T = "[A-Za-z0-9\\-.!%*_+`'~]+"
+const VIA_HEAD = new RegExp(`^\\s*(${T})\\s*/\\s*(${T})\\s*/\\s*(${T})\\s+(\\S+)\\s*$`)
 
 export function formatVia(v: Via): string {
   return `${v.protocol}/${v.transport} ${v.host}${v.port === undefined ? '' : `:${v.port}`}${formatParams(v.params)}`

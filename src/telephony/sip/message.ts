@@ -27,17 +27,25 @@ export interface SipResponse extends Common {
 export type SipMessage = SipRequest | SipResponse
 
 /** RFC 3261 section 7.3.3 compact forms, plus RFC 3515/3891/4028 ones in common use. */
-const COMPACT: Record<string, string> = {
+const COMPACT = new Map<string, string>(Object.entries({
   i: 'call-id', m: 'contact', e: 'content-encoding', l: 'content-length', c: 'content-type',
   f: 'from', s: 'subject', k: 'supported', t: 'to', v: 'via', r: 'refer-to', b: 'referred-by',
   o: 'event', x: 'session-expires', u: 'allow-events', a: 'accept-contact', j: 'reject-contact',
   d: 'request-disposition', y: 'identity', n: 'identity-info',
-}
+}))
+
+// names repeat in every message: remember their canonical form (bounded against fuzzers)
+const seen = new Map<string, string>()
 
 /** Lower-case long form of a header name. */
 export function canonicalName(name: string): string {
+  const hit = seen.get(name)
+  if (hit !== undefined) return hit
   const lower = name.toLowerCase()
-  return COMPACT[lower] ?? lower
+  const out = COMPACT.get(lower) ?? lower
+  if (seen.size > 2000) seen.clear()
+  seen.set(name, out)
+  return out
 }
 
 /** Headers whose value is a comma-separated list (RFC 3261 section 7.3.1). */
@@ -52,6 +60,7 @@ export const isListHeader = (canonical: string): boolean => LIST_HEADERS.has(can
 
 /** Splits a header value at commas that are outside quoted strings and angle brackets. */
 export function splitList(value: string): string[] {
+  if (!value.includes(',')) return [value.trim()]
   const out: string[] = []
   let depth = 0
   let quoted = false

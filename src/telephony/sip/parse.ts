@@ -22,12 +22,12 @@ const CRLFCRLF = [13, 10, 13, 10]
 const latin1 = new TextDecoder('latin1')
 const utf8 = new TextDecoder()
 
-function indexOfSeq(buf: Uint8Array, seq: number[], from = 0): number {
-  outer: for (let i = from; i <= buf.length - seq.length; i++) {
-    for (let j = 0; j < seq.length; j++) if (buf[i + j] !== seq[j]) continue outer
-    return i
-  }
-  return -1
+const HEADER_NAME = /^[A-Za-z0-9\-.!%*_+`'~]+$/
+const CRLFCRLF_BYTES = Buffer.from('\r\n\r\n')
+
+function indexOfSeq(buf: Uint8Array, from = 0): number {
+  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
+  return b.indexOf(CRLFCRLF_BYTES, from)
 }
 
 function skipLeadingCrlf(buf: Uint8Array): number {
@@ -43,7 +43,7 @@ function skipLeadingCrlf(buf: Uint8Array): number {
 export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
   if (bytes.length > MAX_MESSAGE_BYTES) throw new SipParseError('message too large')
   const start = skipLeadingCrlf(bytes)
-  const end = indexOfSeq(bytes, CRLFCRLF, start)
+  const end = indexOfSeq(bytes, start)
   if (end < 0) throw new SipParseError('no end of headers')
   const head = utf8.decode(bytes.subarray(start, end))
   const lines = head.split('\r\n')
@@ -54,26 +54,33 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
   }
 
   const headers: Header[] = []
-  for (const line of lines) {
-    if (line.startsWith(' ') || line.startsWith('\t')) {
+  let contentLength: string | undefined
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const c0 = line.charCodeAt(0)
+    if (c0 === 32 || c0 === 9) {
       const prev = headers[headers.length - 1]
       if (!prev) bad('folded line without a header')
       else prev.value = (prev.value + ' ' + line.trim()).trim()
       continue
     }
     const colon = line.indexOf(':')
-    const name = colon < 0 ? '' : line.slice(0, colon).replace(/[ \t]+$/, '')
-    if (colon < 0 || !/^[A-Za-z0-9\-.!%*_+`'~]+$/.test(name)) {
+    let name = colon < 0 ? '' : line.slice(0, colon)
+    const last = name.charCodeAt(name.length - 1)
+    if (last === 32 || last === 9) name = name.trimEnd()
+    if (colon < 0 || !HEADER_NAME.test(name)) {
       bad('malformed header line')
       continue
     }
     headers.push({ name, value: line.slice(colon + 1).trim() })
+    if ((name.length === 14 || name.length === 1) && contentLength === undefined && canonicalName(name) === 'content-length') {
+      contentLength = line.slice(colon + 1)
+    }
   }
 
   let body = bytes.subarray(end + 4)
-  const lengths = headers.filter((h) => canonicalName(h.name) === 'content-length')
-  if (lengths.length) {
-    const raw = lengths[0]!.value
+  if (contentLength !== undefined) {
+    const raw = contentLength.trim()
     if (!/^\d+$/.test(raw)) bad('bad Content-Length')
     else {
       const n = Number(raw)
@@ -89,19 +96,19 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
     if (!resp) throw new SipParseError('bad status line')
     const status = Number(resp[2])
     if (status < 100 || status > 699) throw new SipParseError('status code out of range')
-    message = { kind: 'response', version: `SIP/${resp[1]}`, status, reason: resp[3] ?? '', headers, body: body.slice() }
+    message = { kind: 'response', version: `SIP/${resp[1]}`, status, reason: resp[3] ?? '', headers, body }
     if (resp[1] !== '2.0') throw new SipParseError('unsupported version in response')
     if (problem) throw new SipParseError(problem.reason)
     return { message }
   }
   const req = /^([A-Za-z0-9\-.!%*_+`'~]+) (\S+) (SIP\/\d+\.\d+)$/.exec(first)
   if (req) {
-    message = { kind: 'request', method: req[1]!, uri: req[2]!, version: req[3]!.toUpperCase(), headers, body: body.slice() }
+    message = { kind: 'request', method: req[1]!, uri: req[2]!, version: req[3]!.toUpperCase(), headers, body }
     if (message.version !== 'SIP/2.0') bad('Version Not Supported', 505)
   } else {
     const parts = first.trim().split(/\s+/)
     if (parts.length < 2 || !/^[A-Za-z0-9\-.!%*_+`'~]+$/.test(parts[0]!)) throw new SipParseError('bad start line')
-    message = { kind: 'request', method: parts[0]!, uri: parts[1]!, version: 'SIP/2.0', headers, body: body.slice() }
+    message = { kind: 'request', method: parts[0]!, uri: parts[1]!, version: 'SIP/2.0', headers, body }
     bad('malformed request line')
   }
   return { message, problem }
@@ -132,7 +139,7 @@ export class StreamFramer {
       if (skip) this.buf = this.buf.subarray(skip)
       if (this.buf.length === 0) break
       this.crlfRun = 0
-      const end = indexOfSeq(this.buf, CRLFCRLF)
+      const end = indexOfSeq(this.buf)
       if (end < 0) {
         if (this.buf.length > MAX_MESSAGE_BYTES) return this.fail(out, 'headers too large')
         break

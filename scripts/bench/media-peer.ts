@@ -1,0 +1,86 @@
+// The far end of the media benchmark, in its own process: one UDP socket per call sending
+// PCMU every 20 ms (one drift-free timer for all) and timing what comes back.
+// Protocol on stdin/stdout, one JSON object per line: open -> ports, start, stop -> figures.
+import { encodeG711, tone } from '../../src/media/codec/index.ts'
+import { serializeRtp } from '../../src/media/rtp/index.ts'
+
+interface Leg {
+  socket: Bun.udp.Socket<'uint8array'>
+  target: number
+  seq: number
+  received: number
+  lastAt: number
+}
+
+const legs: Leg[] = []
+const gaps: number[] = []
+const payload = encodeG711('ulaw', tone(800, 8000, 160, 6000))
+let timer: ReturnType<typeof setTimeout> | undefined
+let sent = 0
+
+async function open(targets: number[]) {
+  for (const target of targets) {
+    const leg: Leg = { socket: undefined as never, target, seq: 0, received: 0, lastAt: 0 }
+    leg.socket = await Bun.udpSocket({
+      hostname: '127.0.0.1',
+      port: 0,
+      binaryType: 'uint8array',
+      socket: {
+        error() {},
+        data(_s, data) {
+          if (data[1]! >= 192 && data[1]! <= 223) return
+          const now = performance.now()
+          if (leg.lastAt) gaps.push(Math.abs(now - leg.lastAt - 20))
+          leg.lastAt = now
+          leg.received++
+        },
+      },
+    })
+    legs.push(leg)
+  }
+  return legs.map((l) => l.socket.port)
+}
+
+function start() {
+  const origin = performance.now()
+  let k = 0
+  const tick = () => {
+    while (origin + k * 20 <= performance.now()) {
+      for (const leg of legs) {
+        const bytes = serializeRtp({ marker: leg.seq === 0, payloadType: 0, sequenceNumber: leg.seq & 0xffff, timestamp: leg.seq * 160, ssrc: leg.target, csrcs: [], payload })
+        leg.seq++
+        leg.socket.send(bytes, leg.target, '127.0.0.1')
+        sent++
+      }
+      k++
+    }
+    timer = setTimeout(tick, Math.max(0, origin + k * 20 - performance.now()))
+  }
+  tick()
+}
+
+function figures() {
+  const sorted = gaps.sort((a, b) => a - b)
+  const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+  return { sent, received: legs.reduce((n, l) => n + l.received, 0), gapDeviationP50Ms: p(0.5), gapDeviationP99Ms: p(0.99) }
+}
+
+const decoder = new TextDecoder()
+let buffered = ''
+for await (const chunk of Bun.stdin.stream()) {
+  buffered += decoder.decode(chunk)
+  let nl: number
+  while ((nl = buffered.indexOf('\n')) >= 0) {
+    const msg = JSON.parse(buffered.slice(0, nl)) as { cmd: string; targets?: number[] }
+    buffered = buffered.slice(nl + 1)
+    if (msg.cmd === 'open') console.log(JSON.stringify({ ports: await open(msg.targets!) }))
+    else if (msg.cmd === 'start') start()
+    else if (msg.cmd === 'reset') gaps.length = 0
+    else if (msg.cmd === 'stop') {
+      clearTimeout(timer)
+      console.log(JSON.stringify(figures()))
+      for (const l of legs) l.socket.close()
+      process.exit(0)
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import type { AudioFrame } from '../audio.ts'
+import type { Llm, ToolSpec } from '../llm/contract.ts'
+import type { Stt } from '../stt/contract.ts'
+import type { Tts } from '../tts/contract.ts'
+import type { BargeInParams } from '../turn/barge-in.ts'
+import type { EndpointingParams } from '../turn/endpointing.ts'
+import type { LatencySummary, TurnLatency } from '../turn/metrics.ts'
+import type { VadModel } from '../vad/contract.ts'
+import type { HysteresisParams } from '../vad/hysteresis.ts'
+
+export interface SessionEngines {
+  vad: VadModel
+  /** Without STT the caller is understood through DTMF only. */
+  stt: Stt | undefined
+  llm: Llm
+  /** Producing audio at the session's sample rate. */
+  tts: Tts
+}
+
+export interface SessionSettings {
+  vad: HysteresisParams
+  endpointing: EndpointingParams
+  bargeIn: BargeInParams
+}
+
+export interface ToolContext {
+  signal: AbortSignal
+}
+
+export interface SessionTool {
+  spec: ToolSpec
+  /** Returns the text fed back to the LLM; throw to report a failure to it. */
+  run(args: unknown, ctx: ToolContext): Promise<string>
+  timeoutMs?: number
+}
+
+/** The agent as this call sees it: a snapshot taken when the call starts. */
+export interface AgentProfile {
+  systemPrompt: string
+  firstSpeaker: 'agent' | 'user'
+  welcomeMessage: string
+  /** Filled into `{{name}}` placeholders of the prompt and messages. */
+  variables: Record<string, string>
+  /** Spoken when a provider fails, before hanging up. */
+  fallbackMessage: string
+  /** Spoken once after `silenceTimeoutMs` of silence; the next silence hangs up. */
+  repromptMessage: string
+  /** Spoken at the maximum duration and by end_call without a message of its own. */
+  goodbyeMessage: string
+  silenceTimeoutMs: number
+  maxDurationMs: number
+  tools: SessionTool[]
+}
+
+export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error'
+
+export interface SessionHooks {
+  /** One 20 ms frame of agent audio, to be sent now. */
+  send(frame: AudioFrame): void
+  /** The session is over; hang the call up. Called once. */
+  hangup(reason: EndReason): void
+}
+
+export interface TranscriptItem {
+  role: 'agent' | 'user'
+  text: string
+  /** Seconds from the start of the call, fractional. */
+  timestamp: number
+}
+
+export interface SessionUsage {
+  llm: { model: string; inputTokens: number; outputTokens: number }[]
+  tts: { provider: string; characters: number; audioMs: number }[]
+  stt: { provider: string; audioMs: number }[]
+}
+
+export interface SessionReport {
+  transcript: TranscriptItem[]
+  turns: TurnLatency[]
+  latency: LatencySummary
+  usage: SessionUsage
+  endReason: EndReason | undefined
+  durationMs: number
+}
+
+export const END_CALL_TOOL: ToolSpec = {
+  name: 'end_call',
+  description: 'Say goodbye and hang up the call. Use when the conversation is finished or the caller asks to end it.',
+  parameters: { type: 'object', properties: { message: { type: 'string', description: 'the last thing to say' } } },
+}

@@ -1,0 +1,89 @@
+import type { AudioFrame } from '../../../../src/voice/audio.ts'
+import { type AgentProfile, type EndReason, VoiceSession } from '../../../../src/voice/session/index.ts'
+import { DEFAULT_BARGE_IN } from '../../../../src/voice/turn/index.ts'
+import { EnergyVad } from '../../../../src/voice/vad/index.ts'
+import { ScriptedLlm, ScriptedStt, type ScriptedTurn, ToneTts } from '../../../helpers/scripted-engines.ts'
+
+export const RATE = 8000
+
+export const baseAgent: AgentProfile = {
+  systemPrompt: 'You are the receptionist of {{business}}. The caller is {{caller}}.',
+  firstSpeaker: 'user',
+  welcomeMessage: 'Hello, {{business}} here.',
+  variables: { business: 'Acme Dental', caller: '+15550100' },
+  fallbackMessage: 'Sorry, something went wrong. Goodbye.',
+  repromptMessage: 'Are you still there?',
+  goodbyeMessage: 'Thanks for calling, goodbye.',
+  silenceTimeoutMs: 8000,
+  maxDurationMs: 120_000,
+  tools: [],
+}
+
+/**
+ * A call on a virtual clock: every 20 ms the caller's frame (a loud tone while "speaking",
+ * silence otherwise) is pushed, the session ticks, and pending promises settle. No sockets.
+ */
+export class Timeline {
+  now = 0
+  readonly sent: { atMs: number; frame: AudioFrame }[] = []
+  hangup: { reason: EndReason; atMs: number } | undefined
+  readonly session: VoiceSession
+  readonly llm: ScriptedLlm
+  readonly tts = new ToneTts(RATE)
+  private readonly speaking: [number, number][] = []
+
+  constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[]; agent?: Partial<AgentProfile> }) {
+    this.llm = new ScriptedLlm(opts.llm)
+    this.session = new VoiceSession({
+      engines: { vad: new EnergyVad(), stt: new ScriptedStt(opts.stt), llm: this.llm, tts: this.tts },
+      settings: {
+        vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 60, minSilenceMs: 300 },
+        endpointing: { maxFinalWaitMs: 1000, useInterimOnTimeout: true },
+        bargeIn: { ...DEFAULT_BARGE_IN },
+      },
+      agent: { ...baseAgent, ...opts.agent },
+      hooks: {
+        send: (frame) => this.sent.push({ atMs: this.now, frame }),
+        hangup: (reason) => {
+          this.hangup = { reason, atMs: this.now }
+        },
+      },
+      sampleRate: RATE,
+      now: () => this.now,
+    })
+  }
+
+  /** The caller talks from `fromMs` for `durMs`. */
+  callerSays(fromMs: number, durMs: number): this {
+    this.speaking.push([fromMs, fromMs + durMs])
+    return this
+  }
+
+  start(): this {
+    this.session.start()
+    return this
+  }
+
+  async runUntil(endMs: number, stopOnHangup = true): Promise<void> {
+    while (this.now < endMs) {
+      this.now += 20
+      const loud = this.speaking.some(([a, b]) => this.now > a && this.now <= b)
+      const samples = new Int16Array(RATE / 50)
+      if (loud) for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 200 * i) / RATE))
+      this.session.pushAudio({ samples, sampleRate: RATE })
+      this.session.tick()
+      // let engine promises (all in-process, none timed) settle before the next 20 ms
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r))
+      if (stopOnHangup && this.hangup) return
+    }
+  }
+
+  /** Clock times at which agent frames were sent within [from, to). */
+  sentBetween(from: number, to: number): number {
+    return this.sent.filter((s) => s.atMs >= from && s.atMs < to).length
+  }
+
+  lastSentAt(): number {
+    return this.sent.at(-1)?.atMs ?? -1
+  }
+}
