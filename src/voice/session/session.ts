@@ -225,12 +225,17 @@ export class VoiceSession {
     const stream = this.o.engines.stt!.stream()
     const provider = this.o.engines.stt!.provider
     void (async () => {
-      for await (const ev of stream) this.onStt(ev, provider)
+      for await (const ev of stream) {
+        if (ev.type === 'error') {
+          // an STT that is gone for good leaves the caller unheard: say so and hang up
+          if (!ev.willRetry && !this.ended) void this.finish('provider_error', this.fill(this.o.agent.fallbackMessage))
+        } else this.onStt(ev, provider)
+      }
     })()
     return stream
   }
 
-  private onStt(ev: SttEvent | { type: 'error' }, provider: string): void {
+  private onStt(ev: SttEvent, provider: string): void {
     if (this.ended) return
     const now = this.o.now()
     if (ev.type === 'interim') this.apply(this.controller.handle({ type: 'stt_interim', text: ev.text }, now))
