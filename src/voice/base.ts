@@ -83,6 +83,7 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
     this.rearm?.()
   }
 
+  /** Input after end() is a caller bug; after a fatal error or close() it is dropped. */
   push(item: I): void {
     if (this.ended) throw new Error(`${this.provider}: push after end`)
     this.input.push(item)
@@ -144,8 +145,18 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
       }
       this.rearm = arm
       arm()
+      // an attempt may be waiting on input or on the provider when it is aborted: stop waiting for it
+      const aborted = new Promise<void>((resolve) => {
+        attemptAbort.signal.addEventListener('abort', () => {
+          this.input.wake()
+          resolve()
+        })
+      })
       try {
-        await this.attempt(this.input, emit, attemptAbort.signal)
+        const running = this.attempt(this.input, emit, attemptAbort.signal)
+        // once abandoned, its late failure is of no interest
+        running.catch(() => {})
+        await Promise.race([running, aborted])
         if (timedOut) throw this.timeoutError()
         if (this.abort.signal.aborted) return
         this.output.close()
@@ -157,6 +168,8 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
           error.retryable && retry < this.conn.maxRetries && (!emitted || this.retryAfterOutput)
         this.output.push({ type: 'error', error, willRetry })
         if (!willRetry) {
+          // nobody reads input any more: drop what is pushed from now on
+          this.input.close(true)
           this.output.close()
           return
         }

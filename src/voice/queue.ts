@@ -40,6 +40,14 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     }
   }
 
+  /** Ends a pending read as if the queue were closed, without closing it (a reader was abandoned). */
+  wake(): void {
+    const w = this.waiter
+    this.waiter = undefined
+    this.failWaiter = undefined
+    w?.({ value: undefined, done: true })
+  }
+
   fail(err: unknown): void {
     if (this.closed) return
     this.error = err

@@ -1,4 +1,5 @@
 export { Playout } from './playout.ts'
 export { type SessionOptions, VoiceSession } from './session.ts'
 export { fillTemplate } from './template.ts'
+export { endMessage, runTool } from './tools.ts'
 export * from './types.ts'

@@ -1,5 +1,5 @@
 import type { AudioFrame } from '../audio.ts'
-import type { ChatMessage, ToolCall } from '../llm/contract.ts'
+import type { ChatMessage } from '../llm/contract.ts'
 import { streamReply } from '../reply.ts'
 import type { SttEvent, SttStream } from '../stt/contract.ts'
 import { TurnController, type TurnOutput } from '../turn/controller.ts'
@@ -10,6 +10,7 @@ import { SpeechHandle } from '../turn/speech-handle.ts'
 import type { VadEvent } from '../vad/contract.ts'
 import { createVadStream, type VadStream } from '../vad/stream.ts'
 import { Playout } from './playout.ts'
+import { endMessage, runTool } from './tools.ts'
 import { fillTemplate } from './template.ts'
 import {
   type AgentProfile,
@@ -71,6 +72,10 @@ export class VoiceSession {
   private endedAt: number | undefined
   private pendingTurn: { turn: EndOfTurn; sttFinalAt?: number } | undefined
   private lastFinalAt: number | undefined
+  private userSpeaking = false
+  private dtmf = ''
+  private dtmfStartAt = 0
+  private dtmfLastAt = 0
 
   constructor(opts: SessionOptions) {
     this.o = opts
@@ -145,10 +150,6 @@ export class VoiceSession {
     else this.dtmf += key
   }
 
-  private dtmf = ''
-  private dtmfStartAt = 0
-  private dtmfLastAt = 0
-
   private commitDtmf(now: number): void {
     const digits = this.dtmf
     this.dtmf = ''
@@ -172,8 +173,6 @@ export class VoiceSession {
       durationMs: (this.endedAt ?? this.o.now()) - this.startedAt,
     }
   }
-
-  private userSpeaking = false
 
   private fill(text: string): string {
     return fillTemplate(text, this.o.agent.variables)
@@ -225,12 +224,17 @@ export class VoiceSession {
     const stream = this.o.engines.stt!.stream()
     const provider = this.o.engines.stt!.provider
     void (async () => {
-      for await (const ev of stream) this.onStt(ev, provider)
+      for await (const ev of stream) {
+        if (ev.type === 'error') {
+          // an STT that is gone for good leaves the caller unheard: say so and hang up
+          if (!ev.willRetry && !this.ended) void this.finish('provider_error', this.fill(this.o.agent.fallbackMessage))
+        } else this.onStt(ev, provider)
+      }
     })()
     return stream
   }
 
-  private onStt(ev: SttEvent | { type: 'error' }, provider: string): void {
+  private onStt(ev: SttEvent, provider: string): void {
     if (this.ended) return
     const now = this.o.now()
     if (ev.type === 'interim') this.apply(this.controller.handle({ type: 'stt_interim', text: ev.text }, now))
@@ -321,31 +325,8 @@ export class VoiceSession {
         await this.finish('agent_hangup', endMessage(end) ?? (r.text.trim() ? undefined : this.fill(this.o.agent.goodbyeMessage)))
         return
       }
-      for (const call of r.toolCalls) this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await this.runTool(call) })
+      for (const call of r.toolCalls) this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(this.o.agent.tools, call) })
       if (speech.state === 'interrupted') return
-    }
-  }
-
-  private async runTool(call: ToolCall): Promise<string> {
-    const tool = this.o.agent.tools.find((t) => t.spec.name === call.name)
-    if (!tool) return JSON.stringify({ error: `unknown tool ${call.name}` })
-    let args: unknown
-    try {
-      args = JSON.parse(call.arguments || '{}')
-    } catch {
-      return JSON.stringify({ error: 'arguments are not valid JSON' })
-    }
-    const abort = new AbortController()
-    const timer = setTimeout(() => abort.abort(), tool.timeoutMs ?? 10_000)
-    try {
-      return await Promise.race([
-        tool.run(args, { signal: abort.signal }),
-        new Promise<string>((_, reject) => abort.signal.addEventListener('abort', () => reject(new Error('tool timed out')))),
-      ])
-    } catch (err) {
-      return JSON.stringify({ error: (err as Error).message })
-    } finally {
-      clearTimeout(timer)
     }
   }
 
@@ -412,14 +393,5 @@ export class VoiceSession {
   private addTranscript(role: 'agent' | 'user', text: string, atMs: number): void {
     if (this.transcript.length >= MAX_TRANSCRIPT) this.transcript.shift()
     this.transcript.push({ role, text, timestamp: this.seconds(atMs) })
-  }
-}
-
-function endMessage(call: ToolCall): string | undefined {
-  try {
-    const args = JSON.parse(call.arguments || '{}') as { message?: unknown }
-    return typeof args.message === 'string' ? args.message : undefined
-  } catch {
-    return undefined
   }
 }

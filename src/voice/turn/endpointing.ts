@@ -64,10 +64,11 @@ export class Endpointer {
     if (this.speaking || this.speechEndMs === undefined) return undefined
     if (nowMs - this.speechEndMs < this.params.maxFinalWaitMs) return undefined
     const text = this.params.useInterimOnTimeout ? this.transcriptSoFar : this.finals.join(' ')
+    // nothing understood yet: noise or a cough, or a slow STT whose final will still commit the turn
+    if (!text) return undefined
     const end = this.speechEndMs
     this.reset()
-    // nothing was understood: noise, a cough; not a turn
-    return text ? { text, speechEndMs: end, decidedAtMs: nowMs, hadFinal: false } : undefined
+    return { text, speechEndMs: end, decidedAtMs: nowMs, hadFinal: false }
   }
 
   reset(): void {

@@ -38,7 +38,7 @@ describe('an offline conversation with the real engines, in real time', () => {
         endpointing: { maxFinalWaitMs: 1500, useInterimOnTimeout: true },
         bargeIn: { ...DEFAULT_BARGE_IN },
       },
-      agent: { ...baseAgent, goodbyeMessage: 'Goodbye.' },
+      agent: { ...baseAgent, goodbyeMessage: 'Goodbye.', silenceTimeoutMs: 6000 },
       hooks: { send: (f) => sent.push(f), hangup: (reason) => ended.resolve(reason) },
       sampleRate: 16000,
       now: () => performance.now() - t0,
@@ -69,5 +69,5 @@ describe('an offline conversation with the real engines, in real time', () => {
     expect(turn.voiceToVoiceMs).toBeGreaterThan(turn.endpointingMs!)
     expect(r.usage.stt[0]!.provider).toBe('pocketsphinx-stt')
     expect(r.usage.tts.reduce((n, u) => n + u.characters, 0)).toBe('We open at nine in the morning.'.length)
-  }, 20_000)
+  }, 30_000)
 })

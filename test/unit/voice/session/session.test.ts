@@ -183,3 +183,14 @@ describe('DTMF input', () => {
     expect(t.llm.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: '[DTMF] 2' })
   })
 })
+
+describe('STT failure', () => {
+  test('a failed transcription speaks the fallback line and hangs up', async () => {
+    const t = new Timeline({ llm: [{ text: 'never used' }], stt: [null] }).start()
+    t.callerSays(200, 600)
+    await t.runUntil(6000)
+    expect(t.hangup?.reason).toBe('provider_error')
+    expect(t.tts.spoken).toEqual(['Sorry, something went wrong.', 'Goodbye.'])
+    expect(t.llm.requests.length).toBe(0)
+  })
+})

@@ -45,7 +45,16 @@ describe('endpointing', () => {
     const e = new Endpointer(params)
     e.vadSpeechStart()
     e.vadSpeechEnd(400, 800)
+    expect(e.sttFinal('', 900)).toBeUndefined()
     expect(e.tick(5000)).toBeUndefined()
+  })
+
+  test('a final that arrives after the wait still commits the turn (a slow STT)', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.vadSpeechEnd(400, 800)
+    expect(e.tick(3000)).toBeUndefined()
+    expect(e.sttFinal('sorry I was slow', 3500)).toEqual({ text: 'sorry I was slow', speechEndMs: 400, decidedAtMs: 3500, hadFinal: true })
   })
 
   test('speaking again before the final resumes the same turn', () => {
