@@ -34,7 +34,8 @@ const COMPACT = new Map<string, string>(Object.entries({
   d: 'request-disposition', y: 'identity', n: 'identity-info',
 }))
 
-// names repeat in every message: remember their canonical form (bounded against fuzzers)
+// names repeat in every message: remember the canonical form of short ones (bounded: fuzzers send
+// endless distinct and enormous names)
 const seen = new Map<string, string>()
 
 /** Lower-case long form of a header name. */
@@ -43,8 +44,10 @@ export function canonicalName(name: string): string {
   if (hit !== undefined) return hit
   const lower = name.toLowerCase()
   const out = COMPACT.get(lower) ?? lower
-  if (seen.size > 2000) seen.clear()
-  seen.set(name, out)
+  if (name.length <= 32) {
+    if (seen.size >= 500) seen.clear()
+    seen.set(name, out)
+  }
   return out
 }
 
