@@ -7,10 +7,17 @@ export const MAX_MESSAGE_BYTES = 65_536
 
 export class SipParseError extends Error {}
 
-export interface Problem {
-  status: number
-  reason: string
+/** A SIP-level refusal: the status and reason phrase to answer a request with. */
+export class SipError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+  ) {
+    super(`${status} ${reason}`)
+  }
 }
+
+export type Problem = SipError
 
 export interface Parsed {
   message: SipMessage
@@ -50,7 +57,7 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
   const first = lines.shift()!
   let problem: Problem | undefined
   const bad = (reason: string, status = 400) => {
-    problem ??= { status, reason }
+    problem ??= new SipError(status, reason)
   }
 
   const headers: Header[] = []

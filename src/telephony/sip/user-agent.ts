@@ -8,7 +8,7 @@ import type { NumberDirectory } from './directory.ts'
 import { Emitter } from './events.ts'
 import { formatVia, mediaType, parseSipUri, parseVia, uriScheme } from './grammar.ts'
 import { canonicalName, header, headerValues, request, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
-import { parseMessage } from './parse.ts'
+import { parseMessage, SipError } from './parse.ts'
 import { RateLimiter } from './rate-limit.ts'
 import {
   clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
@@ -123,9 +123,9 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   /** Places an outbound call; listen to its progress, answered and ended events. */
   async placeCall(opts: PlaceCallOptions): Promise<OutboundCall> {
     const uri = parseSipUri(opts.target)
-    if (!uri) throw new Error(`not a SIP URI: ${opts.target}`)
+    if (!uri) throw new SipError(400, `not a SIP URI: ${opts.target}`)
     const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
-    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new Error(`unsupported transport ${t}`)
+    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new SipError(400, `unsupported transport ${t}`)
     const host = uri.host.replace(/^\[|\]$/g, '')
     const address = net.isIP(host) ? host : (await lookup(host)).address
     const remote: Remote = { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import tls from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { InMemoryNumberDirectory, UserAgent, type InboundCall } from '../../../src/telephony/sip/index.ts'
+import { InMemoryNumberDirectory, SipError, UserAgent, type InboundCall } from '../../../src/telephony/sip/index.ts'
 
 const NUMBER = '+15550005555'
 const SDP = (port: number) => `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio ${port} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n`
@@ -107,6 +107,13 @@ describe('calls between two user agents', () => {
     } finally {
       onCall = (call) => call.answer(SDP(42000))
     }
+  })
+
+  test('a target that is no SIP URI, or names an unknown transport, is refused and creates nothing', async () => {
+    const before = caller.stats().calls
+    await expect(caller.placeCall({ target: 'mailto:someone@example.com', from: { user: '1' }, sdp: SDP(1) })).rejects.toThrow(SipError)
+    await expect(caller.placeCall({ target: 'sip:1@127.0.0.1;transport=sctp', from: { user: '1' }, sdp: SDP(1) })).rejects.toThrow('unsupported transport sctp')
+    expect(caller.stats().calls).toBe(before)
   })
 
   test('a call to a port where nobody listens over TCP ends as failed at once', async () => {

@@ -166,6 +166,19 @@ describe('inbound calls', () => {
     await peer.waitFor(isRequest(leg, 'BYE'))
   })
 
+  test('UPDATE with an inactive offer puts the call on hold without a new INVITE', async () => {
+    const leg = newLeg()
+    const call = await answeredCall(leg)
+    const hold = call.next('hold')
+    leg.cseq++
+    peer.send(req(leg, 'UPDATE', { body: SDP('inactive') }))
+    const res = await peer.waitFor(isResponse(leg, 200, 'UPDATE'))
+    await hold
+    expect(text(res.body)).toContain('a=inactive')
+    call.hangup()
+    await peer.waitFor(isRequest(leg, 'BYE'))
+  })
+
   test('DTMF sent as INFO application/dtmf-relay is reported', async () => {
     const leg = newLeg()
     const call = await answeredCall(leg)
