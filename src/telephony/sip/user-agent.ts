@@ -3,6 +3,8 @@
 import { lookup } from 'node:dns/promises'
 import net from 'node:net'
 import type { Call, Log, ServerTx, UaContext } from './call.ts'
+import { Challenger } from './challenge.ts'
+import type { DigestAlgorithm } from './digest.ts'
 import { dialogKey, fromTag, newBranch, newTag, responseTo, toTag } from './dialog.ts'
 import type { NumberDirectory } from './directory.ts'
 import { Emitter } from './events.ts'
@@ -41,6 +43,8 @@ export interface UserAgentOptions {
   refusalsPerSec?: number
   refusalBurst?: number
   idleTimeoutMs?: number
+  /** Digest algorithms offered to callers of numbers with credentials, strongest first. */
+  challengeAlgorithms?: DigestAlgorithm[]
   log?: Log
 }
 
@@ -60,6 +64,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   private readonly dialogs = new Map<string, Call>()
   private readonly calls = new Set<Call>()
   private readonly limiter: RateLimiter
+  private readonly challenger: Challenger
   private readonly ctx: UaContext
   private stopping = false
   private drained?: () => void
@@ -70,6 +75,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     this.timers = { ...DEFAULT_TIMERS, ...opts.timers }
     this.log = opts.log ?? NO_LOG
     this.onListenerError = (err) => this.log.warn({ err }, 'call listener threw')
+    this.challenger = new Challenger(opts.publicHost, opts.challengeAlgorithms)
     this.limiter = new RateLimiter(opts.refusalsPerSec ?? 0, opts.refusalBurst ?? 50)
     this.transports = new Transports({
       host: opts.host ?? '0.0.0.0', port: opts.port, tlsPort: opts.tlsPort, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
@@ -237,7 +243,8 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     this.serverTx.set(key, tx)
     const tag = newTag()
     const reply = (status: number, headers: Header[] = []) => {
-      if (status >= 400) this.limiter.hit(remote.address)
+      // a 401 is the normal first step of an authenticated call, not a refusal
+      if (status >= 400 && status !== 401) this.limiter.hit(remote.address)
       tx.respond(responseTo(req, status, { headers, toTag: tag }))
     }
 
@@ -281,6 +288,10 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     }
     if (tx.state !== 'proceeding') return
     if (!decision.accept) return reply(decision.status)
+    if (decision.credentials && !this.challenger.verify(req, decision.credentials)) {
+      // a wrong answer is refused outright; no answer yet (or a stale nonce) is challenged
+      return header(req, 'authorization') && !this.challenger.isStale(req) ? reply(403) : reply(401, this.challenger.challenge())
+    }
     const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000)
     this.calls.add(call)
     this.inviteCalls.set(tx, call)

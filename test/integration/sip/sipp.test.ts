@@ -6,6 +6,7 @@ import { InMemoryNumberDirectory, UserAgent, type EndInfo, type InboundCall } fr
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 
 const NUMBER = '15550002222'
+const SECURED = '15550002233'
 const FIXTURES = resolve(import.meta.dir, '../../fixtures/sip')
 const SDP = 'v=0\r\no=- 7 7 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 41000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'
 
@@ -14,8 +15,12 @@ const inbound: InboundCall[] = []
 let ringOnly = false
 
 beforeAll(async () => {
-  const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }])
-  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 100 } })
+  const directory = new InMemoryNumberDirectory([
+    { number: NUMBER, trunkSources: ['127.0.0.1'] },
+    { number: SECURED, trunkSources: [], credentials: { username: 'pbx', password: 'pbx-secret' } },
+  ])
+  // SIPp 3.6 answers only MD5 challenges
+  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 100 }, challengeAlgorithms: ['MD5'] })
   ua.on('call', (call) => {
     inbound.push(call)
     call.ringing()
@@ -50,6 +55,15 @@ describe('SIPp calls in', () => {
       ringOnly = false
     }
   })
+})
+
+test('a caller to a number with credentials answers our 401 digest challenge and is connected (exit 0)', async () => {
+  const before = inbound.length
+  const run = await sipp(['-sf', `${FIXTURES}/uac-auth.xml`, `127.0.0.1:${ua.ports.udp}`, '-s', SECURED, '-au', 'pbx', '-ap', 'pbx-secret', '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort())]).exited
+  expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0)
+  expect(inbound.length).toBe(before + 1)
+  expect(inbound[before]!.info.number).toBe(SECURED)
+  expect(inbound[before]!.endInfo).toEqual({ reason: 'remote_hangup' })
 })
 
 describe('our outbound INVITE against a SIPp callee that wants digest authentication', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { InMemoryNumberDirectory, SipError, UserAgent, type InboundCall } from '../../../src/telephony/sip/index.ts'
 
 const NUMBER = '+15550005555'
+const SECURED = '+15550005599'
 const SDP = (port: number) => `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio ${port} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n`
 const timers = { t1: 50, t2: 400, t4: 200, timerD: 200 }
 
@@ -25,7 +26,10 @@ beforeAll(async () => {
   ])
   if (gen.exitCode !== 0) throw new Error(gen.stderr.toString())
   cert = readFileSync(join(dir, 'cert.pem'), 'utf8')
-  const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }])
+  const directory = new InMemoryNumberDirectory([
+    { number: NUMBER, trunkSources: ['127.0.0.1'] },
+    { number: SECURED, trunkSources: [], credentials: { username: 'agent', password: 'pw' } },
+  ])
   callee = new UserAgent({
     host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0, tlsCert: cert, tlsKey: readFileSync(join(dir, 'key.pem'), 'utf8'),
     directory, timers,
@@ -107,6 +111,23 @@ describe('calls between two user agents', () => {
     } finally {
       onCall = (call) => call.answer(SDP(42000))
     }
+  })
+
+  test('a number with credentials is reached after a SHA-256 digest challenge; a wrong password gets 403 and no call', async () => {
+    const target = `sip:${SECURED}@127.0.0.1:${callee.ports.udp}`
+    const incoming = callee.next('call')
+    const good = await caller.placeCall({ target, from: { user: '1' }, sdp: SDP(1), credentials: { username: 'agent', password: 'pw' } })
+    const [call] = await incoming
+    expect(call.info.number).toBe(SECURED)
+    await good.next('answered')
+    const calleeEnded = call.next('ended')
+    good.hangup()
+    await calleeEnded
+    const bad = await caller.placeCall({ target, from: { user: '1' }, sdp: SDP(1), credentials: { username: 'agent', password: 'nope' } })
+    expect((await bad.next('ended'))[0]).toEqual({ reason: 'failed', status: 403 })
+    const none = await caller.placeCall({ target, from: { user: '1' }, sdp: SDP(1) })
+    expect((await none.next('ended'))[0]).toEqual({ reason: 'failed', status: 401 })
+    expect(callee.stats().calls).toBe(0)
   })
 
   test('a target that is no SIP URI, or names an unknown transport, is refused and creates nothing', async () => {
