@@ -4,6 +4,7 @@ import { dialogKey, inDialogRequest, responseTo, type Dialog } from './dialog.ts
 import { Emitter } from './events.ts'
 import { answerDirection, isHold, sdpDirection, withDirection, type Direction } from './hold.ts'
 import { mediaType } from './grammar.ts'
+import { SessionTimer, type SessionTimerTerms } from './session-timer.ts'
 import { header, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import type { ClientResult, ClientTransaction, NonInviteServerTransaction, InviteServerTransaction, Timers } from './transaction.ts'
 import type { Remote, TransportName } from './transport.ts'
@@ -59,6 +60,9 @@ export abstract class Call extends Emitter<CallEvents> {
   localSdp?: string
   held = false
   endInfo?: EndInfo
+  /** RFC 4028 terms agreed for this call, when the caller asked for session timers. */
+  protected sessionTerms?: SessionTimerTerms & { callerSupports: boolean }
+  private sessionTimer?: SessionTimer
   private ackWait?: { timer?: ReturnType<typeof setTimeout>; giveUp: ReturnType<typeof setTimeout>; seq: number }
 
   constructor(protected readonly ctx: UaContext, readonly callId: string) {
@@ -84,6 +88,7 @@ export abstract class Call extends Emitter<CallEvents> {
     this.state = 'ended'
     this.endInfo = info
     this.stopAckWait()
+    this.sessionTimer?.stop()
     if (this.dialog) this.ctx.removeDialog(dialogKey(this.dialog.callId, this.dialog.localTag, this.dialog.remoteTag))
     this.ctx.callEnded(this)
     this.emit('ended', info)
@@ -135,6 +140,7 @@ export abstract class Call extends Emitter<CallEvents> {
     this.stopAckWait()
     if (this.state === 'answering') {
       this.state = 'active'
+      this.startSessionTimer()
       this.emit('active')
     }
   }
@@ -198,6 +204,11 @@ export abstract class Call extends Emitter<CallEvents> {
       body = this.localSdp
       headers.push({ name: 'Content-Type', value: 'application/sdp' })
     }
+    if (this.sessionTerms) {
+      headers.push({ name: 'Session-Expires', value: `${this.sessionTerms.intervalSec};refresher=${this.sessionTerms.refresher}` })
+      if (this.sessionTerms.callerSupports) headers.push({ name: 'Require', value: 'timer' })
+      this.sessionTimer?.start()
+    }
     const res = responseTo(req, 200, { headers, body })
     if (req.method === 'INVITE') {
       ;(tx as InviteServerTransaction).respond(res)
@@ -220,6 +231,29 @@ export abstract class Call extends Emitter<CallEvents> {
       return
     }
     tx.respond(responseTo(req, 200))
+  }
+
+  private startSessionTimer(): void {
+    const terms = this.sessionTerms
+    if (!terms) return
+    const expire = () => {
+      if (this.state === 'ended') return
+      this.sendBye()
+      this.end({ reason: 'timeout' })
+    }
+    const refresh = () => {
+      const d = this.dialog
+      if (!d || this.state === 'ended') return
+      const se = { name: 'Session-Expires', value: `${terms.intervalSec};refresher=uas` }
+      const update = inDialogRequest(d, 'UPDATE', this.ctx.via(d.flow.transport), [se, { name: 'Supported', value: 'timer' }])
+      this.ctx.request(d.flow, update, (r) => {
+        if ('response' in r && r.response.status < 200) return
+        if ('response' in r && r.response.status < 300) this.sessionTimer?.start()
+        else expire()
+      })
+    }
+    this.sessionTimer = new SessionTimer(terms, refresh, expire)
+    this.sessionTimer.start()
   }
 
   /** Sends a DTMF digit as INFO application/dtmf-relay. */

@@ -165,7 +165,7 @@ export const REASONS: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   406: 'Not Acceptable', 407: 'Proxy Authentication Required', 408: 'Request Timeout',
   413: 'Request Entity Too Large', 415: 'Unsupported Media Type', 416: 'Unsupported URI Scheme',
-  420: 'Bad Extension', 480: 'Temporarily Unavailable', 481: 'Call/Transaction Does Not Exist',
+  420: 'Bad Extension', 422: 'Session Interval Too Small', 480: 'Temporarily Unavailable', 481: 'Call/Transaction Does Not Exist',
   482: 'Loop Detected', 483: 'Too Many Hops', 486: 'Busy Here', 487: 'Request Terminated',
   488: 'Not Acceptable Here', 491: 'Request Pending', 500: 'Server Internal Error',
   501: 'Not Implemented', 503: 'Service Unavailable', 505: 'Version Not Supported', 603: 'Decline',

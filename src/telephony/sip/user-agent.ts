@@ -12,6 +12,7 @@ import { formatVia, mediaType, parseSipUri, parseVia, uriScheme } from './gramma
 import { canonicalName, header, headerValues, request, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import { parseMessage, SipError } from './parse.ts'
 import { RateLimiter } from './rate-limit.ts'
+import { sessionTimerAsk } from './session-timer.ts'
 import {
   clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
   type ClientResult, type Timers,
@@ -43,6 +44,8 @@ export interface UserAgentOptions {
   refusalsPerSec?: number
   refusalBurst?: number
   idleTimeoutMs?: number
+  /** Smallest RFC 4028 session interval we accept (Min-SE); smaller gets 422. */
+  minSessionExpiresSec?: number
   /** Digest algorithms offered to callers of numbers with credentials, strongest first. */
   challengeAlgorithms?: DigestAlgorithm[]
   log?: Log
@@ -50,6 +53,8 @@ export interface UserAgentOptions {
 
 const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE'
 const METHODS = new Set(ALLOW.split(', '))
+/** Option tags we implement (Require may name them). */
+const SUPPORTED = new Set(['timer'])
 const NO_LOG: Log = { debug() {}, warn() {} }
 
 export type UserAgentEvents = { call: [InboundCall] }
@@ -251,7 +256,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     if (!METHODS.has(req.method)) return reply(405, [{ name: 'Allow', value: ALLOW }])
     const scheme = uriScheme(req.uri)
     if (scheme !== 'sip' && scheme !== 'sips' && scheme !== 'tel') return reply(416)
-    const required = headerValues(req, 'require').filter((v) => v !== '')
+    const required = headerValues(req, 'require').filter((v) => v !== '' && !SUPPORTED.has(v.toLowerCase()))
     if (required.length && req.method !== 'CANCEL') return reply(420, [{ name: 'Unsupported', value: required.join(', ') }])
     if (req.method === 'CANCEL') return this.onCancel(req, core, tx as NonInviteServerTransaction)
 
@@ -262,7 +267,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       return call.onInDialog(req, tx)
     }
     if (req.method === 'OPTIONS') {
-      return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: '' }])
+      return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: [...SUPPORTED].join(', ') }])
     }
     if (req.method !== 'INVITE') return reply(481)
     void this.onInvite(req, core, tx as InviteServerTransaction, reply)
@@ -277,6 +282,8 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     }
     const enc = headerValues(req, 'content-encoding').filter((e) => e.toLowerCase() !== 'identity')
     if (enc.length) return reply(415, [{ name: 'Accept-Encoding', value: 'identity' }])
+    const timer = sessionTimerAsk(req, this.opts.minSessionExpiresSec ?? 90)
+    if (timer && 'tooSmall' in timer) return reply(422, [{ name: 'Min-SE', value: String(timer.minSec) }])
     reply(100)
     const users = [parseSipUri(req.uri)?.user, parseSipUri(core.to.uri)?.user].filter((u): u is string => !!u)
     let decision
@@ -292,7 +299,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       // a wrong answer is refused outright; no answer yet (or a stale nonce) is challenged
       return header(req, 'authorization') && !this.challenger.isStale(req) ? reply(403) : reply(401, this.challenger.challenge())
     }
-    const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000)
+    const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000, timer?.terms)
     this.calls.add(call)
     this.inviteCalls.set(tx, call)
     if (!this.emit('call', call)) call.reject(480)

@@ -2,7 +2,7 @@
 // of RFC 3261 is visible: answer, ACK, BYE, retransmissions, CANCEL, re-INVITE, refusals, stop.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import {
-  InMemoryNumberDirectory, UserAgent, header, text, type InboundCall, type SipMessage, type SipRequest, type SipResponse,
+  InMemoryNumberDirectory, UserAgent, header, responseTo, serialize, text, type InboundCall, type SipMessage, type SipRequest, type SipResponse,
 } from '../../../src/telephony/sip/index.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
 import { until } from '../../helpers/until.ts'
@@ -18,7 +18,7 @@ let seq = 0
 
 beforeEach(async () => {
   const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'], context: { agent: 'a1' } }])
-  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 20, t2: 160, t4: 100, timerD: 100 } })
+  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 20, t2: 160, t4: 100, timerD: 100 }, minSessionExpiresSec: 1 })
   calls = []
   ua.on('call', (c) => calls.push(c))
   await ua.start()
@@ -42,7 +42,7 @@ function newLeg(): Leg {
   return { callId: `call-${seq}-${Date.now()}`, fromTag: `ft${seq}`, cseq: 1 }
 }
 
-function req(leg: Leg, method: string, opts: { branch?: string; body?: string; to?: string; cseq?: number } = {}): string {
+function req(leg: Leg, method: string, opts: { branch?: string; body?: string; to?: string; cseq?: number; extra?: string[] } = {}): string {
   const body = opts.body ?? ''
   const to = `<sip:${opts.to ?? NUMBER}@127.0.0.1>${leg.toTag && method !== 'CANCEL' ? `;tag=${leg.toTag}` : ''}`
   const cseqMethod = method
@@ -55,6 +55,7 @@ function req(leg: Leg, method: string, opts: { branch?: string; body?: string; t
     `Call-ID: ${leg.callId}`,
     `CSeq: ${opts.cseq ?? leg.cseq} ${cseqMethod}`,
     `Contact: <sip:caller@127.0.0.1:${peer.port}>`,
+    ...(opts.extra ?? []),
     ...(body ? ['Content-Type: application/sdp'] : []),
     `Content-Length: ${Buffer.byteLength(body)}`,
     '',
@@ -201,6 +202,49 @@ describe('inbound calls', () => {
     const res = await peer.waitFor(isResponse(leg, 200, 'OPTIONS'))
     expect(header(res, 'allow')).toContain('INVITE')
     expect(header(res, 'accept')).toBe('application/sdp')
+  })
+})
+
+describe('session timers (RFC 4028)', () => {
+  async function timedCall(leg: Leg, extra: string[]) {
+    const incoming = nextCall()
+    peer.send(req(leg, 'INVITE', { body: SDP(), extra }))
+    const call = await incoming
+    call.answer(SDP())
+    const ok = await peer.waitFor(isResponse(leg, 200))
+    leg.toTag = /tag=([^;>\s]+)/.exec(header(ok, 'to')!)![1]
+    peer.send(req(leg, 'ACK'))
+    await call.next('active')
+    return { call, ok }
+  }
+
+  test('a caller that refreshes gets the interval agreed with Require: timer, and our BYE when a refresh is missing', async () => {
+    const leg = newLeg()
+    const { call, ok } = await timedCall(leg, ['Session-Expires: 2;refresher=uac', 'Supported: timer'])
+    expect(header(ok, 'session-expires')).toBe('2;refresher=uac')
+    expect(header(ok, 'require')).toBe('timer')
+    const ended = call.next('ended')
+    await peer.waitFor(isRequest(leg, 'BYE'), 4000)
+    expect((await ended)[0]).toEqual({ reason: 'timeout' })
+  })
+
+  test('when the caller wants us to refresh we send UPDATE with Session-Expires before the interval ends', async () => {
+    const leg = newLeg()
+    const { call } = await timedCall(leg, ['Session-Expires: 2;refresher=uas', 'Supported: timer'])
+    const update = await peer.waitFor(isRequest(leg, 'UPDATE'), 4000)
+    expect(header(update, 'session-expires')).toBe('2;refresher=uas')
+    peer.send(serialize(responseTo(update, 200)))
+    expect(call.state).toBe('active')
+    call.hangup()
+    await peer.waitFor(isRequest(leg, 'BYE'))
+  })
+
+  test('an interval below our minimum gets 422 with Min-SE and creates nothing', async () => {
+    const leg = newLeg()
+    peer.send(req(leg, 'INVITE', { body: SDP(), extra: ['Session-Expires: 0', 'Supported: timer'] }))
+    const res = await peer.waitFor(isResponse(leg, 422))
+    expect(header(res, 'min-se')).toBe('1')
+    expect(calls).toHaveLength(0)
   })
 })
 
