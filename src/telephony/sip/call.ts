@@ -3,7 +3,7 @@
 import { dialogKey, inDialogRequest, responseTo, type Dialog } from './dialog.ts'
 import { Emitter } from './events.ts'
 import { answerDirection, isHold, sdpDirection, withDirection, type Direction } from './hold.ts'
-import { mediaType } from './grammar.ts'
+import { mediaType, parseNameAddr } from './grammar.ts'
 import { SessionTimer, type SessionTimerTerms } from './session-timer.ts'
 import { header, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import type { ClientResult, ClientTransaction, NonInviteServerTransaction, InviteServerTransaction, Timers } from './transaction.ts'
@@ -11,7 +11,10 @@ import type { Remote, TransportName } from './transport.ts'
 
 export type EndReason =
   | 'remote_hangup' | 'local_hangup' | 'cancelled' | 'rejected' | 'no_ack' | 'timeout' | 'busy' | 'no_answer'
-  | 'not_found' | 'declined' | 'failed' | 'shutdown'
+  | 'not_found' | 'declined' | 'failed' | 'shutdown' | 'transferred'
+
+/** Progress of a blind transfer we asked for (RFC 3515 REFER, NOTIFY with message/sipfrag). */
+export type TransferState = 'accepted' | 'trying' | 'succeeded' | 'failed'
 
 export interface EndInfo {
   reason: EndReason
@@ -27,6 +30,7 @@ export type CallEvents = {
   hold: []
   unhold: []
   dtmf: [digit: string, durationMs: number]
+  transfer: [state: TransferState, status?: number]
 }
 
 export interface Log {
@@ -167,6 +171,8 @@ export abstract class Call extends Emitter<CallEvents> {
       case 'OPTIONS':
         tx.respond(responseTo(req, 200, { headers: [this.ctx.allowHeader()] }))
         return
+      case 'NOTIFY':
+        return this.onNotify(req, tx)
       default:
         tx.respond(responseTo(req, 405, { headers: [this.ctx.allowHeader()] }))
     }
@@ -254,6 +260,44 @@ export abstract class Call extends Emitter<CallEvents> {
     }
     this.sessionTimer = new SessionTimer(terms, refresh, expire)
     this.sessionTimer.start()
+  }
+
+  /**
+   * Blind transfer: asks the peer (REFER) to call `target` instead; `transfer` events report
+   * the peer's progress and a success ends this call with reason `transferred`.
+   */
+  transfer(target: string): void {
+    const d = this.dialog
+    if (!d || this.state !== 'active') return
+    const refer = inDialogRequest(d, 'REFER', this.ctx.via(d.flow.transport), [
+      { name: 'Refer-To', value: `<${target}>` },
+      { name: 'Referred-By', value: `<${parseNameAddr(d.localUri)?.uri ?? ''}>` },
+      { name: 'Contact', value: this.ctx.contact(d.flow.transport) },
+    ])
+    this.ctx.request(d.flow, refer, (r) => {
+      if ('response' in r && r.response.status < 200) return
+      if ('response' in r && r.response.status < 300) this.emit('transfer', 'accepted', r.response.status)
+      else this.emit('transfer', 'failed', 'response' in r ? r.response.status : undefined)
+    })
+  }
+
+  private onNotify(req: SipRequest, tx: ServerTx): void {
+    const event = (header(req, 'event') ?? '').split(';')[0]!.trim().toLowerCase()
+    if (event !== 'refer') {
+      tx.respond(responseTo(req, 489, { reason: 'Bad Event' }))
+      return
+    }
+    tx.respond(responseTo(req, 200))
+    const status = Number(/^SIP\/2\.0 (\d{3})/.exec(text(req.body))?.[1] ?? NaN)
+    if (!Number.isFinite(status)) return
+    if (status < 200) this.emit('transfer', 'trying', status)
+    else if (status < 300) {
+      this.emit('transfer', 'succeeded', status)
+      if (this.state !== 'ended') {
+        this.sendBye()
+        this.end({ reason: 'transferred' })
+      }
+    } else this.emit('transfer', 'failed', status)
   }
 
   /** Sends a DTMF digit as INFO application/dtmf-relay. */

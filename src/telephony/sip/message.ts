@@ -167,7 +167,7 @@ export const REASONS: Record<number, string> = {
   413: 'Request Entity Too Large', 415: 'Unsupported Media Type', 416: 'Unsupported URI Scheme',
   420: 'Bad Extension', 422: 'Session Interval Too Small', 480: 'Temporarily Unavailable', 481: 'Call/Transaction Does Not Exist',
   482: 'Loop Detected', 483: 'Too Many Hops', 486: 'Busy Here', 487: 'Request Terminated',
-  488: 'Not Acceptable Here', 491: 'Request Pending', 500: 'Server Internal Error',
+  488: 'Not Acceptable Here', 489: 'Bad Event', 491: 'Request Pending', 500: 'Server Internal Error',
   501: 'Not Implemented', 503: 'Service Unavailable', 505: 'Version Not Supported', 603: 'Decline',
 }
 

@@ -51,7 +51,7 @@ export interface UserAgentOptions {
   log?: Log
 }
 
-const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE'
+const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, NOTIFY'
 const METHODS = new Set(ALLOW.split(', '))
 /** Option tags we implement (Require may name them). */
 const SUPPORTED = new Set(['timer'])

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { InMemoryNumberDirectory, UserAgent } from '../../../src/telephony/sip/index.ts'
 
 const NUMBER = '15550007777'
+const DESK = '15550008888'
 const SDP = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 42000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'
 
 let ua: UserAgent
@@ -44,7 +45,7 @@ beforeAll(async () => {
       `audio_source aufile,${join(dir, 'tone.wav')}`, `audio_alert aufile,${join(dir, 'alert.wav')}`, 'rtp_ports 30000-30999', '',
     ].join('\n'),
   )
-  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }]) })
+  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([NUMBER, DESK].map((number) => ({ number, trunkSources: ['127.0.0.1'] }))) })
   await ua.start()
 })
 
@@ -53,18 +54,35 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-test('baresip calls a number, is answered, and sees our hang-up', async () => {
-  const incoming = ua.next('call')
-  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial sip:${NUMBER}@127.0.0.1:${ua.ports.udp}`], { stdout: 'pipe', stderr: 'pipe' })
+/** Starts baresip dialling `number`; `saw(text)` resolves once its output contains the text. */
+function dial(number: string) {
+  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial sip:${number}@127.0.0.1:${ua.ports.udp}`], { stdout: 'pipe', stderr: 'pipe' })
   let out = ''
-  const closed = (async () => {
+  const waiting: Array<{ text: string; res: (ok: boolean) => void }> = []
+  const pump = (async () => {
     const decoder = new TextDecoder()
     for await (const chunk of proc.stdout) {
       out += decoder.decode(chunk)
-      if (out.includes('session closed')) return true
+      for (const w of [...waiting]) if (out.includes(w.text)) waiting.splice(waiting.indexOf(w), 1), w.res(true)
     }
-    return false
+    for (const w of waiting) w.res(false)
   })()
+  return {
+    proc,
+    output: () => out,
+    saw: (text: string) => (out.includes(text) ? Promise.resolve(true) : new Promise<boolean>((res) => waiting.push({ text, res }))),
+    async stop() {
+      proc.kill()
+      await proc.exited
+      await pump
+    },
+  }
+}
+
+test('baresip calls a number, is answered, and sees our hang-up', async () => {
+  const incoming = ua.next('call')
+  const peer = dial(NUMBER)
+  const closed = peer.saw('session closed')
   try {
     const [call] = await incoming
     expect(call.info.from.uri).toBe('sip:baresip@127.0.0.1')
@@ -75,10 +93,38 @@ test('baresip calls a number, is answered, and sees our hang-up', async () => {
     const ended = call.next('ended')
     call.hangup()
     expect((await ended)[0]).toEqual({ reason: 'local_hangup' })
-    expect(await closed, out).toBe(true)
-    expect(out).toContain(`connecting to 'sip:${NUMBER}@127.0.0.1:${ua.ports.udp}'`)
+    expect(await closed, peer.output()).toBe(true)
+    expect(peer.output()).toContain(`connecting to 'sip:${NUMBER}@127.0.0.1:${ua.ports.udp}'`)
   } finally {
-    proc.kill()
-    await proc.exited
+    await peer.stop()
+  }
+})
+
+test('a call from baresip is transferred (REFER) to another number: baresip calls it and the first call ends as transferred', async () => {
+  const first = ua.next('call')
+  const peer = dial(NUMBER)
+  try {
+    const [call] = await first
+    const states: string[] = []
+    call.on('transfer', (state) => states.push(state))
+    call.answer(SDP)
+    await call.next('active')
+    const second = ua.next('call')
+    const ended = call.next('ended')
+    call.transfer(`sip:${DESK}@127.0.0.1:${ua.ports.udp}`)
+    const [desk] = await second
+    expect(desk.info.number).toBe(DESK)
+    desk.answer(SDP)
+    expect((await ended)[0]).toEqual({ reason: 'transferred' })
+    expect(states).toEqual(['accepted', 'trying', 'succeeded'])
+    const deskEnded = desk.next('ended')
+    desk.hangup()
+    expect((await deskEnded)[0]).toEqual({ reason: 'local_hangup' })
+    // baresip writes its log when it exits
+    await peer.stop()
+    expect(peer.output()).toContain(`transferring call`)
+    expect(peer.output()).toContain(`connecting to '<sip:${DESK}@127.0.0.1:${ua.ports.udp}>'`)
+  } finally {
+    await peer.stop()
   }
 })
