@@ -12,6 +12,7 @@ import { formatVia, mediaType, parseSipUri, parseVia, uriScheme } from './gramma
 import { canonicalName, header, headerValues, request, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import { parseMessage, SipError } from './parse.ts'
 import { RateLimiter } from './rate-limit.ts'
+import { Registration, type RegisterOptions } from './register.ts'
 import { sessionTimerAsk } from './session-timer.ts'
 import {
   clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
@@ -68,6 +69,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   private readonly inviteCalls = new WeakMap<InviteServerTransaction, InboundCall>()
   private readonly dialogs = new Map<string, Call>()
   private readonly calls = new Set<Call>()
+  private readonly registrations = new Set<Registration>()
   private readonly limiter: RateLimiter
   private readonly challenger: Challenger
   private readonly ctx: UaContext
@@ -127,23 +129,39 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       })
     }
     for (const call of [...this.calls]) call.hangup()
+    for (const reg of this.registrations) reg.stop()
     for (const tx of [...this.serverTx.values(), ...this.clientTx.values()]) tx.terminate()
     await this.transports.stop()
   }
 
   /** Places an outbound call; listen to its progress, answered and ended events. */
   async placeCall(opts: PlaceCallOptions): Promise<OutboundCall> {
-    const uri = parseSipUri(opts.target)
-    if (!uri) throw new SipError(400, `not a SIP URI: ${opts.target}`)
-    const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
-    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new SipError(400, `unsupported transport ${t}`)
-    const host = uri.host.replace(/^\[|\]$/g, '')
-    const address = net.isIP(host) ? host : (await lookup(host)).address
-    const remote: Remote = { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }
+    const { remote } = await this.resolve(opts.target)
     const call = new OutboundCall(this.ctx, opts, remote, this.opts.publicHost)
     this.calls.add(call)
     call.start()
     return call
+  }
+
+  /** Registers with a trunk's registrar and keeps the registration fresh until `stop()`. */
+  async register(opts: RegisterOptions): Promise<Registration> {
+    const { remote, host } = await this.resolve(opts.registrar)
+    const reg = new Registration(this.ctx, opts, remote, host)
+    this.registrations.add(reg)
+    reg.on('unregistered', () => this.registrations.delete(reg))
+    reg.start()
+    return reg
+  }
+
+  /** Where a sip:/sips: URI sends us: transport from its parameter, address by A/AAAA lookup. */
+  private async resolve(target: string): Promise<{ remote: Remote; host: string }> {
+    const uri = parseSipUri(target)
+    if (!uri) throw new SipError(400, `not a SIP URI: ${target}`)
+    const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
+    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new SipError(400, `unsupported transport ${t}`)
+    const host = uri.host.replace(/^\[|\]$/g, '')
+    const address = net.isIP(host) ? host : (await lookup(host)).address
+    return { remote: { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }, host: uri.host }
   }
 
   stats() {

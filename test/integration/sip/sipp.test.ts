@@ -66,6 +66,23 @@ test('a caller to a number with credentials answers our 401 digest challenge and
   expect(inbound[before]!.endInfo).toEqual({ reason: 'remote_hangup' })
 })
 
+test('REGISTER to a SIPp registrar: challenged, authenticated, refreshed before expiry, removed on stop (exit 0)', async () => {
+  const port = await freePort()
+  const peer = sipp(['-sf', `${FIXTURES}/registrar.xml`, '-i', '127.0.0.1', '-p', String(port), '-m', '1'], 10)
+  const reg = await ua.register({ registrar: `sip:127.0.0.1:${port}`, user: 'agent1', credentials: { username: 'trunkuser', password: 's3cret' } })
+  const failed: Array<number | undefined> = []
+  reg.on('failed', (s) => failed.push(s))
+  expect(await reg.next('registered')).toEqual([1])
+  // the refresh is due after half the granted second
+  expect(await reg.next('registered')).toEqual([1])
+  const gone = reg.next('unregistered')
+  reg.stop()
+  await gone
+  const run = await peer.exited
+  expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0)
+  expect(failed).toEqual([])
+})
+
 describe('our outbound INVITE against a SIPp callee that wants digest authentication', () => {
   // SIPp's verifyauth computes the digest but reads only the Authorization header; for 407 the
   // scenario checks the Proxy-Authorization fields instead (the hash maths is shared code,
