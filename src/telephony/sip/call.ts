@@ -5,7 +5,7 @@ import { Emitter } from './events.ts'
 import { answerDirection, isHold, sdpDirection, withDirection, type Direction } from './hold.ts'
 import { mediaType, parseNameAddr } from './grammar.ts'
 import { SessionTimer, type SessionTimerTerms } from './session-timer.ts'
-import { header, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import { header, serialize, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import type { ClientResult, ClientTransaction, NonInviteServerTransaction, InviteServerTransaction, Timers } from './transaction.ts'
 import type { Remote, TransportName } from './transport.ts'
 
@@ -67,6 +67,10 @@ export abstract class Call extends Emitter<CallEvents> {
   /** RFC 4028 terms agreed for this call, when the caller asked for session timers. */
   protected sessionTerms?: SessionTimerTerms & { callerSupports: boolean }
   private sessionTimer?: SessionTimer
+  /** Our own re-INVITE is waiting for its answer (an offer from the peer now is glare: 491). */
+  private offering = false
+  /** The ACK of the last 2xx we received, sent again when that 2xx is repeated. */
+  protected lastAck?: Uint8Array
   private ackWait?: { timer?: ReturnType<typeof setTimeout>; giveUp: ReturnType<typeof setTimeout>; seq: number }
 
   constructor(protected readonly ctx: UaContext, readonly callId: string) {
@@ -179,6 +183,10 @@ export abstract class Call extends Emitter<CallEvents> {
   }
 
   private onOffer(req: SipRequest, tx: ServerTx, seq: number): void {
+    if (this.offering && (req.method === 'INVITE' || req.body.length)) {
+      tx.respond(responseTo(req, 491))
+      return
+    }
     if (this.ackWait && req.method === 'INVITE') {
       tx.respond(responseTo(req, 500, { reason: 'Previous INVITE pending', headers: [{ name: 'Retry-After', value: '1' }] }))
       return
@@ -220,6 +228,52 @@ export abstract class Call extends Emitter<CallEvents> {
       ;(tx as InviteServerTransaction).respond(res)
       this.send2xx(res, tx.remote, seq)
     } else tx.respond(res)
+  }
+
+  /** Puts the peer on hold with a re-INVITE (our SDP as sendonly); resolves true when accepted. */
+  hold(): Promise<boolean> {
+    return this.reoffer('sendonly')
+  }
+
+  /** Takes the peer off hold (sendrecv again); resolves true when accepted. */
+  unhold(): Promise<boolean> {
+    return this.reoffer('sendrecv')
+  }
+
+  private reoffer(dir: Direction, retried = false): Promise<boolean> {
+    const d = this.dialog
+    if (!d || this.state !== 'active' || !this.localSdp || this.offering) return Promise.resolve(false)
+    this.offering = true
+    const sdp = withDirection(this.localSdp, dir)
+    const headers: Header[] = [{ name: 'Contact', value: this.ctx.contact(d.flow.transport) }, { name: 'Content-Type', value: 'application/sdp' }]
+    const invite = inDialogRequest(d, 'INVITE', this.ctx.via(d.flow.transport), headers, sdp)
+    const seq = d.localSeq
+    return new Promise((resolve) => {
+      this.ctx.request(d.flow, invite, (r) => {
+        if ('response' in r && r.response.status < 200) return
+        this.offering = false
+        const status = 'response' in r ? r.response.status : 0
+        if (status >= 200 && status < 300) {
+          const ack = inDialogRequest(d, 'ACK', this.ctx.via(d.flow.transport), [], '', seq)
+          this.lastAck = serialize(ack)
+          this.ctx.send(d.flow, ack)
+          this.localSdp = sdp
+          return resolve(true)
+        }
+        if (status !== 491 || retried) return resolve(false)
+        // RFC 3261 14.1: the Call-ID owner waits 2.1 to 4 s, the other side up to 2 s
+        const wait = this.ownsCallId() ? 2100 + Math.random() * 1900 : Math.random() * 2000
+        setTimeout(() => resolve(this.reoffer(dir, true)), wait)
+      })
+    })
+  }
+
+  /** True when we chose this call's Call-ID (we placed the call). */
+  protected abstract ownsCallId(): boolean
+
+  /** A 2xx repeated after our ACK: the ACK was lost, send it again. */
+  retransmitted2xx(): void {
+    if (this.lastAck && this.dialog) this.ctx.sendBytes(this.dialog.flow, this.lastAck)
   }
 
   private onInfo(req: SipRequest, tx: ServerTx): void {

@@ -97,6 +97,10 @@ export class InboundCall extends Call {
     this.end({ reason: 'cancelled', status: 487 })
   }
 
+  protected ownsCallId(): boolean {
+    return false
+  }
+
   override hangup(): void {
     if (this.state === 'ringing') this.reject(480)
     else super.hangup()

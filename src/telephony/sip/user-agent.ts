@@ -241,8 +241,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     const tx = this.clientTx.get(clientKey(branch, checked.core.cseq.method))
     if (tx) return tx.receive(res)
     if (checked.core.cseq.method === 'INVITE' && res.status >= 200 && res.status < 300) {
-      const call = this.dialogs.get(dialogKey(checked.core.callId, fromTag(res) ?? '', toTag(res) ?? ''))
-      if (call instanceof OutboundCall) call.retransmitted2xx()
+      this.dialogs.get(dialogKey(checked.core.callId, fromTag(res) ?? '', toTag(res) ?? ''))?.retransmitted2xx()
     }
   }
 

@@ -87,6 +87,34 @@ describe('calls between two user agents', () => {
     expect((await ended)[0]).toEqual({ reason: 'remote_hangup' })
   })
 
+  test('our side holds and unholds by re-INVITE; the other side sees hold and unhold', async () => {
+    const { out, inbound } = await connected('udp')
+    await out.next('active')
+    await inbound.next('active')
+    const hold = inbound.next('hold')
+    expect(await out.hold()).toBe(true)
+    await hold
+    const unhold = inbound.next('unhold')
+    expect(await inbound.unhold().then(() => out.unhold())).toBe(true)
+    await unhold
+    const ended = inbound.next('ended')
+    out.hangup()
+    await ended
+  })
+
+  test('early media: a 183 with SDP reaches the caller as progress with the SDP', async () => {
+    onCall = (call) => call.ringing(SDP(44000))
+    try {
+      const { out, inbound } = await connected('udp')
+      const early = new Promise<string | undefined>((res) => out.on('progress', (status, sdp) => status === 183 && res(sdp)))
+      expect(await early).toContain('m=audio 44000')
+      inbound.reject(603)
+      expect((await out.next('ended'))[0]).toEqual({ reason: 'declined', status: 603 })
+    } finally {
+      onCall = (call) => call.answer(SDP(42000))
+    }
+  })
+
   test.each([
     [486, 'busy'], [480, 'no_answer'], [603, 'declined'], [500, 'failed'],
   ] as const)('a %i from the callee ends our outbound call as %s', async (status, reason) => {

@@ -167,6 +167,22 @@ describe('inbound calls', () => {
     await peer.waitFor(isRequest(leg, 'BYE'))
   })
 
+  test('glare: an offer from the peer while our re-INVITE is pending gets 491; ours then completes', async () => {
+    const leg = newLeg()
+    const call = await answeredCall(leg)
+    const holding = call.hold()
+    const ours = await peer.waitFor((m): m is SipRequest => isRequest(leg, 'INVITE')(m) && header(m, 'cseq') === '1 INVITE' && m.uri.includes(String(peer.port)))
+    expect(text(ours.body)).toContain('a=sendonly')
+    leg.cseq++
+    peer.send(req(leg, 'INVITE', { body: SDP('sendonly') }))
+    await peer.waitFor(isResponse(leg, 491))
+    peer.send(serialize(responseTo(ours, 200, { headers: [{ name: 'Content-Type', value: 'application/sdp' }], body: SDP('recvonly') })))
+    expect(await holding).toBe(true)
+    await peer.waitFor((m) => isRequest(leg, 'ACK')(m) && header(m, 'cseq') === '1 ACK')
+    call.hangup()
+    await peer.waitFor(isRequest(leg, 'BYE'))
+  })
+
   test('UPDATE with an inactive offer puts the call on hold without a new INVITE', async () => {
     const leg = newLeg()
     const call = await answeredCall(leg)
