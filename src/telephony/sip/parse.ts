@@ -25,7 +25,6 @@ export interface Parsed {
   problem?: Problem
 }
 
-const CRLFCRLF = [13, 10, 13, 10]
 const latin1 = new TextDecoder('latin1')
 const utf8 = new TextDecoder()
 
@@ -121,7 +120,8 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
   return { message, problem }
 }
 
-export type FramerEvent = { message: Uint8Array } | { error: string } | { keepalive: true }
+/** `head`: the header bytes of a message whose Content-Length cannot frame it, to answer 400. */
+export type FramerEvent = { message: Uint8Array } | { error: string; head?: Uint8Array } | { keepalive: true }
 
 /** Cuts a byte stream into messages by Content-Length; a framing error means close the stream. */
 export class StreamFramer {
@@ -156,7 +156,7 @@ export class StreamFramer {
       let length = 0
       if (m) {
         const v = m[1]!.trim()
-        if (!/^\d{1,9}$/.test(v)) return this.fail(out, 'bad Content-Length')
+        if (!/^\d{1,9}$/.test(v)) return this.fail(out, 'bad Content-Length', this.buf.slice(0, end + 4))
         length = Number(v)
       }
       const total = end + 4 + length
@@ -169,10 +169,10 @@ export class StreamFramer {
     return out
   }
 
-  private fail(out: FramerEvent[], error: string): FramerEvent[] {
+  private fail(out: FramerEvent[], error: string, head?: Uint8Array): FramerEvent[] {
     this.failed = true
     this.buf = new Uint8Array(0)
-    out.push({ error })
+    out.push(head ? { error, head } : { error })
     return out
   }
 }

@@ -8,17 +8,17 @@ import type { DigestAlgorithm } from './digest.ts'
 import { dialogKey, fromTag, newBranch, newTag, responseTo, toTag } from './dialog.ts'
 import type { NumberDirectory } from './directory.ts'
 import { Emitter } from './events.ts'
-import { formatVia, mediaType, parseSipUri, parseVia, uriScheme } from './grammar.ts'
-import { canonicalName, header, headerValues, request, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import { mediaType, parseSipUri, parseVia, uriScheme } from './grammar.ts'
+import { header, headerValues, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import { parseMessage, SipError } from './parse.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { Registration, type RegisterOptions } from './register.ts'
 import { sessionTimerAsk } from './session-timer.ts'
 import {
-  clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
+  ackFor, clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
   type ClientResult, type Timers,
 } from './transaction.ts'
-import { Transports, type BoundPorts, type Inbound, type Remote, type TransportName } from './transport.ts'
+import { stampVia, Transports, type BoundPorts, type Inbound, type Remote, type TransportName } from './transport.ts'
 import { InboundCall } from './uas.ts'
 import { OutboundCall, type PlaceCallOptions } from './uac.ts'
 import { checkRequest, checkResponse, type Core } from './validate.ts'
@@ -330,29 +330,4 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     if (call) call.cancelled()
     else if (invite.state === 'proceeding') invite.respond(responseTo(invite.request, 487, { toTag: newTag() }))
   }
-}
-
-/** RFC 3581 and 3261 18.2.1: note where a request really came from in its top Via. */
-function stampVia(req: SipRequest, remote: Remote): void {
-  const i = req.headers.findIndex((h) => canonicalName(h.name) === 'via')
-  const h = req.headers[i]!
-  const [first, ...rest] = headerValues({ ...req, headers: [h] }, 'via')
-  const via = parseVia(first!)!
-  const hasRport = via.params.has('rport')
-  if (via.host === remote.address && !hasRport) return
-  if (via.host !== remote.address) via.params.set('received', remote.address)
-  if (hasRport) via.params.set('rport', String(remote.port))
-  req.headers[i] = { name: h.name, value: [formatVia(via), ...rest].join(', ') }
-}
-
-/** ACK for a non-2xx final response (17.1.1.3): same branch, the response's To. */
-function ackFor(invite: SipRequest, res: SipResponse): SipRequest {
-  const headers: Header[] = [{ name: 'Via', value: headerValues(invite, 'via')[0]! }]
-  for (const h of invite.headers) {
-    const n = canonicalName(h.name)
-    if (n === 'from' || n === 'call-id' || n === 'route' || n === 'max-forwards') headers.push(h)
-  }
-  headers.push({ name: 'To', value: header(res, 'to')! })
-  headers.push({ name: 'CSeq', value: `${header(invite, 'cseq')!.trim().split(/\s+/)[0]} ACK` })
-  return request('ACK', invite.uri, headers)
 }
