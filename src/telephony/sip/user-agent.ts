@@ -287,7 +287,10 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: [...SUPPORTED].join(', ') }])
     }
     if (req.method !== 'INVITE') return reply(481)
-    void this.onInvite(req, core, tx as InviteServerTransaction, reply)
+    this.onInvite(req, core, tx as InviteServerTransaction, reply).catch((err: unknown) => {
+      this.log.warn({ err }, 'inbound INVITE failed')
+      if (tx.state === 'proceeding') reply(500)
+    })
   }
 
   private async onInvite(req: SipRequest, core: Core, tx: InviteServerTransaction, reply: (s: number, h?: Header[]) => void): Promise<void> {
