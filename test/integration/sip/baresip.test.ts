@@ -1,7 +1,7 @@
 // baresip (Debian package) places a real call to the user agent: we answer, it ACKs, we hang up
 // and baresip reports the session closed.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InMemoryNumberDirectory, UserAgent } from '../../../src/telephony/sip/index.ts'
@@ -35,6 +35,10 @@ function toneWav(): Uint8Array {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'baresip-'))
+  // a self-signed certificate for 127.0.0.1 for our TLS listener (given to baresip as its CA file)
+  const gen = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')])
+  if (gen.exitCode !== 0) throw new Error(gen.stderr.toString())
   writeFileSync(join(dir, 'tone.wav'), toneWav())
   writeFileSync(join(dir, 'accounts'), '<sip:baresip@127.0.0.1>;regint=0\n')
   writeFileSync(
@@ -42,10 +46,13 @@ beforeAll(async () => {
     [
       'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', 'module g711.so', 'module aufile.so',
       'module account.so', 'module menu.so', `audio_player aufile,${join(dir, 'out.wav')}`,
-      `audio_source aufile,${join(dir, 'tone.wav')}`, `audio_alert aufile,${join(dir, 'alert.wav')}`, 'rtp_ports 30000-30999', '',
+      `audio_source aufile,${join(dir, 'tone.wav')}`, `audio_alert aufile,${join(dir, 'alert.wav')}`, 'rtp_ports 30000-30999',
+      `sip_cafile ${join(dir, 'cert.pem')}`, '',
     ].join('\n'),
   )
-  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([NUMBER, DESK].map((number) => ({ number, trunkSources: ['127.0.0.1'] }))) })
+  ua = new UserAgent({
+    host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0,
+    tlsCert: readFileSync(join(dir, 'cert.pem'), 'utf8'), tlsKey: readFileSync(join(dir, 'key.pem'), 'utf8'), directory: new InMemoryNumberDirectory([NUMBER, DESK].map((number) => ({ number, trunkSources: ['127.0.0.1'] }))) })
   await ua.start()
 })
 
@@ -55,8 +62,9 @@ afterAll(async () => {
 })
 
 /** Starts baresip dialling `number`; `saw(text)` resolves once its output contains the text. */
-function dial(number: string) {
-  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial sip:${number}@127.0.0.1:${ua.ports.udp}`], { stdout: 'pipe', stderr: 'pipe' })
+function dial(number: string, transport: 'udp' | 'tls' = 'udp') {
+  const target = transport === 'tls' ? `sip:${number}@127.0.0.1:${ua.ports.tls};transport=tls` : `sip:${number}@127.0.0.1:${ua.ports.udp}`
+  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial ${target}`], { stdout: 'pipe', stderr: 'pipe' })
   let out = ''
   const waiting: Array<{ text: string; res: (ok: boolean) => void }> = []
   const pump = (async () => {
@@ -95,6 +103,25 @@ test('baresip calls a number, is answered, and sees our hang-up', async () => {
     expect((await ended)[0]).toEqual({ reason: 'local_hangup' })
     expect(await closed, peer.output()).toBe(true)
     expect(peer.output()).toContain(`connecting to 'sip:${NUMBER}@127.0.0.1:${ua.ports.udp}'`)
+  } finally {
+    await peer.stop()
+  }
+})
+
+test('baresip calls over TLS (our self-signed certificate made in the test) and is answered', async () => {
+  const incoming = ua.next('call')
+  const peer = dial(NUMBER, 'tls')
+  try {
+    const [call] = await incoming
+    expect(call.info.remote.transport).toBe('tls')
+    const active = call.next('active')
+    call.answer(SDP)
+    await active
+    const ended = call.next('ended')
+    call.hangup()
+    expect((await ended)[0]).toEqual({ reason: 'local_hangup' })
+    await peer.stop()
+    expect(peer.output()).toContain(`Call established: sip:${NUMBER}@127.0.0.1:${ua.ports.tls};transport=tls`)
   } finally {
     await peer.stop()
   }
