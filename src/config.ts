@@ -17,6 +17,7 @@ export const CONFIG_KEYS = {
   SIP_RING_TIMEOUT_MS: { default: 60_000, doc: 'an inbound call not answered within this time gets 480' },
   SIP_RETRY_AFTER_SEC: { default: 30, doc: 'Retry-After of the 503 sent to new calls while stopping' },
   SIP_REFUSALS_PER_SEC: { default: 10, doc: 'refused SIP requests per second a source may cause before it is ignored (0: no limit)' },
+  SIP_DIGEST_ALGORITHMS: { default: 'SHA-256,MD5', doc: 'digest algorithms offered to callers of numbers with credentials, strongest first (SHA-256, MD5)' },
   SIP_REFUSAL_BURST: { default: 50, doc: 'refused SIP requests a source may cause at once before the per-second limit applies' },
   RTP_PORT_MIN: { default: 10000, doc: 'lowest RTP port' },
   RTP_PORT_MAX: { default: 20000, doc: 'highest RTP port' },

@@ -45,6 +45,8 @@ export class SipPeer {
   }
 
   /** The first message (already received or still to come) matching `pred`. */
+  waitFor<T extends SipMessage>(pred: (m: SipMessage) => m is T, timeoutMs?: number): Promise<T>
+  waitFor(pred: (m: SipMessage) => boolean, timeoutMs?: number): Promise<SipMessage>
   waitFor(pred: (m: SipMessage) => boolean, timeoutMs = 5000): Promise<SipMessage> {
     const seen = this.received.find(pred)
     if (seen) return Promise.resolve(seen)

@@ -3,14 +3,18 @@
 import { dialogKey, inDialogRequest, responseTo, type Dialog } from './dialog.ts'
 import { Emitter } from './events.ts'
 import { answerDirection, isHold, sdpDirection, withDirection, type Direction } from './hold.ts'
-import { mediaType } from './grammar.ts'
-import { header, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import { mediaType, parseNameAddr } from './grammar.ts'
+import { SessionTimer, type SessionTimerTerms } from './session-timer.ts'
+import { header, serialize, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import type { ClientResult, ClientTransaction, NonInviteServerTransaction, InviteServerTransaction, Timers } from './transaction.ts'
 import type { Remote, TransportName } from './transport.ts'
 
 export type EndReason =
   | 'remote_hangup' | 'local_hangup' | 'cancelled' | 'rejected' | 'no_ack' | 'timeout' | 'busy' | 'no_answer'
-  | 'not_found' | 'declined' | 'failed' | 'shutdown'
+  | 'not_found' | 'declined' | 'failed' | 'shutdown' | 'transferred'
+
+/** Progress of a blind transfer we asked for (RFC 3515 REFER, NOTIFY with message/sipfrag). */
+export type TransferState = 'accepted' | 'trying' | 'succeeded' | 'failed'
 
 export interface EndInfo {
   reason: EndReason
@@ -26,6 +30,7 @@ export type CallEvents = {
   hold: []
   unhold: []
   dtmf: [digit: string, durationMs: number]
+  transfer: [state: TransferState, status?: number]
 }
 
 export interface Log {
@@ -59,6 +64,13 @@ export abstract class Call extends Emitter<CallEvents> {
   localSdp?: string
   held = false
   endInfo?: EndInfo
+  /** RFC 4028 terms agreed for this call, when the caller asked for session timers. */
+  protected sessionTerms?: SessionTimerTerms & { callerSupports: boolean }
+  private sessionTimer?: SessionTimer
+  /** Our own re-INVITE is waiting for its answer (an offer from the peer now is glare: 491). */
+  private offering = false
+  /** The ACK of the last 2xx we received, sent again when that 2xx is repeated. */
+  protected lastAck?: Uint8Array
   private ackWait?: { timer?: ReturnType<typeof setTimeout>; giveUp: ReturnType<typeof setTimeout>; seq: number }
 
   constructor(protected readonly ctx: UaContext, readonly callId: string) {
@@ -84,6 +96,7 @@ export abstract class Call extends Emitter<CallEvents> {
     this.state = 'ended'
     this.endInfo = info
     this.stopAckWait()
+    this.sessionTimer?.stop()
     if (this.dialog) this.ctx.removeDialog(dialogKey(this.dialog.callId, this.dialog.localTag, this.dialog.remoteTag))
     this.ctx.callEnded(this)
     this.emit('ended', info)
@@ -135,6 +148,7 @@ export abstract class Call extends Emitter<CallEvents> {
     this.stopAckWait()
     if (this.state === 'answering') {
       this.state = 'active'
+      this.startSessionTimer()
       this.emit('active')
     }
   }
@@ -161,12 +175,18 @@ export abstract class Call extends Emitter<CallEvents> {
       case 'OPTIONS':
         tx.respond(responseTo(req, 200, { headers: [this.ctx.allowHeader()] }))
         return
+      case 'NOTIFY':
+        return this.onNotify(req, tx)
       default:
         tx.respond(responseTo(req, 405, { headers: [this.ctx.allowHeader()] }))
     }
   }
 
   private onOffer(req: SipRequest, tx: ServerTx, seq: number): void {
+    if (this.offering && (req.method === 'INVITE' || req.body.length)) {
+      tx.respond(responseTo(req, 491))
+      return
+    }
     if (this.ackWait && req.method === 'INVITE') {
       tx.respond(responseTo(req, 500, { reason: 'Previous INVITE pending', headers: [{ name: 'Retry-After', value: '1' }] }))
       return
@@ -198,11 +218,62 @@ export abstract class Call extends Emitter<CallEvents> {
       body = this.localSdp
       headers.push({ name: 'Content-Type', value: 'application/sdp' })
     }
+    if (this.sessionTerms) {
+      headers.push({ name: 'Session-Expires', value: `${this.sessionTerms.intervalSec};refresher=${this.sessionTerms.refresher}` })
+      if (this.sessionTerms.callerSupports) headers.push({ name: 'Require', value: 'timer' })
+      this.sessionTimer?.start()
+    }
     const res = responseTo(req, 200, { headers, body })
     if (req.method === 'INVITE') {
       ;(tx as InviteServerTransaction).respond(res)
       this.send2xx(res, tx.remote, seq)
     } else tx.respond(res)
+  }
+
+  /** Puts the peer on hold with a re-INVITE (our SDP as sendonly); resolves true when accepted. */
+  hold(): Promise<boolean> {
+    return this.reoffer('sendonly')
+  }
+
+  /** Takes the peer off hold (sendrecv again); resolves true when accepted. */
+  unhold(): Promise<boolean> {
+    return this.reoffer('sendrecv')
+  }
+
+  private reoffer(dir: Direction, retried = false): Promise<boolean> {
+    const d = this.dialog
+    if (!d || this.state !== 'active' || !this.localSdp || this.offering) return Promise.resolve(false)
+    this.offering = true
+    const sdp = withDirection(this.localSdp, dir)
+    const headers: Header[] = [{ name: 'Contact', value: this.ctx.contact(d.flow.transport) }, { name: 'Content-Type', value: 'application/sdp' }]
+    const invite = inDialogRequest(d, 'INVITE', this.ctx.via(d.flow.transport), headers, sdp)
+    const seq = d.localSeq
+    return new Promise((resolve) => {
+      this.ctx.request(d.flow, invite, (r) => {
+        if ('response' in r && r.response.status < 200) return
+        this.offering = false
+        const status = 'response' in r ? r.response.status : 0
+        if (status >= 200 && status < 300) {
+          const ack = inDialogRequest(d, 'ACK', this.ctx.via(d.flow.transport), [], '', seq)
+          this.lastAck = serialize(ack)
+          this.ctx.send(d.flow, ack)
+          this.localSdp = sdp
+          return resolve(true)
+        }
+        if (status !== 491 || retried) return resolve(false)
+        // RFC 3261 14.1: the Call-ID owner waits 2.1 to 4 s, the other side up to 2 s
+        const wait = this.ownsCallId() ? 2100 + Math.random() * 1900 : Math.random() * 2000
+        setTimeout(() => resolve(this.reoffer(dir, true)), wait)
+      })
+    })
+  }
+
+  /** True when we chose this call's Call-ID (we placed the call). */
+  protected abstract ownsCallId(): boolean
+
+  /** A 2xx repeated after our ACK: the ACK was lost, send it again. */
+  retransmitted2xx(): void {
+    if (this.lastAck && this.dialog) this.ctx.sendBytes(this.dialog.flow, this.lastAck)
   }
 
   private onInfo(req: SipRequest, tx: ServerTx): void {
@@ -220,6 +291,67 @@ export abstract class Call extends Emitter<CallEvents> {
       return
     }
     tx.respond(responseTo(req, 200))
+  }
+
+  private startSessionTimer(): void {
+    const terms = this.sessionTerms
+    if (!terms) return
+    const expire = () => {
+      if (this.state === 'ended') return
+      this.sendBye()
+      this.end({ reason: 'timeout' })
+    }
+    const refresh = () => {
+      const d = this.dialog
+      if (!d || this.state === 'ended') return
+      const se = { name: 'Session-Expires', value: `${terms.intervalSec};refresher=uas` }
+      const update = inDialogRequest(d, 'UPDATE', this.ctx.via(d.flow.transport), [se, { name: 'Supported', value: 'timer' }])
+      this.ctx.request(d.flow, update, (r) => {
+        if ('response' in r && r.response.status < 200) return
+        if ('response' in r && r.response.status < 300) this.sessionTimer?.start()
+        else expire()
+      })
+    }
+    this.sessionTimer = new SessionTimer(terms, refresh, expire)
+    this.sessionTimer.start()
+  }
+
+  /**
+   * Blind transfer: asks the peer (REFER) to call `target` instead; `transfer` events report
+   * the peer's progress and a success ends this call with reason `transferred`.
+   */
+  transfer(target: string): void {
+    const d = this.dialog
+    if (!d || this.state !== 'active') return
+    const refer = inDialogRequest(d, 'REFER', this.ctx.via(d.flow.transport), [
+      { name: 'Refer-To', value: `<${target}>` },
+      { name: 'Referred-By', value: `<${parseNameAddr(d.localUri)?.uri ?? ''}>` },
+      { name: 'Contact', value: this.ctx.contact(d.flow.transport) },
+    ])
+    this.ctx.request(d.flow, refer, (r) => {
+      if ('response' in r && r.response.status < 200) return
+      if ('response' in r && r.response.status < 300) this.emit('transfer', 'accepted', r.response.status)
+      else this.emit('transfer', 'failed', 'response' in r ? r.response.status : undefined)
+    })
+  }
+
+  private onNotify(req: SipRequest, tx: ServerTx): void {
+    const event = (header(req, 'event') ?? '').split(';')[0]!.trim().toLowerCase()
+    if (event !== 'refer') {
+      tx.respond(responseTo(req, 489, { reason: 'Bad Event' }))
+      return
+    }
+    tx.respond(responseTo(req, 200))
+    const status = Number(/^SIP\/2\.0 (\d{3})/.exec(text(req.body))?.[1] ?? NaN)
+    if (!Number.isFinite(status)) return
+    if (status < 200) this.emit('transfer', 'trying', status)
+    else if (status < 300) {
+      this.emit('transfer', 'succeeded', status)
+      if (this.state !== 'ended') {
+        this.sendBye()
+        this.end({ reason: 'transferred' })
+      }
+    } else this.emit('transfer', 'failed', status)
   }
 
   /** Sends a DTMF digit as INFO application/dtmf-relay. */

@@ -1,8 +1,10 @@
 // Which inbound INVITEs we accept: the numbers table decides, behind this small contract.
+import type { Credentials } from './digest.ts'
 import type { Remote } from './transport.ts'
 
 export type InboundDecision =
-  | { accept: true; number: string; context?: unknown }
+  /** With `credentials` the caller must pass a digest challenge before the call is offered. */
+  | { accept: true; number: string; context?: unknown; credentials?: Credentials }
   | { accept: false; status: 403 | 404 }
 
 export interface InboundQuery {
@@ -24,6 +26,8 @@ export interface DirectoryEntry {
   number: string
   /** Source addresses allowed to deliver calls for this number (the trunk's hosts). */
   trunkSources: string[]
+  /** When set, any source may call the number after answering a digest challenge. */
+  credentials?: Credentials
   context?: unknown
 }
 
@@ -36,13 +40,18 @@ export function sameNumber(a: string, b: string): boolean {
 }
 
 /**
- * In-memory directory: 403 to any source that is no trunk at all, 404 to a trunk source for a
+ * In-memory directory: a number with credentials is open to any source behind a digest
+ * challenge; otherwise 403 to any source that is no trunk at all, 404 to a trunk source for a
  * number it does not serve (whether or not the number exists elsewhere).
  */
 export class InMemoryNumberDirectory implements NumberDirectory {
   constructor(private readonly entries: DirectoryEntry[]) {}
 
   resolveInbound(q: InboundQuery): InboundDecision {
+    for (const user of q.users) {
+      const e = this.entries.find((x) => x.credentials && sameNumber(x.number, user))
+      if (e) return { accept: true, number: e.number, context: e.context, credentials: e.credentials }
+    }
     const fromTrunk = this.entries.filter((e) => e.trunkSources.includes(q.source.address))
     if (fromTrunk.length === 0) return { accept: false, status: 403 }
     for (const user of q.users) {

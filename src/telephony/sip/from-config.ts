@@ -1,6 +1,7 @@
 // Builds the user agent from the appliance configuration; the composition root calls this.
 import { readFileSync } from 'node:fs'
-import type { Config } from '../../config.ts'
+import { ConfigError, type Config } from '../../config.ts'
+import type { DigestAlgorithm } from './digest.ts'
 import type { Log } from './call.ts'
 import type { NumberDirectory } from './directory.ts'
 import { UserAgent } from './user-agent.ts'
@@ -8,8 +9,16 @@ import { UserAgent } from './user-agent.ts'
 type SipConfig = Pick<
   Config,
   | 'SIP_HOST' | 'SIP_PORT' | 'SIP_TLS_PORT' | 'SIP_TLS_CERT_FILE' | 'SIP_TLS_KEY_FILE' | 'SIP_T1_MS' | 'SIP_RING_TIMEOUT_MS'
-  | 'SIP_RETRY_AFTER_SEC' | 'SIP_REFUSALS_PER_SEC' | 'SIP_REFUSAL_BURST' | 'PUBLIC_HOST'
+  | 'SIP_RETRY_AFTER_SEC' | 'SIP_REFUSALS_PER_SEC' | 'SIP_REFUSAL_BURST' | 'PUBLIC_HOST' | 'SIP_DIGEST_ALGORITHMS'
 >
+
+/** Reads `SHA-256,MD5`; anything else is a configuration error. */
+export function digestAlgorithms(value: string): DigestAlgorithm[] {
+  const algs = value.split(',').map((a) => a.trim().toUpperCase()).filter((a) => a !== '')
+  for (const a of algs) if (a !== 'SHA-256' && a !== 'MD5') throw new ConfigError(`SIP_DIGEST_ALGORITHMS: unknown algorithm ${a}`)
+  if (algs.length === 0) throw new ConfigError('SIP_DIGEST_ALGORITHMS must name at least one algorithm')
+  return algs as DigestAlgorithm[]
+}
 
 export function userAgentFromConfig(config: SipConfig, directory: NumberDirectory, log?: Log): UserAgent {
   const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
@@ -25,6 +34,7 @@ export function userAgentFromConfig(config: SipConfig, directory: NumberDirector
     retryAfterSec: config.SIP_RETRY_AFTER_SEC,
     refusalsPerSec: config.SIP_REFUSALS_PER_SEC,
     refusalBurst: config.SIP_REFUSAL_BURST,
+    challengeAlgorithms: digestAlgorithms(config.SIP_DIGEST_ALGORITHMS),
     directory,
     log,
   })

@@ -34,7 +34,8 @@ const COMPACT = new Map<string, string>(Object.entries({
   d: 'request-disposition', y: 'identity', n: 'identity-info',
 }))
 
-// names repeat in every message: remember their canonical form (bounded against fuzzers)
+// names repeat in every message: remember the canonical form of short ones (bounded: fuzzers send
+// endless distinct and enormous names)
 const seen = new Map<string, string>()
 
 /** Lower-case long form of a header name. */
@@ -43,8 +44,10 @@ export function canonicalName(name: string): string {
   if (hit !== undefined) return hit
   const lower = name.toLowerCase()
   const out = COMPACT.get(lower) ?? lower
-  if (seen.size > 2000) seen.clear()
-  seen.set(name, out)
+  if (name.length <= 32) {
+    if (seen.size >= 500) seen.clear()
+    seen.set(name, out)
+  }
   return out
 }
 
@@ -162,9 +165,9 @@ export const REASONS: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   406: 'Not Acceptable', 407: 'Proxy Authentication Required', 408: 'Request Timeout',
   413: 'Request Entity Too Large', 415: 'Unsupported Media Type', 416: 'Unsupported URI Scheme',
-  420: 'Bad Extension', 480: 'Temporarily Unavailable', 481: 'Call/Transaction Does Not Exist',
+  420: 'Bad Extension', 422: 'Session Interval Too Small', 480: 'Temporarily Unavailable', 481: 'Call/Transaction Does Not Exist',
   482: 'Loop Detected', 483: 'Too Many Hops', 486: 'Busy Here', 487: 'Request Terminated',
-  488: 'Not Acceptable Here', 491: 'Request Pending', 500: 'Server Internal Error',
+  488: 'Not Acceptable Here', 489: 'Bad Event', 491: 'Request Pending', 500: 'Server Internal Error',
   501: 'Not Implemented', 503: 'Service Unavailable', 505: 'Version Not Supported', 603: 'Decline',
 }
 

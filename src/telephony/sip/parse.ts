@@ -7,10 +7,17 @@ export const MAX_MESSAGE_BYTES = 65_536
 
 export class SipParseError extends Error {}
 
-export interface Problem {
-  status: number
-  reason: string
+/** A SIP-level refusal: the status and reason phrase to answer a request with. */
+export class SipError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+  ) {
+    super(`${status} ${reason}`)
+  }
 }
+
+export type Problem = SipError
 
 export interface Parsed {
   message: SipMessage
@@ -18,7 +25,6 @@ export interface Parsed {
   problem?: Problem
 }
 
-const CRLFCRLF = [13, 10, 13, 10]
 const latin1 = new TextDecoder('latin1')
 const utf8 = new TextDecoder()
 
@@ -50,7 +56,7 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
   const first = lines.shift()!
   let problem: Problem | undefined
   const bad = (reason: string, status = 400) => {
-    problem ??= { status, reason }
+    problem ??= new SipError(status, reason)
   }
 
   const headers: Header[] = []
@@ -114,7 +120,8 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
   return { message, problem }
 }
 
-export type FramerEvent = { message: Uint8Array } | { error: string } | { keepalive: true }
+/** `head`: the header bytes of a message whose Content-Length cannot frame it, to answer 400. */
+export type FramerEvent = { message: Uint8Array } | { error: string; head?: Uint8Array } | { keepalive: true }
 
 /** Cuts a byte stream into messages by Content-Length; a framing error means close the stream. */
 export class StreamFramer {
@@ -149,7 +156,7 @@ export class StreamFramer {
       let length = 0
       if (m) {
         const v = m[1]!.trim()
-        if (!/^\d{1,9}$/.test(v)) return this.fail(out, 'bad Content-Length')
+        if (!/^\d{1,9}$/.test(v)) return this.fail(out, 'bad Content-Length', this.buf.slice(0, end + 4))
         length = Number(v)
       }
       const total = end + 4 + length
@@ -162,10 +169,10 @@ export class StreamFramer {
     return out
   }
 
-  private fail(out: FramerEvent[], error: string): FramerEvent[] {
+  private fail(out: FramerEvent[], error: string, head?: Uint8Array): FramerEvent[] {
     this.failed = true
     this.buf = new Uint8Array(0)
-    out.push({ error })
+    out.push(head ? { error, head } : { error })
     return out
   }
 }

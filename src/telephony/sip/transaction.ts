@@ -1,6 +1,6 @@
 // RFC 3261 section 17 transactions. States and timers carry the RFC's names; the timer base
 // values are options so tests can run them fast.
-import { header, serialize, type SipRequest, type SipResponse } from './message.ts'
+import { canonicalName, header, headerValues, request, serialize, type Header, type SipRequest, type SipResponse } from './message.ts'
 import type { Core } from './validate.ts'
 import type { Remote } from './transport.ts'
 
@@ -227,4 +227,16 @@ export class ClientTransaction extends Transaction {
     if (wait === 0) this.terminate()
     else this.timer('D/K', wait, () => this.terminate())
   }
+}
+
+/** ACK for a non-2xx final response (17.1.1.3): same branch, the response's To. */
+export function ackFor(invite: SipRequest, res: SipResponse): SipRequest {
+  const headers: Header[] = [{ name: 'Via', value: headerValues(invite, 'via')[0]! }]
+  for (const h of invite.headers) {
+    const n = canonicalName(h.name)
+    if (n === 'from' || n === 'call-id' || n === 'route' || n === 'max-forwards') headers.push(h)
+  }
+  headers.push({ name: 'To', value: header(res, 'to')! })
+  headers.push({ name: 'CSeq', value: `${header(invite, 'cseq')!.trim().split(/\s+/)[0]} ACK` })
+  return request('ACK', invite.uri, headers)
 }

@@ -3,6 +3,8 @@
 import dgram from 'node:dgram'
 import net from 'node:net'
 import tls from 'node:tls'
+import { formatVia, parseVia } from './grammar.ts'
+import { canonicalName, headerValues, type SipRequest } from './message.ts'
 import { MAX_MESSAGE_BYTES, StreamFramer } from './parse.ts'
 
 export type TransportName = 'udp' | 'tcp' | 'tls'
@@ -167,7 +169,12 @@ export class Transports {
         else if ('keepalive' in ev) s.write('\r\n')
         else {
           this.onError(new Error(ev.error), `${transport} framing from ${remote.address}:${remote.port}`)
-          s.destroy()
+          if (ev.head) {
+            // the headers alone are a message the parser refuses with 400 (bad Content-Length);
+            // close once that answer, written from the microtasks of this delivery, is flushed
+            this.deliver({ bytes: ev.head, remote, datagram: true })
+            setImmediate(() => s.end())
+          } else s.destroy()
         }
       }
     })
@@ -191,4 +198,17 @@ function listen(server: net.Server, port: number, host: string, anyOnClash = fal
       res((server.address() as net.AddressInfo).port)
     })
   })
+}
+
+/** RFC 3581 and 3261 18.2.1: note where a request really came from in its top Via. */
+export function stampVia(req: SipRequest, remote: Remote): void {
+  const i = req.headers.findIndex((h) => canonicalName(h.name) === 'via')
+  const h = req.headers[i]!
+  const [first, ...rest] = headerValues({ ...req, headers: [h] }, 'via')
+  const via = parseVia(first!)!
+  const hasRport = via.params.has('rport')
+  if (via.host === remote.address && !hasRport) return
+  if (via.host !== remote.address) via.params.set('received', remote.address)
+  if (hasRport) via.params.set('rport', String(remote.port))
+  req.headers[i] = { name: h.name, value: [formatVia(via), ...rest].join(', ') }
 }

@@ -35,7 +35,6 @@ export class OutboundCall extends Call {
   private gotProvisional = false
   private cancelWanted = false
   private cancelSent = false
-  private lastAck?: Uint8Array
 
   constructor(ctx: UaContext, private readonly opts: PlaceCallOptions, readonly remote: Remote, publicHost: string) {
     super(ctx, newCallId())
@@ -72,9 +71,8 @@ export class OutboundCall extends Call {
     else super.hangup()
   }
 
-  /** A 2xx repeated after our ACK: the ACK was lost, send it again. */
-  retransmitted2xx(): void {
-    if (this.lastAck) this.ctx.sendBytes(this.remote, this.lastAck)
+  protected ownsCallId(): boolean {
+    return true
   }
 
   private sendCancel(): void {

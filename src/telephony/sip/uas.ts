@@ -3,7 +3,8 @@
 import { Call, type UaContext } from './call.ts'
 import { newTag, responseTo, uasDialog } from './dialog.ts'
 import { parseNameAddr } from './grammar.ts'
-import { header, text, type SipRequest } from './message.ts'
+import { header, headerValues, text, type SipRequest } from './message.ts'
+import { sessionTimerHeaders, type SessionTimerTerms } from './session-timer.ts'
 import type { InviteServerTransaction } from './transaction.ts'
 import type { Remote } from './transport.ts'
 
@@ -25,8 +26,17 @@ export class InboundCall extends Call {
   readonly info: InboundCallInfo
   private ringTimer?: ReturnType<typeof setTimeout>
 
-  constructor(ctx: UaContext, private readonly invite: SipRequest, private readonly tx: InviteServerTransaction, number: string, context: unknown, ringTimeoutMs: number) {
+  constructor(
+    ctx: UaContext,
+    private readonly invite: SipRequest,
+    private readonly tx: InviteServerTransaction,
+    number: string,
+    context: unknown,
+    ringTimeoutMs: number,
+    sessionTerms?: SessionTimerTerms,
+  ) {
     super(ctx, header(invite, 'call-id')!.trim())
+    if (sessionTerms) this.sessionTerms = { ...sessionTerms, callerSupports: sessionTerms.refresher === 'uac' || callerSupportsTimer(invite) }
     const from = parseNameAddr(header(invite, 'from')!)!
     this.info = {
       number,
@@ -64,6 +74,7 @@ export class InboundCall extends Call {
         { name: 'Contact', value: this.ctx.contact(this.tx.remote.transport) },
         this.ctx.allowHeader(),
         { name: 'Content-Type', value: 'application/sdp' },
+        ...(this.sessionTerms ? sessionTimerHeaders(this.sessionTerms, this.sessionTerms.callerSupports) : []),
       ],
       body: sdp,
     })
@@ -86,6 +97,10 @@ export class InboundCall extends Call {
     this.end({ reason: 'cancelled', status: 487 })
   }
 
+  protected ownsCallId(): boolean {
+    return false
+  }
+
   override hangup(): void {
     if (this.state === 'ringing') this.reject(480)
     else super.hangup()
@@ -96,3 +111,6 @@ export class InboundCall extends Call {
     super.end(info)
   }
 }
+
+const callerSupportsTimer = (req: SipRequest) =>
+  headerValues(req, 'supported').concat(headerValues(req, 'require')).some((v) => v.toLowerCase() === 'timer')

@@ -3,18 +3,22 @@
 import { lookup } from 'node:dns/promises'
 import net from 'node:net'
 import type { Call, Log, ServerTx, UaContext } from './call.ts'
+import { Challenger } from './challenge.ts'
+import type { DigestAlgorithm } from './digest.ts'
 import { dialogKey, fromTag, newBranch, newTag, responseTo, toTag } from './dialog.ts'
 import type { NumberDirectory } from './directory.ts'
 import { Emitter } from './events.ts'
-import { formatVia, mediaType, parseSipUri, parseVia, uriScheme } from './grammar.ts'
-import { canonicalName, header, headerValues, request, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
-import { parseMessage } from './parse.ts'
+import { mediaType, parseSipUri, parseVia, uriScheme } from './grammar.ts'
+import { header, headerValues, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import { parseMessage, SipError } from './parse.ts'
 import { RateLimiter } from './rate-limit.ts'
+import { Registration, type RegisterOptions } from './register.ts'
+import { sessionTimerAsk } from './session-timer.ts'
 import {
-  clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
+  ackFor, clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
   type ClientResult, type Timers,
 } from './transaction.ts'
-import { Transports, type BoundPorts, type Inbound, type Remote, type TransportName } from './transport.ts'
+import { stampVia, Transports, type BoundPorts, type Inbound, type Remote, type TransportName } from './transport.ts'
 import { InboundCall } from './uas.ts'
 import { OutboundCall, type PlaceCallOptions } from './uac.ts'
 import { checkRequest, checkResponse, type Core } from './validate.ts'
@@ -41,11 +45,17 @@ export interface UserAgentOptions {
   refusalsPerSec?: number
   refusalBurst?: number
   idleTimeoutMs?: number
+  /** Smallest RFC 4028 session interval we accept (Min-SE); smaller gets 422. */
+  minSessionExpiresSec?: number
+  /** Digest algorithms offered to callers of numbers with credentials, strongest first. */
+  challengeAlgorithms?: DigestAlgorithm[]
   log?: Log
 }
 
-const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE'
+const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, NOTIFY'
 const METHODS = new Set(ALLOW.split(', '))
+/** Option tags we implement (Require may name them). */
+const SUPPORTED = new Set(['timer'])
 const NO_LOG: Log = { debug() {}, warn() {} }
 
 export type UserAgentEvents = { call: [InboundCall] }
@@ -59,7 +69,9 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   private readonly inviteCalls = new WeakMap<InviteServerTransaction, InboundCall>()
   private readonly dialogs = new Map<string, Call>()
   private readonly calls = new Set<Call>()
+  private readonly registrations = new Set<Registration>()
   private readonly limiter: RateLimiter
+  private readonly challenger: Challenger
   private readonly ctx: UaContext
   private stopping = false
   private drained?: () => void
@@ -70,6 +82,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     this.timers = { ...DEFAULT_TIMERS, ...opts.timers }
     this.log = opts.log ?? NO_LOG
     this.onListenerError = (err) => this.log.warn({ err }, 'call listener threw')
+    this.challenger = new Challenger(opts.publicHost, opts.challengeAlgorithms)
     this.limiter = new RateLimiter(opts.refusalsPerSec ?? 0, opts.refusalBurst ?? 50)
     this.transports = new Transports({
       host: opts.host ?? '0.0.0.0', port: opts.port, tlsPort: opts.tlsPort, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
@@ -116,23 +129,39 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       })
     }
     for (const call of [...this.calls]) call.hangup()
+    for (const reg of this.registrations) reg.stop()
     for (const tx of [...this.serverTx.values(), ...this.clientTx.values()]) tx.terminate()
     await this.transports.stop()
   }
 
   /** Places an outbound call; listen to its progress, answered and ended events. */
   async placeCall(opts: PlaceCallOptions): Promise<OutboundCall> {
-    const uri = parseSipUri(opts.target)
-    if (!uri) throw new Error(`not a SIP URI: ${opts.target}`)
-    const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
-    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new Error(`unsupported transport ${t}`)
-    const host = uri.host.replace(/^\[|\]$/g, '')
-    const address = net.isIP(host) ? host : (await lookup(host)).address
-    const remote: Remote = { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }
+    const { remote } = await this.resolve(opts.target)
     const call = new OutboundCall(this.ctx, opts, remote, this.opts.publicHost)
     this.calls.add(call)
     call.start()
     return call
+  }
+
+  /** Registers with a trunk's registrar and keeps the registration fresh until `stop()`. */
+  async register(opts: RegisterOptions): Promise<Registration> {
+    const { remote, host } = await this.resolve(opts.registrar)
+    const reg = new Registration(this.ctx, opts, remote, host)
+    this.registrations.add(reg)
+    reg.on('unregistered', () => this.registrations.delete(reg))
+    reg.start()
+    return reg
+  }
+
+  /** Where a sip:/sips: URI sends us: transport from its parameter, address by A/AAAA lookup. */
+  private async resolve(target: string): Promise<{ remote: Remote; host: string }> {
+    const uri = parseSipUri(target)
+    if (!uri) throw new SipError(400, `not a SIP URI: ${target}`)
+    const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
+    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new SipError(400, `unsupported transport ${t}`)
+    const host = uri.host.replace(/^\[|\]$/g, '')
+    const address = net.isIP(host) ? host : (await lookup(host)).address
+    return { remote: { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }, host: uri.host }
   }
 
   stats() {
@@ -212,8 +241,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     const tx = this.clientTx.get(clientKey(branch, checked.core.cseq.method))
     if (tx) return tx.receive(res)
     if (checked.core.cseq.method === 'INVITE' && res.status >= 200 && res.status < 300) {
-      const call = this.dialogs.get(dialogKey(checked.core.callId, fromTag(res) ?? '', toTag(res) ?? ''))
-      if (call instanceof OutboundCall) call.retransmitted2xx()
+      this.dialogs.get(dialogKey(checked.core.callId, fromTag(res) ?? '', toTag(res) ?? ''))?.retransmitted2xx()
     }
   }
 
@@ -237,14 +265,15 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     this.serverTx.set(key, tx)
     const tag = newTag()
     const reply = (status: number, headers: Header[] = []) => {
-      if (status >= 400) this.limiter.hit(remote.address)
+      // a 401 is the normal first step of an authenticated call, not a refusal
+      if (status >= 400 && status !== 401) this.limiter.hit(remote.address)
       tx.respond(responseTo(req, status, { headers, toTag: tag }))
     }
 
     if (!METHODS.has(req.method)) return reply(405, [{ name: 'Allow', value: ALLOW }])
     const scheme = uriScheme(req.uri)
     if (scheme !== 'sip' && scheme !== 'sips' && scheme !== 'tel') return reply(416)
-    const required = headerValues(req, 'require').filter((v) => v !== '')
+    const required = headerValues(req, 'require').filter((v) => v !== '' && !SUPPORTED.has(v.toLowerCase()))
     if (required.length && req.method !== 'CANCEL') return reply(420, [{ name: 'Unsupported', value: required.join(', ') }])
     if (req.method === 'CANCEL') return this.onCancel(req, core, tx as NonInviteServerTransaction)
 
@@ -255,10 +284,13 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       return call.onInDialog(req, tx)
     }
     if (req.method === 'OPTIONS') {
-      return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: '' }])
+      return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: [...SUPPORTED].join(', ') }])
     }
     if (req.method !== 'INVITE') return reply(481)
-    void this.onInvite(req, core, tx as InviteServerTransaction, reply)
+    this.onInvite(req, core, tx as InviteServerTransaction, reply).catch((err: unknown) => {
+      this.log.warn({ err }, 'inbound INVITE failed')
+      if (tx.state === 'proceeding') reply(500)
+    })
   }
 
   private async onInvite(req: SipRequest, core: Core, tx: InviteServerTransaction, reply: (s: number, h?: Header[]) => void): Promise<void> {
@@ -270,6 +302,8 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     }
     const enc = headerValues(req, 'content-encoding').filter((e) => e.toLowerCase() !== 'identity')
     if (enc.length) return reply(415, [{ name: 'Accept-Encoding', value: 'identity' }])
+    const timer = sessionTimerAsk(req, this.opts.minSessionExpiresSec ?? 90)
+    if (timer && 'tooSmall' in timer) return reply(422, [{ name: 'Min-SE', value: String(timer.minSec) }])
     reply(100)
     const users = [parseSipUri(req.uri)?.user, parseSipUri(core.to.uri)?.user].filter((u): u is string => !!u)
     let decision
@@ -281,7 +315,11 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     }
     if (tx.state !== 'proceeding') return
     if (!decision.accept) return reply(decision.status)
-    const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000)
+    if (decision.credentials && !this.challenger.verify(req, decision.credentials)) {
+      // a wrong answer is refused outright; no answer yet (or a stale nonce) is challenged
+      return header(req, 'authorization') && !this.challenger.isStale(req) ? reply(403) : reply(401, this.challenger.challenge())
+    }
+    const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000, timer?.terms)
     this.calls.add(call)
     this.inviteCalls.set(tx, call)
     if (!this.emit('call', call)) call.reject(480)
@@ -295,29 +333,4 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     if (call) call.cancelled()
     else if (invite.state === 'proceeding') invite.respond(responseTo(invite.request, 487, { toTag: newTag() }))
   }
-}
-
-/** RFC 3581 and 3261 18.2.1: note where a request really came from in its top Via. */
-function stampVia(req: SipRequest, remote: Remote): void {
-  const i = req.headers.findIndex((h) => canonicalName(h.name) === 'via')
-  const h = req.headers[i]!
-  const [first, ...rest] = headerValues({ ...req, headers: [h] }, 'via')
-  const via = parseVia(first!)!
-  const hasRport = via.params.has('rport')
-  if (via.host === remote.address && !hasRport) return
-  if (via.host !== remote.address) via.params.set('received', remote.address)
-  if (hasRport) via.params.set('rport', String(remote.port))
-  req.headers[i] = { name: h.name, value: [formatVia(via), ...rest].join(', ') }
-}
-
-/** ACK for a non-2xx final response (17.1.1.3): same branch, the response's To. */
-function ackFor(invite: SipRequest, res: SipResponse): SipRequest {
-  const headers: Header[] = [{ name: 'Via', value: headerValues(invite, 'via')[0]! }]
-  for (const h of invite.headers) {
-    const n = canonicalName(h.name)
-    if (n === 'from' || n === 'call-id' || n === 'route' || n === 'max-forwards') headers.push(h)
-  }
-  headers.push({ name: 'To', value: header(res, 'to')! })
-  headers.push({ name: 'CSeq', value: `${header(invite, 'cseq')!.trim().split(/\s+/)[0]} ACK` })
-  return request('ACK', invite.uri, headers)
 }

@@ -6,7 +6,7 @@ import {
   type CSeq, type NameAddr, type Via,
 } from './grammar.ts'
 import { canonicalName, splitList, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
-import type { Problem } from './parse.ts'
+import { SipError, type Problem } from './parse.ts'
 
 /** The parsed core headers every transaction needs. */
 export interface Core {
@@ -96,7 +96,7 @@ function scan(msg: SipMessage, isRequest: boolean): Core | string {
 export type Checked<T> = { ok: true; core: Core; message: T } | { ok: false; problem: Problem; message: T }
 
 export function checkRequest(req: SipRequest): Checked<SipRequest> {
-  const fail = (reason: string, status = 400): Checked<SipRequest> => ({ ok: false, problem: { status, reason }, message: req })
+  const fail = (reason: string, status = 400): Checked<SipRequest> => ({ ok: false, problem: new SipError(status, reason), message: req })
   const c = scan(req, true)
   if (typeof c === 'string') return fail(c)
   if (c.cseq.method !== req.method) return fail('CSeq method does not match the request method')
@@ -112,6 +112,6 @@ export function checkRequest(req: SipRequest): Checked<SipRequest> {
 
 export function checkResponse(res: SipResponse): Checked<SipResponse> {
   const c = scan(res, false)
-  if (typeof c === 'string') return { ok: false, problem: { status: 400, reason: c }, message: res }
+  if (typeof c === 'string') return { ok: false, problem: new SipError(400, c), message: res }
   return { ok: true, core: c, message: res }
 }

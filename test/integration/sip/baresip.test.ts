@@ -1,12 +1,13 @@
 // baresip (Debian package) places a real call to the user agent: we answer, it ACKs, we hang up
 // and baresip reports the session closed.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InMemoryNumberDirectory, UserAgent } from '../../../src/telephony/sip/index.ts'
 
 const NUMBER = '15550007777'
+const DESK = '15550008888'
 const SDP = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 42000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'
 
 let ua: UserAgent
@@ -34,6 +35,10 @@ function toneWav(): Uint8Array {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'baresip-'))
+  // a self-signed certificate for 127.0.0.1 for our TLS listener (given to baresip as its CA file)
+  const gen = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')])
+  if (gen.exitCode !== 0) throw new Error(gen.stderr.toString())
   writeFileSync(join(dir, 'tone.wav'), toneWav())
   writeFileSync(join(dir, 'accounts'), '<sip:baresip@127.0.0.1>;regint=0\n')
   writeFileSync(
@@ -41,10 +46,13 @@ beforeAll(async () => {
     [
       'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', 'module g711.so', 'module aufile.so',
       'module account.so', 'module menu.so', `audio_player aufile,${join(dir, 'out.wav')}`,
-      `audio_source aufile,${join(dir, 'tone.wav')}`, `audio_alert aufile,${join(dir, 'alert.wav')}`, 'rtp_ports 30000-30999', '',
+      `audio_source aufile,${join(dir, 'tone.wav')}`, `audio_alert aufile,${join(dir, 'alert.wav')}`, 'rtp_ports 30000-30999',
+      `sip_cafile ${join(dir, 'cert.pem')}`, '',
     ].join('\n'),
   )
-  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }]) })
+  ua = new UserAgent({
+    host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0,
+    tlsCert: readFileSync(join(dir, 'cert.pem'), 'utf8'), tlsKey: readFileSync(join(dir, 'key.pem'), 'utf8'), directory: new InMemoryNumberDirectory([NUMBER, DESK].map((number) => ({ number, trunkSources: ['127.0.0.1'] }))) })
   await ua.start()
 })
 
@@ -53,18 +61,36 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-test('baresip calls a number, is answered, and sees our hang-up', async () => {
-  const incoming = ua.next('call')
-  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial sip:${NUMBER}@127.0.0.1:${ua.ports.udp}`], { stdout: 'pipe', stderr: 'pipe' })
+/** Starts baresip dialling `number`; `saw(text)` resolves once its output contains the text. */
+function dial(number: string, transport: 'udp' | 'tls' = 'udp') {
+  const target = transport === 'tls' ? `sip:${number}@127.0.0.1:${ua.ports.tls};transport=tls` : `sip:${number}@127.0.0.1:${ua.ports.udp}`
+  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial ${target}`], { stdout: 'pipe', stderr: 'pipe' })
   let out = ''
-  const closed = (async () => {
+  const waiting: Array<{ text: string; res: (ok: boolean) => void }> = []
+  const pump = (async () => {
     const decoder = new TextDecoder()
     for await (const chunk of proc.stdout) {
       out += decoder.decode(chunk)
-      if (out.includes('session closed')) return true
+      for (const w of [...waiting]) if (out.includes(w.text)) waiting.splice(waiting.indexOf(w), 1), w.res(true)
     }
-    return false
+    for (const w of waiting) w.res(false)
   })()
+  return {
+    proc,
+    output: () => out,
+    saw: (text: string) => (out.includes(text) ? Promise.resolve(true) : new Promise<boolean>((res) => waiting.push({ text, res }))),
+    async stop() {
+      proc.kill()
+      await proc.exited
+      await pump
+    },
+  }
+}
+
+test('baresip calls a number, is answered, and sees our hang-up', async () => {
+  const incoming = ua.next('call')
+  const peer = dial(NUMBER)
+  const closed = peer.saw('session closed')
   try {
     const [call] = await incoming
     expect(call.info.from.uri).toBe('sip:baresip@127.0.0.1')
@@ -75,10 +101,57 @@ test('baresip calls a number, is answered, and sees our hang-up', async () => {
     const ended = call.next('ended')
     call.hangup()
     expect((await ended)[0]).toEqual({ reason: 'local_hangup' })
-    expect(await closed, out).toBe(true)
-    expect(out).toContain(`connecting to 'sip:${NUMBER}@127.0.0.1:${ua.ports.udp}'`)
+    expect(await closed, peer.output()).toBe(true)
+    expect(peer.output()).toContain(`connecting to 'sip:${NUMBER}@127.0.0.1:${ua.ports.udp}'`)
   } finally {
-    proc.kill()
-    await proc.exited
+    await peer.stop()
+  }
+})
+
+test('baresip calls over TLS (our self-signed certificate made in the test) and is answered', async () => {
+  const incoming = ua.next('call')
+  const peer = dial(NUMBER, 'tls')
+  try {
+    const [call] = await incoming
+    expect(call.info.remote.transport).toBe('tls')
+    const active = call.next('active')
+    call.answer(SDP)
+    await active
+    const ended = call.next('ended')
+    call.hangup()
+    expect((await ended)[0]).toEqual({ reason: 'local_hangup' })
+    await peer.stop()
+    expect(peer.output()).toContain(`Call established: sip:${NUMBER}@127.0.0.1:${ua.ports.tls};transport=tls`)
+  } finally {
+    await peer.stop()
+  }
+})
+
+test('a call from baresip is transferred (REFER) to another number: baresip calls it and the first call ends as transferred', async () => {
+  const first = ua.next('call')
+  const peer = dial(NUMBER)
+  try {
+    const [call] = await first
+    const states: string[] = []
+    call.on('transfer', (state) => states.push(state))
+    call.answer(SDP)
+    await call.next('active')
+    const second = ua.next('call')
+    const ended = call.next('ended')
+    call.transfer(`sip:${DESK}@127.0.0.1:${ua.ports.udp}`)
+    const [desk] = await second
+    expect(desk.info.number).toBe(DESK)
+    desk.answer(SDP)
+    expect((await ended)[0]).toEqual({ reason: 'transferred' })
+    expect(states).toEqual(['accepted', 'trying', 'succeeded'])
+    const deskEnded = desk.next('ended')
+    desk.hangup()
+    expect((await deskEnded)[0]).toEqual({ reason: 'local_hangup' })
+    // baresip writes its log when it exits
+    await peer.stop()
+    expect(peer.output()).toContain(`transferring call`)
+    expect(peer.output()).toContain(`connecting to '<sip:${DESK}@127.0.0.1:${ua.ports.udp}>'`)
+  } finally {
+    await peer.stop()
   }
 })

@@ -6,6 +6,7 @@ import { InMemoryNumberDirectory, UserAgent, type EndInfo, type InboundCall } fr
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 
 const NUMBER = '15550002222'
+const SECURED = '15550002233'
 const FIXTURES = resolve(import.meta.dir, '../../fixtures/sip')
 const SDP = 'v=0\r\no=- 7 7 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 41000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'
 
@@ -14,8 +15,12 @@ const inbound: InboundCall[] = []
 let ringOnly = false
 
 beforeAll(async () => {
-  const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }])
-  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 100 } })
+  const directory = new InMemoryNumberDirectory([
+    { number: NUMBER, trunkSources: ['127.0.0.1'] },
+    { number: SECURED, trunkSources: [], credentials: { username: 'pbx', password: 'pbx-secret' } },
+  ])
+  // SIPp 3.6 answers only MD5 challenges
+  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 100 }, challengeAlgorithms: ['MD5'] })
   ua.on('call', (call) => {
     inbound.push(call)
     call.ringing()
@@ -39,6 +44,18 @@ describe('SIPp calls in', () => {
     })
   }
 
+  test.each([
+    ['an unknown number', '15559990000', '127.0.0.1', '404 Not Found'],
+    ['a foreign source address (127.0.0.2 is no trunk)', NUMBER, '127.0.0.2', '403 Forbidden'],
+  ])('the built-in uac calling %s is refused and nothing is created', async (_, number, source, refusal) => {
+    const before = inbound.length
+    const run = await sipp(['-sn', 'uac', `127.0.0.1:${ua.ports.udp}`, '-s', number, '-m', '1', '-i', source, '-p', String(await freePort())]).exited
+    expect(run.code).not.toBe(0)
+    expect(run.stderr).toContain(`received 'SIP/2.0 ${refusal}`)
+    expect(inbound.length).toBe(before)
+    expect(ua.stats()).toMatchObject({ calls: 0, dialogs: 0 })
+  })
+
   test('a caller that cancels while we ring gets 200 for the CANCEL and 487 for the INVITE (exit 0)', async () => {
     ringOnly = true
     try {
@@ -50,6 +67,59 @@ describe('SIPp calls in', () => {
       ringOnly = false
     }
   })
+})
+
+test('a caller to a number with credentials answers our 401 digest challenge and is connected (exit 0)', async () => {
+  const before = inbound.length
+  const run = await sipp(['-sf', `${FIXTURES}/uac-auth.xml`, `127.0.0.1:${ua.ports.udp}`, '-s', SECURED, '-au', 'pbx', '-ap', 'pbx-secret', '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort())]).exited
+  expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0)
+  expect(inbound.length).toBe(before + 1)
+  expect(inbound[before]!.info.number).toBe(SECURED)
+  expect(inbound[before]!.endInfo).toEqual({ reason: 'remote_hangup' })
+})
+
+test('REGISTER to a SIPp registrar: challenged, authenticated, refreshed before expiry, removed on stop (exit 0)', async () => {
+  const port = await freePort()
+  const peer = sipp(['-sf', `${FIXTURES}/registrar.xml`, '-i', '127.0.0.1', '-p', String(port), '-m', '1'], 10)
+  const reg = await ua.register({ registrar: `sip:127.0.0.1:${port}`, user: 'agent1', credentials: { username: 'trunkuser', password: 's3cret' } })
+  const failed: Array<number | undefined> = []
+  reg.on('failed', (s) => failed.push(s))
+  expect(await reg.next('registered')).toEqual([1])
+  // the refresh is due after half the granted second
+  expect(await reg.next('registered')).toEqual([1])
+  const gone = reg.next('unregistered')
+  reg.stop()
+  await gone
+  const run = await peer.exited
+  expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0)
+  expect(failed).toEqual([])
+})
+
+test('a SIPp caller puts us on hold and off hold by re-INVITE; we answer recvonly, then sendrecv (exit 0)', async () => {
+  const before = inbound.length
+  const run = await sipp(['-sf', `${FIXTURES}/uac-hold.xml`, `127.0.0.1:${ua.ports.udp}`, '-s', NUMBER, '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort())]).exited
+  expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0)
+  const call = inbound[before]!
+  expect(call.endInfo).toEqual({ reason: 'remote_hangup' })
+  expect(call.held).toBe(false)
+})
+
+test('a SIPp caller that never ACKs our 200 gets our BYE (exit 0) and the call ends as no_ack', async () => {
+  const fast = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, timers: { t1: 20, t2: 160 },
+    directory: new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }]) })
+  const ended = fast.next('call').then(([call]) => {
+    const e = call.next('ended')
+    call.answer(SDP)
+    return e
+  })
+  await fast.start()
+  try {
+    const run = await sipp(['-sf', `${FIXTURES}/uac-noack.xml`, `127.0.0.1:${fast.ports.udp}`, '-s', NUMBER, '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort())]).exited
+    expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0)
+    expect((await ended)[0]).toEqual({ reason: 'no_ack' })
+  } finally {
+    await fast.stop()
+  }
 })
 
 describe('our outbound INVITE against a SIPp callee that wants digest authentication', () => {

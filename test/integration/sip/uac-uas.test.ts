@@ -5,9 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import tls from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { InMemoryNumberDirectory, UserAgent, type InboundCall } from '../../../src/telephony/sip/index.ts'
+import { InMemoryNumberDirectory, SipError, UserAgent, type InboundCall } from '../../../src/telephony/sip/index.ts'
 
 const NUMBER = '+15550005555'
+const SECURED = '+15550005599'
 const SDP = (port: number) => `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio ${port} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n`
 const timers = { t1: 50, t2: 400, t4: 200, timerD: 200 }
 
@@ -25,7 +26,10 @@ beforeAll(async () => {
   ])
   if (gen.exitCode !== 0) throw new Error(gen.stderr.toString())
   cert = readFileSync(join(dir, 'cert.pem'), 'utf8')
-  const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }])
+  const directory = new InMemoryNumberDirectory([
+    { number: NUMBER, trunkSources: ['127.0.0.1'] },
+    { number: SECURED, trunkSources: [], credentials: { username: 'agent', password: 'pw' } },
+  ])
   callee = new UserAgent({
     host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0, tlsCert: cert, tlsKey: readFileSync(join(dir, 'key.pem'), 'utf8'),
     directory, timers,
@@ -83,6 +87,34 @@ describe('calls between two user agents', () => {
     expect((await ended)[0]).toEqual({ reason: 'remote_hangup' })
   })
 
+  test('our side holds and unholds by re-INVITE; the other side sees hold and unhold', async () => {
+    const { out, inbound } = await connected('udp')
+    await out.next('active')
+    await inbound.next('active')
+    const hold = inbound.next('hold')
+    expect(await out.hold()).toBe(true)
+    await hold
+    const unhold = inbound.next('unhold')
+    expect(await inbound.unhold().then(() => out.unhold())).toBe(true)
+    await unhold
+    const ended = inbound.next('ended')
+    out.hangup()
+    await ended
+  })
+
+  test('early media: a 183 with SDP reaches the caller as progress with the SDP', async () => {
+    onCall = (call) => call.ringing(SDP(44000))
+    try {
+      const { out, inbound } = await connected('udp')
+      const early = new Promise<string | undefined>((res) => out.on('progress', (status, sdp) => status === 183 && res(sdp)))
+      expect(await early).toContain('m=audio 44000')
+      inbound.reject(603)
+      expect((await out.next('ended'))[0]).toEqual({ reason: 'declined', status: 603 })
+    } finally {
+      onCall = (call) => call.answer(SDP(42000))
+    }
+  })
+
   test.each([
     [486, 'busy'], [480, 'no_answer'], [603, 'declined'], [500, 'failed'],
   ] as const)('a %i from the callee ends our outbound call as %s', async (status, reason) => {
@@ -107,6 +139,30 @@ describe('calls between two user agents', () => {
     } finally {
       onCall = (call) => call.answer(SDP(42000))
     }
+  })
+
+  test('a number with credentials is reached after a SHA-256 digest challenge; a wrong password gets 403 and no call', async () => {
+    const target = `sip:${SECURED}@127.0.0.1:${callee.ports.udp}`
+    const incoming = callee.next('call')
+    const good = await caller.placeCall({ target, from: { user: '1' }, sdp: SDP(1), credentials: { username: 'agent', password: 'pw' } })
+    const [call] = await incoming
+    expect(call.info.number).toBe(SECURED)
+    await good.next('answered')
+    const calleeEnded = call.next('ended')
+    good.hangup()
+    await calleeEnded
+    const bad = await caller.placeCall({ target, from: { user: '1' }, sdp: SDP(1), credentials: { username: 'agent', password: 'nope' } })
+    expect((await bad.next('ended'))[0]).toEqual({ reason: 'failed', status: 403 })
+    const none = await caller.placeCall({ target, from: { user: '1' }, sdp: SDP(1) })
+    expect((await none.next('ended'))[0]).toEqual({ reason: 'failed', status: 401 })
+    expect(callee.stats().calls).toBe(0)
+  })
+
+  test('a target that is no SIP URI, or names an unknown transport, is refused and creates nothing', async () => {
+    const before = caller.stats().calls
+    await expect(caller.placeCall({ target: 'mailto:someone@example.com', from: { user: '1' }, sdp: SDP(1) })).rejects.toThrow(SipError)
+    await expect(caller.placeCall({ target: 'sip:1@127.0.0.1;transport=sctp', from: { user: '1' }, sdp: SDP(1) })).rejects.toThrow('unsupported transport sctp')
+    expect(caller.stats().calls).toBe(before)
   })
 
   test('a call to a port where nobody listens over TCP ends as failed at once', async () => {

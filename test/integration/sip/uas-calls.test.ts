@@ -2,7 +2,7 @@
 // of RFC 3261 is visible: answer, ACK, BYE, retransmissions, CANCEL, re-INVITE, refusals, stop.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import {
-  InMemoryNumberDirectory, UserAgent, header, text, type InboundCall, type SipMessage, type SipRequest, type SipResponse,
+  InMemoryNumberDirectory, UserAgent, header, responseTo, serialize, text, type InboundCall, type SipMessage, type SipRequest, type SipResponse,
 } from '../../../src/telephony/sip/index.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
 import { until } from '../../helpers/until.ts'
@@ -18,7 +18,7 @@ let seq = 0
 
 beforeEach(async () => {
   const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'], context: { agent: 'a1' } }])
-  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 20, t2: 160, t4: 100, timerD: 100 } })
+  ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 20, t2: 160, t4: 100, timerD: 100 }, minSessionExpiresSec: 1 })
   calls = []
   ua.on('call', (c) => calls.push(c))
   await ua.start()
@@ -42,7 +42,7 @@ function newLeg(): Leg {
   return { callId: `call-${seq}-${Date.now()}`, fromTag: `ft${seq}`, cseq: 1 }
 }
 
-function req(leg: Leg, method: string, opts: { branch?: string; body?: string; to?: string; cseq?: number } = {}): string {
+function req(leg: Leg, method: string, opts: { branch?: string; body?: string; to?: string; cseq?: number; extra?: string[] } = {}): string {
   const body = opts.body ?? ''
   const to = `<sip:${opts.to ?? NUMBER}@127.0.0.1>${leg.toTag && method !== 'CANCEL' ? `;tag=${leg.toTag}` : ''}`
   const cseqMethod = method
@@ -55,6 +55,7 @@ function req(leg: Leg, method: string, opts: { branch?: string; body?: string; t
     `Call-ID: ${leg.callId}`,
     `CSeq: ${opts.cseq ?? leg.cseq} ${cseqMethod}`,
     `Contact: <sip:caller@127.0.0.1:${peer.port}>`,
+    ...(opts.extra ?? []),
     ...(body ? ['Content-Type: application/sdp'] : []),
     `Content-Length: ${Buffer.byteLength(body)}`,
     '',
@@ -166,6 +167,35 @@ describe('inbound calls', () => {
     await peer.waitFor(isRequest(leg, 'BYE'))
   })
 
+  test('glare: an offer from the peer while our re-INVITE is pending gets 491; ours then completes', async () => {
+    const leg = newLeg()
+    const call = await answeredCall(leg)
+    const holding = call.hold()
+    const ours = await peer.waitFor((m): m is SipRequest => isRequest(leg, 'INVITE')(m) && header(m, 'cseq') === '1 INVITE' && m.uri.includes(String(peer.port)))
+    expect(text(ours.body)).toContain('a=sendonly')
+    leg.cseq++
+    peer.send(req(leg, 'INVITE', { body: SDP('sendonly') }))
+    await peer.waitFor(isResponse(leg, 491))
+    peer.send(serialize(responseTo(ours, 200, { headers: [{ name: 'Content-Type', value: 'application/sdp' }], body: SDP('recvonly') })))
+    expect(await holding).toBe(true)
+    await peer.waitFor((m) => isRequest(leg, 'ACK')(m) && header(m, 'cseq') === '1 ACK')
+    call.hangup()
+    await peer.waitFor(isRequest(leg, 'BYE'))
+  })
+
+  test('UPDATE with an inactive offer puts the call on hold without a new INVITE', async () => {
+    const leg = newLeg()
+    const call = await answeredCall(leg)
+    const hold = call.next('hold')
+    leg.cseq++
+    peer.send(req(leg, 'UPDATE', { body: SDP('inactive') }))
+    const res = await peer.waitFor(isResponse(leg, 200, 'UPDATE'))
+    await hold
+    expect(text(res.body)).toContain('a=inactive')
+    call.hangup()
+    await peer.waitFor(isRequest(leg, 'BYE'))
+  })
+
   test('DTMF sent as INFO application/dtmf-relay is reported', async () => {
     const leg = newLeg()
     const call = await answeredCall(leg)
@@ -188,6 +218,49 @@ describe('inbound calls', () => {
     const res = await peer.waitFor(isResponse(leg, 200, 'OPTIONS'))
     expect(header(res, 'allow')).toContain('INVITE')
     expect(header(res, 'accept')).toBe('application/sdp')
+  })
+})
+
+describe('session timers (RFC 4028)', () => {
+  async function timedCall(leg: Leg, extra: string[]) {
+    const incoming = nextCall()
+    peer.send(req(leg, 'INVITE', { body: SDP(), extra }))
+    const call = await incoming
+    call.answer(SDP())
+    const ok = await peer.waitFor(isResponse(leg, 200))
+    leg.toTag = /tag=([^;>\s]+)/.exec(header(ok, 'to')!)![1]
+    peer.send(req(leg, 'ACK'))
+    await call.next('active')
+    return { call, ok }
+  }
+
+  test('a caller that refreshes gets the interval agreed with Require: timer, and our BYE when a refresh is missing', async () => {
+    const leg = newLeg()
+    const { call, ok } = await timedCall(leg, ['Session-Expires: 2;refresher=uac', 'Supported: timer'])
+    expect(header(ok, 'session-expires')).toBe('2;refresher=uac')
+    expect(header(ok, 'require')).toBe('timer')
+    const ended = call.next('ended')
+    await peer.waitFor(isRequest(leg, 'BYE'), 4000)
+    expect((await ended)[0]).toEqual({ reason: 'timeout' })
+  })
+
+  test('when the caller wants us to refresh we send UPDATE with Session-Expires before the interval ends', async () => {
+    const leg = newLeg()
+    const { call } = await timedCall(leg, ['Session-Expires: 2;refresher=uas', 'Supported: timer'])
+    const update = await peer.waitFor(isRequest(leg, 'UPDATE'), 4000)
+    expect(header(update, 'session-expires')).toBe('2;refresher=uas')
+    peer.send(serialize(responseTo(update, 200)))
+    expect(call.state).toBe('active')
+    call.hangup()
+    await peer.waitFor(isRequest(leg, 'BYE'))
+  })
+
+  test('an interval below our minimum gets 422 with Min-SE and creates nothing', async () => {
+    const leg = newLeg()
+    peer.send(req(leg, 'INVITE', { body: SDP(), extra: ['Session-Expires: 0', 'Supported: timer'] }))
+    const res = await peer.waitFor(isResponse(leg, 422))
+    expect(header(res, 'min-se')).toBe('1')
+    expect(calls).toHaveLength(0)
   })
 })
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { authorize, digestResponse, parseAuthParams, parseChallenge, verifyAuthorization } from '../../../../src/telephony/sip/index.ts'
+import { authorize, digestResponse, parseAuthParams, parseChallenge, request, verifyAuthorization } from '../../../../src/telephony/sip/index.ts'
+import { Challenger } from '../../../../src/telephony/sip/challenge.ts'
 
 // RFC 7616 section 3.9.1: the same request answered with SHA-256 and with MD5
 const RFC7616 = {
@@ -55,5 +56,25 @@ describe('challenges', () => {
       expect(verifyAuthorization(value, { username: 'u', password: 'nope' }, 'INVITE', 'trunk.test', 'n0nce')).toBe(false)
       expect(verifyAuthorization(value, { username: 'u', password: 'p"w' }, 'BYE', 'trunk.test', 'n0nce')).toBe(false)
     }
+  })
+})
+
+describe('challenges we send', () => {
+  const invite = (auth?: string) =>
+    request('INVITE', 'sip:+1555@127.0.0.1', auth ? [{ name: 'Authorization', value: auth }] : [])
+
+  test('an answer to our nonce verifies until the nonce expires; unknown nonces are stale', () => {
+    let now = 0
+    const ch = new Challenger('appliance', ['SHA-256', 'MD5'], () => now)
+    const headers = ch.challenge()
+    expect(headers.map((h) => parseChallenge(h.value)!.algorithm)).toEqual(['SHA-256', 'MD5'])
+    const answer = authorize(parseChallenge(headers[0]!.value)!, { username: 'u', password: 'p' }, 'INVITE', 'sip:+1555@127.0.0.1')
+    expect(ch.verify(invite(answer), { username: 'u', password: 'p' })).toBe(true)
+    expect(ch.verify(invite(answer), { username: 'u', password: 'q' })).toBe(false)
+    expect(ch.isStale(invite(answer))).toBe(false)
+    now = 5 * 60_000 + 1
+    expect(ch.verify(invite(answer), { username: 'u', password: 'p' })).toBe(false)
+    expect(ch.isStale(invite(answer))).toBe(true)
+    expect(ch.verify(invite(), { username: 'u', password: 'p' })).toBe(false)
   })
 })

@@ -118,7 +118,8 @@ describe('limits and framing', () => {
   })
 
   test('a stream with a bad Content-Length or endless headers reports an error', () => {
-    expect(new StreamFramer().push(utf8('OPTIONS sip:a@b SIP/2.0\r\nl: -5\r\n\r\n'))).toEqual([{ error: 'bad Content-Length' }])
+    const head = utf8('OPTIONS sip:a@b SIP/2.0\r\nl: -5\r\n\r\n')
+    expect(new StreamFramer().push(head)).toEqual([{ error: 'bad Content-Length', head }])
     const f = new StreamFramer()
     expect(f.push(utf8('OPTIONS sip:a@b SIP/2.0\r\nX: ' + 'y'.repeat(MAX_MESSAGE_BYTES)))).toEqual([{ error: 'headers too large' }])
   })
