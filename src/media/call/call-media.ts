@@ -219,14 +219,14 @@ export class CallMedia {
     const silence = this.outBuf.fill(0)
     if (sending && this.dtmfOut.length > 0) {
       this.sendDtmfPacket(rtpTs)
-      this.opts.recorder?.writeRight(silence.slice())
+      this.opts.recorder?.writeRight(silence)
       this.pacing.record(performance.now() - scheduled)
       return
     }
     const hadAudio = sending ? this.queue.read(this.outBuf) > 0 : false
     const talkspurt = hadAudio && !this.lastHadAudio
     this.lastHadAudio = hadAudio
-    this.opts.recorder?.writeRight(this.outBuf.slice())
+    this.opts.recorder?.writeRight(this.outBuf)
     if (!sending) return
     const marker = !this.sentAny || this.resumeMarker || talkspurt
     this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, marker)

@@ -36,6 +36,7 @@ export class StereoRecorder {
     return (this.dataBytes / 4 / this.sampleRate) * 1000
   }
 
+  /** Copies `pcm` at once; the caller may reuse its buffer. */
   writeLeft(pcm: Int16Array): void {
     if (this.closed) return
     this.left = append(this.left, this.leftLen, pcm)
