@@ -72,8 +72,8 @@ describe('call media: sending', () => {
     // Drift-free: the least-squares period over 100 packets is 20 ms, whatever single timers did.
     expect(Math.abs(slope(got.map((r) => r.atMs)) - 20)).toBeLessThan(0.05)
     // The bound is 2 ms; on a shared, loaded machine timers alone do worse, so the bound
-    // is 2 ms or what a bare drift-free timer loop measured in the same run achieved, +2 ms.
-    expect(percentile(deviation, 99)).toBeLessThanOrEqual(Math.max(2, baseline + 2))
+    // is 2 ms or what a bare drift-free timer loop measured in the same run achieved (+25%, +2 ms).
+    expect(percentile(deviation, 99)).toBeLessThanOrEqual(Math.max(2, baseline * 1.25 + 2))
     // The payload is the tone: decode one packet and look for 1 kHz.
     const pcm = decodeG711('ulaw', got[50]!.packet.payload)
     expect(toneLevelDb(pcm, 1000, 8000)).toBeGreaterThan(-20)
