@@ -87,7 +87,9 @@ export class CallMedia {
 
   /** Queues agent audio (16 kHz mono PCM); the handle reports how much of it was played. */
   play(pcm16k: Int16Array): PlaybackHandle {
-    return this.queue.enqueue(pcm16k)
+    const handle = this.queue.enqueue(pcm16k)
+    if (this.closed) this.queue.flush() // nothing plays after hang-up; the handle says so at once
+    return handle
   }
 
   /** Barge-in: drops all queued agent audio at once. */
@@ -101,6 +103,7 @@ export class CallMedia {
 
   /** Sends digits as RFC 4733 events, or as in-band tones when the peer did not offer them. */
   sendDtmf(digits: string, durationMs = 100): void {
+    if (this.closed) throw new Error('call media is closed')
     const list = [...digits]
     const bad = list.find((d) => !isDtmfDigit(d))
     if (bad !== undefined || list.length === 0) throw new RangeError(`not DTMF digits: ${JSON.stringify(digits)}`)
@@ -125,6 +128,7 @@ export class CallMedia {
 
   /** A re-INVITE: new remote address, direction (hold/unhold), ptime or codec. */
   update(media: NegotiatedMedia): void {
+    if (this.closed) throw new Error('call media is closed')
     const wasSending = canSend(this.media)
     if (media.codec.name !== this.media.codec.name || media.codec.payloadType !== this.media.codec.payloadType) {
       this.codec = createAudioCodec(media.codec.name)

@@ -101,6 +101,15 @@ describe('call media: sending', () => {
     expect(await h.done).toEqual({ playedMs: 100, interrupted: false })
   })
 
+  test('after hang-up, play resolves at once as not played and DTMF or re-INVITEs are refused', async () => {
+    const { t } = await setup()
+    await t.call.close()
+    expect(await t.call.play(tone(500, 16000, 1600)).done).toEqual({ playedMs: 0, interrupted: true })
+    expect(() => t.call.sendDtmf('1')).toThrow('closed')
+    expect(() => t.call.update(t.media)).toThrow('closed')
+    await expect(t.call.close()).rejects.toThrow('closed')
+  })
+
   test('RFC 4733 digits go out with one timestamp per press, the marker on its first packet, and three end packets', async () => {
     const { peer, t } = await setup()
     t.call.sendDtmf('4#', 100)
