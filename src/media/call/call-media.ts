@@ -131,6 +131,7 @@ export class CallMedia {
     if (this.closed) throw new Error('call media is closed')
     const wasSending = canSend(this.media)
     if (media.codec.name !== this.media.codec.name || media.codec.payloadType !== this.media.codec.payloadType) {
+      this.codec.close()
       this.codec = createAudioCodec(media.codec.name)
       this.jb = this.newJitterBuffer()
     }
@@ -162,6 +163,7 @@ export class CallMedia {
     const stats = this.stats()
     this.session.close()
     this.opts.ports.release()
+    this.codec.close()
     try {
       const recording = await this.opts.recorder?.close()
       return { recording, stats }

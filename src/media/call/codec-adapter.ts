@@ -1,7 +1,7 @@
 // Converts between RTP payloads and the voice engine's 16 kHz mono PCM for the negotiated codec,
 // with loss concealment at the codec's own rate so resampler state stays continuous.
 
-import { decodeG711, encodeG711, OpusCodec, Resampler, type G711Law } from '../codec/index.ts'
+import { createResampler, decodeG711, encodeG711, OpusCodec, type G711Law } from '../codec/index.ts'
 import { FadeConcealer } from './concealment.ts'
 
 export const ENGINE_RATE = 16000
@@ -16,12 +16,14 @@ export interface AudioCodec {
   decode(payload: Uint8Array): Int16Array
   /** Replacement audio for `rtpSamples` lost samples (RTP clock units), at 16 kHz. */
   conceal(rtpSamples: number): Int16Array
+  /** Frees native state (resamplers in wasm memory). */
+  close(): void
 }
 
 export class G711Codec implements AudioCodec {
   readonly clockRate = 8000
-  private readonly up = new Resampler(8000, ENGINE_RATE)
-  private readonly down = new Resampler(ENGINE_RATE, 8000)
+  private readonly up = createResampler(8000, ENGINE_RATE)
+  private readonly down = createResampler(ENGINE_RATE, 8000)
   private readonly concealer = new FadeConcealer(8000)
 
   constructor(readonly law: G711Law) {}
@@ -39,6 +41,10 @@ export class G711Codec implements AudioCodec {
   }
   conceal(rtpSamples: number): Int16Array {
     return this.up.process(this.concealer.conceal(rtpSamples))
+  }
+  close(): void {
+    this.up.close()
+    this.down.close()
   }
 }
 
@@ -64,6 +70,7 @@ export class OpusAudioCodec implements AudioCodec {
   conceal(rtpSamples: number): Int16Array {
     return this.concealer.conceal(Math.round((rtpSamples * ENGINE_RATE) / this.clockRate))
   }
+  close(): void {}
 }
 
 export function createAudioCodec(name: 'PCMU' | 'PCMA' | 'opus'): AudioCodec {

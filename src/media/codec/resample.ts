@@ -1,6 +1,8 @@
 // Streaming polyphase FIR resampler for rational rate changes (8/16/24/48 kHz and any pair
 // whose ratio reduces to small integers). The prototype low-pass is a Kaiser-windowed sinc.
 
+import { SpeexResampler, speexAvailable } from './speex.ts'
+
 export interface ResamplerOptions {
   /** Passband edge as a fraction of the lower Nyquist frequency (default 0.8). */
   passband?: number
@@ -79,7 +81,7 @@ function designPolyphase(inRate: number, outRate: number, up: number, opts: Requ
   return { coeffs: Float64Array.from(coeffs), delaysA: Int32Array.from(delaysA), delaysB: Int32Array.from(delaysB), starts, perPhase }
 }
 
-export class Resampler {
+export class PolyphaseResampler implements SampleRateConverter {
   readonly up: number
   readonly down: number
   private readonly coeffs: Float64Array
@@ -160,4 +162,26 @@ export class Resampler {
     this.buf.fill(0)
     this.t = 0
   }
+
+  close(): void {}
+}
+
+export interface SampleRateConverter {
+  readonly inRate: number
+  readonly outRate: number
+  /** Resamples one block; output length follows the rate ratio, carrying fractions across blocks. */
+  process(input: Int16Array): Int16Array
+  reset(): void
+  /** Frees native memory (the Speex engine); the converter is unusable afterwards. */
+  close(): void
+}
+
+export type ResamplerEngine = 'speex' | 'polyphase'
+
+/**
+ * The resampler the media path uses: Speex (quality 5) when its wasm loads, else our FIR.
+ * Same rate, same output lengths either way.
+ */
+export function createResampler(inRate: number, outRate: number, engine: ResamplerEngine = speexAvailable() ? 'speex' : 'polyphase'): SampleRateConverter {
+  return engine === 'speex' ? new SpeexResampler(inRate, outRate) : new PolyphaseResampler(inRate, outRate)
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { decodeG711, encodeG711, Resampler, tone, toneLevelDb } from '../../../src/media/codec/index.ts'
+import { decodeG711, encodeG711, tone, toneLevelDb } from '../../../src/media/codec/index.ts'
 import { parseRtp, serializeRtp, type RtpPacket } from '../../../src/media/rtp/index.ts'
 import { CODEC_DEFAULTS } from '../../../src/telephony/sdp/index.ts'
 import { bestCorrelation, readStereoWav, startTestCall, type TestCall } from '../../helpers/media-call.ts'
