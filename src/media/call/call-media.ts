@@ -14,6 +14,7 @@ import { PacingHistogram } from './pacing.ts'
 
 export const FRAME_MS = 20
 export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
+const SILENCE = new Int16Array(FRAME_SAMPLES)
 
 export interface CallMediaOptions {
   ports: BoundPorts
@@ -201,7 +202,7 @@ export class CallMedia {
     while (this.inLen < FRAME_SAMPLES) {
       const r = this.jb.pop()
       const pcm =
-        r.kind === 'packet' ? this.codec.decode(r.packet.payload) : r.kind === 'lost' ? this.codec.conceal(r.durationSamples) : new Int16Array(FRAME_SAMPLES - this.inLen)
+        r.kind === 'packet' ? this.codec.decode(r.packet.payload) : r.kind === 'lost' ? this.codec.conceal(r.durationSamples) : SILENCE.subarray(0, FRAME_SAMPLES - this.inLen)
       if (this.inLen + pcm.length > this.inFifo.length) {
         const bigger = new Int16Array(this.inLen + pcm.length + FRAME_SAMPLES)
         bigger.set(this.inFifo.subarray(0, this.inLen))

@@ -10,6 +10,7 @@ export interface AudioCodec {
   readonly name: string
   /** RTP clock rate in Hz. */
   readonly clockRate: number
+  // Results may be views of the codec's own buffers: use them before the next call.
   /** 16 kHz PCM -> one RTP payload. */
   encode(pcm16k: Int16Array): Uint8Array
   /** One RTP payload -> 16 kHz PCM. */
@@ -31,16 +32,22 @@ export class G711Codec implements AudioCodec {
   get name(): string {
     return this.law === 'ulaw' ? 'PCMU' : 'PCMA'
   }
+  private encoded = new Uint8Array(160)
+  private decoded = new Int16Array(160)
+
   encode(pcm16k: Int16Array): Uint8Array {
-    return encodeG711(this.law, this.down.process(pcm16k))
+    const pcm8k = this.down.processView(pcm16k)
+    if (this.encoded.length !== pcm8k.length) this.encoded = new Uint8Array(pcm8k.length)
+    return encodeG711(this.law, pcm8k, this.encoded)
   }
   decode(payload: Uint8Array): Int16Array {
-    const pcm = decodeG711(this.law, payload)
+    if (this.decoded.length !== payload.length) this.decoded = new Int16Array(payload.length)
+    const pcm = decodeG711(this.law, payload, this.decoded)
     this.concealer.good(pcm)
-    return this.up.process(pcm)
+    return this.up.processView(pcm)
   }
   conceal(rtpSamples: number): Int16Array {
-    return this.up.process(this.concealer.conceal(rtpSamples))
+    return this.up.processView(this.concealer.conceal(rtpSamples))
   }
   close(): void {
     this.up.close()

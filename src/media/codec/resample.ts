@@ -163,6 +163,10 @@ export class PolyphaseResampler implements SampleRateConverter {
     this.t = 0
   }
 
+  processView(input: Int16Array): Int16Array {
+    return this.process(input)
+  }
+
   close(): void {}
 }
 
@@ -171,6 +175,8 @@ export interface SampleRateConverter {
   readonly outRate: number
   /** Resamples one block; output length follows the rate ratio, carrying fractions across blocks. */
   process(input: Int16Array): Int16Array
+  /** Like process(), but the result may be a view that is only valid until the next call. */
+  processView(input: Int16Array): Int16Array
   reset(): void
   /** Frees native memory (the Speex engine); the converter is unusable afterwards. */
   close(): void

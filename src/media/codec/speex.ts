@@ -73,6 +73,11 @@ export class SpeexResampler {
   }
 
   process(input: Int16Array): Int16Array {
+    return this.processView(input).slice()
+  }
+
+  /** The output as a view of wasm memory: valid until the next call on any Speex resampler. */
+  processView(input: Int16Array): Int16Array {
     if (this.closed) throw new Error('resampler closed')
     if (input.length > this.capacity) this.grow(input.length)
     const m = this.m
@@ -82,7 +87,7 @@ export class SpeexResampler {
     m.HEAP32[(this.lens >> 2) + 1] = outCap
     m._speex_resampler_process_int(this.st, 0, this.inPtr, this.lens, this.outPtr, this.lens + 4)
     const n = m.HEAP32[(this.lens >> 2) + 1]!
-    return m.HEAP16.slice(this.outPtr >> 1, (this.outPtr >> 1) + n)
+    return m.HEAP16.subarray(this.outPtr >> 1, (this.outPtr >> 1) + n)
   }
 
   reset(): void {
