@@ -194,8 +194,9 @@ export class CallMedia {
   private onTick(scheduled: number, now: number): void {
     this.startMs ??= scheduled
     const tick = Math.round((scheduled - this.startMs) / 10)
-    if (tick % (FRAME_MS / 10) === 0) this.playout(now)
+    // Send first: the packet's timing is what the peer sees; playout only feeds our side.
     if (tick % (this.media.ptimeMs / 10) === 0) this.sendPacket(scheduled)
+    if (tick % (FRAME_MS / 10) === 0) this.playout(now)
   }
 
   private playout(now: number): void {
