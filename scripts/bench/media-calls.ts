@@ -119,6 +119,8 @@ async function run(n: number) {
 
 console.log(`media loopback benchmark: ${WARMUP_MS / 1000} s warm-up, ${WINDOW_MS / 1000} s window per N; far ends in a second process`)
 console.log('machine: 2 cores shared with other jobs; load average is printed per row')
+// A short discarded run first, so JIT code and allocator pools do not count as per-call memory.
+await run(10)
 console.log('    N  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  peer gap dev p99  lost+late  load1')
 for (const n of Ns) {
   const r = await run(n)
