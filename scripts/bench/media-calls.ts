@@ -105,6 +105,7 @@ async function run(n: number) {
     n,
     cpuPerCallPct: (cpuMs / wallMs / n) * 100,
     totalCpuPct: (cpuMs / wallMs) * 100,
+    sysPct: (cpu.system / 1000 / wallMs) * 100,
     rssPerCallKiB: (rssDuring - rssBefore) / 1024 / n,
     pacingP50: pacing.percentile(50),
     pacingP99: pacing.percentile(99),
@@ -118,10 +119,12 @@ async function run(n: number) {
 
 console.log(`media loopback benchmark: ${WARMUP_MS / 1000} s warm-up, ${WINDOW_MS / 1000} s window per N; far ends in a second process`)
 console.log('machine: 2 cores shared with other jobs; load average is printed per row')
-console.log('    N  cpu/call  cpu total  RSS/call  send late p50/p99/max (ms)  peer gap dev p99  lost+late  load1')
+// A short discarded run first, so JIT code and allocator pools do not count as per-call memory.
+await run(10)
+console.log('    N  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  peer gap dev p99  lost+late  load1')
 for (const n of Ns) {
   const r = await run(n)
   console.log(
-    `clock: timer late p99 ${r.clock.lateP99} ms, slot busy p99 ${r.clock.busyP99} ms max ${r.clock.busyMax.toFixed(1)} ms\n` + `${String(r.n).padStart(5)} ${r.cpuPerCallPct.toFixed(2).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${`${r.pacingP50.toFixed(1)} / ${r.pacingP99.toFixed(1)} / ${r.pacingMax.toFixed(1)}`.padStart(27)} ${r.peerGapP99.toFixed(1).padStart(14)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.load.toFixed(2).padStart(6)}`,
+    `clock: timer late p99 ${r.clock.lateP99} ms, slot busy p99 ${r.clock.busyP99} ms max ${r.clock.busyMax.toFixed(1)} ms\n` + `${String(r.n).padStart(5)} ${r.cpuPerCallPct.toFixed(2).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${`${r.pacingP50.toFixed(1)} / ${r.pacingP99.toFixed(1)} / ${r.pacingMax.toFixed(1)}`.padStart(27)} ${r.peerGapP99.toFixed(1).padStart(14)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.load.toFixed(2).padStart(6)}`,
   )
 }

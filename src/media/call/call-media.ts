@@ -14,6 +14,7 @@ import { PacingHistogram } from './pacing.ts'
 
 export const FRAME_MS = 20
 export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
+const SILENCE = new Int16Array(FRAME_SAMPLES)
 
 export interface CallMediaOptions {
   ports: BoundPorts
@@ -87,7 +88,9 @@ export class CallMedia {
 
   /** Queues agent audio (16 kHz mono PCM); the handle reports how much of it was played. */
   play(pcm16k: Int16Array): PlaybackHandle {
-    return this.queue.enqueue(pcm16k)
+    const handle = this.queue.enqueue(pcm16k)
+    if (this.closed) this.queue.flush() // nothing plays after hang-up; the handle says so at once
+    return handle
   }
 
   /** Barge-in: drops all queued agent audio at once. */
@@ -101,6 +104,7 @@ export class CallMedia {
 
   /** Sends digits as RFC 4733 events, or as in-band tones when the peer did not offer them. */
   sendDtmf(digits: string, durationMs = 100): void {
+    if (this.closed) throw new Error('call media is closed')
     const list = [...digits]
     const bad = list.find((d) => !isDtmfDigit(d))
     if (bad !== undefined || list.length === 0) throw new RangeError(`not DTMF digits: ${JSON.stringify(digits)}`)
@@ -125,8 +129,10 @@ export class CallMedia {
 
   /** A re-INVITE: new remote address, direction (hold/unhold), ptime or codec. */
   update(media: NegotiatedMedia): void {
+    if (this.closed) throw new Error('call media is closed')
     const wasSending = canSend(this.media)
     if (media.codec.name !== this.media.codec.name || media.codec.payloadType !== this.media.codec.payloadType) {
+      this.codec.close()
       this.codec = createAudioCodec(media.codec.name)
       this.jb = this.newJitterBuffer()
     }
@@ -158,6 +164,7 @@ export class CallMedia {
     const stats = this.stats()
     this.session.close()
     this.opts.ports.release()
+    this.codec.close()
     try {
       const recording = await this.opts.recorder?.close()
       return { recording, stats }
@@ -187,15 +194,16 @@ export class CallMedia {
   private onTick(scheduled: number, now: number): void {
     this.startMs ??= scheduled
     const tick = Math.round((scheduled - this.startMs) / 10)
-    if (tick % (FRAME_MS / 10) === 0) this.playout(now)
+    // Send first: the packet's timing is what the peer sees; playout only feeds our side.
     if (tick % (this.media.ptimeMs / 10) === 0) this.sendPacket(scheduled)
+    if (tick % (FRAME_MS / 10) === 0) this.playout(now)
   }
 
   private playout(now: number): void {
     while (this.inLen < FRAME_SAMPLES) {
       const r = this.jb.pop()
       const pcm =
-        r.kind === 'packet' ? this.codec.decode(r.packet.payload) : r.kind === 'lost' ? this.codec.conceal(r.durationSamples) : new Int16Array(FRAME_SAMPLES - this.inLen)
+        r.kind === 'packet' ? this.codec.decode(r.packet.payload) : r.kind === 'lost' ? this.codec.conceal(r.durationSamples) : SILENCE.subarray(0, FRAME_SAMPLES - this.inLen)
       if (this.inLen + pcm.length > this.inFifo.length) {
         const bigger = new Int16Array(this.inLen + pcm.length + FRAME_SAMPLES)
         bigger.set(this.inFifo.subarray(0, this.inLen))
@@ -219,14 +227,14 @@ export class CallMedia {
     const silence = this.outBuf.fill(0)
     if (sending && this.dtmfOut.length > 0) {
       this.sendDtmfPacket(rtpTs)
-      this.opts.recorder?.writeRight(silence.slice())
+      this.opts.recorder?.writeRight(silence)
       this.pacing.record(performance.now() - scheduled)
       return
     }
     const hadAudio = sending ? this.queue.read(this.outBuf) > 0 : false
     const talkspurt = hadAudio && !this.lastHadAudio
     this.lastHadAudio = hadAudio
-    this.opts.recorder?.writeRight(this.outBuf.slice())
+    this.opts.recorder?.writeRight(this.outBuf)
     if (!sending) return
     const marker = !this.sentAny || this.resumeMarker || talkspurt
     this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, marker)

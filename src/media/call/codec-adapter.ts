@@ -1,7 +1,7 @@
 // Converts between RTP payloads and the voice engine's 16 kHz mono PCM for the negotiated codec,
 // with loss concealment at the codec's own rate so resampler state stays continuous.
 
-import { decodeG711, encodeG711, OpusCodec, Resampler, type G711Law } from '../codec/index.ts'
+import { createResampler, decodeG711, encodeG711, OpusCodec, type G711Law } from '../codec/index.ts'
 import { FadeConcealer } from './concealment.ts'
 
 export const ENGINE_RATE = 16000
@@ -10,18 +10,21 @@ export interface AudioCodec {
   readonly name: string
   /** RTP clock rate in Hz. */
   readonly clockRate: number
+  // Results may be views of the codec's own buffers: use them before the next call.
   /** 16 kHz PCM -> one RTP payload. */
   encode(pcm16k: Int16Array): Uint8Array
   /** One RTP payload -> 16 kHz PCM. */
   decode(payload: Uint8Array): Int16Array
   /** Replacement audio for `rtpSamples` lost samples (RTP clock units), at 16 kHz. */
   conceal(rtpSamples: number): Int16Array
+  /** Frees native state (resamplers in wasm memory). */
+  close(): void
 }
 
 export class G711Codec implements AudioCodec {
   readonly clockRate = 8000
-  private readonly up = new Resampler(8000, ENGINE_RATE)
-  private readonly down = new Resampler(ENGINE_RATE, 8000)
+  private readonly up = createResampler(8000, ENGINE_RATE)
+  private readonly down = createResampler(ENGINE_RATE, 8000)
   private readonly concealer = new FadeConcealer(8000)
 
   constructor(readonly law: G711Law) {}
@@ -29,16 +32,26 @@ export class G711Codec implements AudioCodec {
   get name(): string {
     return this.law === 'ulaw' ? 'PCMU' : 'PCMA'
   }
+  private encoded = new Uint8Array(160)
+  private decoded = new Int16Array(160)
+
   encode(pcm16k: Int16Array): Uint8Array {
-    return encodeG711(this.law, this.down.process(pcm16k))
+    const pcm8k = this.down.processView(pcm16k)
+    if (this.encoded.length !== pcm8k.length) this.encoded = new Uint8Array(pcm8k.length)
+    return encodeG711(this.law, pcm8k, this.encoded)
   }
   decode(payload: Uint8Array): Int16Array {
-    const pcm = decodeG711(this.law, payload)
+    if (this.decoded.length !== payload.length) this.decoded = new Int16Array(payload.length)
+    const pcm = decodeG711(this.law, payload, this.decoded)
     this.concealer.good(pcm)
-    return this.up.process(pcm)
+    return this.up.processView(pcm)
   }
   conceal(rtpSamples: number): Int16Array {
-    return this.up.process(this.concealer.conceal(rtpSamples))
+    return this.up.processView(this.concealer.conceal(rtpSamples))
+  }
+  close(): void {
+    this.up.close()
+    this.down.close()
   }
 }
 
@@ -64,6 +77,7 @@ export class OpusAudioCodec implements AudioCodec {
   conceal(rtpSamples: number): Int16Array {
     return this.concealer.conceal(Math.round((rtpSamples * ENGINE_RATE) / this.clockRate))
   }
+  close(): void {}
 }
 
 export function createAudioCodec(name: 'PCMU' | 'PCMA' | 'opus'): AudioCodec {

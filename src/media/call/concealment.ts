@@ -12,7 +12,8 @@ export class FadeConcealer {
 
   /** Remembers good audio (call for every decoded frame). */
   good(pcm: Int16Array): void {
-    this.last = pcm.slice()
+    if (this.last.length !== pcm.length) this.last = new Int16Array(pcm.length)
+    this.last.set(pcm)
     this.concealedSamples = 0
   }
 

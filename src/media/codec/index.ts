@@ -8,6 +8,7 @@ export {
   G711_SILENCE,
   type G711Law,
 } from './g711.ts'
-export { Resampler, type ResamplerOptions } from './resample.ts'
+export { createResampler, PolyphaseResampler, type ResamplerEngine, type ResamplerOptions, type SampleRateConverter } from './resample.ts'
+export { SpeexResampler, speexAvailable } from './speex.ts'
 export { OpusCodec, opusAvailable } from './opus.ts'
 export { tone, rmsDb, rms, toneLevelDb } from './signal.ts'

@@ -1,6 +1,8 @@
 // Streaming polyphase FIR resampler for rational rate changes (8/16/24/48 kHz and any pair
 // whose ratio reduces to small integers). The prototype low-pass is a Kaiser-windowed sinc.
 
+import { SpeexResampler, speexAvailable } from './speex.ts'
+
 export interface ResamplerOptions {
   /** Passband edge as a fraction of the lower Nyquist frequency (default 0.8). */
   passband?: number
@@ -51,27 +53,40 @@ function designPolyphase(inRate: number, outRate: number, up: number, opts: Requ
     // h[phase + k*up] belongs to phase `i % up` at delay k, scaled by `up` for unity passband gain.
     dense[i % up]!.push(c * up)
   }
+  // The filter is symmetric (h[i] = h[length-1-i]); for up <= 2 both taps of a pair sit in the
+  // same phase, so each pair costs one multiply. A lone centre tap pairs with itself at half weight.
   const starts = new Int32Array(up + 1)
-  const delays: number[] = []
+  const delaysA: number[] = []
+  const delaysB: number[] = []
   const coeffs: number[] = []
   for (let p = 0; p < up; p++) {
     starts[p] = coeffs.length
     dense[p]!.forEach((c, k) => {
-      if (c !== 0) {
-        delays.push(k)
-        coeffs.push(c)
+      if (c === 0) return
+      const i = p + k * up
+      const partner = length - 1 - i
+      if (up <= 2) {
+        if (partner < i) return
+        delaysA.push(k)
+        delaysB.push((partner - p) / up)
+        coeffs.push(partner === i ? c / 2 : c)
+      } else {
+        delaysA.push(k)
+        delaysB.push(k)
+        coeffs.push(c / 2)
       }
     })
   }
   starts[up] = coeffs.length
-  return { coeffs: Float64Array.from(coeffs), delays: Int32Array.from(delays), starts, perPhase }
+  return { coeffs: Float64Array.from(coeffs), delaysA: Int32Array.from(delaysA), delaysB: Int32Array.from(delaysB), starts, perPhase }
 }
 
-export class Resampler {
+export class PolyphaseResampler implements SampleRateConverter {
   readonly up: number
   readonly down: number
   private readonly coeffs: Float64Array
-  private readonly delays: Int32Array
+  private readonly delaysA: Int32Array
+  private readonly delaysB: Int32Array
   private readonly starts: Int32Array
   private readonly taps: number
   private buf: Float64Array
@@ -90,12 +105,13 @@ export class Resampler {
     this.up = outRate / g
     this.down = inRate / g
     if (this.up > 64 || this.down > 64) throw new RangeError(`unsupported rate ratio ${inRate} -> ${outRate}`)
-    const { coeffs, delays, starts, perPhase } = designPolyphase(inRate, outRate, this.up, {
+    const { coeffs, delaysA, delaysB, starts, perPhase } = designPolyphase(inRate, outRate, this.up, {
       passband: options.passband ?? 0.8,
       attenuationDb: options.attenuationDb ?? 60,
     })
     this.coeffs = coeffs
-    this.delays = delays
+    this.delaysA = delaysA
+    this.delaysB = delaysB
     this.starts = starts
     this.taps = perPhase
     this.buf = new Float64Array(perPhase - 1 + 960)
@@ -121,18 +137,19 @@ export class Resampler {
     const up = this.up
     const down = this.down
     const coeffs = this.coeffs
-    const delays = this.delays
+    const delaysA = this.delaysA
+    const delaysB = this.delaysB
     const starts = this.starts
     const count = Math.max(0, Math.ceil((len * up - this.t) / down))
     const out = new Int16Array(count)
     let t = this.t
     for (let n = 0; n < count; n++, t += down) {
-      const base = Math.floor(t / up)
+      const base = (t / up) | 0
       const phase = t - base * up
       const newest = hist + base
       let acc = 0
       const end = starts[phase + 1]!
-      for (let j = starts[phase]!; j < end; j++) acc += coeffs[j]! * buf[newest - delays[j]!]!
+      for (let j = starts[phase]!; j < end; j++) acc += coeffs[j]! * (buf[newest - delaysA[j]!]! + buf[newest - delaysB[j]!]!)
       out[n] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc)
     }
     this.t = t - len * up
@@ -145,4 +162,32 @@ export class Resampler {
     this.buf.fill(0)
     this.t = 0
   }
+
+  processView(input: Int16Array): Int16Array {
+    return this.process(input)
+  }
+
+  close(): void {}
+}
+
+export interface SampleRateConverter {
+  readonly inRate: number
+  readonly outRate: number
+  /** Resamples one block; output length follows the rate ratio, carrying fractions across blocks. */
+  process(input: Int16Array): Int16Array
+  /** Like process(), but the result may be a view that is only valid until the next call. */
+  processView(input: Int16Array): Int16Array
+  reset(): void
+  /** Frees native memory (the Speex engine); the converter is unusable afterwards. */
+  close(): void
+}
+
+export type ResamplerEngine = 'speex' | 'polyphase'
+
+/**
+ * The resampler the media path uses: Speex (quality 5) when its wasm loads, else our FIR.
+ * Same rate, same output lengths either way.
+ */
+export function createResampler(inRate: number, outRate: number, engine: ResamplerEngine = speexAvailable() ? 'speex' : 'polyphase'): SampleRateConverter {
+  return engine === 'speex' ? new SpeexResampler(inRate, outRate) : new PolyphaseResampler(inRate, outRate)
 }

@@ -36,6 +36,7 @@ export class StereoRecorder {
     return (this.dataBytes / 4 / this.sampleRate) * 1000
   }
 
+  /** Copies `pcm` at once; the caller may reuse its buffer. */
   writeLeft(pcm: Int16Array): void {
     if (this.closed) return
     this.left = append(this.left, this.leftLen, pcm)
@@ -65,9 +66,16 @@ export class StereoRecorder {
     return { path: this.path, durationMs: this.durationMs }
   }
 
+  private flushScheduled = false
+
+  /** Interleaving a second of audio is deferred out of the media tick that filled it. */
   private maybeFlush(): void {
-    const ready = Math.min(this.leftLen, this.rightLen)
-    if (ready >= this.flushSamples) this.flush(ready)
+    if (this.flushScheduled || Math.min(this.leftLen, this.rightLen) < this.flushSamples) return
+    this.flushScheduled = true
+    setImmediate(() => {
+      this.flushScheduled = false
+      if (!this.closed) this.flush(Math.min(this.leftLen, this.rightLen))
+    })
   }
 
   private flush(frames: number): void {

@@ -144,6 +144,10 @@ function pickCodec(remote: CodecSpec[], opts: LocalMediaOptions): CodecSpec | un
   return undefined
 }
 
+function checkPort(m: MediaDescription): void {
+  if (!Number.isInteger(m.port) || m.port < 0 || m.port > 65535) throw new SdpError(400, `bad media port ${String(m.port)}`)
+}
+
 function connectionOf(session: SessionDescription, m: MediaDescription): string {
   const ip = m.connection?.ip ?? session.connection?.ip
   if (!ip) throw new SdpError(400, 'no c= line at session or media level')
@@ -185,6 +189,7 @@ export function answerOffer(offer: string, opts: LocalMediaOptions): { sdp: stri
   let accepted: NegotiatedMedia | undefined
   const answers: MediaDescription[] = []
   for (const m of session.media) {
+    checkPort(m)
     const usable = !accepted && m.type === 'audio' && m.port > 0 && /^RTP\/AVPF?$/i.test(m.protocol)
     const { codecs, te } = usable ? remoteCodecs(m) : { codecs: [], te: [] }
     const codec = usable ? pickCodec(codecs, opts) : undefined
@@ -210,6 +215,7 @@ export function acceptAnswer(answer: string, opts: LocalMediaOptions): Negotiate
   const session = parse(answer)
   const m = session.media?.find((x) => x.type === 'audio' && x.port > 0)
   if (!m) throw new SdpError(488, 'the answer rejected the audio stream')
+  checkPort(m)
   const { codecs, te } = remoteCodecs(m)
   const offered = opts.codecs ?? ['PCMU', 'PCMA']
   const codec = codecs.find((c) => offered.includes(c.name))

@@ -125,7 +125,7 @@ describe('SDP answer to an offer', () => {
   })
 
   test('garbage and an SDP without c= are 400-class SdpErrors, never crashes', () => {
-    for (const bad of ['', 'hello', 'v=0\r\nm=audio x', PBX_OFFER.replace('c=IN IP4 192.0.2.10\r\n', '')]) {
+    for (const bad of ['', 'hello', 'v=0\r\nm=audio x', PBX_OFFER.replace('c=IN IP4 192.0.2.10\r\n', ''), PBX_OFFER.replace('m=audio 30000', 'm=audio 70000')]) {
       let err: unknown
       try {
         answerOffer(bad, local)

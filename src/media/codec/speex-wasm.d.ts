@@ -1,0 +1,4 @@
+declare module '@echogarden/speex-resampler-wasm/simd' {
+  const factory: (options?: { wasmBinary?: Uint8Array }) => Promise<unknown>
+  export default factory
+}

@@ -1,0 +1,27 @@
+import { expect, test } from 'bun:test'
+import { MediaClock } from '../../../src/media/index.ts'
+
+test('ticks are scheduled on a fixed grid, so timer error never accumulates, and calls spread over phase slots', async () => {
+  const clock = new MediaClock(10, 5)
+  const seen: { slot: number; scheduled: number; now: number }[][] = [[], []]
+  let resolve!: () => void
+  const done = new Promise<void>((r) => (resolve = r))
+  const subs = [0, 1].map((i) =>
+    clock.subscribe((scheduled, now) => {
+      seen[i]!.push({ slot: i, scheduled, now })
+      if (seen[0]!.length >= 60 && seen[1]!.length >= 60) resolve()
+    }),
+  )
+  await done
+  subs.forEach((s) => s.unsubscribe())
+  expect(clock.subscribers).toBe(0)
+  for (const ticks of seen) {
+    const steps = ticks.slice(1).map((t, i) => t.scheduled - ticks[i]!.scheduled)
+    // Every scheduled time is exactly one tick after the previous (skips only after a long stall).
+    expect(steps.every((s) => Math.abs(s - 10) < 1e-6 || (s > 10 && clock.skippedTicks > 0))).toBe(true)
+    expect(ticks.every((t) => t.now >= t.scheduled)).toBe(true)
+  }
+  // Two subscribers land in different phase slots: 2 ms apart on the 10 ms grid.
+  const offset = (((seen[1]![0]!.scheduled - seen[0]![0]!.scheduled) % 10) + 10) % 10
+  expect(offset).toBeCloseTo(2, 6)
+})
