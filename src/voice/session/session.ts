@@ -291,7 +291,7 @@ export class VoiceSession {
         request: { messages: [{ role: 'system', content: this.fill(this.o.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools },
         tts: this.o.engines.tts,
         speech,
-        onAudio: (f) => this.playout.enqueue(f, speech),
+        onAudio: (f) => this.playout.enqueue(f, speech, this.o.now()),
         now: this.o.now,
       })
       this.playout.flush(speech)
@@ -353,7 +353,7 @@ export class VoiceSession {
       for await (const ev of this.o.engines.tts.synthesize(sentence)) {
         if (ev.type === 'audio') {
           speech.addAudio((ev.frame.samples.length * 1000) / ev.frame.sampleRate)
-          this.playout.enqueue(ev.frame, speech)
+          this.playout.enqueue(ev.frame, speech, this.o.now())
         } else if (ev.type === 'done') {
           speech.completeSegment()
           this.usage.tts.push({ provider: this.o.engines.tts.provider, characters: ev.characters, audioMs: ev.audioMs })
