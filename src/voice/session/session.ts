@@ -27,6 +27,8 @@ import {
 const MAX_HISTORY = 40
 const MAX_TRANSCRIPT = 2000
 const MAX_TOOL_ROUNDS = 3
+/** A spoken reply is short; this also bounds the audio one reply can queue. */
+const MAX_REPLY_TOKENS = 400
 const PREROLL_MS = 400
 /** Digits typed without '#' count as one entry after this pause. */
 export const DTMF_PAUSE_MS = 1500
@@ -288,7 +290,7 @@ export class VoiceSession {
       const speech = this.beginSpeech(true)
       const r = await streamReply({
         llm: this.o.engines.llm,
-        request: { messages: [{ role: 'system', content: this.fill(this.o.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools },
+        request: { messages: [{ role: 'system', content: this.fill(this.o.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools, maxTokens: MAX_REPLY_TOKENS },
         tts: this.o.engines.tts,
         speech,
         onAudio: (f) => this.playout.enqueue(f, speech, this.o.now()),

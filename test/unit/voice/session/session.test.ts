@@ -198,3 +198,26 @@ describe('STT failure', () => {
     expect(t.llm.requests.length).toBe(0)
   })
 })
+
+describe('call cost from the session report', () => {
+  test('prices the tokens, TTS characters, STT seconds and minutes of the call', async () => {
+    const { parsePriceTable } = await import('../../../../src/voice/turn/index.ts')
+    const { sessionCost } = await import('../../../../src/voice/session/index.ts')
+    const t = new Timeline({ llm: [{ text: 'Ten characters.' }], stt: ['hi'] }).start()
+    t.callerSays(200, 600)
+    await t.runUntil(3000)
+    t.session.callerHungUp()
+    const report = t.session.report()
+    const prices = parsePriceTable(
+      JSON.stringify({ llm: { scripted: { inputPerMTok: 1000, outputPerMTok: 2000 } }, tts: { 'tone-tts': 1e6 }, stt: { 'scripted-stt': 60 }, telephony: { inbound: 0.6 } }),
+    )
+    const sttMs = report.usage.stt.reduce((n, u) => n + u.audioMs, 0)
+    expect(sessionCost(report, prices, 'inbound')).toEqual({
+      llm: 0.12, // 100 tokens in at $1000/M + 10 out at $2000/M
+      tts: 15, // 15 characters at $1 each
+      stt: Math.round(sttMs) / 1000, // $60 a minute = $0.001 a ms
+      telephony: 0.03, // 3 s at $0.60 a minute
+      total: Math.round((0.12 + 15 + Math.round(sttMs) / 1000 + 0.03) * 1e6) / 1e6,
+    })
+  })
+})
