@@ -190,7 +190,11 @@ export class VoiceSession {
 
   private async consumeVad(): Promise<void> {
     for await (const ev of this.vad) {
-      if (ev.type === 'error') break
+      if (ev.type === 'error') {
+        // without a VAD the caller can no longer be heard
+        if (!this.ended) void this.finish('provider_error', this.fill(this.o.agent.fallbackMessage))
+        break
+      }
       this.onVad(ev)
     }
   }
@@ -268,7 +272,10 @@ export class VoiceSession {
     }
     this.pendingTurn = { turn, sttFinalAt: this.lastFinalAt }
     const previous = this.replying ?? Promise.resolve()
-    const run = previous.then(() => this.respond())
+    const run = previous
+      .then(() => this.respond())
+      // a bug must not leave the caller in silence either
+      .catch(() => this.finish('provider_error', this.fill(this.o.agent.fallbackMessage)))
     this.replying = run
     void run.finally(() => {
       if (this.replying === run) this.replying = undefined

@@ -221,3 +221,35 @@ describe('call cost from the session report', () => {
     })
   })
 })
+
+describe('unexpected failures', () => {
+  test('caller audio the VAD cannot take ends the call with the fallback line, not silence', async () => {
+    const t = new Timeline({ llm: [], stt: [] }).start()
+    t.session.pushAudio({ samples: new Int16Array(441), sampleRate: 22050 }) // energy VAD takes any rate: make the second frame differ
+    t.session.pushAudio({ samples: new Int16Array(160), sampleRate: 8000 })
+    await t.runUntil(4000)
+    expect(t.hangup?.reason).toBe('provider_error')
+    expect(t.tts.spoken).toEqual(['Sorry, something went wrong.', 'Goodbye.'])
+  })
+
+  test('a tool that throws synchronously is reported to the model and the call goes on', async () => {
+    const t = new Timeline({
+      llm: [{ toolCalls: [{ name: 'bad', arguments: '{}' }] }, { text: 'That did not work, sorry.' }],
+      stt: ['try it'],
+      agent: {
+        tools: [
+          {
+            spec: { name: 'bad', description: 'd', parameters: { type: 'object' } },
+            run: () => {
+              throw new Error('sync failure')
+            },
+          },
+        ],
+      },
+    }).start()
+    t.callerSays(200, 600)
+    await t.runUntil(5000)
+    expect(t.llm.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: '{"error":"sync failure"}' })
+    expect(t.hangup).toBeUndefined()
+  })
+})
