@@ -27,6 +27,8 @@ import {
 const MAX_HISTORY = 40
 const MAX_TRANSCRIPT = 2000
 const MAX_TOOL_ROUNDS = 3
+/** A spoken reply is short; this also bounds the audio one reply can queue. */
+const MAX_REPLY_TOKENS = 400
 const PREROLL_MS = 400
 /** Digits typed without '#' count as one entry after this pause. */
 export const DTMF_PAUSE_MS = 1500
@@ -188,7 +190,11 @@ export class VoiceSession {
 
   private async consumeVad(): Promise<void> {
     for await (const ev of this.vad) {
-      if (ev.type === 'error') break
+      if (ev.type === 'error') {
+        // without a VAD the caller can no longer be heard
+        if (!this.ended) void this.finish('provider_error', this.fill(this.o.agent.fallbackMessage))
+        break
+      }
       this.onVad(ev)
     }
   }
@@ -266,7 +272,10 @@ export class VoiceSession {
     }
     this.pendingTurn = { turn, sttFinalAt: this.lastFinalAt }
     const previous = this.replying ?? Promise.resolve()
-    const run = previous.then(() => this.respond())
+    const run = previous
+      .then(() => this.respond())
+      // a bug must not leave the caller in silence either
+      .catch(() => this.finish('provider_error', this.fill(this.o.agent.fallbackMessage)))
     this.replying = run
     void run.finally(() => {
       if (this.replying === run) this.replying = undefined
@@ -288,10 +297,10 @@ export class VoiceSession {
       const speech = this.beginSpeech(true)
       const r = await streamReply({
         llm: this.o.engines.llm,
-        request: { messages: [{ role: 'system', content: this.fill(this.o.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools },
+        request: { messages: [{ role: 'system', content: this.fill(this.o.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools, maxTokens: MAX_REPLY_TOKENS },
         tts: this.o.engines.tts,
         speech,
-        onAudio: (f) => this.playout.enqueue(f, speech),
+        onAudio: (f) => this.playout.enqueue(f, speech, this.o.now()),
         now: this.o.now,
       })
       this.playout.flush(speech)
@@ -353,7 +362,7 @@ export class VoiceSession {
       for await (const ev of this.o.engines.tts.synthesize(sentence)) {
         if (ev.type === 'audio') {
           speech.addAudio((ev.frame.samples.length * 1000) / ev.frame.sampleRate)
-          this.playout.enqueue(ev.frame, speech)
+          this.playout.enqueue(ev.frame, speech, this.o.now())
         } else if (ev.type === 'done') {
           speech.completeSegment()
           this.usage.tts.push({ provider: this.o.engines.tts.provider, characters: ev.characters, audioMs: ev.audioMs })

@@ -61,6 +61,17 @@ export class FliteTts implements Tts {
   constructor(private readonly opts: FliteOptions) {
     if (!FLITE_VOICES.includes(opts.voice)) throw new RangeError(`unknown flite voice ${opts.voice}; one of ${FLITE_VOICES.join(', ')}`)
     this.capabilities = { streaming: false, offline: true, nativeSampleRate: opts.voice === 'kal' ? 8000 : 16000 }
+    // start the workers now: each compiles the 21 MB module once, better before the first caller
+    this.pool()
+  }
+
+  private pool(): FlitePool {
+    let pool = pools.get(this.opts.workers)
+    if (!pool) {
+      pool = new FlitePool(this.opts.workers)
+      pools.set(this.opts.workers, pool)
+    }
+    return pool
   }
 
   get sampleRate(): number {
@@ -68,13 +79,7 @@ export class FliteTts implements Tts {
   }
 
   synthesize(text: string): FliteStream {
-    const clean = cleanTtsText(text)
-    let pool = pools.get(this.opts.workers)
-    if (!pool) {
-      pool = new FlitePool(this.opts.workers)
-      pools.set(this.opts.workers, pool)
-    }
-    return new FliteStream(pool, clean, this.opts)
+    return new FliteStream(this.pool(), cleanTtsText(text), this.opts)
   }
 
   /** Stops the worker threads (they do not keep the process alive either way). */

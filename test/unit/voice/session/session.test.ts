@@ -146,7 +146,11 @@ describe('voice session on a scripted timeline', () => {
     await t.runUntil(10_000)
     expect(t.hangup?.reason).toBe('max_duration')
     expect(t.tts.spoken).toEqual(['Thanks for calling, goodbye.'])
-    expect(t.hangup!.atMs).toBeGreaterThanOrEqual(2000 + 'Thanks for calling, goodbye.'.length * 50)
+    const goodbyeMs = 'Thanks for calling, goodbye.'.length * 50
+    // the goodbye's last 20 ms frame is sent at its slot's start, and the hang-up comes after it
+    expect(t.lastSentAt()).toBeGreaterThanOrEqual(2000 + goodbyeMs - 20)
+    expect(t.hangup!.atMs).toBeGreaterThanOrEqual(t.lastSentAt())
+    expect(t.sent.length * 20).toBeGreaterThanOrEqual(goodbyeMs)
   })
 
   test('a caller hang-up ends the session at once and nothing more is sent', async () => {
@@ -192,5 +196,60 @@ describe('STT failure', () => {
     expect(t.hangup?.reason).toBe('provider_error')
     expect(t.tts.spoken).toEqual(['Sorry, something went wrong.', 'Goodbye.'])
     expect(t.llm.requests.length).toBe(0)
+  })
+})
+
+describe('call cost from the session report', () => {
+  test('prices the tokens, TTS characters, STT seconds and minutes of the call', async () => {
+    const { parsePriceTable } = await import('../../../../src/voice/turn/index.ts')
+    const { sessionCost } = await import('../../../../src/voice/session/index.ts')
+    const t = new Timeline({ llm: [{ text: 'Ten characters.' }], stt: ['hi'] }).start()
+    t.callerSays(200, 600)
+    await t.runUntil(3000)
+    t.session.callerHungUp()
+    const report = t.session.report()
+    const prices = parsePriceTable(
+      JSON.stringify({ llm: { scripted: { inputPerMTok: 1000, outputPerMTok: 2000 } }, tts: { 'tone-tts': 1e6 }, stt: { 'scripted-stt': 60 }, telephony: { inbound: 0.6 } }),
+    )
+    const sttMs = report.usage.stt.reduce((n, u) => n + u.audioMs, 0)
+    expect(sessionCost(report, prices, 'inbound')).toEqual({
+      llm: 0.12, // 100 tokens in at $1000/M + 10 out at $2000/M
+      tts: 15, // 15 characters at $1 each
+      stt: Math.round(sttMs) / 1000, // $60 a minute = $0.001 a ms
+      telephony: 0.03, // 3 s at $0.60 a minute
+      total: Math.round((0.12 + 15 + Math.round(sttMs) / 1000 + 0.03) * 1e6) / 1e6,
+    })
+  })
+})
+
+describe('unexpected failures', () => {
+  test('caller audio the VAD cannot take ends the call with the fallback line, not silence', async () => {
+    const t = new Timeline({ llm: [], stt: [] }).start()
+    t.session.pushAudio({ samples: new Int16Array(441), sampleRate: 22050 }) // energy VAD takes any rate: make the second frame differ
+    t.session.pushAudio({ samples: new Int16Array(160), sampleRate: 8000 })
+    await t.runUntil(4000)
+    expect(t.hangup?.reason).toBe('provider_error')
+    expect(t.tts.spoken).toEqual(['Sorry, something went wrong.', 'Goodbye.'])
+  })
+
+  test('a tool that throws synchronously is reported to the model and the call goes on', async () => {
+    const t = new Timeline({
+      llm: [{ toolCalls: [{ name: 'bad', arguments: '{}' }] }, { text: 'That did not work, sorry.' }],
+      stt: ['try it'],
+      agent: {
+        tools: [
+          {
+            spec: { name: 'bad', description: 'd', parameters: { type: 'object' } },
+            run: () => {
+              throw new Error('sync failure')
+            },
+          },
+        ],
+      },
+    }).start()
+    t.callerSays(200, 600)
+    await t.runUntil(5000)
+    expect(t.llm.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: '{"error":"sync failure"}' })
+    expect(t.hangup).toBeUndefined()
   })
 })

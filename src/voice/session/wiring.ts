@@ -1,0 +1,31 @@
+import type { VoiceEngines } from '../engines.ts'
+import { callCost, type CallCost, type PriceTable } from '../turn/cost.ts'
+import { type SessionOptions, VoiceSession } from './session.ts'
+import type { AgentProfile, SessionHooks, SessionReport } from './types.ts'
+
+/** A session for one call from the engines chosen at start-up. */
+export function sessionFromEngines(
+  engines: VoiceEngines,
+  call: { agent: AgentProfile; hooks: SessionHooks; sampleRate: number; now: SessionOptions['now'] },
+): VoiceSession {
+  if (!engines.llm) throw new Error('no LLM is configured; this agent needs its workflow engine')
+  return new VoiceSession({
+    engines: { vad: engines.vad, stt: engines.stt, llm: engines.llm, tts: engines.tts(call.sampleRate) },
+    settings: { vad: engines.settings.vad, endpointing: engines.settings.endpointing, bargeIn: engines.settings.bargeIn },
+    agent: call.agent,
+    hooks: call.hooks,
+    sampleRate: call.sampleRate,
+    now: call.now,
+  })
+}
+
+/** What the call cost, per component, from its report. */
+export function sessionCost(report: SessionReport, prices: PriceTable, direction: 'inbound' | 'outbound'): CallCost {
+  return callCost(prices, {
+    direction,
+    durationMs: report.durationMs,
+    llm: report.usage.llm,
+    tts: report.usage.tts,
+    stt: report.usage.stt,
+  })
+}

@@ -1,0 +1,84 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { type AudioFrame, concatFrames } from '../../../src/voice/audio.ts'
+import { OpenAiLlm } from '../../../src/voice/llm/index.ts'
+import { type EndReason, VoiceSession } from '../../../src/voice/session/index.ts'
+import { DeepgramStt } from '../../../src/voice/stt/index.ts'
+import { FliteTts } from '../../../src/voice/tts/index.ts'
+import { DEFAULT_BARGE_IN } from '../../../src/voice/turn/index.ts'
+import { SileroVad } from '../../../src/voice/vad/index.ts'
+import { startFakeDeepgram } from '../../fakes/deepgram.ts'
+import { startFakeOpenAi } from '../../fakes/openai.ts'
+import { fliteSpeech, silence } from '../../helpers/speech.ts'
+import { baseAgent } from '../../unit/voice/session/timeline.ts'
+
+const deepgram = startFakeDeepgram()
+const openai = startFakeOpenAi()
+afterAll(() => {
+  deepgram.stop()
+  openai.stop()
+  FliteTts.shutdown()
+})
+
+describe('a conversation with streaming STT over the Deepgram protocol, in real time', () => {
+  test('the caller barges in with words, the answer is cut where it was, and end_call hangs up', async () => {
+    const long = 'We have appointments on Monday, Tuesday, Wednesday and Thursday, mornings and afternoons, and on Friday until noon.'
+    openai.chat.push({ text: long }, { text: 'Okay, I will stop. Goodbye.', toolCalls: [{ name: 'end_call', arguments: '{}' }] })
+    deepgram.utterances = ['When can I come in?', 'Wait, please stop.']
+    const ask = fliteSpeech('When can I come in?')
+    const interrupt = fliteSpeech('Wait, please stop.', 'rms')
+    // the answer starts ~0.5 s after the question; the caller cuts in 2 s later
+    const caller = concatFrames([silence(300, 16000), ask, silence(2500, 16000), interrupt, silence(8000, 16000)])
+    const sent: { atMs: number; frame: AudioFrame }[] = []
+    const t0 = performance.now()
+    const now = () => performance.now() - t0
+    const ended = Promise.withResolvers<EndReason>()
+    const session = new VoiceSession({
+      engines: {
+        vad: await SileroVad.load(),
+        stt: new DeepgramStt({ baseUrl: deepgram.url, apiKey: 'dg', model: 'nova-3', language: 'en-US', endpointingMs: 300, utteranceEndMs: 1000 }),
+        llm: new OpenAiLlm({ baseUrl: openai.url, apiKey: 'sk', model: 'gpt-test' }),
+        tts: new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: 1 }),
+      },
+      settings: {
+        vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 },
+        endpointing: { maxFinalWaitMs: 1500, useInterimOnTimeout: true },
+        bargeIn: { ...DEFAULT_BARGE_IN },
+      },
+      agent: { ...baseAgent, silenceTimeoutMs: 6000 },
+      hooks: { send: (frame) => sent.push({ atMs: now(), frame }), hangup: (reason) => ended.resolve(reason) },
+      sampleRate: 16000,
+      now,
+    })
+    session.start()
+    let frame = 0
+    const clock = setInterval(() => {
+      const samples = caller.samples.subarray(frame * 320, (frame + 1) * 320)
+      frame++
+      session.pushAudio({ samples: samples.length === 320 ? samples : new Int16Array(320), sampleRate: 16000 })
+      session.tick()
+    }, 20)
+    const reason = await ended.promise
+    clearInterval(clock)
+
+    expect(reason).toBe('agent_hangup')
+    const r = session.report()
+    expect(r.transcript.map((i) => i.role)).toEqual(['user', 'agent', 'user', 'agent'])
+    expect(r.transcript[0]!.text).toBe('When can I come in?')
+    const cut = r.transcript[1]!.text
+    expect(long.startsWith(cut)).toBe(true)
+    expect(cut.length).toBeGreaterThan(0)
+    expect(cut.length).toBeLessThan(long.length * 0.6)
+    expect(r.transcript[2]!.text).toBe('Wait, please stop.')
+    expect(r.transcript[3]!.text).toBe('Okay, I will stop. Goodbye.')
+    // the model is told only what the caller heard of the interrupted answer
+    const second = openai.requests.filter((q) => q.path === '/v1/chat/completions')[1]!.body.messages
+    expect(second.at(-2)).toEqual({ role: 'assistant', content: cut })
+    // playback stopped soon after the caller started talking: no frame of the first answer in the
+    // second half of the interruption
+    const interruptAt = (r.transcript[2]!.timestamp * 1000) as number
+    const secondAnswerAt = r.transcript[3]!.timestamp * 1000
+    const late = sent.filter((s) => s.atMs > interruptAt + 800 && s.atMs < secondAnswerAt - 20)
+    expect(late.length).toBe(0)
+    expect(deepgram.connections.length).toBeGreaterThanOrEqual(1)
+  }, 40_000)
+})
