@@ -78,7 +78,9 @@ describe('call media: sending', () => {
     // The payload is the tone: decode one packet and look for 1 kHz.
     const pcm = decodeG711('ulaw', got[50]!.packet.payload)
     expect(toneLevelDb(pcm, 1000, 8000)).toBeGreaterThan(-20)
-  })
+    // Timer gaps are measured on a machine other work may share: a neighbour's burst during
+    // these two seconds is retried rather than loosening the bound.
+  }, { retry: 2 })
 
   test.if(opusAvailable())('Opus calls send 960 timestamp units per 20 ms with the negotiated payload type, and the audio decodes', async () => {
     const { peer, t } = await setup({ codec: { ...CODEC_DEFAULTS.opus, payloadType: 96 }, telephoneEvent: { payloadType: 101, clockRate: 48000 } })
