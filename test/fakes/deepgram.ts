@@ -14,6 +14,8 @@ export interface FakeDeepgram {
   delayMs: number
   /** Close the next connection with 1011 after this much audio (a dropped connection). */
   dropNextAfterMs?: number
+  /** Close code used for a drop: 1011 (error) or 1000 (a normal close nobody asked for). */
+  dropCode: number
   /** Send this raw text first on the next connection (malformed input). */
   garbageNext?: string
   stop(): void
@@ -40,7 +42,7 @@ const FRAME_MS = 20
 const THRESHOLD = 600
 
 export function startFakeDeepgram(): FakeDeepgram {
-  const fake: FakeDeepgram = { url: '', utterances: [], connections: [], delayMs: 0, stop: () => server.stop(true) }
+  const fake: FakeDeepgram = { url: '', utterances: [], connections: [], delayMs: 0, dropCode: 1011, stop: () => server.stop(true) }
   const send = (ws: ServerWebSocket<Conn>, msg: unknown) => {
     const text = typeof msg === 'string' ? msg : JSON.stringify(msg)
     if (fake.delayMs > 0) setTimeout(() => ws.readyState === 1 && ws.send(text), fake.delayMs)
@@ -164,7 +166,7 @@ export function startFakeDeepgram(): FakeDeepgram {
           }
           c.samples++
         }
-        if (c.dropAfterMs !== undefined && (c.samples * 1000) / c.rate >= c.dropAfterMs) ws.close(1011, 'internal error')
+        if (c.dropAfterMs !== undefined && (c.samples * 1000) / c.rate >= c.dropAfterMs) ws.close(fake.dropCode, 'dropped')
       },
     },
   })

@@ -72,6 +72,7 @@ export class DeepgramStream extends ProviderStream<AudioFrame, SttEvent> {
     const sampleRate = first.value.sampleRate
     const ws = new WebSocket(this.listenUrl(sampleRate), { headers: { authorization: `Token ${this.opts.apiKey}` } } as never)
     ws.binaryType = 'arraybuffer'
+    let closeSent = false
     const finished = new Promise<void>((resolve, reject) => {
       let opened = false
       ws.onopen = () => {
@@ -86,7 +87,8 @@ export class DeepgramStream extends ProviderStream<AudioFrame, SttEvent> {
         if (!opened) reject(new ProviderError(this.provider, 'connection', 'WebSocket connection failed', true))
       }
       ws.onclose = (ev) => {
-        if (ev.code === 1000 || ev.code === 1005) resolve()
+        // a normal close we did not ask for (idle timeout, server restart) still loses the caller
+        if ((ev.code === 1000 || ev.code === 1005) && (closeSent || signal.aborted)) resolve()
         else reject(new ProviderError(this.provider, 'connection', `WebSocket closed with ${ev.code} ${ev.reason}`, ev.code !== 1008))
       }
     })
@@ -112,7 +114,10 @@ export class DeepgramStream extends ProviderStream<AudioFrame, SttEvent> {
           if (signal.aborted || ws.readyState !== WebSocket.OPEN) return
           send(frame)
         }
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'CloseStream' }))
+        if (ws.readyState === WebSocket.OPEN) {
+          closeSent = true
+          ws.send(JSON.stringify({ type: 'CloseStream' }))
+        }
       })()
       await Promise.race([finished, sending.then(() => finished)])
     } finally {

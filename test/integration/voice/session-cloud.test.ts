@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { drain } from '../../../src/voice/base.ts'
 import { type AudioFrame, concatFrames } from '../../../src/voice/audio.ts'
 import { OpenAiLlm } from '../../../src/voice/llm/index.ts'
 import { type EndReason, VoiceSession } from '../../../src/voice/session/index.ts'
@@ -32,12 +33,15 @@ describe('a conversation with streaming STT over the Deepgram protocol, in real 
     const t0 = performance.now()
     const now = () => performance.now() - t0
     const ended = Promise.withResolvers<EndReason>()
+    // a cold worker compiles flite's 21 MB module first; the scripted caller must not race that
+    const tts = new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: 1 })
+    await drain(tts.synthesize('warm up'))
     const session = new VoiceSession({
       engines: {
         vad: await SileroVad.load(),
         stt: new DeepgramStt({ baseUrl: deepgram.url, apiKey: 'dg', model: 'nova-3', language: 'en-US', endpointingMs: 300, utteranceEndMs: 1000 }),
         llm: new OpenAiLlm({ baseUrl: openai.url, apiKey: 'sk', model: 'gpt-test' }),
-        tts: new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: 1 }),
+        tts,
       },
       settings: {
         vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 },

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { drain } from '../../../src/voice/base.ts'
 import { type AudioFrame, concatFrames, rmsDbfs } from '../../../src/voice/audio.ts'
 import { OpenAiLlm } from '../../../src/voice/llm/index.ts'
 import { type EndReason, VoiceSession } from '../../../src/voice/session/index.ts'
@@ -26,12 +27,15 @@ describe('an offline conversation with the real engines, in real time', () => {
     let frame = 0
     const t0 = performance.now()
     const ended = Promise.withResolvers<EndReason>()
+    // a cold worker compiles flite's 21 MB module first; the scripted caller must not race that
+    const tts = new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: 1 })
+    await drain(tts.synthesize('warm up'))
     const session = new VoiceSession({
       engines: {
         vad: await SileroVad.load(),
         stt,
         llm: new OpenAiLlm({ baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test' }),
-        tts: new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: 1 }),
+        tts,
       },
       settings: {
         vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 },

@@ -51,25 +51,29 @@ describe('Deepgram streaming STT adapter', () => {
     expect(Object.fromEntries(c.query)).toMatchObject({ encoding: 'linear16', sample_rate: '16000', channels: '1', model: 'nova-3', endpointing: '300', interim_results: 'true' })
   })
 
-  test('reconnects after the provider drops the socket and transcribes what comes next', async () => {
-    deepgram.utterances = ['lost with the connection', 'Friday at noon.']
-    deepgram.dropNextAfterMs = 1000
-    const before = deepgram.connections.length
-    const stream = dg().stream()
-    for (const f of frames20ms(concatFrames([silence(400, 16000), first]))) stream.push(f)
-    const events: StreamEvent<SttEvent>[] = []
-    for await (const ev of stream) {
-      events.push(ev)
-      if (ev.type === 'error') {
-        for (const f of frames20ms(concatFrames([silence(300, 16000), second, silence(1500, 16000)]))) stream.push(f)
-        stream.end()
+  for (const code of [1011, 1000]) {
+    test(`reconnects after the provider closes the socket (${code}) and transcribes what comes next`, async () => {
+      deepgram.dropCode = code
+      deepgram.utterances = ['lost with the connection', 'Friday at noon.']
+      deepgram.dropNextAfterMs = 1000
+      const before = deepgram.connections.length
+      const stream = dg().stream()
+      for (const f of frames20ms(concatFrames([silence(400, 16000), first]))) stream.push(f)
+      const events: StreamEvent<SttEvent>[] = []
+      for await (const ev of stream) {
+        events.push(ev)
+        if (ev.type === 'error') {
+          for (const f of frames20ms(concatFrames([silence(300, 16000), second, silence(1500, 16000)]))) stream.push(f)
+          stream.end()
+        }
       }
-    }
-    const errors = events.flatMap((e) => (e.type === 'error' ? [e] : []))
-    expect(errors.map((e) => [e.error.kind, e.willRetry])).toEqual([['connection', true]])
-    expect(finals(events).map((f) => f.text)).toEqual(['Friday at noon.'])
-    expect(deepgram.connections.length - before).toBe(2)
-  })
+      const errors = events.flatMap((e) => (e.type === 'error' ? [e] : []))
+      expect(errors.map((e) => [e.error.kind, e.willRetry])).toEqual([['connection', true]])
+      expect(finals(events).map((f) => f.text)).toEqual(['Friday at noon.'])
+      expect(deepgram.connections.length - before).toBe(2)
+      deepgram.dropCode = 1011
+    })
+  }
 
   test('skips a malformed message from the provider and keeps transcribing', async () => {
     deepgram.utterances = ['Friday at noon.']
