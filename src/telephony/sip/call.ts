@@ -107,11 +107,13 @@ export abstract class Call extends Emitter<CallEvents> {
     this.ctx.addDialog(dialogKey(d.callId, d.localTag, d.remoteTag), this)
   }
 
-  /** Sends a 2xx to an INVITE and repeats it until the ACK (13.3.1.4); no ACK ends the call with a BYE. */
-  protected send2xx(res: SipResponse, to: Remote, seq: number): void {
+  /**
+   * Repeats a 2xx to an INVITE (already sent through its transaction) until the ACK
+   * (13.3.1.4); no ACK ends the call with a BYE.
+   */
+  protected repeat2xxUntilAck(res: SipResponse, to: Remote, seq: number): void {
     this.stopAckWait()
     const t = this.ctx.timers
-    this.ctx.send(to, res)
     const wait: NonNullable<typeof this.ackWait> = {
       seq,
       giveUp: setTimeout(() => {
@@ -226,7 +228,7 @@ export abstract class Call extends Emitter<CallEvents> {
     const res = responseTo(req, 200, { headers, body })
     if (req.method === 'INVITE') {
       ;(tx as InviteServerTransaction).respond(res)
-      this.send2xx(res, tx.remote, seq)
+      this.repeat2xxUntilAck(res, tx.remote, seq)
     } else tx.respond(res)
   }
 

@@ -21,6 +21,7 @@ export function digestAlgorithms(value: string): DigestAlgorithm[] {
 }
 
 export function userAgentFromConfig(config: SipConfig, directory: NumberDirectory, log?: Log): UserAgent {
+  if (config.SIP_T1_MS < 1) throw new ConfigError('SIP_T1_MS must be at least 1')
   const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
   return new UserAgent({
     host: config.SIP_HOST,

@@ -28,6 +28,9 @@ export interface Parsed {
 const latin1 = new TextDecoder('latin1')
 const utf8 = new TextDecoder()
 
+const IS_STATUS_LINE = /^SIP\//i
+const STATUS_LINE = /^SIP\/(\d+\.\d+) (\d{3})(?: (.*))?$/i
+const REQUEST_LINE = /^([A-Za-z0-9\-.!%*_+`'~]+) (\S+) (SIP\/\d+\.\d+)$/
 const HEADER_NAME = /^[A-Za-z0-9\-.!%*_+`'~]+$/
 const CRLFCRLF_BYTES = Buffer.from('\r\n\r\n')
 
@@ -97,8 +100,8 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
   } else if (!datagram) body = body.subarray(0, 0)
 
   let message: SipMessage
-  const resp = /^SIP\/(\d+\.\d+) (\d{3})(?: (.*))?$/i.exec(first)
-  if (first.toUpperCase().startsWith('SIP/')) {
+  if (IS_STATUS_LINE.test(first)) {
+    const resp = STATUS_LINE.exec(first)
     if (!resp) throw new SipParseError('bad status line')
     const status = Number(resp[2])
     if (status < 100 || status > 699) throw new SipParseError('status code out of range')
@@ -107,7 +110,7 @@ export function parseMessage(bytes: Uint8Array, datagram = true): Parsed {
     if (problem) throw new SipParseError(problem.reason)
     return { message }
   }
-  const req = /^([A-Za-z0-9\-.!%*_+`'~]+) (\S+) (SIP\/\d+\.\d+)$/.exec(first)
+  const req = REQUEST_LINE.exec(first)
   if (req) {
     message = { kind: 'request', method: req[1]!, uri: req[2]!, version: req[3]!.toUpperCase(), headers, body }
     if (message.version !== 'SIP/2.0') bad('Version Not Supported', 505)

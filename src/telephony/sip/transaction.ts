@@ -36,6 +36,7 @@ abstract class Transaction {
   state: TxState
   private timers = new Map<string, ReturnType<typeof setTimeout>>()
   onTerminated: () => void = () => {}
+  onError: (err: unknown) => void = () => {}
 
   constructor(
     readonly key: string,
@@ -55,7 +56,13 @@ abstract class Transaction {
     this.clear(name)
     this.timers.set(name, setTimeout(() => {
       this.timers.delete(name)
-      if (this.state !== 'terminated') fn()
+      if (this.state === 'terminated') return
+      try {
+        fn()
+      } catch (err) {
+        // a timer callback has no caller to throw to: report it, keep the process alive
+        this.onError(err)
+      }
     }, ms))
   }
 

@@ -84,11 +84,13 @@ export class Transports {
     if (o.tcp !== false) {
       this.tcpServer = net.createServer((s) => this.adopt(s, 'tcp'))
       this.ports.tcp = await listen(this.tcpServer, this.ports.udp ?? o.port, o.host, o.port === 0)
+      this.tcpServer.on('error', (err) => this.onError(err, 'tcp listener'))
     }
     if (o.tlsCert && o.tlsKey) {
       this.tlsServer = tls.createServer({ cert: o.tlsCert, key: o.tlsKey, minVersion: 'TLSv1.2' }, (s) => this.adopt(s, 'tls'))
       this.tlsServer.on('tlsClientError', (err) => this.onError(err, 'tls handshake'))
       this.ports.tls = await listen(this.tlsServer, o.tlsPort ?? 0, o.host)
+      this.tlsServer.on('error', (err) => this.onError(err, 'tls listener'))
     }
     return this.ports
   }
@@ -133,10 +135,11 @@ export class Transports {
 
   private async connection(to: Remote): Promise<net.Socket> {
     const k = key(to.transport, to.address, to.port)
-    const open = this.conns.get(k)
-    if (open && !open.destroyed) return open
+    // while a connection is being opened every sender waits for it, so bytes keep their order
     const waiting = this.pending.get(k)
     if (waiting) return waiting
+    const open = this.conns.get(k)
+    if (open && !open.destroyed) return open
     const p = new Promise<net.Socket>((res, rej) => {
       const s =
         to.transport === 'tls'

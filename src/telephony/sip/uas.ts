@@ -79,7 +79,7 @@ export class InboundCall extends Call {
       body: sdp,
     })
     this.tx.respond(res)
-    this.send2xx(res, this.tx.remote, seq)
+    this.repeat2xxUntilAck(res, this.tx.remote, seq)
   }
 
   /** A final error response; the call ends with reason `rejected`. */

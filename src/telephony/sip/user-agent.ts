@@ -203,6 +203,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     const key = clientKey(branch, req.method)
     const tx = new ClientTransaction(key, req, to, this.timers, (dest, bytes) => this.sendBytes(dest, bytes), (res) => ackFor(req, res))
     tx.onResult = onResult
+    tx.onError = (err) => this.log.warn({ err }, 'client transaction timer failed')
     tx.onTerminated = () => this.clientTx.delete(key)
     this.clientTx.set(key, tx)
     this.transports.ready(to).then(() => tx.start(), (err: Error) => tx.fail(err))
@@ -262,6 +263,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
         ? new InviteServerTransaction(key, req, remote, this.timers, send)
         : new NonInviteServerTransaction(key, req, remote, this.timers, send)
     tx.onTerminated = () => this.serverTx.delete(key)
+    tx.onError = (err) => this.log.warn({ err }, 'server transaction timer failed')
     this.serverTx.set(key, tx)
     const tag = newTag()
     const reply = (status: number, headers: Header[] = []) => {

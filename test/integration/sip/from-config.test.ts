@@ -58,3 +58,8 @@ test('SIP_DIGEST_ALGORITHMS with an unknown algorithm is a configuration error n
   const config = loadConfig({}, { ...local, SIP_DIGEST_ALGORITHMS: 'SHA-256,SHA-512' })
   expect(() => userAgentFromConfig(config, new InMemoryNumberDirectory([]))).toThrow('unknown algorithm SHA-512')
 })
+
+test('SIP_T1_MS of 0 is a configuration error (every timer derives from it)', () => {
+  const config = loadConfig({}, { ...local, SIP_T1_MS: 0 })
+  expect(() => userAgentFromConfig(config, new InMemoryNumberDirectory([]))).toThrow('SIP_T1_MS must be at least 1')
+})

@@ -165,6 +165,26 @@ describe('calls between two user agents', () => {
     expect(caller.stats().calls).toBe(before)
   })
 
+  test('an outbound INVITE over UDP that nobody answers ends by Timer B as timeout 408', async () => {
+    const silent = await import('node:dgram').then((d) => d.createSocket('udp4'))
+    await new Promise<void>((res) => silent.bind(0, '127.0.0.1', () => res()))
+    const quick = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, timers: { t1: 10 }, directory: new InMemoryNumberDirectory([]) })
+    await quick.start()
+    let invites = 0
+    silent.on('message', () => invites++)
+    try {
+      const out = await quick.placeCall({ target: `sip:1@127.0.0.1:${silent.address().port}`, from: { user: '1' }, sdp: SDP(1) })
+      expect((await out.next('ended'))[0]).toEqual({ reason: 'timeout', status: 408 })
+      // Timer A doubles from T1: sent at 0, 10, 30, 70, 150, 310 and 630 ms, Timer B fires at
+      // 640 ms; the last copy may lose that race under load
+      expect(invites).toBeGreaterThanOrEqual(6)
+      expect(invites).toBeLessThanOrEqual(7)
+    } finally {
+      silent.close()
+      await quick.stop()
+    }
+  })
+
   test('a call to a port where nobody listens over TCP ends as failed at once', async () => {
     const out = await caller.placeCall({ target: 'sip:1@127.0.0.1:9;transport=tcp', from: { user: '1' }, sdp: SDP(1) })
     expect((await out.next('ended'))[0]).toEqual({ reason: 'failed' })

@@ -288,6 +288,21 @@ describe('refusals', () => {
     expect(ua.stats()).toMatchObject({ calls: 0, dialogs: 0 })
   })
 
+  test('a call nobody answers within the ring timeout gets 480 and ends as rejected', async () => {
+    await ua.stop()
+    ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, ringTimeoutMs: 100, timers: { t1: 20 },
+      directory: new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['127.0.0.1'] }]) })
+    const incoming = nextCall()
+    await ua.start()
+    peer.close()
+    peer = await SipPeer.udp(ua.ports.udp!)
+    const leg = newLeg()
+    peer.send(req(leg, 'INVITE', { body: SDP() }))
+    const call = await incoming
+    await peer.waitFor(isResponse(leg, 480))
+    expect(call.endInfo).toEqual({ reason: 'rejected', status: 480 })
+  })
+
   test('while stopping, a new INVITE gets 503 with Retry-After and the existing call finishes', async () => {
     const first = newLeg()
     const call = await answeredCall(first)
