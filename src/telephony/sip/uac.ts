@@ -42,7 +42,9 @@ export class OutboundCall extends Call {
   constructor(ctx: UaContext, private readonly opts: PlaceCallOptions, readonly remote: Remote, publicHost: string) {
     super(ctx, newCallId())
     this.localSdp = opts.sdp
-    const dn = opts.from.displayName ? `"${opts.from.displayName.replace(/(["\\])/g, '\\$1')}" ` : ''
+    // control characters could end the header line: a caller name is text, never headers
+    const name = opts.from.displayName?.replace(/[\x00-\x1f\x7f]/g, ' ').trim()
+    const dn = name ? `"${name.replace(/(["\\])/g, '\\$1')}" ` : ''
     const headers: Header[] = [
       { name: 'Via', value: ctx.via(remote.transport) },
       { name: 'Max-Forwards', value: '70' },

@@ -173,6 +173,17 @@ describe('calls between two user agents', () => {
     expect(callee.stats().calls).toBe(0)
   })
 
+  test('a caller name with line breaks cannot inject headers: it arrives as one display name', async () => {
+    const incoming = callee.next('call')
+    const out = await caller.placeCall({ target: `sip:${NUMBER}@127.0.0.1:${callee.ports.udp}`, from: { user: '1', displayName: 'Eve\r\nX-Injected: 1' }, sdp: SDP(1) })
+    const [inbound] = await incoming
+    expect(inbound.info.from.displayName).toBe('Eve  X-Injected: 1')
+    await inbound.next('active')
+    const ended = inbound.next('ended')
+    out.hangup()
+    await ended
+  })
+
   test('a target that is no SIP URI, or names an unknown transport, is refused and creates nothing', async () => {
     const before = caller.stats().calls
     await expect(caller.placeCall({ target: 'mailto:someone@example.com', from: { user: '1' }, sdp: SDP(1) })).rejects.toThrow(SipError)
