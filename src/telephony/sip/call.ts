@@ -31,6 +31,8 @@ export type CallEvents = {
   unhold: []
   dtmf: [digit: string, durationMs: number]
   transfer: [state: TransferState, status?: number]
+  /** An RFC 4028 session refresh went through (received, or ours answered 2xx). */
+  sessionRefresh: []
 }
 
 export interface Log {
@@ -224,6 +226,7 @@ export abstract class Call extends Emitter<CallEvents> {
       headers.push({ name: 'Session-Expires', value: `${this.sessionTerms.intervalSec};refresher=${this.sessionTerms.refresher}` })
       if (this.sessionTerms.callerSupports) headers.push({ name: 'Require', value: 'timer' })
       this.sessionTimer?.start()
+      this.emit('sessionRefresh')
     }
     const res = responseTo(req, 200, { headers, body })
     if (req.method === 'INVITE') {
@@ -295,7 +298,7 @@ export abstract class Call extends Emitter<CallEvents> {
     tx.respond(responseTo(req, 200))
   }
 
-  private startSessionTimer(): void {
+  protected startSessionTimer(): void {
     const terms = this.sessionTerms
     if (!terms) return
     const expire = () => {
@@ -306,15 +309,17 @@ export abstract class Call extends Emitter<CallEvents> {
     const refresh = () => {
       const d = this.dialog
       if (!d || this.state === 'ended') return
-      const se = { name: 'Session-Expires', value: `${terms.intervalSec};refresher=uas` }
+      const se = { name: 'Session-Expires', value: `${terms.intervalSec};refresher=${terms.refresher}` }
       const update = inDialogRequest(d, 'UPDATE', this.ctx.via(d.flow.transport), [se, { name: 'Supported', value: 'timer' }])
       this.ctx.request(d.flow, update, (r) => {
         if ('response' in r && r.response.status < 200) return
-        if ('response' in r && r.response.status < 300) this.sessionTimer?.start()
-        else expire()
+        if ('response' in r && r.response.status < 300) {
+          this.sessionTimer?.start()
+          this.emit('sessionRefresh')
+        } else expire()
       })
     }
-    this.sessionTimer = new SessionTimer(terms, refresh, expire)
+    this.sessionTimer = new SessionTimer(terms, this.ownsCallId(), refresh, expire)
     this.sessionTimer.start()
   }
 

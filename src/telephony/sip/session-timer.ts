@@ -1,7 +1,7 @@
-// RFC 4028 session timers, UAS side: when the caller asks for them we agree, keep the call
-// alive by its refreshes (or send UPDATE ourselves when we are the refresher), and end with
-// BYE when a refresh is missing.
-import { headerValues, header, type Header, type SipRequest } from './message.ts'
+// RFC 4028 session timers: on inbound calls we agree when the caller asks; on outbound calls
+// we ask when told to and follow the callee's answer. The refresher sends UPDATE at half the
+// interval; the other side ends the call with BYE when a refresh is missing.
+import { headerValues, header, type Header, type SipRequest, type SipResponse } from './message.ts'
 import { parseParams } from './grammar.ts'
 
 export interface SessionTimerTerms {
@@ -38,17 +38,22 @@ export class SessionTimer {
   private t?: ReturnType<typeof setTimeout>
 
   constructor(
-    private terms: SessionTimerTerms,
+    private readonly terms: SessionTimerTerms,
+    /** True when we placed the call (we are the UAC of the session). */
+    private readonly weAreUac: boolean,
     private readonly refresh: () => void,
     private readonly expire: () => void,
   ) {}
 
+  get weRefresh(): boolean {
+    return (this.terms.refresher === 'uac') === this.weAreUac
+  }
+
   /** (Re)starts the interval: at the agreed time, or after any refresh from either side. */
-  start(terms = this.terms): void {
-    this.terms = terms
+  start(): void {
     this.stop()
-    const ms = terms.intervalSec * 1000
-    if (terms.refresher === 'uas') this.t = setTimeout(() => this.refresh(), ms / 2)
+    const ms = this.terms.intervalSec * 1000
+    if (this.weRefresh) this.t = setTimeout(() => this.refresh(), ms / 2)
     // RFC 4028 section 10: BYE a little before expiry: min(32 s, a third of the interval)
     else this.t = setTimeout(() => this.expire(), ms - Math.min(32_000, ms / 3))
   }
@@ -57,4 +62,14 @@ export class SessionTimer {
     if (this.t) clearTimeout(this.t)
     this.t = undefined
   }
+}
+
+/** The terms a 2xx to our INVITE settled on, if it carries Session-Expires. */
+export function sessionTimerAnswer(res: SipResponse, asked: number): SessionTimerTerms | undefined {
+  const se = header(res, 'session-expires')
+  if (se === undefined) return undefined
+  const m = /^\s*(\d{1,9})\s*(;.*)?$/.exec(se)
+  const intervalSec = m ? Number(m[1]) : asked
+  const refresher = parseParams(m?.[2] ?? '')?.get('refresher') === 'uas' ? 'uas' : 'uac'
+  return { intervalSec, refresher }
 }

@@ -5,6 +5,7 @@ import { inDialogRequest, newCallId, newTag, uacDialog, toTag } from './dialog.t
 import { authorize, parseChallenge, type Credentials } from './digest.ts'
 import { escapeUser } from './grammar.ts'
 import { headerValues, request, serialize, text, type Header, type SipRequest, type SipResponse } from './message.ts'
+import { sessionTimerAnswer } from './session-timer.ts'
 import type { ClientResult } from './transaction.ts'
 import type { Remote } from './transport.ts'
 
@@ -15,6 +16,8 @@ export interface PlaceCallOptions {
   from: { user: string; displayName?: string }
   sdp: string
   credentials?: Credentials
+  /** Ask for RFC 4028 session timers with this interval (seconds); the callee may shorten it. */
+  sessionExpiresSec?: number
   headers?: Header[]
 }
 
@@ -39,7 +42,9 @@ export class OutboundCall extends Call {
   constructor(ctx: UaContext, private readonly opts: PlaceCallOptions, readonly remote: Remote, publicHost: string) {
     super(ctx, newCallId())
     this.localSdp = opts.sdp
-    const dn = opts.from.displayName ? `"${opts.from.displayName.replace(/(["\\])/g, '\\$1')}" ` : ''
+    // control characters could end the header line: a caller name is text, never headers
+    const name = opts.from.displayName?.replace(/[\x00-\x1f\x7f]/g, ' ').trim()
+    const dn = name ? `"${name.replace(/(["\\])/g, '\\$1')}" ` : ''
     const headers: Header[] = [
       { name: 'Via', value: ctx.via(remote.transport) },
       { name: 'Max-Forwards', value: '70' },
@@ -49,6 +54,9 @@ export class OutboundCall extends Call {
       { name: 'CSeq', value: `${this.seq} INVITE` },
       { name: 'Contact', value: ctx.contact(remote.transport) },
       ctx.allowHeader(),
+      ...(opts.sessionExpiresSec
+        ? [{ name: 'Session-Expires', value: String(opts.sessionExpiresSec) }, { name: 'Supported', value: 'timer' }]
+        : []),
       ...(opts.headers ?? []),
       { name: 'Content-Type', value: 'application/sdp' },
     ]
@@ -115,6 +123,11 @@ export class OutboundCall extends Call {
     }
     this.confirmDialog(d)
     this.state = 'active'
+    const terms = this.opts.sessionExpiresSec ? sessionTimerAnswer(res, this.opts.sessionExpiresSec) : undefined
+    if (terms) {
+      this.sessionTerms = { ...terms, callerSupports: true }
+      this.startSessionTimer()
+    }
     if (this.cancelWanted) {
       this.sendBye()
       this.end({ reason: 'cancelled' })

@@ -316,7 +316,13 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       return reply(480)
     }
     if (tx.state !== 'proceeding') return
-    if (!decision.accept) return reply(decision.status)
+    if (!decision.accept) {
+      if (decision.status !== 403) return reply(decision.status)
+      // a source that is no trunk gets what a caller of a number with credentials gets (a
+      // challenge, then 403), so a scanner cannot tell which numbers exist
+      this.limiter.hit(tx.remote.address)
+      return header(req, 'authorization') ? reply(403) : reply(401, this.challenger.challenge())
+    }
     if (decision.credentials && !this.challenger.verify(req, decision.credentials)) {
       // a wrong answer is refused outright; no answer yet (or a stale nonce) is challenged
       return header(req, 'authorization') && !this.challenger.isStale(req) ? reply(403) : reply(401, this.challenger.challenge())

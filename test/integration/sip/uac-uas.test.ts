@@ -32,7 +32,7 @@ beforeAll(async () => {
   ])
   callee = new UserAgent({
     host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0, tlsCert: cert, tlsKey: readFileSync(join(dir, 'key.pem'), 'utf8'),
-    directory, timers,
+    directory, timers, minSessionExpiresSec: 1,
   })
   callee.on('call', (call) => onCall(call))
   caller = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsCa: cert, directory: new InMemoryNumberDirectory([]), timers })
@@ -62,6 +62,21 @@ describe('calls between two user agents', () => {
     const [answer] = await out.next('answered')
     expect(answer).toContain('m=audio 42000')
     await inbound.next('active')
+    const ended = inbound.next('ended')
+    out.hangup()
+    expect((await ended)[0]).toEqual({ reason: 'remote_hangup' })
+  })
+
+  test('session timers on our outbound call: the callee agrees, we refresh by UPDATE, the call outlives the interval', async () => {
+    const incoming = callee.next('call')
+    const out = await caller.placeCall({ target: `sip:${NUMBER}@127.0.0.1:${callee.ports.udp}`, from: { user: '1' }, sdp: SDP(1), sessionExpiresSec: 2 })
+    const [inbound] = await incoming
+    await inbound.next('active')
+    // two refreshes, each due after half the 2 s interval: the call is 2 s old and still up
+    await inbound.next('sessionRefresh')
+    await inbound.next('sessionRefresh')
+    expect(out.state).toBe('active')
+    expect(inbound.state).toBe('active')
     const ended = inbound.next('ended')
     out.hangup()
     expect((await ended)[0]).toEqual({ reason: 'remote_hangup' })
@@ -156,6 +171,17 @@ describe('calls between two user agents', () => {
     const none = await caller.placeCall({ target, from: { user: '1' }, sdp: SDP(1) })
     expect((await none.next('ended'))[0]).toEqual({ reason: 'failed', status: 401 })
     expect(callee.stats().calls).toBe(0)
+  })
+
+  test('a caller name with line breaks cannot inject headers: it arrives as one display name', async () => {
+    const incoming = callee.next('call')
+    const out = await caller.placeCall({ target: `sip:${NUMBER}@127.0.0.1:${callee.ports.udp}`, from: { user: '1', displayName: 'Eve\r\nX-Injected: 1' }, sdp: SDP(1) })
+    const [inbound] = await incoming
+    expect(inbound.info.from.displayName).toBe('Eve  X-Injected: 1')
+    await inbound.next('active')
+    const ended = inbound.next('ended')
+    out.hangup()
+    await ended
   })
 
   test('a target that is no SIP URI, or names an unknown transport, is refused and creates nothing', async () => {

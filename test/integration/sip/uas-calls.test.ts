@@ -273,7 +273,7 @@ describe('refusals', () => {
     expect(ua.stats()).toMatchObject({ calls: 0, dialogs: 0 })
   })
 
-  test('a known number from a source that is no trunk gets 403 and creates nothing', async () => {
+  test('a known number from a source that is no trunk gets a challenge, then 403, and creates nothing', async () => {
     await ua.stop()
     const directory = new InMemoryNumberDirectory([{ number: NUMBER, trunkSources: ['192.0.2.10'] }])
     ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory, timers: { t1: 20 } })
@@ -283,6 +283,10 @@ describe('refusals', () => {
     peer = await SipPeer.udp(ua.ports.udp!)
     const leg = newLeg()
     peer.send(req(leg, 'INVITE', { body: SDP() }))
+    const challenge = await peer.waitFor(isResponse(leg, 401))
+    expect(header(challenge, 'www-authenticate')).toStartWith('Digest realm="127.0.0.1"')
+    leg.cseq++
+    peer.send(req(leg, 'INVITE', { body: SDP(), extra: ['Authorization: Digest username="x", realm="127.0.0.1", nonce="n", uri="sip:a@b", response="0"'] }))
     await peer.waitFor(isResponse(leg, 403))
     expect(calls).toHaveLength(0)
     expect(ua.stats()).toMatchObject({ calls: 0, dialogs: 0 })
