@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tone } from '../../src/media/codec/index.ts'
-import { CallMedia, MediaEngine, PacingHistogram, type MediaCall } from '../../src/media/index.ts'
+import { MediaEngine, PacingHistogram, type CallMedia } from '../../src/media/index.ts'
 import { CODEC_DEFAULTS } from '../../src/telephony/sdp/index.ts'
 
 const counts = process.argv.slice(2).map(Number).filter((n) => n > 0)
@@ -53,7 +53,7 @@ class Peer {
 
 async function run(n: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-media-'))
-  const engine = new MediaEngine({ RTP_PORT_MIN: 30000, RTP_PORT_MAX: 31999, DATA_DIR: dataDir, RECORD_CALLS: process.env.BENCH_RECORD !== '0', MEDIA_WORKERS: Number(process.env.MEDIA_WORKERS ?? 0) }, { bindHost: '127.0.0.1' })
+  const engine = new MediaEngine({ RTP_PORT_MIN: 30000, RTP_PORT_MAX: 31999, DATA_DIR: dataDir, RECORD_CALLS: process.env.BENCH_RECORD !== '0' }, { bindHost: '127.0.0.1' })
   await engine.start()
   Bun.gc(true)
   const rssBefore = process.memoryUsage().rss
@@ -62,7 +62,7 @@ async function run(n: number) {
   peer.send({ cmd: 'open', targets: ports.map((p) => p.port) })
   const { ports: peerPorts } = (await peer.next()) as { ports: number[] }
   const agentAudio = tone(440, 16000, 16000 * 60, 6000)
-  const calls: MediaCall[] = []
+  const calls: CallMedia[] = []
   for (let i = 0; i < n; i++) {
     const call = await engine.startCall(`bench_${i}`, ports[i]!, {
       remoteAddress: '127.0.0.1',
@@ -80,7 +80,7 @@ async function run(n: number) {
   }
   peer.send({ cmd: 'start' })
   await wait(WARMUP_MS)
-  for (const c of calls) if (c instanceof CallMedia) c.pacingHistogram.reset()
+  for (const c of calls) c.pacingHistogram.reset()
   engine.clock.lateness.reset()
   engine.clock.busy.reset()
   peer.send({ cmd: 'reset' })
@@ -92,7 +92,7 @@ async function run(n: number) {
   const rssDuring = process.memoryUsage().rss
   const clock = { lateP99: engine.clock.lateness.percentile(99), busyP99: engine.clock.busy.percentile(99), busyMax: engine.clock.busy.maxMs }
   const pacing = new PacingHistogram()
-  for (const c of calls) if (c instanceof CallMedia) pacing.merge(c.pacingHistogram)
+  for (const c of calls) pacing.merge(c.pacingHistogram)
   const received = calls.reduce((s, c) => s + c.stats().rtp.packetsReceived, 0)
   const lost = calls.reduce((s, c) => s + c.stats().jitter.lost + c.stats().jitter.late, 0)
   peer.send({ cmd: 'stop' })

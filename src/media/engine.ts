@@ -5,15 +5,11 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseCodecList, ptimeAllowed, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
-import { CallMedia, type CallMediaOptions, type MediaCall } from './call/index.ts'
+import { CallMedia, type CallMediaOptions } from './call/index.ts'
 import { MediaClock } from './clock.ts'
 import { opusAvailable } from './codec/index.ts'
 import { repairWavFiles, StereoRecorder } from './recorder/index.ts'
 import { RtpPortPool, type BoundPorts } from './rtp/index.ts'
-import { MediaWorkerClient, type RemoteLease } from './worker/remote-call.ts'
-
-/** Ports for one call, from allocatePorts(): in process (bound sockets) or in a media worker. */
-export type PortLease = BoundPorts | RemoteLease
 
 export interface MediaEngineConfig {
   RTP_PORT_MIN: number
@@ -23,8 +19,6 @@ export interface MediaEngineConfig {
   MEDIA_PTIME_MS?: number
   JITTER_MAX_MS?: number
   RECORD_CALLS?: boolean
-  /** Media worker threads; 0 runs all media on the main event loop. */
-  MEDIA_WORKERS?: number
 }
 
 export class MediaEngine {
@@ -32,8 +26,7 @@ export class MediaEngine {
   readonly clock = new MediaClock()
   readonly recordingsDir: string
   readonly codecs: CodecName[]
-  private readonly calls = new Set<MediaCall>()
-  private readonly workers: MediaWorkerClient[] = []
+  private readonly calls = new Set<CallMedia>()
 
   constructor(
     private readonly config: MediaEngineConfig,
@@ -46,16 +39,6 @@ export class MediaEngine {
     if (this.codecs.length === 0) throw new RangeError('no usable codec: MEDIA_CODECS lists only opus, which is not built')
     const ptime = config.MEDIA_PTIME_MS ?? 20
     if (!ptimeAllowed('PCMU', ptime)) throw new RangeError(`MEDIA_PTIME_MS must be 10, 20, ... 60, got ${ptime}`)
-    const n = config.MEDIA_WORKERS ?? 0
-    if (!Number.isInteger(n) || n < 0 || n > 64) throw new RangeError(`MEDIA_WORKERS must be 0..64, got ${n}`)
-    // Each worker binds its own slice of the port range (sockets cannot move between threads).
-    const slice = 2 * Math.floor(this.pool.capacity / Math.max(1, n))
-    const first = config.RTP_PORT_MIN % 2 === 0 ? config.RTP_PORT_MIN : config.RTP_PORT_MIN + 1
-    if (n > 0 && slice < 2) throw new RangeError('the RTP port range is too small for that many media workers')
-    for (let i = 0; i < n; i++) {
-      const range = { RTP_PORT_MIN: first + i * slice, RTP_PORT_MAX: first + (i + 1) * slice - 1 }
-      this.workers.push(new MediaWorkerClient({ ...config, ...range, MEDIA_WORKERS: 0 }, options.bindHost ?? '0.0.0.0'))
-    }
   }
 
   /** Creates the recordings folder and repairs recordings a crash left open. */
@@ -65,35 +48,22 @@ export class MediaEngine {
   }
 
   /** SDP options for our side of a call on `ports`. */
-  sdpOptions(address: string, ports: PortLease): LocalMediaOptions {
+  sdpOptions(address: string, ports: BoundPorts): LocalMediaOptions {
     return { address, port: ports.port, codecs: this.codecs, ptimeMs: this.config.MEDIA_PTIME_MS ?? 20 }
   }
 
-  /** Reserves an RTP/RTCP port pair (in the least loaded media worker, if any). */
-  allocatePorts(): Promise<PortLease> {
-    if (this.workers.length === 0) return this.pool.bind()
-    return this.workers.reduce((a, b) => (b.load < a.load ? b : a)).allocate()
+  allocatePorts(): Promise<BoundPorts> {
+    return this.pool.bind()
   }
 
   /** Starts the media of a negotiated call; the recording (if on) is DATA_DIR/recordings/<callId>.wav. */
   async startCall(
     callId: string,
-    ports: PortLease,
+    ports: BoundPorts,
     media: NegotiatedMedia,
     options: Omit<CallMediaOptions, 'ports' | 'clock' | 'media' | 'recorder'> = {},
-  ): Promise<MediaCall> {
+  ): Promise<CallMedia> {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(callId)) throw new RangeError(`call id ${JSON.stringify(callId)} is not usable as a file name`)
-    if ('client' in ports) {
-      const call = await ports.client.startCall(callId, ports, media, {
-        ...options,
-        onClosed: () => {
-          this.calls.delete(call)
-          options.onClosed?.()
-        },
-      })
-      this.calls.add(call)
-      return call
-    }
     const recorder = this.config.RECORD_CALLS === false ? undefined : await StereoRecorder.create(join(this.recordingsDir, `${callId}.wav`))
     const call = new CallMedia({
       ...options,
@@ -115,10 +85,8 @@ export class MediaEngine {
     return this.calls.size
   }
 
-  /** Ends every call's media (recordings finalised) and the media workers. */
+  /** Ends every call's media (recordings finalised). */
   async stop(): Promise<void> {
-    await Promise.all([...this.calls].map((c) => c.close().catch(() => undefined)))
-    for (const w of this.workers) w.terminate()
-    this.workers.length = 0
+    await Promise.all([...this.calls].map((c) => c.close()))
   }
 }

@@ -1,8 +1,8 @@
 // The media engine's public face: RTP/RTCP, codecs, jitter buffer, DTMF, recording and the
 // per-call audio surface for the voice engine.
-export { MediaEngine, type MediaEngineConfig, type PortLease } from './engine.ts'
+export { MediaEngine, type MediaEngineConfig } from './engine.ts'
 export { MediaClock, type Subscription, type TickHandler } from './clock.ts'
-export { CallMedia, type MediaCall, ENGINE_RATE, FRAME_MS, FRAME_SAMPLES, OutputQueue, PacingHistogram, type CallMediaOptions, type CallMediaStats, type PlaybackHandle, type PlaybackResult } from './call/index.ts'
+export { CallMedia, ENGINE_RATE, FRAME_MS, FRAME_SAMPLES, OutputQueue, PacingHistogram, type CallMediaOptions, type CallMediaStats, type PlaybackHandle, type PlaybackResult } from './call/index.ts'
 export type { DtmfEvent } from './dtmf/index.ts'
 export { repairWavFiles, StereoRecorder } from './recorder/index.ts'
 export { RtpPortPool, PortPoolExhaustedError, type BoundPorts } from './rtp/index.ts'

@@ -9,7 +9,7 @@ import type { StereoRecorder } from '../recorder/index.ts'
 import { RtpSession, type BoundPorts, type RtpPacket, type RtpSessionStats } from '../rtp/index.ts'
 import { createAudioCodec, ENGINE_RATE, type AudioCodec } from './codec-adapter.ts'
 import { dtmfTones } from './dtmf-tones.ts'
-import { OutputQueue, type PlaybackHandle, type PlaybackResult } from './output-queue.ts'
+import { OutputQueue, type PlaybackHandle } from './output-queue.ts'
 import { PacingHistogram } from './pacing.ts'
 
 export const FRAME_MS = 20
@@ -42,22 +42,7 @@ export interface CallMediaStats {
 const canSend = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'sendonly'
 const canReceive = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'recvonly'
 
-/** What the voice engine holds for a call: CallMedia in process, or its proxy in a media worker. */
-export interface MediaCall {
-  readonly localPort: number
-  /** Queues agent audio (16 kHz mono PCM); the handle reports how much of it was played. */
-  play(pcm16k: Int16Array): PlaybackHandle
-  /** Barge-in: drops all queued agent audio; `done` of each handle gives the exact played ms. */
-  flush(): PlaybackResult[]
-  readonly queuedMs: number
-  sendDtmf(digits: string, durationMs?: number): void
-  injectDtmf(digit: string, durationMs?: number): void
-  update(media: NegotiatedMedia): void
-  stats(): CallMediaStats
-  close(): Promise<{ recording?: { path: string; durationMs: number }; stats: CallMediaStats }>
-}
-
-export class CallMedia implements MediaCall {
+export class CallMedia {
   private media: NegotiatedMedia
   private codec: AudioCodec
   private jb: JitterBuffer
@@ -109,17 +94,12 @@ export class CallMedia implements MediaCall {
   }
 
   /** Barge-in: drops all queued agent audio at once. */
-  flush(): PlaybackResult[] {
+  flush() {
     return this.queue.flush()
   }
 
   get queuedMs(): number {
     return this.queue.pendingMs
-  }
-
-  /** The queued item playing now, if any. */
-  get currentPlayback(): PlaybackHandle | undefined {
-    return this.queue.current
   }
 
   /** Sends digits as RFC 4733 events, or as in-band tones when the peer did not offer them. */

@@ -1,4 +1,4 @@
-export { CallMedia, FRAME_MS, FRAME_SAMPLES, type CallMediaOptions, type CallMediaStats, type MediaCall } from './call-media.ts'
+export { CallMedia, FRAME_MS, FRAME_SAMPLES, type CallMediaOptions, type CallMediaStats } from './call-media.ts'
 export { OutputQueue, type PlaybackHandle, type PlaybackResult } from './output-queue.ts'
 export { createAudioCodec, ENGINE_RATE, G711Codec, OpusAudioCodec, type AudioCodec } from './codec-adapter.ts'
 export { FadeConcealer } from './concealment.ts'

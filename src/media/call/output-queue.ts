@@ -46,11 +46,6 @@ export class OutputQueue {
     return this.items.length === 0
   }
 
-  /** The item playing now, if any. */
-  get current(): PlaybackHandle | undefined {
-    return this.items[0]?.handle
-  }
-
   /** Fills `out` from the queue (silence where it runs dry); returns the samples of real audio. */
   read(out: Int16Array): number {
     let filled = 0
