@@ -2,6 +2,11 @@
 // our polyphase FIR. Measured against ours in scripts/bench/media-resampler.ts: faster per frame
 // and flat to 3.4 kHz with >= 86 dB of alias rejection at 4.4 kHz for 16k->8k (quality 5).
 
+import { readFileSync } from 'node:fs'
+// Imported as a file so `bun build --compile` embeds it; the package's loader would look for it
+// next to its own script, which does not exist inside a compiled binary.
+import wasmPath from '../../../node_modules/@echogarden/speex-resampler-wasm/wasm/speex-resampler-simd.wasm' with { type: 'file' }
+
 interface SpeexModule {
   HEAP16: Int16Array
   HEAP32: Int32Array
@@ -16,7 +21,7 @@ interface SpeexModule {
 let speex: SpeexModule | null = null
 try {
   const factory = (await import('@echogarden/speex-resampler-wasm/simd')).default
-  speex = (await factory()) as SpeexModule
+  speex = (await factory({ wasmBinary: new Uint8Array(readFileSync(wasmPath)) })) as SpeexModule
 } catch {
   speex = null // the polyphase FIR takes over
 }
