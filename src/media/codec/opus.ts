@@ -72,6 +72,14 @@ export class OpusCodec {
     return new Uint8Array(this.native.encode(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)))
   }
 
+  /**
+   * Packet loss concealment from libopus (an empty packet asks the decoder to extrapolate).
+   * The binding always asks for its maximum frame, so only the first `samples` are used.
+   */
+  conceal(samples: number): Int16Array {
+    return this.decode(new Uint8Array(0)).slice(0, samples)
+  }
+
   /** Decodes one packet to mono PCM at `sampleRate`; throws on a corrupt packet. */
   decode(packet: Uint8Array): Int16Array {
     const out = this.native.decode(Buffer.from(packet.buffer, packet.byteOffset, packet.byteLength))
