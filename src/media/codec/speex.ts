@@ -42,6 +42,7 @@ export class SpeexResampler {
   private outPtr: number
   private capacity = 0
   private readonly lens: number
+  private view: Int16Array = new Int16Array(0)
   private readonly ptrs: number[]
   private closed = false
 
@@ -92,7 +93,11 @@ export class SpeexResampler {
     m.HEAP32[(this.lens >> 2) + 1] = outCap
     m._speex_resampler_process_int(this.st, 0, this.inPtr, this.lens, this.outPtr, this.lens + 4)
     const n = m.HEAP32[(this.lens >> 2) + 1]!
-    return m.HEAP16.subarray(this.outPtr >> 1, (this.outPtr >> 1) + n)
+    // Reuse the view while the heap and the length stay the same (no allocation per frame).
+    if (this.view.buffer !== m.HEAP16.buffer || this.view.length !== n || this.view.byteOffset !== this.outPtr) {
+      this.view = m.HEAP16.subarray(this.outPtr >> 1, (this.outPtr >> 1) + n)
+    }
+    return this.view
   }
 
   reset(): void {
