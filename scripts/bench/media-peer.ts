@@ -61,7 +61,7 @@ function start() {
 
 function figures() {
   const sorted = gaps.sort((a, b) => a - b)
-  const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+  const p = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0
   return { sent, received: legs.reduce((n, l) => n + l.received, 0), gapDeviationP50Ms: p(0.5), gapDeviationP99Ms: p(0.99) }
 }
 

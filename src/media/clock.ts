@@ -74,14 +74,15 @@ export class MediaClock {
     const firedAt = now
     let due = this.origin + slot.offsetMs + slot.k * this.tickMs
     if (due <= now) this.lateness.record(now - due)
-    const behind = Math.floor((now - due) / this.tickMs)
-    if (behind > this.maxCatchUp) {
-      // After a long stall, skip ahead instead of bursting many ticks' worth of packets.
-      this.skippedTicks += behind - this.maxCatchUp
-      slot.k += behind - this.maxCatchUp
-      due = this.origin + slot.offsetMs + slot.k * this.tickMs
-    }
     while (due <= now) {
+      const behind = Math.floor((now - due) / this.tickMs)
+      if (behind > this.maxCatchUp) {
+        // After a stall, skip ahead instead of bursting many ticks' worth of packets.
+        const skip = behind - this.maxCatchUp
+        this.skippedTicks += skip
+        slot.k += skip
+        due += skip * this.tickMs
+      }
       for (const h of slot.handlers) {
         try {
           h(due, this.now())

@@ -75,7 +75,12 @@ export class OpusAudioCodec implements AudioCodec {
     return pcm
   }
   conceal(rtpSamples: number): Int16Array {
-    return this.concealer.conceal(Math.round((rtpSamples * ENGINE_RATE) / this.clockRate))
+    const samples = Math.round((rtpSamples * ENGINE_RATE) / this.clockRate)
+    try {
+      return this.codec.conceal(samples)
+    } catch {
+      return this.concealer.conceal(samples)
+    }
   }
   close(): void {}
 }

@@ -52,7 +52,8 @@ export class OutputQueue {
     while (filled < out.length && this.items.length > 0) {
       const item = this.items[0]!
       const n = Math.min(out.length - filled, item.pcm.length - item.offset)
-      out.set(item.pcm.subarray(item.offset, item.offset + n), filled)
+      const pcm = item.pcm
+      for (let i = 0; i < n; i++) out[filled + i] = pcm[item.offset + i]!
       item.offset += n
       filled += n
       item.handle.playedMs = (item.offset / this.sampleRate) * 1000

@@ -16,10 +16,17 @@ let cached: NativeModule | null | undefined
 function loadNative(): NativeModule | null {
   if (cached !== undefined) return cached
   cached = null
-  const require = createRequire(import.meta.url)
+  try {
+    // A static path, so `bun build --compile` embeds the addon (it unpacks it to /tmp at run time).
+    cached = require('../../../node_modules/@discordjs/opus/build-tmp-napi-v3/Release/opus.node') as NativeModule
+    return cached
+  } catch {
+    // not built from source here; look for a prebuilt one below
+  }
+  const req = createRequire(import.meta.url)
   let root: string
   try {
-    root = dirname(require.resolve('@discordjs/opus/package.json'))
+    root = dirname(req.resolve('@discordjs/opus/package.json'))
   } catch {
     return null
   }
@@ -29,7 +36,7 @@ function loadNative(): NativeModule | null {
   for (const file of candidates) {
     if (!existsSync(file)) continue
     try {
-      cached = require(file) as NativeModule
+      cached = req(file) as NativeModule
       return cached
     } catch {
       // try the next build output
@@ -63,6 +70,14 @@ export class OpusCodec {
 
   encode(pcm: Int16Array): Uint8Array {
     return new Uint8Array(this.native.encode(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)))
+  }
+
+  /**
+   * Packet loss concealment from libopus (an empty packet asks the decoder to extrapolate).
+   * The binding always asks for its maximum frame, so only the first `samples` are used.
+   */
+  conceal(samples: number): Int16Array {
+    return this.decode(new Uint8Array(0)).slice(0, samples)
   }
 
   /** Decodes one packet to mono PCM at `sampleRate`; throws on a corrupt packet. */

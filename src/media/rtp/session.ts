@@ -2,7 +2,7 @@
 // symmetric latching of the remote address, and RTCP sender/receiver reports with the loss,
 // jitter and round-trip figures they carry.
 
-import { looksLikeRtcp, parseRtp, RtpParseError, serializeRtp, type RtpPacket } from './packet.ts'
+import { looksLikeRtcp, parseRtp, RtpParseError, type RtpPacket } from './packet.ts'
 import type { BoundPorts, UdpSocket } from './port-pool.ts'
 import { parseRtcp, serializeRtcp, SDES_CNAME, type ReportBlock, type RtcpPacket } from './rtcp.ts'
 import { ntpFromUnixMs, ReceiveStats, roundTripMs } from './stats.ts'
@@ -75,10 +75,13 @@ export class RtpSession {
   private rttMs: number | undefined
   private readonly timer: ReturnType<typeof setInterval>
   private readonly sendBuf = new Uint8Array(1500)
+  private sendView = this.sendBuf.subarray(0, 0)
+  private sdpRtp: { address: string; port: number }
   private closed = false
 
   constructor(private readonly opts: RtpSessionOptions) {
     this.remote = opts.remote
+    this.sdpRtp = { address: opts.remote.address, port: opts.remote.rtpPort }
     this.now = opts.now ?? (() => performance.now())
     opts.ports.setHandlers(
       (data, port, address) => this.onDatagram(data, port, address, false),
@@ -94,6 +97,7 @@ export class RtpSession {
   /** A re-INVITE changed the remote address or ports: drop the latch and learn again. */
   setRemote(remote: RemoteEndpoint): void {
     this.remote = remote
+    this.sdpRtp = { address: remote.address, port: remote.rtpPort }
     this.latchedRtp = undefined
     this.latchedRtcp = undefined
   }
@@ -101,22 +105,30 @@ export class RtpSession {
   /** Sends one packet; `timestamp` is relative to the session's random base. */
   send(payloadType: number, payload: Uint8Array, timestamp: number, marker = false): void {
     if (this.closed) return
-    const packet: RtpPacket = {
-      marker,
-      payloadType,
-      sequenceNumber: this.seq,
-      timestamp: (this.tsBase + timestamp) >>> 0,
-      ssrc: this.ssrc,
-      csrcs: [],
-      payload,
-    }
+    // Written in place, without per-packet objects: the send instant is where a GC pause hurts.
+    const buf = this.sendBuf
+    const len = 12 + payload.length
+    if (len > buf.length) return
+    const ts = (this.tsBase + timestamp) >>> 0
+    buf[0] = 0x80
+    buf[1] = (marker ? 0x80 : 0) | (payloadType & 0x7f)
+    buf[2] = this.seq >> 8
+    buf[3] = this.seq & 0xff
+    buf[4] = ts >>> 24
+    buf[5] = (ts >>> 16) & 0xff
+    buf[6] = (ts >>> 8) & 0xff
+    buf[7] = ts & 0xff
+    buf[8] = this.ssrc >>> 24
+    buf[9] = (this.ssrc >>> 16) & 0xff
+    buf[10] = (this.ssrc >>> 8) & 0xff
+    buf[11] = this.ssrc & 0xff
+    buf.set(payload, 12)
+    if (this.sendView.length !== len) this.sendView = buf.subarray(0, len)
     this.seq = (this.seq + 1) & 0xffff
-    const bytes = serializeRtp(packet, this.sendBuf)
-    const to = this.latchedRtp ?? { address: this.remote.address, port: this.remote.rtpPort }
-    if (!this.transmit(this.opts.ports.rtp, bytes, to)) return
+    if (!this.transmit(this.opts.ports.rtp, this.sendView, this.latchedRtp ?? this.sdpRtp)) return
     this.packetsSent++
     this.octetsSent += payload.length
-    this.lastRtpTs = packet.timestamp
+    this.lastRtpTs = ts
     this.lastSendAtMs = this.now()
   }
 

@@ -6,9 +6,12 @@ import { CODEC_DEFAULTS } from '../../../src/telephony/sdp/index.ts'
 import { bestCorrelation, readStereoWav, startTestCall, type TestCall } from '../../helpers/media-call.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { RtpPeer } from '../../helpers/rtp-peer.ts'
+import { FarPeer } from '../../helpers/far-peer.ts'
 
 const open: { peer?: RtpPeer; call?: TestCall }[] = []
+const cleanupFar: (() => void)[] = []
 afterEach(async () => {
+  cleanupFar.splice(0).forEach((f) => f())
   for (const o of open.splice(0)) {
     o.peer?.close()
     await o.call?.call.close().catch(() => {})
@@ -52,31 +55,20 @@ function slope(ys: number[]): number {
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1]!
 
 describe('call media: sending', () => {
-  test('a queued tone reaches the peer with consecutive sequence numbers, 160-step timestamps and 20 ms pacing', async () => {
+  test('a queued tone reaches the peer with consecutive sequence numbers, 160-step timestamps, one SSRC and no drift', async () => {
     const { peer, t } = await setup()
-    const baselineTimer = bareTimerGapP99(100)
     t.call.play(tone(1000, 16000, 16000 * 3, 8000))
-    await peer.waitFor(() => peer.received.length >= 102)
+    await peer.waitFor(() => peer.received.length >= 101)
     const got = peer.received.slice(0, 101)
     const seqSteps = got.slice(1).map((r, i) => (r.packet.sequenceNumber - got[i]!.packet.sequenceNumber + 0x10000) & 0xffff)
     const tsSteps = got.slice(1).map((r, i) => (r.packet.timestamp - got[i]!.packet.timestamp) >>> 0)
-    // Steady state: the gap after the very first packet includes the first tick's start-up work.
-    const gaps = got.slice(2).map((r, i) => r.atMs - got[i + 1]!.atMs)
     expect(new Set(seqSteps)).toEqual(new Set([1]))
     expect(new Set(tsSteps)).toEqual(new Set([160]))
     expect(got[0]!.packet.marker).toBe(true)
     expect(got.slice(1).some((r) => r.packet.marker)).toBe(false)
     expect(new Set(got.map((r) => r.packet.ssrc)).size).toBe(1)
-    const deviation = gaps.map((g) => Math.abs(g - 20))
-    const baseline = await baselineTimer
-    console.log(`pacing: gap deviation p99 ${percentile(deviation, 99).toFixed(2)} ms; a bare timer loop in the same run: ${baseline.toFixed(2)} ms`)
     // Drift-free: the least-squares period over 100 packets is 20 ms, whatever single timers did.
     expect(Math.abs(slope(got.map((r) => r.atMs)) - 20)).toBeLessThan(0.05)
-    // The issue's bound is 2 ms. A bare drift-free timer loop measured in the same run is the
-    // instrument: when it alone is off by more than 1 ms, the machine is too disturbed to judge a
-    // 2 ms bound, and the gap check is reported as inconclusive (the scripted checks above stay).
-    if (baseline <= 1) expect(percentile(deviation, 99)).toBeLessThanOrEqual(Math.max(2, baseline * 1.25 + 2))
-    else console.log(`pacing bound not judged: the bare timer loop itself had p99 ${baseline.toFixed(2)} ms`)
     // The payload is the tone: decode one packet and look for 1 kHz.
     const pcm = decodeG711('ulaw', got[50]!.packet.payload)
     expect(toneLevelDb(pcm, 1000, 8000)).toBeGreaterThan(-20)
@@ -94,6 +86,31 @@ describe('call media: sending', () => {
     for (const r of got) pcm = decoder.decode(r.packet.payload)
     expect(pcm.length).toBe(320)
     expect(toneLevelDb(pcm, 1000, 16000)).toBeGreaterThan(-25)
+  })
+
+  test('pacing seen by a peer in another process: inter-packet gap p99 within 2 ms of 20 ms (or the same-run timer baseline)', async () => {
+    const far = new FarPeer()
+    cleanupFar.push(() => far.kill())
+    far.send({ cmd: 'open', targets: [9] }) // receive only: it is never told to start sending
+    const { ports } = (await far.next()) as { ports: number[] }
+    const t = await startTestCall(ports[0]!)
+    open.push({ call: t })
+    const baselineTimer = bareTimerGapP99(100)
+    t.call.play(tone(1000, 16000, 16000 * 3, 8000))
+    await t.afterFrames(5)
+    far.send({ cmd: 'reset' }) // steady state: leave out the first tick's start-up work
+    await t.afterFrames(100)
+    far.send({ cmd: 'stop' })
+    const figures = (await far.next()) as { received: number; gapDeviationP99Ms: number }
+    const baseline = await baselineTimer
+    const own = t.call.stats().pacing
+    console.log(`pacing: gap deviation p99 ${figures.gapDeviationP99Ms.toFixed(2)} ms at a peer process; our send lateness p99 ${own.p99Ms} max ${own.maxMs.toFixed(1)} ms; a bare timer loop here: ${baseline.toFixed(2)} ms`)
+    expect(figures.received).toBeGreaterThanOrEqual(100)
+    // The issue's bound is 2 ms. A bare drift-free timer loop measured in the same run is the
+    // instrument: when it alone is off by more than 1 ms, the machine is too disturbed to judge a
+    // 2 ms bound, and the check is reported as inconclusive (sequence and timestamp checks stay).
+    if (baseline <= 1) expect(figures.gapDeviationP99Ms).toBeLessThanOrEqual(Math.max(2, baseline * 1.25 + 2))
+    else console.log(`pacing bound not judged: the bare timer loop itself had p99 ${baseline.toFixed(2)} ms`)
   })
 
   test('flush stops the queue at once and each item reports how much of it was played', async () => {

@@ -25,3 +25,27 @@ test('ticks are scheduled on a fixed grid, so timer error never accumulates, and
   const offset = (((seen[1]![0]!.scheduled - seen[0]![0]!.scheduled) % 10) + 10) % 10
   expect(offset).toBeCloseTo(2, 6)
 })
+
+test('after a stall longer than three ticks the clock skips ahead instead of bursting every missed tick', async () => {
+  const clock = new MediaClock(10, 1)
+  const ticks: number[] = []
+  let stalled = false
+  let resolve!: () => void
+  const done = new Promise<void>((r) => (resolve = r))
+  const sub = clock.subscribe((scheduled) => {
+    ticks.push(scheduled)
+    if (ticks.length === 5 && !stalled) {
+      stalled = true
+      const until = performance.now() + 100 // block the event loop for 10 ticks
+      while (performance.now() < until) {}
+    }
+    if (ticks.length >= 20) resolve()
+  })
+  await done
+  sub.unsubscribe()
+  expect(clock.skippedTicks).toBeGreaterThanOrEqual(5)
+  // Right after the stall at most 3 late ticks run back to back, then the grid resumes.
+  const steps = ticks.slice(1).map((t, i) => Math.round(t - ticks[i]!))
+  expect(steps.filter((s) => s > 10).length).toBe(1)
+  expect(steps.every((s) => s % 10 === 0)).toBe(true)
+})

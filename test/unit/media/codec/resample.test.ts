@@ -92,4 +92,13 @@ describe.if(opusAvailable())('Opus', () => {
     expect(last.length).toBe(960)
     expect(Math.abs(rmsDb(last) - rmsDb(input))).toBeLessThan(3)
   })
+
+  test('a lost packet is concealed by libopus PLC: the tone goes on for the missing 20 ms', () => {
+    const codec = new OpusCodec(16000)
+    for (let i = 0; i < 10; i++) codec.decode(codec.encode(tone(440, 16000, 320, 8000, (i * 320 * 2 * Math.PI * 440) / 16000)))
+    const plc = codec.conceal(320)
+    expect(plc.length).toBe(320)
+    expect(toneLevelDb(plc, 440, 16000)).toBeGreaterThan(-40)
+    expect(toneLevelDb(plc, 440, 16000) - toneLevelDb(plc, 1500, 16000)).toBeGreaterThan(15)
+  })
 })
