@@ -46,7 +46,11 @@ export function apiClient(url: string, defaultKey: string): Api {
 }
 
 /** Starts a real appliance on a fresh temporary DATA_DIR (a real SQLite file) and a free port. */
-export async function startTestAppliance(overrides: Partial<Config> = {}, dataDir?: string): Promise<TestAppliance> {
+export async function startTestAppliance(
+  overrides: Partial<Config> = {},
+  dataDir?: string,
+  logSink?: { write(line: string): void },
+): Promise<TestAppliance> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
   const config = loadConfig({}, {
     HTTP_HOST: '127.0.0.1',
@@ -57,7 +61,7 @@ export async function startTestAppliance(overrides: Partial<Config> = {}, dataDi
     LOG_LEVEL: 'silent',
     ...overrides,
   })
-  const appliance = await startAppliance(config, createLogger(config.LOG_LEVEL))
+  const appliance = await startAppliance(config, createLogger(config.LOG_LEVEL, logSink))
   const adminKey = readFileSync(join(dir, 'admin-api-key'), 'utf8').trim()
   const api = apiClient(appliance.url, adminKey)
   const list = await api('GET', '/api/workspaces')
