@@ -1,10 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
+import { CallRuntime, closeAbandonedCalls, DbNumberDirectory } from './calls/index.ts'
 import type { Config } from './config.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
+import { nowIso } from './ids.ts'
 import { createLogger, type Logger } from './log.ts'
+import { MediaEngine } from './media/index.ts'
+import { secretBoxFor } from './secrets/index.ts'
+import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
+import { createVoiceEngines } from './voice/index.ts'
+import { workflowLlmFromConfig } from './workflows/index.ts'
 import { bootstrapIfEmpty } from './workspaces/index.ts'
 
 export interface Appliance {
@@ -12,6 +19,9 @@ export interface Appliance {
   log: Logger
   database: DbHandle
   app: App
+  calls: CallRuntime
+  /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
+  sip: { udp?: number; tcp?: number; tls?: number }
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:3000 */
   url: string
   stop(): Promise<void>
@@ -19,13 +29,15 @@ export interface Appliance {
 
 /**
  * The composition root: lock DATA_DIR, open and migrate the database, bootstrap an empty
- * install, build the HTTP app and listen. Later capabilities (SIP, media, voice, dispatcher)
- * start here in that order and stop in reverse.
+ * install, start the media engine, the voice engines and the SIP user agent, then build the
+ * HTTP app and listen. Stop runs in reverse: HTTP first, then calls drain (new INVITEs get 503).
  */
 export async function startAppliance(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<Appliance> {
   mkdirSync(config.DATA_DIR, { recursive: true })
   const lock = lockDataDir(config.DATA_DIR)
   let database: DbHandle | undefined
+  let ua: UserAgent | undefined
+  let media: MediaEngine | undefined
   try {
     database = openDatabase(join(config.DATA_DIR, 'appliance.db'))
     const applied = await migrateToLatest(database.db)
@@ -41,8 +53,24 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       )
     }
     const db = database.db
+    const abandoned = await closeAbandonedCalls(db, nowIso())
+    if (abandoned.numUpdatedRows > 0n) log.warn({ calls: Number(abandoned.numUpdatedRows) }, 'calls left unfinished by the last run were closed as failed')
+
+    media = new MediaEngine(config, { bindHost: config.SIP_HOST })
+    const { repaired } = await media.start()
+    if (repaired.length) log.warn({ recordings: repaired }, 'recordings left open by the last run were repaired')
+    const voice = await createVoiceEngines(config)
+    log.info({ engines: voice.notes }, 'voice engines ready')
+    const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
+      carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
+    })
+    ua = userAgentFromConfig(config, directory, sipLog(log))
+    const sip = await ua.start()
+    const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config) })
+    log.info({ sip }, 'SIP listening')
+
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    const app = buildApp({ db, config, log, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    const app = buildApp({ db, config, log, dialer: calls, authenticate: (token, now) => authenticate(db, token, now, principals) })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')
@@ -50,22 +78,35 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const url = `http://${host}:${server.port}`
     log.info({ url, dataDir: config.DATA_DIR }, 'appliance started')
     const handle = database
+    const mediaEngine = media
     return {
       config,
       log,
       database: handle,
       app,
+      calls,
+      sip,
       url,
       async stop() {
         await app.stop()
+        await calls.stop(config.CALL_DRAIN_MS)
+        await mediaEngine.stop()
         await handle.close()
         lock.release()
         log.info('appliance stopped')
       },
     }
   } catch (err) {
+    await ua?.stop().catch(() => {})
+    await media?.stop().catch(() => {})
     await database?.close().catch(() => {})
     lock.release()
     throw err
   }
+}
+
+/** The SIP layer logs through a two-method interface; its records are tagged. */
+function sipLog(log: Logger) {
+  const child = log.child({ component: 'sip' })
+  return { debug: (o: object, m?: string) => child.debug(o, m), warn: (o: object, m?: string) => child.warn(o, m) }
 }

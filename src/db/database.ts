@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { AgentTable } from '../agents/agents.table.ts'
 import type { ApiKeyTable } from '../api-keys/api-keys.table.ts'
 import type { BillingCustomerTable, PaymentMethodTable } from '../billing/billing.table.ts'
+import type { CallTable } from '../calls/calls.table.ts'
 import type { CarrierSettingsTable } from '../carrier/carrier.table.ts'
 import type { PhoneNumberTable } from '../numbers/numbers.table.ts'
 import type { WorkflowTable } from '../workflows/workflows.table.ts'
@@ -19,6 +20,7 @@ export interface Database {
   billing_customers: BillingCustomerTable
   carrier_settings: CarrierSettingsTable
   workflows: WorkflowTable
+  calls: CallTable
 }
 
 export type Db = Kysely<Database>

@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { agentsController, findAgentRow } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
+import { callsController, type Dialer } from '../calls/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
@@ -10,6 +11,7 @@ import { AppError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import { numbersController } from '../numbers/index.ts'
 import { providersController } from '../providers/index.ts'
+import { secretBoxFor } from '../secrets/index.ts'
 import { workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
@@ -23,6 +25,8 @@ export interface AppDeps {
   config: Config
   log: Logger
   authenticate: Authenticate
+  /** Places outbound calls; absent when the telephony side is not running. */
+  dialer?: Dialer
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -44,6 +48,7 @@ export const FEATURES: FeatureMount[] = [
         return agent ? (JSON.parse(agent.enabled_tools) as string[]) : []
       },
     }),
+  (deps, auth) => callsController(() => ({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }), auth),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/

@@ -5,6 +5,8 @@ import { IdParams, Ok } from '../http/models.ts'
 import { OpenAiChatClient, openAiWorkflowLlm } from './llm/index.ts'
 import { TestRunBody, TestRunResult, Workflow, WorkflowInput } from './workflows.model.ts'
 import * as service from './workflows.service.ts'
+import { findWorkflow } from './workflows.repository.ts'
+import type { WorkflowGraph } from './workflow.model.ts'
 import type { WorkflowService } from './workflows.service.ts'
 
 export { WorkflowEngine, testRun, toEngineInput, WorkflowRunError } from './engine/index.ts'
@@ -14,6 +16,12 @@ export { type CallIo, WorkflowCallDriver } from './call/index.ts'
 export type { WorkflowGraph, WorkflowNode, WorkflowEdge } from './workflow.model.ts'
 export type { AgentExists, WorkflowService } from './workflows.service.ts'
 export { getWorkflow } from './workflows.service.ts'
+
+/** The graph of an agent's workflow, or undefined when it has none. */
+export async function findWorkflowGraph(db: AppDeps['db'], workspaceId: string, agentId: string): Promise<WorkflowGraph | undefined> {
+  const row = await findWorkflow(db, workspaceId, agentId)
+  return row ? (JSON.parse(row.graph) as WorkflowGraph) : undefined
+}
 
 export function workflowsController(s: WorkflowService, auth: AuthPlugin) {
   return new Elysia({ prefix: '/api/agents/:id/workflow', tags: ['Workflows'] })

@@ -52,11 +52,21 @@ export async function startTestAppliance(
   logSink?: { write(line: string): void },
 ): Promise<TestAppliance> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
+  const rtpBase = 20000 + 400 * Math.floor(Math.random() * 50)
   const config = loadConfig({}, {
     HTTP_HOST: '127.0.0.1',
     HTTP_PORT: 0,
+    SIP_HOST: '127.0.0.1',
     SIP_PORT: 0,
     SIP_TLS_PORT: 0,
+    PUBLIC_HOST: '127.0.0.1',
+    RTP_PORT_MIN: rtpBase,
+    RTP_PORT_MAX: rtpBase + 398,
+    // fast, deterministic engines unless a test asks for others
+    VAD_ENGINE: 'energy',
+    STT_PROVIDER: 'none',
+    LLM_PROVIDER: 'none',
+    CALL_DRAIN_MS: 0,
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     ...overrides,

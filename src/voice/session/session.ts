@@ -14,6 +14,7 @@ import { endMessage, runTool } from './tools.ts'
 import { fillTemplate } from './template.ts'
 import {
   type AgentProfile,
+  type Brain,
   END_CALL_TOOL,
   type EndReason,
   type SessionEngines,
@@ -41,6 +42,8 @@ export interface SessionOptions {
   sampleRate: number
   /** The session clock in ms; `tick()` must be called every 20 ms of it. */
   now: () => number
+  /** Runs the conversation instead of the LLM (welcome message and replies are then its job). */
+  brain?: Brain
 }
 
 /**
@@ -95,6 +98,10 @@ export class VoiceSession {
     void this.consumeVad()
     const stt = this.o.engines.stt
     if (stt?.capabilities.streaming) this.sttStream = this.openStt()
+    if (this.o.brain) {
+      this.o.brain.start({ say: (text) => this.sayFromBrain(text), end: (reason, lastLine) => this.finish(reason, lastLine) })
+      return
+    }
     if (this.o.agent.firstSpeaker === 'agent' && this.o.agent.welcomeMessage.trim()) {
       const welcome = this.fill(this.o.agent.welcomeMessage)
       const message = { role: 'assistant' as const, content: welcome }
@@ -148,6 +155,7 @@ export class VoiceSession {
     this.reprompted = false
     if (this.dtmf.length === 0) this.dtmfStartAt = now
     this.dtmfLastAt = now
+    this.o.brain?.onDtmf(key)
     if (key === '#') this.commitDtmf(now)
     else this.dtmf += key
   }
@@ -157,7 +165,10 @@ export class VoiceSession {
     this.dtmf = ''
     if (!digits) return
     this.userSpeechStartAt = this.dtmfStartAt
-    this.onUserTurn({ text: `[DTMF] ${digits}`, speechEndMs: this.dtmfLastAt, decidedAtMs: now, hadFinal: true })
+    const turn = { text: `[DTMF] ${digits}`, speechEndMs: this.dtmfLastAt, decidedAtMs: now, hadFinal: true }
+    // a brain got each key as it was pressed; the entry only goes into the transcript
+    if (this.o.brain) this.addTranscript('user', turn.text, this.userSpeechStartAt)
+    else this.onUserTurn(turn)
   }
 
   /** The caller hung up. */
@@ -264,6 +275,10 @@ export class VoiceSession {
   private onUserTurn(turn: EndOfTurn): void {
     if (this.closing) return
     this.addTranscript('user', turn.text, this.userSpeechStartAt)
+    if (this.o.brain) {
+      this.o.brain.onUserText(turn.text)
+      return
+    }
     this.history.push({ role: 'user', content: turn.text })
     // a new turn before the previous answer was heard: drop that answer
     if (this.current?.state === 'speaking' && !this.firstFrameAt.has(this.current)) {
@@ -292,11 +307,13 @@ export class VoiceSession {
       sttFinalMs: pending.sttFinalAt !== undefined ? Math.max(0, pending.sttFinalAt - turn.speechEndMs) : undefined,
     }
     this.turns.push(latency)
+    const llm = this.o.engines.llm
+    if (!llm) throw new Error('no LLM to reply with')
     const tools = [END_CALL_TOOL, ...this.o.agent.tools.map((t) => t.spec)]
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const speech = this.beginSpeech(true)
       const r = await streamReply({
-        llm: this.o.engines.llm,
+        llm,
         request: { messages: [{ role: 'system', content: this.fill(this.o.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools, maxTokens: MAX_REPLY_TOKENS },
         tts: this.o.engines.tts,
         speech,
@@ -304,7 +321,7 @@ export class VoiceSession {
         now: this.o.now,
       })
       this.playout.flush(speech)
-      this.usage.llm.push({ model: this.o.engines.llm.model, inputTokens: r.inputTokens, outputTokens: r.outputTokens })
+      this.usage.llm.push({ model: llm.model, inputTokens: r.inputTokens, outputTokens: r.outputTokens })
       if (r.ttsCharacters > 0) this.usage.tts.push({ provider: this.o.engines.tts.provider, characters: r.ttsCharacters, audioMs: r.ttsAudioMs })
       if (round === 0) {
         latency.llmTtftMs = r.llmTtftMs
@@ -377,6 +394,14 @@ export class VoiceSession {
     return ok
   }
 
+  private async sayFromBrain(text: string): Promise<boolean> {
+    if (this.closing) return false
+    const filled = this.fill(text)
+    const message = { role: 'assistant' as const, content: filled }
+    this.history.push(message)
+    return this.say(filled, true, message)
+  }
+
   /** Says a last line (not interruptible), waits for it to play, then ends the call. */
   private async finish(reason: EndReason, lastLine?: string): Promise<void> {
     if (this.closing) return
@@ -392,6 +417,7 @@ export class VoiceSession {
     this.closing = true
     this.endReason = reason
     this.endedAt = this.o.now()
+    this.o.brain?.stop()
     this.current?.interrupt()
     this.playout.stop()
     this.vad.close()

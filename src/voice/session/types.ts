@@ -12,7 +12,8 @@ export interface SessionEngines {
   vad: VadModel
   /** Without STT the caller is understood through DTMF only. */
   stt: Stt | undefined
-  llm: Llm
+  /** Unused (and may be absent) when a brain other than the LLM runs the conversation. */
+  llm?: Llm
   /** Producing audio at the session's sample rate. */
   tts: Tts
 }
@@ -53,6 +54,27 @@ export interface AgentProfile {
 }
 
 export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error'
+
+/** What a brain may do with the call: speak (resolves once played or interrupted) and end it. */
+export interface BrainHost {
+  say(text: string): Promise<boolean>
+  end(reason: EndReason, lastLine?: string): Promise<void>
+}
+
+/**
+ * Decides what the agent says instead of the LLM (a workflow, for instance). The session still
+ * owns listening, turn-taking, barge-in, playback, guards and the transcript.
+ */
+export interface Brain {
+  /** The call is up; speak first or wait for the caller. */
+  start(host: BrainHost): void
+  /** A finished caller turn (speech recognised). */
+  onUserText(text: string): void
+  /** One key as pressed; the brain does its own digit collection. */
+  onDtmf(key: string): void
+  /** The session ended; nothing more will be said. */
+  stop(): void
+}
 
 export interface SessionHooks {
   /** One 20 ms frame of agent audio, to be sent now. */

@@ -1,16 +1,17 @@
 import type { VoiceEngines } from '../engines.ts'
 import { callCost, type CallCost, type PriceTable } from '../turn/cost.ts'
 import { type SessionOptions, VoiceSession } from './session.ts'
-import type { AgentProfile, SessionHooks, SessionReport } from './types.ts'
+import type { AgentProfile, Brain, SessionHooks, SessionReport } from './types.ts'
 
 /** A session for one call from the engines chosen at start-up. */
 export function sessionFromEngines(
   engines: VoiceEngines,
-  call: { agent: AgentProfile; hooks: SessionHooks; sampleRate: number; now: SessionOptions['now'] },
+  call: { agent: AgentProfile; hooks: SessionHooks; sampleRate: number; now: SessionOptions['now']; brain?: Brain },
 ): VoiceSession {
-  if (!engines.llm) throw new Error('no LLM is configured; this agent needs its workflow engine')
+  if (!engines.llm && !call.brain) throw new Error('no LLM is configured; this agent needs its workflow engine')
   return new VoiceSession({
     engines: { vad: engines.vad, stt: engines.stt, llm: engines.llm, tts: engines.tts(call.sampleRate) },
+    brain: call.brain,
     settings: { vad: engines.settings.vad, endpointing: engines.settings.endpointing, bargeIn: engines.settings.bargeIn },
     agent: call.agent,
     hooks: call.hooks,

@@ -1,0 +1,91 @@
+import { t } from 'elysia'
+
+export const TranscriptItem = t.Object({
+  role: t.Union([t.Literal('agent'), t.Literal('user')]),
+  text: t.String(),
+  timestamp: t.Number({ description: 'seconds from the start of the call, fractional' }),
+})
+export type TranscriptItem = typeof TranscriptItem.static
+
+const ms = (description: string) => t.Union([t.Number(), t.Null()], { description })
+
+export const TurnMetrics = t.Object({
+  endpointingMs: ms('end of user speech -> turn decided'),
+  sttFinalMs: ms('end of user speech -> final transcript'),
+  llmTtftMs: ms('request -> first LLM token'),
+  ttsTtfbMs: ms('first sentence -> first TTS audio'),
+  voiceToVoiceMs: ms('end of user speech -> first agent audio packet'),
+})
+
+export const CallMetrics = t.Object({
+  totalTokens: t.Integer(),
+  inputTokens: t.Integer(),
+  outputTokens: t.Integer(),
+  model: t.String({ description: "the LLM that ran the call ('' when a workflow ran it without one)" }),
+  ttsProvider: t.String(),
+  sttProvider: t.String({ description: "'' when the call had no speech recognition" }),
+  ttsDuration: t.Number({ description: 'seconds of synthesized speech' }),
+  ttsCharacters: t.Integer(),
+  sttDuration: t.Number({ description: 'seconds of caller audio sent to speech recognition' }),
+  latencyP50: ms('voice-to-voice latency over the call, ms'),
+  latencyP99: ms('voice-to-voice latency over the call, ms'),
+  turns: t.Array(TurnMetrics, { description: 'per agent turn, in order' }),
+})
+export type CallMetrics = typeof CallMetrics.static
+
+export const CallCost = t.Object(
+  { total: t.Number(), llm: t.Number(), tts: t.Number(), stt: t.Number(), telephony: t.Number() },
+  { description: 'USD, from the configured price table' },
+)
+export type CallCost = typeof CallCost.static
+
+const Status = t.Union([t.Literal('queued'), t.Literal('ringing'), t.Literal('in_progress'), t.Literal('ended')])
+const Outcome = t.Union([
+  t.Literal('completed'), t.Literal('transferred'), t.Literal('busy'), t.Literal('no_answer'), t.Literal('not_found'), t.Literal('declined'),
+  t.Literal('cancelled'), t.Literal('failed'), t.Literal('silence_timeout'), t.Literal('max_duration'), t.Literal('provider_error'), t.Literal('shutdown'),
+])
+const nullableString = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
+
+export const Call = t.Object({
+  id: t.String(),
+  workspaceId: t.String(),
+  agentId: nullableString(),
+  agentName: nullableString(),
+  phoneNumberId: nullableString('our number the call used'),
+  type: t.Union([t.Literal('inbound'), t.Literal('outbound')]),
+  from: t.String({ description: 'E.164 when the caller sent a phone number, else the SIP user' }),
+  to: t.String(),
+  status: Status,
+  outcome: t.Union([Outcome, t.Null()], { description: 'set when status is ended' }),
+  endReason: nullableString('who or what ended it: caller_hangup, agent_hangup, busy, transferred, ...'),
+  dynamicVariables: t.Record(t.String(), t.String()),
+  startedAt: nullableString('when the call was dialled or arrived'),
+  answeredAt: nullableString(),
+  endedAt: nullableString(),
+  duration: t.Integer({ description: 'seconds from answer to end' }),
+  transcript: t.Array(TranscriptItem),
+  metrics: t.Union([CallMetrics, t.Null()], { description: 'null until the call has ended' }),
+  cost: t.Union([CallCost, t.Null()], { description: 'null until the call has ended' }),
+  recordingUrl: nullableString('GET it with the same API key; null when the call was not recorded'),
+  createdAt: t.String(),
+})
+export type Call = typeof Call.static
+
+export const PlaceCallBody = t.Object({
+  phoneNumberId: t.String({ description: 'our number to call from (caller ID)' }),
+  to: t.String({ maxLength: 32, description: 'E.164 number to call' }),
+  agentId: t.Optional(t.String({ description: "defaults to the number's outbound agent" })),
+  dynamicVariables: t.Optional(
+    t.Record(t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }), t.String({ maxLength: 2000 }), { description: 'filled into {{name}} in the prompt and welcome message' }),
+  ),
+})
+export type PlaceCallBody = typeof PlaceCallBody.static
+
+export const CallsQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100' })),
+  cursor: t.Optional(t.String({ description: "opaque cursor from the previous page's nextCursor" })),
+  agentId: t.Optional(t.String()),
+  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')])),
+  status: t.Optional(Status),
+})
+export type CallsQuery = typeof CallsQuery.static

@@ -1,0 +1,135 @@
+import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
+import { AppError, notFound, validation, type FieldIssue } from '../errors.ts'
+import { finishPage, pageLimit } from '../http/pagination.ts'
+import { newId, nowIso } from '../ids.ts'
+import { getNumberRoute, strictE164, type NumberRoute } from '../numbers/index.ts'
+import type { SecretBox } from '../secrets/index.ts'
+import type { Call, CallCost, CallMetrics, CallsQuery, PlaceCallBody, TranscriptItem } from './calls.model.ts'
+import * as repo from './calls.repository.ts'
+import type { CallRow } from './calls.table.ts'
+
+/** What the API needs from the running telephony side to place a call. */
+export interface Dialer {
+  /** Starts dialling a queued call; the call row tells how it went. Throws AppError 503 when it cannot start. */
+  dial(call: OutboundRequest): Promise<void>
+}
+
+export interface OutboundRequest {
+  callId: string
+  route: NumberRoute
+  agent: AgentSnapshot
+  to: string
+  variables: Record<string, string>
+}
+
+export interface CallsDeps {
+  db: Db
+  box: SecretBox
+  config: Pick<Config, 'PUBLIC_HTTP_URL' | 'PUBLIC_HOST' | 'HTTP_PORT'>
+  /** Undefined when the SIP side is not running (then placing a call is 503). */
+  dialer?: Dialer
+}
+
+const json = <T>(text: string, fallback: T): T => {
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return fallback
+  }
+}
+
+export function toCall(r: CallRow, baseUrl: string): Call {
+  const metrics = json<Partial<CallMetrics>>(r.metrics, {})
+  const cost = json<Partial<CallCost>>(r.cost, {})
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    agentId: r.agent_id,
+    agentName: r.agent_name,
+    phoneNumberId: r.phone_number_id,
+    type: r.type,
+    from: r.from_number,
+    to: r.to_number,
+    status: r.status,
+    outcome: r.outcome,
+    endReason: r.end_reason,
+    dynamicVariables: json<Record<string, string>>(r.variables, {}),
+    startedAt: r.started_at,
+    answeredAt: r.answered_at,
+    endedAt: r.ended_at,
+    duration: r.duration_sec,
+    transcript: json<TranscriptItem[]>(r.transcript, []),
+    metrics: 'model' in metrics ? (metrics as CallMetrics) : null,
+    cost: 'total' in cost ? (cost as CallCost) : null,
+    recordingUrl: r.recording_path ? `${baseUrl}/api/calls/${r.id}/recording` : null,
+    createdAt: r.created_at,
+  }
+}
+
+export const publicBaseUrl = (c: CallsDeps['config']) => (c.PUBLIC_HTTP_URL || `http://${c.PUBLIC_HOST}:${c.HTTP_PORT}`).replace(/\/+$/, '')
+
+export async function getCall(deps: CallsDeps, workspaceId: string, id: string): Promise<Call> {
+  const row = await repo.findCall(deps.db, workspaceId, id)
+  if (!row) throw notFound('call')
+  return toCall(row, publicBaseUrl(deps.config))
+}
+
+export async function findCallRow(db: Db, workspaceId: string, id: string): Promise<CallRow> {
+  const row = await repo.findCall(db, workspaceId, id)
+  if (!row) throw notFound('call')
+  return row
+}
+
+export async function listCalls(deps: CallsDeps, workspaceId: string, q: CallsQuery) {
+  const rows = await repo.listCalls(deps.db, workspaceId, q)
+  const page = finishPage(rows, pageLimit(q), (r) => [r.created_at, r.id])
+  const base = publicBaseUrl(deps.config)
+  return { calls: page.items.map((r) => toCall(r, base)), nextCursor: page.nextCursor }
+}
+
+/**
+ * Places one outbound call from a number of the workspace with an agent (the number's outbound
+ * agent unless one is named). The call is created queued and dialled at once; its status and
+ * outcome then follow the call.
+ */
+export async function placeCall(deps: CallsDeps, workspaceId: string, body: PlaceCallBody): Promise<Call> {
+  const issues: FieldIssue[] = []
+  const to = strictE164(body.to)
+  if (!to) issues.push({ path: 'to', message: 'must be a valid E.164 number such as +14155550123' })
+  const route = await getNumberRoute(deps.db, deps.box, body.phoneNumberId)
+  if (!route || route.workspaceId !== workspaceId) issues.push({ path: 'phoneNumberId', message: 'no such phone number in this workspace' })
+  else if (!route.sip) issues.push({ path: 'phoneNumberId', message: 'the number has no sipTerminationUri to place calls through' })
+  const agentId = body.agentId ?? route?.outboundAgentId ?? undefined
+  let agent: AgentSnapshot | undefined
+  if (!agentId) {
+    if (route) issues.push({ path: 'agentId', message: 'the number has no outbound agent; name one' })
+  } else {
+    agent = await snapshotAgent(deps.db, agentId, { workspaceId }).catch(() => undefined)
+    if (!agent) issues.push({ path: 'agentId', message: 'no such agent in this workspace' })
+  }
+  if (issues.length) throw validation(issues)
+  if (!deps.dialer) throw new AppError(503, 'not_ready', 'the SIP user agent is not running', undefined, { 'Retry-After': '5' })
+  const variables = body.dynamicVariables ?? {}
+  const row = await repo.insertCall(deps.db, {
+    id: newId('call'),
+    workspace_id: workspaceId,
+    agent_id: agent!.agentId,
+    agent_name: agent!.name,
+    phone_number_id: route!.id,
+    type: 'outbound',
+    from_number: route!.e164,
+    to_number: to!,
+    status: 'queued',
+    variables: JSON.stringify(variables),
+    created_at: nowIso(),
+  })
+  try {
+    await deps.dialer.dial({ callId: row.id, route: route!, agent: agent!, to: to!, variables })
+  } catch (err) {
+    await repo.updateCall(deps.db, row.id, { status: 'ended', outcome: 'failed', end_reason: (err as Error).message.slice(0, 200), ended_at: nowIso() })
+    throw err
+  }
+  return getCall(deps, workspaceId, row.id)
+}

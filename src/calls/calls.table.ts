@@ -1,0 +1,49 @@
+import type { Generated, Selectable } from 'kysely'
+
+export type CallType = 'inbound' | 'outbound'
+
+/** queued (placed by the API, not yet dialled) -> ringing -> in_progress -> ended. */
+export type CallStatus = 'queued' | 'ringing' | 'in_progress' | 'ended'
+
+/**
+ * How the call ended. completed: it was answered and ended normally (either side hung up);
+ * the others say why it did not run its course.
+ */
+export type CallOutcome =
+  | 'completed' | 'transferred' | 'busy' | 'no_answer' | 'not_found' | 'declined' | 'cancelled' | 'failed'
+  | 'silence_timeout' | 'max_duration' | 'provider_error' | 'shutdown'
+
+export interface CallTable {
+  id: string
+  workspace_id: string
+  /** No foreign key: a call record outlives the agent and the number it used. */
+  agent_id: string | null
+  agent_name: string | null
+  phone_number_id: string | null
+  type: CallType
+  from_number: string
+  to_number: string
+  status: CallStatus
+  outcome: CallOutcome | null
+  /** Who or what ended the call: caller_hangup, agent_hangup, busy, ... (free text for operators). */
+  end_reason: string | null
+  sip_call_id: string | null
+  /** JSON object of the variables filled into the prompt. */
+  variables: Generated<string>
+  /** JSON array of {role, text, timestamp}. */
+  transcript: Generated<string>
+  /** JSON object, see calls.model.ts CallMetrics. */
+  metrics: Generated<string>
+  /** JSON object {total, llm, tts, stt, telephony}. */
+  cost: Generated<string>
+  /** Path of the stereo WAV under DATA_DIR/recordings, when recorded. */
+  recording_path: string | null
+  created_at: string
+  started_at: string | null
+  answered_at: string | null
+  ended_at: string | null
+  /** Whole seconds from answer to end; 0 when never answered. */
+  duration_sec: Generated<number>
+}
+
+export type CallRow = Selectable<CallTable>

@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs'
+import { Elysia, t } from 'elysia'
+import type { AuthPlugin } from '../http/auth.ts'
+import { IdParams, NextCursor } from '../http/models.ts'
+import { AppError } from '../errors.ts'
+import { Call, CallsQuery, PlaceCallBody } from './calls.model.ts'
+import * as service from './calls.service.ts'
+import type { CallsDeps } from './calls.service.ts'
+
+export { Call } from './calls.model.ts'
+export type { CallOutcome, CallRow, CallStatus, CallTable, CallType } from './calls.table.ts'
+export type { CallsDeps, Dialer, OutboundRequest } from './calls.service.ts'
+export { closeAbandonedCalls } from './calls.repository.ts'
+export { CallRuntime, type CallRuntimeDeps } from './runtime/index.ts'
+export { DbNumberDirectory } from './directory.ts'
+
+export function callsController(deps: () => CallsDeps, auth: AuthPlugin) {
+  const One = t.Object({ call: Call })
+  return new Elysia({ prefix: '/api/calls', tags: ['Calls'] })
+    .use(auth)
+    .post('', async ({ body, principal }) => ({ call: await service.placeCall(deps(), principal.workspaceId, body) }), {
+      permission: 'calls:write',
+      body: PlaceCallBody,
+      response: One,
+      detail: {
+        summary: 'Place one outbound call with an agent from a number',
+        description:
+          "Dials `to` through the number's SIP trunk with the number as caller ID, and runs the agent (the number's outbound " +
+          'agent unless agentId is given) once answered; dynamicVariables fill {{name}} in its prompt and welcome message. ' +
+          'Returns the call as it is after the INVITE went out (status ringing, or ended when dialling failed at once); poll ' +
+          'GET /api/calls/{id} for the outcome. Errors: 422 validation_failed, 503 not_ready (SIP not running, or no RTP port free).',
+      },
+    })
+    .get('', ({ query, principal }) => service.listCalls(deps(), principal.workspaceId, query), {
+      permission: 'calls:read',
+      query: CallsQuery,
+      response: t.Object({ calls: t.Array(Call), nextCursor: NextCursor }),
+      detail: { summary: 'List calls, newest first, optionally by agentId, type or status' },
+    })
+    .get('/:id', async ({ params, principal }) => ({ call: await service.getCall(deps(), principal.workspaceId, params.id) }), {
+      permission: 'calls:read',
+      params: IdParams,
+      response: One,
+      detail: { summary: 'Get a call with its transcript, metrics and cost' },
+    })
+    .get(
+      '/:id/recording',
+      async ({ params, principal }) => {
+        const row = await service.findCallRow(deps().db, principal.workspaceId, params.id)
+        if (!row.recording_path || !existsSync(row.recording_path)) throw new AppError(404, 'not_found', 'recording not found')
+        return new Response(Bun.file(row.recording_path), { headers: { 'content-type': 'audio/wav' } })
+      },
+      {
+        permission: 'calls:read',
+        params: IdParams,
+        detail: { summary: 'Download the call recording: a stereo WAV, caller on the left, agent on the right, 16 kHz' },
+      },
+    )
+}

@@ -1,0 +1,213 @@
+// One answered-or-ringing call: its SIP dialog, its media, the voice session talking on it, and
+// the call row that records how it went. The runtime creates it; it ends itself.
+import type { AgentSnapshot } from '../../agents/index.ts'
+import type { Db } from '../../db/index.ts'
+import { nowIso } from '../../ids.ts'
+import type { Logger } from '../../log.ts'
+import { ENGINE_RATE, type BoundPorts, type CallMedia, type MediaEngine } from '../../media/index.ts'
+import type { NumberRoute } from '../../numbers/index.ts'
+import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
+import type { EndInfo, InboundCall, OutboundCall } from '../../telephony/sip/index.ts'
+import type { VoiceEngines } from '../../voice/index.ts'
+import { sessionFromEngines, type Brain, type EndReason, type VoiceSession } from '../../voice/session/index.ts'
+import * as repo from '../calls.repository.ts'
+import { agentProfile, type CallLines } from './profile.ts'
+import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
+import { sessionTools, type CallControls, type TransferOutcome } from './tools.ts'
+import type { Transferrer } from './transfer.ts'
+
+export interface LiveCallDeps {
+  db: Db
+  log: Logger
+  media: MediaEngine
+  voice: VoiceEngines
+  lines: CallLines
+  allowPrivateTools: boolean
+  /** Picks what runs the conversation: a workflow, nothing (unconfigured), or undefined for the LLM. */
+  brainFor(call: LiveCall, controls: CallControls): Promise<Brain | undefined>
+  transferrer: Transferrer
+  onFinished(call: LiveCall): void
+}
+
+export interface LiveCallInit {
+  id: string
+  type: 'inbound' | 'outbound'
+  sip: InboundCall | OutboundCall
+  ports: BoundPorts
+  route: NumberRoute
+  agent: AgentSnapshot
+  variables: Record<string, string>
+}
+
+export class LiveCall {
+  readonly id: string
+  readonly type: 'inbound' | 'outbound'
+  readonly sip: InboundCall | OutboundCall
+  readonly route: NumberRoute
+  readonly agent: AgentSnapshot
+  readonly variables: Record<string, string>
+  private readonly ports: BoundPorts
+  private callMedia?: CallMedia
+  private session?: VoiceSession
+  private tick?: { unsubscribe(): void }
+  private answeredAt?: number
+  private sipEnd?: EndInfo
+  private sessionEnd?: EndReason
+  private transferred = false
+  private hasBrain = false
+  /** While bridged to a transfer target, the caller's audio goes there instead of the session. */
+  private audioSink?: (frame: Int16Array) => void
+  private finishing?: Promise<void>
+  readonly finished: Promise<void>
+  private resolveFinished!: () => void
+
+  constructor(
+    private readonly deps: LiveCallDeps,
+    init: LiveCallInit,
+  ) {
+    this.id = init.id
+    this.type = init.type
+    this.sip = init.sip
+    this.ports = init.ports
+    this.route = init.route
+    this.agent = init.agent
+    this.variables = init.variables
+    this.finished = new Promise((r) => (this.resolveFinished = r))
+    this.sip.on('ended', (info) => this.onSipEnded(info))
+    this.sip.on('dtmf', (digit) => this.session?.pushDtmf(digit))
+  }
+
+  get media(): CallMedia | undefined {
+    return this.callMedia
+  }
+
+  /** The call was answered with this media: start the audio and the conversation. */
+  async answered(media: NegotiatedMedia): Promise<void> {
+    this.answeredAt = performance.now()
+    await repo.updateCall(this.deps.db, this.id, { status: 'in_progress', answered_at: nowIso() })
+    if (this.sipEnd) return this.finish()
+    this.callMedia = await this.deps.media.startCall(this.id, this.ports, media, {
+      trustedAddresses: [remoteOf(this.sip).address],
+      onAudio: (frame) => (this.audioSink ? this.audioSink(frame) : this.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE })),
+      onDtmf: (e) => this.session?.pushDtmf(e.digit),
+    })
+    const controls: CallControls = {
+      transfer: (target) => this.transfer(target),
+      sendDtmf: (digits) => this.callMedia?.sendDtmf(digits),
+    }
+    const brain = await this.deps.brainFor(this, controls)
+    this.hasBrain = brain !== undefined
+    const tools = brain ? [] : sessionTools(this.agent, controls, { allowPrivate: this.deps.allowPrivateTools })
+    const t0 = performance.now()
+    this.session = sessionFromEngines(this.deps.voice, {
+      agent: agentProfile(this.agent, this.deps.lines, this.variables, tools),
+      brain,
+      sampleRate: ENGINE_RATE,
+      now: () => performance.now() - t0,
+      hooks: {
+        send: (frame) => this.callMedia?.play(frame.samples),
+        hangup: (reason) => this.onSessionEnded(reason),
+      },
+    })
+    if (this.sipEnd) return this.finish()
+    const start = () => {
+      if (this.sipEnd || !this.session) return
+      this.session.start()
+      this.tick = this.deps.media.clock.subscribe(() => this.session?.tick())
+    }
+    if (this.agent.welcome.delayMs > 0) setTimeout(start, this.agent.welcome.delayMs)
+    else start()
+  }
+
+  /** Hang up from our side. */
+  hangup(): void {
+    this.sip.hangup()
+  }
+
+  /** The appliance is stopping and the call did not end in time. */
+  shutdown(): void {
+    this.sipEnd ??= { reason: 'shutdown' }
+    this.sip.hangup()
+  }
+
+  private async transfer(target: string): Promise<TransferOutcome> {
+    const result = await this.deps.transferrer.transfer(this, target)
+    if (result.ok) this.transferred = true
+    if (result.ok && result.via === 'bridge') {
+      // the session is done, the caller now talks to the target through us
+      this.tick?.unsubscribe()
+      this.tick = undefined
+    }
+    return result
+  }
+
+  /** The transferrer bridged the caller to another leg: route the caller's audio there. */
+  bridgeAudio(sink: ((frame: Int16Array) => void) | undefined): void {
+    this.audioSink = sink
+  }
+
+  private onSessionEnded(reason: EndReason): void {
+    this.sessionEnd ??= reason
+    this.tick?.unsubscribe()
+    this.tick = undefined
+    if (this.transferred) return
+    this.sip.hangup()
+    void this.finish()
+  }
+
+  private onSipEnded(info: EndInfo): void {
+    if (this.sipEnd?.reason !== 'shutdown') this.sipEnd = info
+    if (this.session && !this.session.ended) this.session.callerHungUp()
+    void this.finish()
+  }
+
+  private finish(): Promise<void> {
+    this.finishing ??= this.persist()
+      .catch((err) => this.deps.log.error({ err, callId: this.id }, 'could not record the end of a call'))
+      .finally(() => {
+        this.deps.onFinished(this)
+        this.resolveFinished()
+      })
+    return this.finishing
+  }
+
+  private async persist(): Promise<void> {
+    this.tick?.unsubscribe()
+    await this.deps.transferrer.release(this)
+    const closed = this.callMedia ? await this.callMedia.close() : (this.ports.release(), undefined)
+    const endedAt = performance.now()
+    const answered = this.answeredAt !== undefined
+    const answeredMs = answered ? endedAt - this.answeredAt! : 0
+    const { outcome, endReason } = answered
+      ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
+      : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
+    const patch: Parameters<typeof repo.updateCall>[2] = {
+      status: 'ended',
+      outcome,
+      end_reason: endReason,
+      ended_at: nowIso(),
+      duration_sec: Math.round(answeredMs / 1000),
+      recording_path: closed?.recording?.path ?? null,
+    }
+    if (this.session) {
+      const report = this.session.report()
+      const v = this.deps.voice
+      patch.transcript = JSON.stringify(transcriptOf(report))
+      patch.metrics = JSON.stringify(
+        callMetrics(report, {
+          model: report.usage.llm[0]?.model ?? (this.hasBrain ? '' : (v.llm?.model ?? '')),
+          ttsProvider: catalogId(v.tts(ENGINE_RATE).provider),
+          sttProvider: catalogId(v.stt?.provider ?? ''),
+        }),
+      )
+      patch.cost = JSON.stringify(callCostOf(report, v.settings.prices, this.type, answeredMs))
+    }
+    await repo.updateCall(this.deps.db, this.id, patch)
+  }
+}
+
+/** Engines name themselves `flite-tts`, `deepgram-stt`; the API and GET /api/providers say `flite`, `deepgram`. */
+const catalogId = (engine: string) => engine.replace(/-(tts|stt)$/, '')
+
+/** Where the peer's signalling comes from: its media may come from there too. */
+export const remoteOf = (sip: InboundCall | OutboundCall) => ('info' in sip ? sip.info.remote : sip.remote)

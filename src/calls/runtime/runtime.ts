@@ -1,0 +1,187 @@
+// The telephony side of the appliance: inbound calls on our numbers become conversations, and
+// the API's outbound calls are dialled. Owns the live calls and their graceful end.
+import { snapshotAgent } from '../../agents/index.ts'
+import type { Config } from '../../config.ts'
+import type { Db } from '../../db/index.ts'
+import { AppError } from '../../errors.ts'
+import { newId, nowIso } from '../../ids.ts'
+import type { Logger } from '../../log.ts'
+import { PortPoolExhaustedError, type MediaEngine } from '../../media/index.ts'
+import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
+import { acceptAnswer, answerOffer, createOffer, SdpError } from '../../telephony/sdp/index.ts'
+import { parseSipUri, type InboundCall, type UserAgent } from '../../telephony/sip/index.ts'
+import type { VoiceEngines } from '../../voice/index.ts'
+import type { Brain } from '../../voice/session/index.ts'
+import { findWorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
+import type { Dialer, OutboundRequest } from '../calls.service.ts'
+import * as repo from '../calls.repository.ts'
+import { LiveCall, type LiveCallDeps } from './live-call.ts'
+import { callVariables, type CallLines } from './profile.ts'
+import { dialTarget } from './target.ts'
+import type { CallControls } from './tools.ts'
+import { Transferrer } from './transfer.ts'
+import { unconfiguredBrain, workflowBrain } from './workflow-brain.ts'
+
+export interface CallRuntimeDeps {
+  db: Db
+  log: Logger
+  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS'>
+  ua: UserAgent
+  media: MediaEngine
+  voice: VoiceEngines
+  workflowLlm?: WorkflowLlm
+}
+
+/** The caller's number when the From user is one, else the user (or host) as sent. */
+function callerOf(uri: string): string {
+  const parsed = parseSipUri(uri)
+  const user = parsed?.user ?? parsed?.host ?? uri
+  return normalizeE164(user) ?? user
+}
+
+export class CallRuntime implements Dialer {
+  private readonly live = new Set<LiveCall>()
+  private readonly liveDeps: LiveCallDeps
+  private stopping = false
+
+  constructor(private readonly d: CallRuntimeDeps) {
+    const transferrer = new Transferrer(d.ua, d.media, d.config.PUBLIC_HOST, d.log)
+    this.liveDeps = {
+      db: d.db,
+      log: d.log,
+      media: d.media,
+      voice: d.voice,
+      lines: d.config,
+      allowPrivateTools: d.config.TOOLS_ALLOW_PRIVATE,
+      brainFor: (call, controls) => this.brainFor(call, controls),
+      transferrer,
+      onFinished: (call) => this.live.delete(call),
+    }
+    d.ua.on('call', (call) => {
+      this.inbound(call).catch((err) => {
+        d.log.error({ err, sipCallId: call.callId }, 'inbound call failed')
+        if (call.state === 'ringing') call.reject(500)
+      })
+    })
+  }
+
+  get activeCalls(): number {
+    return this.live.size
+  }
+
+  private async inbound(call: InboundCall): Promise<void> {
+    const route = call.info.context as NumberRoute
+    if (!route.inboundAgentId) return call.reject(480, { reason: 'No agent on this number' })
+    if (!call.info.offer) return call.reject(488, { reason: 'An SDP offer is required' })
+    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
+    if (!agent) return call.reject(480)
+    const ports = await this.d.media.allocatePorts().catch(() => undefined)
+    if (!ports) return call.reject(503, { retryAfterSec: 5 })
+    let answer
+    try {
+      answer = answerOffer(call.info.offer, this.d.media.sdpOptions(this.d.config.PUBLIC_HOST, ports))
+    } catch (err) {
+      ports.release()
+      return call.reject(err instanceof SdpError ? err.status : 488)
+    }
+    if (call.state !== 'ringing') return ports.release()
+    const from = callerOf(call.info.from.uri)
+    const startedAt = new Date()
+    const variables = callVariables({ from, to: route.e164, type: 'inbound', startedAt })
+    const row = await repo.insertCall(this.d.db, {
+      id: newId('call'),
+      workspace_id: route.workspaceId,
+      agent_id: agent.agentId,
+      agent_name: agent.name,
+      phone_number_id: route.id,
+      type: 'inbound',
+      from_number: from,
+      to_number: route.e164,
+      status: 'ringing',
+      sip_call_id: call.callId,
+      variables: JSON.stringify(variables),
+      created_at: startedAt.toISOString(),
+      started_at: startedAt.toISOString(),
+    })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, ports, route, agent, variables })
+    this.live.add(live)
+    call.answer(answer.sdp)
+    await live.answered(answer.media)
+  }
+
+  async dial(req: OutboundRequest): Promise<void> {
+    if (this.stopping) throw new AppError(503, 'not_ready', 'the appliance is stopping', undefined, { 'Retry-After': '30' })
+    let target: string
+    try {
+      target = dialTarget(req.route, req.to)
+    } catch (err) {
+      throw new AppError(422, 'validation_failed', (err as Error).message, { fields: [{ path: 'phoneNumberId', message: (err as Error).message }] })
+    }
+    const ports = await this.d.media.allocatePorts().catch((err) => {
+      if (err instanceof PortPoolExhaustedError) throw new AppError(503, 'not_ready', 'no RTP port is free; too many calls', undefined, { 'Retry-After': '5' })
+      throw err
+    })
+    const local = this.d.media.sdpOptions(this.d.config.PUBLIC_HOST, ports)
+    const sip = req.route.sip!
+    let call
+    try {
+      call = await this.d.ua.placeCall({
+        target,
+        from: { user: req.route.e164 },
+        sdp: createOffer(local),
+        credentials: sip.username && sip.password ? { username: sip.username, password: sip.password } : undefined,
+      })
+    } catch (err) {
+      ports.release()
+      throw err
+    }
+    const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }
+    await repo.updateCall(this.d.db, req.callId, { status: 'ringing', sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
+    const live = new LiveCall(this.liveDeps, { id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables })
+    this.live.add(live)
+    call.on('answered', (sdp) => {
+      let media
+      try {
+        media = acceptAnswer(sdp, local)
+      } catch (err) {
+        this.d.log.warn({ err, callId: req.callId }, 'unusable SDP answer; hanging up')
+        call.hangup()
+        return
+      }
+      live.answered(media).catch((err) => {
+        this.d.log.error({ err, callId: req.callId }, 'outbound call failed after answer')
+        call.hangup()
+      })
+    })
+  }
+
+  private async brainFor(call: LiveCall, controls: CallControls): Promise<Brain | undefined> {
+    const graph = await findWorkflowGraph(this.d.db, call.agent.workspaceId, call.agent.agentId)
+    if (graph) {
+      return workflowBrain({
+        graph,
+        variables: call.variables,
+        llm: this.d.workflowLlm,
+        maxVisits: this.d.config.WORKFLOW_MAX_VISITS,
+        fallbackMessage: this.d.config.CALL_FALLBACK_MESSAGE,
+        transfer: controls.transfer,
+      })
+    }
+    if (this.d.voice.llm) return undefined
+    return unconfiguredBrain(call.agent.welcome.mode === 'agent_speaks_first' ? call.agent.welcome.message : '', this.d.config.CALL_FALLBACK_MESSAGE)
+  }
+
+  /**
+   * Graceful stop: new INVITEs get 503 at once; calls in progress may end by themselves within
+   * `drainMs`, then are hung up (outcome shutdown) and recorded.
+   */
+  async stop(drainMs: number): Promise<void> {
+    this.stopping = true
+    const cut = setTimeout(() => {
+      for (const c of this.live) c.shutdown()
+    }, drainMs)
+    await this.d.ua.stop(drainMs + 1000)
+    clearTimeout(cut)
+    await Promise.all([...this.live].map((c) => c.finished))
+  }
+}
