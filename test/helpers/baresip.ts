@@ -1,0 +1,58 @@
+// baresip (Debian package) as a real SIP phone: it plays a WAV file as its microphone and
+// records what it hears into another WAV, and reports call progress on stdout.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface BaresipPhone {
+  dir: string
+  /** What baresip heard (8 kHz mono WAV, written while the call runs). */
+  heardPath: string
+  output(): string
+  /** Resolves true once stdout contains `text`, false if baresip exits first. */
+  saw(text: string): Promise<boolean>
+  stop(): Promise<void>
+}
+
+/**
+ * Starts baresip dialling `target` (a sip: URI). `microphone` is the WAV it sends (8 kHz mono
+ * matches G.711 without resampling). `modules` adds codec modules such as opus.so.
+ */
+export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { modules?: string[]; timeoutSec?: number; extraConfig?: string[] } = {}): BaresipPhone {
+  const dir = mkdtempSync(join(tmpdir(), 'baresip-phone-'))
+  const heardPath = join(dir, 'heard.wav')
+  writeFileSync(join(dir, 'mic.wav'), microphone)
+  writeFileSync(join(dir, 'accounts'), '<sip:caller@127.0.0.1>;regint=0\n')
+  const rtpBase = 31000 + 2 * Math.floor(Math.random() * 400)
+  writeFileSync(
+    join(dir, 'config'),
+    [
+      'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', ...(opts.modules ?? []).map((m) => `module ${m}`), 'module g711.so',
+      'module aufile.so', 'module account.so', 'module menu.so', `audio_player aufile,${heardPath}`, `audio_source aufile,${join(dir, 'mic.wav')}`,
+      `audio_alert aufile,${join(dir, 'alert.wav')}`, `rtp_ports ${rtpBase}-${rtpBase + 20}`, ...(opts.extraConfig ?? []), '',
+    ].join('\n'),
+  )
+  const proc = Bun.spawn(['baresip', '-f', dir, '-t', String(opts.timeoutSec ?? 30), '-e', `/dial ${target}`], { stdout: 'pipe', stderr: 'pipe' })
+  let out = ''
+  const waiting: Array<{ text: string; res: (ok: boolean) => void }> = []
+  const pump = (async () => {
+    const decoder = new TextDecoder()
+    for await (const chunk of proc.stdout) {
+      out += decoder.decode(chunk)
+      for (const w of [...waiting]) if (out.includes(w.text)) waiting.splice(waiting.indexOf(w), 1), w.res(true)
+    }
+    for (const w of waiting) w.res(false)
+  })()
+  return {
+    dir,
+    heardPath,
+    output: () => out,
+    saw: (text) => (out.includes(text) ? Promise.resolve(true) : new Promise<boolean>((res) => waiting.push({ text, res }))),
+    async stop() {
+      proc.kill()
+      await proc.exited
+      await pump
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
