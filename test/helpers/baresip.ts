@@ -1,13 +1,13 @@
 // baresip (Debian package) as a real SIP phone: it plays a WAV file as its microphone and
 // records what it hears into another WAV, and reports call progress on stdout.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export interface BaresipPhone {
   dir: string
-  /** What baresip heard (8 kHz mono WAV, written while the call runs). */
-  heardPath: string
+  /** What baresip heard (mono WAV at the codec's rate, written by its sndfile module); call after the call. */
+  heardPath(): string
   output(): string
   /** Resolves true once stdout contains `text`, false if baresip exits first. */
   saw(text: string): Promise<boolean>
@@ -20,7 +20,6 @@ export interface BaresipPhone {
  */
 export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { modules?: string[]; timeoutSec?: number; extraConfig?: string[] } = {}): BaresipPhone {
   const dir = mkdtempSync(join(tmpdir(), 'baresip-phone-'))
-  const heardPath = join(dir, 'heard.wav')
   writeFileSync(join(dir, 'mic.wav'), microphone)
   writeFileSync(join(dir, 'accounts'), '<sip:caller@127.0.0.1>;regint=0\n')
   const rtpBase = 31000 + 2 * Math.floor(Math.random() * 400)
@@ -28,7 +27,7 @@ export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { 
     join(dir, 'config'),
     [
       'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', ...(opts.modules ?? []).map((m) => `module ${m}`), 'module g711.so',
-      'module aufile.so', 'module account.so', 'module menu.so', `audio_player aufile,${heardPath}`, `audio_source aufile,${join(dir, 'mic.wav')}`,
+      'module aufile.so', 'module sndfile.so', `snd_path ${dir}`, 'module account.so', 'module menu.so', `audio_player aufile,${join(dir, 'none.wav')}`, `audio_source aufile,${join(dir, 'mic.wav')}`,
       `audio_alert aufile,${join(dir, 'alert.wav')}`, `rtp_ports ${rtpBase}-${rtpBase + 20}`, ...(opts.extraConfig ?? []), '',
     ].join('\n'),
   )
@@ -45,7 +44,11 @@ export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { 
   })()
   return {
     dir,
-    heardPath,
+    heardPath() {
+      const dec = readdirSync(dir).filter((f) => f.endsWith('-dec.wav'))
+      if (dec.length !== 1) throw new Error(`expected one decoded-audio dump in ${dir}, found ${readdirSync(dir).join(', ')}`)
+      return join(dir, dec[0]!)
+    },
     output: () => out,
     saw: (text) => (out.includes(text) ? Promise.resolve(true) : new Promise<boolean>((res) => waiting.push({ text, res }))),
     async stop() {

@@ -118,7 +118,7 @@ test('a caller talks with the agent over SIP: heard, answered with real speech, 
     expect(call.cost.total).toBeCloseTo(call.cost.llm + call.cost.tts + call.cost.stt + call.cost.telephony, 5)
 
     // the phone heard the agent: real speech energy, not silence
-    const heard = parseWav(readFileSync(phone.heardPath))
+    const heard = parseWav(readFileSync(phone.heardPath()))
     const loud = windows(heard.samples, heard.sampleRate).filter((db) => db > -35).length
     expect(loud).toBeGreaterThan(20)
 
