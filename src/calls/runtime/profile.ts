@@ -27,6 +27,7 @@ export function agentProfile(agent: AgentSnapshot, lines: CallLines, variables: 
     systemPrompt: agent.prompt,
     firstSpeaker: agent.welcome.mode === 'agent_speaks_first' ? 'agent' : 'user',
     welcomeMessage: agent.welcome.message,
+    welcomeInterruptible: agent.welcome.interruptible,
     variables,
     fallbackMessage: lines.CALL_FALLBACK_MESSAGE,
     repromptMessage: lines.CALL_REPROMPT_MESSAGE,

@@ -106,7 +106,7 @@ export class VoiceSession {
       const welcome = this.fill(this.o.agent.welcomeMessage)
       const message = { role: 'assistant' as const, content: welcome }
       this.history.push(message)
-      void this.say(welcome, true, message)
+      void this.say(welcome, this.o.agent.welcomeInterruptible ?? true, message)
     }
   }
 
@@ -417,6 +417,9 @@ export class VoiceSession {
     this.closing = true
     this.endReason = reason
     this.endedAt = this.o.now()
+    // keys pressed but not yet complete still belong in the transcript
+    if (this.dtmf) this.addTranscript('user', `[DTMF] ${this.dtmf}`, this.dtmfStartAt)
+    this.dtmf = ''
     this.o.brain?.stop()
     this.current?.interrupt()
     this.playout.stop()

@@ -40,6 +40,8 @@ export interface AgentProfile {
   systemPrompt: string
   firstSpeaker: 'agent' | 'user'
   welcomeMessage: string
+  /** May the caller talk over the welcome message (default true)? */
+  welcomeInterruptible?: boolean
   /** Filled into `{{name}}` placeholders of the prompt and messages. */
   variables: Record<string, string>
   /** Spoken when a provider fails, before hanging up. */
