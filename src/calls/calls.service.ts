@@ -108,6 +108,7 @@ export async function placeCall(deps: CallsDeps, workspaceId: string, body: Plac
   } else {
     agent = await snapshotAgent(deps.db, agentId, { workspaceId }).catch(() => undefined)
     if (!agent) issues.push({ path: 'agentId', message: 'no such agent in this workspace' })
+    else if (agent.agentType !== 'outbound') issues.push({ path: 'agentId', message: `agent ${agent.agentId} is an inbound agent; calls are placed by outbound agents` })
   }
   if (issues.length) throw validation(issues)
   if (!deps.dialer) throw new AppError(503, 'not_ready', 'the SIP user agent is not running', undefined, { 'Retry-After': '5' })

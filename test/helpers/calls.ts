@@ -16,7 +16,7 @@ export interface CallSetupOptions {
   /** Digest credentials: then any source may call after a challenge. */
   sipUsername?: string
   sipPassword?: string
-  direction?: 'inbound' | 'outbound' | 'both'
+  direction?: 'inbound' | 'outbound'
 }
 
 export async function setupCallTarget(t: TestAppliance, o: CallSetupOptions = {}): Promise<CallSetup> {
@@ -25,11 +25,12 @@ export async function setupCallTarget(t: TestAppliance, o: CallSetupOptions = {}
     const pm = await t.api('POST', `/api/workspaces/${t.workspaceId}/payment-methods`, { body: { provider: 'manual', reference: 'test account' } })
     if (pm.status !== 200) throw new Error(`payment method: ${JSON.stringify(pm.body)}`)
   }
-  const agent = await t.api('POST', '/api/agents', { body: { name: 'Reception', ...o.agent } })
+  const direction = o.direction ?? 'inbound'
+  const agentType = direction === 'outbound' ? 'outbound' : 'inbound'
+  const agent = await t.api('POST', '/api/agents', { body: { name: 'Reception', agentType, ...o.agent } })
   if (agent.status !== 200) throw new Error(`agent: ${JSON.stringify(agent.body)}`)
   const agentId = agent.body.agent.id as string
   const e164 = o.e164 ?? `+1415${Math.floor(2_000_000 + Math.random() * 7_999_999)}`
-  const direction = o.direction ?? 'inbound'
   const number = await t.api('POST', '/api/phone-numbers', {
     body: {
       e164,
