@@ -16,9 +16,9 @@ export interface BaresipPhone {
 
 /**
  * Starts baresip dialling `target` (a sip: URI). `microphone` is the WAV it sends (8 kHz mono
- * matches G.711 without resampling). `modules` adds codec modules such as opus.so.
+ * matches G.711 without resampling). `codecs` are the codec modules loaded (default g711.so).
  */
-export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { modules?: string[]; timeoutSec?: number; extraConfig?: string[] } = {}): BaresipPhone {
+export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { codecs?: string[]; timeoutSec?: number; extraConfig?: string[] } = {}): BaresipPhone {
   const dir = mkdtempSync(join(tmpdir(), 'baresip-phone-'))
   writeFileSync(join(dir, 'mic.wav'), microphone)
   writeFileSync(join(dir, 'accounts'), '<sip:caller@127.0.0.1>;regint=0\n')
@@ -26,7 +26,7 @@ export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { 
   writeFileSync(
     join(dir, 'config'),
     [
-      'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', ...(opts.modules ?? []).map((m) => `module ${m}`), 'module g711.so',
+      'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', ...(opts.codecs ?? ['g711.so']).map((m) => `module ${m}`),
       'module aufile.so', 'module sndfile.so', `snd_path ${dir}`, 'module account.so', 'module menu.so', `audio_player aufile,${join(dir, 'none.wav')}`, `audio_source aufile,${join(dir, 'mic.wav')}`,
       `audio_alert aufile,${join(dir, 'alert.wav')}`, `rtp_ports ${rtpBase}-${rtpBase + 20}`, ...(opts.extraConfig ?? []), '',
     ].join('\n'),

@@ -63,3 +63,14 @@ export async function waitForCall(t: TestAppliance, done: (call: any) => boolean
     await Bun.sleep(25)
   }
 }
+
+/** Polls the calls API until the list satisfies `done`; returns the list. */
+export async function waitForCalls(t: TestAppliance, done: (calls: any[]) => boolean, timeoutMs = 20_000): Promise<any[]> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const calls = (await t.api('GET', '/api/calls?limit=100')).body.calls as any[]
+    if (done(calls)) return calls
+    if (Date.now() > end) throw new Error(`calls did not reach the expected state within ${timeoutMs} ms`)
+    await Bun.sleep(25)
+  }
+}

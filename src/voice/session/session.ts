@@ -156,8 +156,11 @@ export class VoiceSession {
     if (this.dtmf.length === 0) this.dtmfStartAt = now
     this.dtmfLastAt = now
     this.o.brain?.onDtmf(key)
-    if (key === '#') this.commitDtmf(now)
-    else this.dtmf += key
+    // '#' ends an entry; pressed alone it is the entry
+    if (key === '#') {
+      if (!this.dtmf) this.dtmf = '#'
+      this.commitDtmf(now)
+    } else this.dtmf += key
   }
 
   private commitDtmf(now: number): void {
