@@ -27,7 +27,9 @@ export interface OutboundRequest {
 export interface CallsDeps {
   db: Db
   box: SecretBox
-  config: Pick<Config, 'PUBLIC_HTTP_URL' | 'PUBLIC_HOST' | 'HTTP_PORT'>
+  config: Pick<Config, 'PUBLIC_HTTP_URL'>
+  /** Where clients reach the API (recording URLs point there): PUBLIC_HTTP_URL, else the request's origin. */
+  baseUrl: string
   /** Undefined when the SIP side is not running (then placing a call is 503). */
   dialer?: Dialer
 }
@@ -68,12 +70,11 @@ export function toCall(r: CallRow, baseUrl: string): Call {
   }
 }
 
-export const publicBaseUrl = (c: CallsDeps['config']) => (c.PUBLIC_HTTP_URL || `http://${c.PUBLIC_HOST}:${c.HTTP_PORT}`).replace(/\/+$/, '')
 
 export async function getCall(deps: CallsDeps, workspaceId: string, id: string): Promise<Call> {
   const row = await repo.findCall(deps.db, workspaceId, id)
   if (!row) throw notFound('call')
-  return toCall(row, publicBaseUrl(deps.config))
+  return toCall(row, deps.baseUrl)
 }
 
 export async function findCallRow(db: Db, workspaceId: string, id: string): Promise<CallRow> {
@@ -85,8 +86,7 @@ export async function findCallRow(db: Db, workspaceId: string, id: string): Prom
 export async function listCalls(deps: CallsDeps, workspaceId: string, q: CallsQuery) {
   const rows = await repo.listCalls(deps.db, workspaceId, q)
   const page = finishPage(rows, pageLimit(q), (r) => [r.created_at, r.id])
-  const base = publicBaseUrl(deps.config)
-  return { calls: page.items.map((r) => toCall(r, base)), nextCursor: page.nextCursor }
+  return { calls: page.items.map((r) => toCall(r, deps.baseUrl)), nextCursor: page.nextCursor }
 }
 
 /**

@@ -14,11 +14,15 @@ export { closeAbandonedCalls } from './calls.repository.ts'
 export { CallRuntime, type CallRuntimeDeps } from './runtime/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 
-export function callsController(deps: () => CallsDeps, auth: AuthPlugin) {
+export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {
+  const deps = (request?: Request): CallsDeps => ({
+    ...base,
+    baseUrl: (base.config.PUBLIC_HTTP_URL || (request ? new URL(request.url).origin : '')).replace(/\/+$/, ''),
+  })
   const One = t.Object({ call: Call })
   return new Elysia({ prefix: '/api/calls', tags: ['Calls'] })
     .use(auth)
-    .post('', async ({ body, principal }) => ({ call: await service.placeCall(deps(), principal.workspaceId, body) }), {
+    .post('', async ({ body, principal, request }) => ({ call: await service.placeCall(deps(request), principal.workspaceId, body) }), {
       permission: 'calls:write',
       body: PlaceCallBody,
       response: One,
@@ -31,13 +35,13 @@ export function callsController(deps: () => CallsDeps, auth: AuthPlugin) {
           'GET /api/calls/{id} for the outcome. Errors: 422 validation_failed, 503 not_ready (SIP not running, or no RTP port free).',
       },
     })
-    .get('', ({ query, principal }) => service.listCalls(deps(), principal.workspaceId, query), {
+    .get('', ({ query, principal, request }) => service.listCalls(deps(request), principal.workspaceId, query), {
       permission: 'calls:read',
       query: CallsQuery,
       response: t.Object({ calls: t.Array(Call), nextCursor: NextCursor }),
       detail: { summary: 'List calls, newest first, optionally by agentId, type or status' },
     })
-    .get('/:id', async ({ params, principal }) => ({ call: await service.getCall(deps(), principal.workspaceId, params.id) }), {
+    .get('/:id', async ({ params, principal, request }) => ({ call: await service.getCall(deps(request), principal.workspaceId, params.id) }), {
       permission: 'calls:read',
       params: IdParams,
       response: One,
@@ -46,7 +50,7 @@ export function callsController(deps: () => CallsDeps, auth: AuthPlugin) {
     .get(
       '/:id/recording',
       async ({ params, principal }) => {
-        const row = await service.findCallRow(deps().db, principal.workspaceId, params.id)
+        const row = await service.findCallRow(base.db, principal.workspaceId, params.id)
         if (!row.recording_path || !existsSync(row.recording_path)) throw new AppError(404, 'not_found', 'recording not found')
         return new Response(Bun.file(row.recording_path), { headers: { 'content-type': 'audio/wav' } })
       },

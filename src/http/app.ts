@@ -48,7 +48,7 @@ export const FEATURES: FeatureMount[] = [
         return agent ? (JSON.parse(agent.enabled_tools) as string[]) : []
       },
     }),
-  (deps, auth) => callsController(() => ({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }), auth),
+  (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, auth),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/

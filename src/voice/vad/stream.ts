@@ -48,7 +48,9 @@ export class VadStream extends ProviderStream<AudioFrame, VadEvent> {
         state = step.state
         if (step.decision) emit(step.decision)
         const speaking = state.phase === 'speaking' || state.phase === 'stopping'
-        emit({ type: 'progress', atMs, probability, speaking, speechMs: speaking ? atMs + windowMs - state.speechStartMs : 0 })
+        // the silence before a speech_end is not speech: barge-in must not count it
+        const voicedUntil = state.phase === 'stopping' ? state.silenceStartMs : atMs + windowMs
+        emit({ type: 'progress', atMs, probability, speaking, speechMs: speaking ? voicedUntil - state.speechStartMs : 0 })
       }
     }
   }

@@ -45,7 +45,7 @@ describe('inbound calls on a running appliance', () => {
       expect(call.duration).toBeGreaterThanOrEqual(1)
       expect(call.metrics).toMatchObject({ ttsProvider: 'flite', model: expect.any(String) })
       expect(call.cost.total).toBeGreaterThanOrEqual(call.cost.telephony)
-      expect(call.recordingUrl).toBe(`${t.appliance.config.PUBLIC_HTTP_URL || `http://127.0.0.1:${t.appliance.config.HTTP_PORT}`}/api/calls/${call.id}/recording`)
+      expect(call.recordingUrl).toBe(`${t.url}/api/calls/${call.id}/recording`)
       const wav = await fetch(`${t.url}/api/calls/${call.id}/recording`, { headers: { authorization: `Bearer ${t.adminKey}` } })
       expect(wav.status).toBe(200)
       expect(wav.headers.get('content-type')).toBe('audio/wav')

@@ -96,3 +96,19 @@ describe('VAD on real speech synthesized with flite', () => {
     expect(events[0]!.type).toBe('error')
   })
 })
+
+test('progress counts only voiced time: the silence that ends an utterance does not add to speechMs (barge-in reads it)', async () => {
+  const rate = 16000
+  const burst = new Int16Array(rate / 2) // 500 ms of a loud tone
+  for (let i = 0; i < burst.length; i++) burst[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate))
+  const stream = createVadStream(new EnergyVad(), params)
+  const speechMs: number[] = []
+  const reading = (async () => {
+    for await (const ev of stream) if (ev.type === 'progress' && ev.speaking) speechMs.push(ev.speechMs)
+  })()
+  for (const f of frames20ms(concatFrames([silence(300, rate), { samples: burst, sampleRate: rate }, silence(1000, rate)]))) stream.push(f)
+  stream.end()
+  await reading
+  expect(Math.max(...speechMs)).toBeGreaterThanOrEqual(440)
+  expect(Math.max(...speechMs)).toBeLessThanOrEqual(540)
+})
