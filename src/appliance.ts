@@ -88,8 +88,10 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       sip,
       url,
       async stop() {
+        // SIP refuses new calls (503) from this moment, while the API closes and calls drain
+        const callsStopped = calls.stop(config.CALL_DRAIN_MS)
         await app.stop()
-        await calls.stop(config.CALL_DRAIN_MS)
+        await callsStopped
         await mediaEngine.stop()
         await handle.close()
         lock.release()
