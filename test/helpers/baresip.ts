@@ -3,6 +3,8 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { writeWav } from '../../src/voice/audio.ts'
+import { resample } from '../../src/voice/resample.ts'
 
 export interface BaresipPhone {
   dir: string
@@ -58,4 +60,17 @@ export function dialWithBaresip(target: string, microphone: Uint8Array, opts: { 
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** A 48 kHz stereo WAV (what baresip's file source needs for Opus) from mono samples at `rate`. */
+export function opusMicrophone(mono: Int16Array, rate: number): Uint8Array {
+  const up = rate === 48000 ? mono : resample(mono, rate, 48000)
+  const stereo = new Int16Array(up.length * 2)
+  for (let i = 0; i < up.length; i++) stereo[2 * i] = stereo[2 * i + 1] = up[i]!
+  const wav = writeWav({ samples: stereo, sampleRate: 48000 })
+  const header = new DataView(wav.buffer, wav.byteOffset)
+  header.setUint16(22, 2, true) // channels
+  header.setUint32(28, 48000 * 4, true) // byte rate
+  header.setUint16(32, 4, true) // block align
+  return wav
 }

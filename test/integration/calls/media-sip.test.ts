@@ -5,14 +5,14 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
-import { dialWithBaresip } from '../../helpers/baresip.ts'
+import { dialWithBaresip, opusMicrophone } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, waitForCalls, type CallSetup } from '../../helpers/calls.ts'
 import { readStereoWav, bestCorrelation } from '../../helpers/media-call.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { decodeG711 } from '../../../src/media/codec/index.ts'
 import { parseRtp } from '../../../src/media/rtp/index.ts'
-import { rmsDbfs, writeWav } from '../../../src/voice/audio.ts'
+import { rmsDbfs } from '../../../src/voice/audio.ts'
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
 
@@ -118,19 +118,11 @@ test('baresip calls with Opus only: audio flows both ways (its tone in our recor
     edges: [{ from: 'start', to: 'bye' }],
   }
   expect((await t.api('PUT', `/api/agents/${greeter.agentId}/workflow`, { body: graph })).status).toBe(200)
-  // baresip's Opus runs at 48 kHz stereo, and its file source must match: a 440 Hz tone on both channels,
+  // bursts of a 440 Hz tone, 500 ms every 1.5 s: loud enough to measure, too short to barge in on the agent
   const rate = 48000
-  const tone = new Int16Array(rate * 10 * 2)
-  // bursts of 500 ms every 1.5 s: loud enough to measure, too short to barge in on the agent
-  for (let i = 0; i < tone.length; i++) {
-    const at = (i >> 1) / rate
-    if (at % 1.5 < 0.5) tone[i] = Math.round(6000 * Math.sin(2 * Math.PI * 440 * at))
-  }
-  const mic = writeWav({ samples: tone, sampleRate: rate })
-  const header = new DataView(mic.buffer, mic.byteOffset)
-  header.setUint16(22, 2, true)
-  header.setUint32(28, rate * 4, true)
-  header.setUint16(32, 4, true)
+  const tone = new Int16Array(rate * 10)
+  for (let i = 0; i < tone.length; i++) if ((i / rate) % 1.5 < 0.5) tone[i] = Math.round(6000 * Math.sin((2 * Math.PI * 440 * i) / rate))
+  const mic = opusMicrophone(tone, rate)
   const before = await callIds()
   const phone = dialWithBaresip(`sip:${greeter.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, mic, {
     codecs: ['opus.so'],
