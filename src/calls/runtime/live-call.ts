@@ -134,9 +134,8 @@ export class LiveCall {
     const result = await this.deps.transferrer.transfer(this, target)
     if (result.ok) this.transferred = true
     if (result.ok && result.via === 'bridge') {
-      // the session is done, the caller now talks to the target through us
-      this.tick?.unsubscribe()
-      this.tick = undefined
+      // the session is done (without hanging up): the caller now talks to the target through us
+      this.session?.callerHungUp()
     }
     return result
   }

@@ -51,6 +51,7 @@ function transferTool(config: TransferConfig, controls: CallControls): SessionTo
       },
     },
     timeoutMs: 40_000,
+    afterSpeech: true,
     async run(args) {
       const index = (args as { destination?: unknown }).destination
       const dest = typeof index === 'number' ? config.destinations[index] : undefined

@@ -354,7 +354,11 @@ export class VoiceSession {
         await this.finish('agent_hangup', endMessage(end) ?? (r.text.trim() ? undefined : this.fill(this.o.agent.goodbyeMessage)))
         return
       }
-      for (const call of r.toolCalls) this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(this.o.agent.tools, call) })
+      for (const call of r.toolCalls) {
+        // a transfer must not cut off what the agent is saying about it
+        if (this.o.agent.tools.find((t) => t.spec.name === call.name)?.afterSpeech) await speech.done
+        this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(this.o.agent.tools, call) })
+      }
       if (speech.state === 'interrupted') return
     }
   }

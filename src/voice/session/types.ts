@@ -33,6 +33,8 @@ export interface SessionTool {
   /** Returns the text fed back to the LLM; throw to report a failure to it. */
   run(args: unknown, ctx: ToolContext): Promise<string>
   timeoutMs?: number
+  /** Wait until the agent has finished saying this turn's words before running the tool. */
+  afterSpeech?: boolean
 }
 
 /** The agent as this call sees it: a snapshot taken when the call starts. */
