@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
-import { CallRuntime, closeAbandonedCalls, DbNumberDirectory } from './calls/index.ts'
+import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, TrunkRegistrations } from './calls/index.ts'
 import type { Config } from './config.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
@@ -20,6 +20,7 @@ export interface Appliance {
   database: DbHandle
   app: App
   calls: CallRuntime
+  registrations: TrunkRegistrations
   /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
   sip: { udp?: number; tcp?: number; tls?: number }
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:3000 */
@@ -68,6 +69,11 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const sip = await ua.start()
     const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config) })
     log.info({ sip }, 'SIP listening')
+    const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
+      syncMs: config.SIP_REGISTER_SYNC_MS,
+      expiresSec: config.SIP_REGISTER_EXPIRES_SEC,
+    })
+    await registrations.start()
 
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
     const app = buildApp({ db, config, log, dialer: calls, authenticate: (token, now) => authenticate(db, token, now, principals) })
@@ -85,11 +91,13 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       database: handle,
       app,
       calls,
+      registrations,
       sip,
       url,
       async stop() {
         // SIP refuses new calls (503) from this moment, while the API closes and calls drain
         const callsStopped = calls.stop(config.CALL_DRAIN_MS)
+        await registrations.stop()
         await app.stop()
         await callsStopped
         await mediaEngine.stop()

@@ -19,6 +19,8 @@ export const CONFIG_KEYS = {
   SIP_REFUSALS_PER_SEC: { default: 10, doc: 'refused SIP requests per second a source may cause before it is ignored (0: no limit)' },
   SIP_DIGEST_ALGORITHMS: { default: 'SHA-256,MD5', doc: 'digest algorithms offered to callers of numbers with credentials, strongest first (SHA-256, MD5)' },
   SIP_REFUSAL_BURST: { default: 50, doc: 'refused SIP requests a source may cause at once before the per-second limit applies' },
+  SIP_REGISTER_SYNC_MS: { default: 30_000, doc: 'how often the numbers table is checked for registrations to add, change or remove (numbers with sipRegister)' },
+  SIP_REGISTER_EXPIRES_SEC: { default: 3600, doc: 'Expires asked for in REGISTER; the binding is refreshed at half the granted time' },
   RTP_PORT_MIN: { default: 10000, doc: 'lowest RTP port' },
   RTP_PORT_MAX: { default: 20000, doc: 'highest RTP port' },
   MEDIA_CODECS: { default: 'PCMU,PCMA,opus', doc: 'audio codecs we accept and offer, most preferred first (PCMU, PCMA, opus)' },

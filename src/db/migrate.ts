@@ -4,6 +4,7 @@ import * as foundation from './migrations/2026-11-21T1930_foundation.ts'
 import * as agentsNumbersBilling from './migrations/2026-11-21T2000_agents_numbers_billing.ts'
 import * as workflows from './migrations/2026-11-21T2010_workflows.ts'
 import * as calls from './migrations/2026-11-21T2100_calls.ts'
+import * as numberRegistration from './migrations/2026-11-21T2110_number_registration.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T2000_agents_numbers_billing': agentsNumbersBilling,
   '2026-11-21T2010_workflows': workflows,
   '2026-11-21T2100_calls': calls,
+  '2026-11-21T2110_number_registration': numberRegistration,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

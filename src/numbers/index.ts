@@ -13,7 +13,7 @@ export { displayE164, normalizeE164, strictE164 } from './e164.ts'
 export { PhoneNumber } from './numbers.model.ts'
 export type { NumberProvider, NumberSource, NumberStatus, SipTransport } from './numbers.table.ts'
 export { reportTrunkHealth } from './numbers.service.ts'
-export { findNumbersByE164, getNumberRoute, type NumberRoute } from './sip-lookup.ts'
+export { findNumbersByE164, findRegisteringNumbers, getNumberRoute, type NumberRoute } from './sip-lookup.ts'
 export { nextStatus, NUMBER_STATUSES } from './status.ts'
 
 export function numbersController(db: Db, config: Config, auth: AuthPlugin) {

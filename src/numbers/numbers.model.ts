@@ -18,6 +18,7 @@ export const PhoneNumber = t.Object({
   sipUsername: t.Union([t.String(), t.Null()]),
   hasSipPassword: t.Boolean({ description: 'the password itself is never returned' }),
   sipOutboundTransport: TransportSchema,
+  sipRegister: t.Boolean({ description: 'the appliance registers the number with its trunk (REGISTER to sipTerminationUri) and keeps it fresh' }),
   createdAt: t.String({ format: 'date-time' }),
   updatedAt: t.String({ format: 'date-time' }),
 })
@@ -31,6 +32,7 @@ export const CreatePhoneNumberBody = t.Object({
   sipUsername: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
   sipPassword: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
   sipOutboundTransport: t.Optional(TransportSchema),
+  sipRegister: t.Optional(t.Boolean({ description: 'register with the trunk (default false)' })),
 })
 export type CreatePhoneNumberBody = typeof CreatePhoneNumberBody.static
 
@@ -44,6 +46,7 @@ export const UpdatePhoneNumberBody = t.Object({
   sipUsername: nullable(t.String({ minLength: 1, maxLength: 128 })),
   sipPassword: nullable(t.String({ minLength: 1, maxLength: 256 })),
   sipOutboundTransport: t.Optional(TransportSchema),
+  sipRegister: t.Optional(t.Boolean()),
 })
 export type UpdatePhoneNumberBody = typeof UpdatePhoneNumberBody.static
 

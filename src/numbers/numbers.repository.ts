@@ -39,3 +39,6 @@ export const listLiveNumbers = (db: Db, workspaceId: string, page: PageRequest) 
 export async function updateNumber(db: Db, id: string, set: Partial<PhoneNumberTable>): Promise<PhoneNumberTable | undefined> {
   return db.updateTable('phone_numbers').set(set).where('id', '=', id).where('released_at', 'is', null).returningAll().executeTakeFirst()
 }
+
+export const findLiveRegistering = (db: Db) =>
+  db.selectFrom('phone_numbers').selectAll().where('sip_register', '=', 1).where('provider', '=', 'sip').where('released_at', 'is', null).orderBy('created_at').execute()

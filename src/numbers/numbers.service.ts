@@ -39,12 +39,13 @@ export function toPhoneNumber(r: PhoneNumberTable): PhoneNumber {
     sipUsername: r.sip_username,
     hasSipPassword: r.sip_password_enc !== null,
     sipOutboundTransport: r.sip_outbound_transport,
+    sipRegister: r.sip_register === 1,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
 }
 
-const SIP_FIELDS = ['sipTerminationUri', 'sipUsername', 'sipPassword', 'sipOutboundTransport'] as const
+const SIP_FIELDS = ['sipTerminationUri', 'sipUsername', 'sipPassword', 'sipOutboundTransport', 'sipRegister'] as const
 
 function checkE164(raw: string, path: string, issues: FieldIssue[]): string {
   const e164 = strictE164(raw)
@@ -91,6 +92,7 @@ function baseRow(workspaceId: string, e164: string, label: string | undefined): 
     sip_username: null,
     sip_password_enc: null,
     sip_outbound_transport: 'tls',
+    sip_register: 0,
     carrier_sid: null,
     released_at: null,
     created_at: at,
@@ -117,6 +119,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   row.sip_termination_uri = body.sipTerminationUri ?? null
   row.sip_username = body.sipUsername ?? null
   row.sip_outbound_transport = transport
+  row.sip_register = body.sipRegister ? 1 : 0
   if (body.sipPassword !== undefined) row.sip_password_enc = deps.box.encrypt(body.sipPassword, passwordContext(row.id))
   await uniqueInsert(deps.db, row)
   return toPhoneNumber(row)
@@ -179,6 +182,7 @@ export async function updateNumber(deps: NumbersDeps, workspaceId: string, id: s
     set.sip_termination_uri = body.sipTerminationUri ?? current.sip_termination_uri
     set.sip_outbound_transport = body.sipOutboundTransport ?? current.sip_outbound_transport
     set.sip_username = body.sipUsername === undefined ? current.sip_username : body.sipUsername
+    if (body.sipRegister !== undefined) set.sip_register = body.sipRegister ? 1 : 0
     if (body.sipPassword !== undefined) set.sip_password_enc = body.sipPassword === null ? null : deps.box.encrypt(body.sipPassword, passwordContext(id))
     const hasPassword = (set.sip_password_enc === undefined ? current.sip_password_enc : set.sip_password_enc) !== null
     checkSip(set.sip_termination_uri, set.sip_outbound_transport, set.sip_username, hasPassword, issues)

@@ -20,6 +20,8 @@ export interface PhoneNumberTable {
   /** AES-256-GCM sealed with the DATA_DIR key, bound to `phone_numbers.sip_password:<id>`. */
   sip_password_enc: string | null
   sip_outbound_transport: SipTransport
+  /** 1: the appliance keeps a registration with the trunk (REGISTER) for this number. */
+  sip_register: number
   carrier_sid: string | null
   released_at: string | null
   created_at: string

@@ -14,7 +14,7 @@ export interface NumberRoute {
   status: NumberStatus
   inboundAgentId: string | null
   outboundAgentId: string | null
-  sip: { terminationUri: string; username: string | null; password: string | null; transport: SipTransport } | null
+  sip: { terminationUri: string; username: string | null; password: string | null; transport: SipTransport; register: boolean } | null
 }
 
 function toRoute(box: SecretBox, r: PhoneNumberTable): NumberRoute {
@@ -32,6 +32,7 @@ function toRoute(box: SecretBox, r: PhoneNumberTable): NumberRoute {
           username: r.sip_username,
           password: r.sip_password_enc ? box.decrypt(r.sip_password_enc, passwordContext(r.id)) : null,
           transport: r.sip_outbound_transport,
+          register: r.sip_register === 1,
         }
       : null,
   }
@@ -51,4 +52,9 @@ export async function findNumbersByE164(db: Db, box: SecretBox, raw: string): Pr
 export async function getNumberRoute(db: Db, box: SecretBox, id: string): Promise<NumberRoute | undefined> {
   const row = await repo.findLiveNumberById(db, id)
   return row && toRoute(box, row)
+}
+
+/** Live SIP numbers of every workspace that ask to be registered with their trunk. */
+export async function findRegisteringNumbers(db: Db, box: SecretBox): Promise<NumberRoute[]> {
+  return (await repo.findLiveRegistering(db)).map((r) => toRoute(box, r))
 }

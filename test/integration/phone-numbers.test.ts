@@ -71,7 +71,7 @@ describe('phone numbers', () => {
     expect(statSync(join(t.dataDir, 'secret.key')).mode & 0o777).toBe(0o600)
     const routes = await findNumbersByE164(t.appliance.database.db, secretBoxFor(t.dataDir), '14155550101')
     expect(routes).toHaveLength(1)
-    expect(routes[0]?.sip).toEqual({ terminationUri: 'sip:trunk.example.com:5061', username: 'trunkuser', password: PASSWORD, transport: 'tls' })
+    expect(routes[0]?.sip).toEqual({ terminationUri: 'sip:trunk.example.com:5061', username: 'trunkuser', password: PASSWORD, transport: 'tls', register: false })
   })
 
   test('defaults the label to the formatted number and keeps an explicit transport', async () => {

@@ -1,2 +1,3 @@
 export { CallRuntime, type CallRuntimeDeps } from './runtime.ts'
 export { dialTarget } from './target.ts'
+export { TrunkRegistrations } from './registrations.ts'

@@ -129,7 +129,18 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       })
     }
     for (const call of [...this.calls]) call.hangup()
-    for (const reg of this.registrations) reg.stop()
+    // bindings are removed (Expires: 0) before the sockets close, waiting at most 2 s for the registrars
+    await Promise.all(
+      [...this.registrations].map(
+        (reg) =>
+          new Promise<void>((res) => {
+            const t = setTimeout(res, 2000)
+            reg.once('unregistered', () => (clearTimeout(t), res()))
+            reg.once('failed', () => (clearTimeout(t), res()))
+            reg.stop()
+          }),
+      ),
+    )
     for (const tx of [...this.serverTx.values(), ...this.clientTx.values()]) tx.terminate()
     await this.transports.stop()
   }
