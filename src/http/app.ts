@@ -1,4 +1,4 @@
-import { type AnyElysia, Elysia } from 'elysia'
+import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
 import { agentsController, findAgentRow } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
@@ -7,7 +7,7 @@ import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
-import type { Logger } from '../log.ts'
+import { accessLog, type Logger } from '../log.ts'
 import { numbersController } from '../numbers/index.ts'
 import { providersController } from '../providers/index.ts'
 import { workflowsFeature } from '../workflows/index.ts'
@@ -56,6 +56,7 @@ const nextRequestId = () => `${requestIdPrefix}_${(++requestCounter).toString(36
 export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const started = new WeakMap<Request, { id: string; at: number }>()
+  const logRequest = accessLog(log)
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
 
   const self: { app?: AnyElysia } = {}
@@ -79,8 +80,9 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
     })
     .onAfterResponse(({ request, set, path }) => {
       const s = started.get(request)
-      if (!s || !log.isLevelEnabled('info')) return
-      log.info({ requestId: s.id, method: request.method, path, status: set.status, ms: +(performance.now() - s.at).toFixed(2) }, 'request')
+      if (!s) return
+      const status = typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
+      logRequest(s.id, request.method, path, status, Math.round((performance.now() - s.at) * 100) / 100)
     })
     .use(openapiRoutes(() => self.app as AnyElysia))
     .get('/health', () => ({ status: 'ok' as const }), { detail: { summary: 'Liveness', tags: ['Health'] } })
