@@ -29,13 +29,17 @@ try {
   const body = await (await appliance.app.handle(new Request(url, { headers }))).text()
   const db = appliance.database.db
 
+  // The best of three rounds: the machine is shared, and interference only ever adds time.
   const time = async (label: string, fn: () => unknown) => {
     for (let k = 0; k < n / 10; k++) await fn()
-    const t0 = performance.now()
-    for (let k = 0; k < n; k++) await fn()
-    const us = ((performance.now() - t0) * 1000) / n
-    console.log(`${label.padEnd(44)} ${us.toFixed(2)} us`)
-    return us
+    let best = Infinity
+    for (let round = 0; round < 3; round++) {
+      const t0 = performance.now()
+      for (let k = 0; k < n; k++) await fn()
+      best = Math.min(best, ((performance.now() - t0) * 1000) / n)
+    }
+    console.log(`${label.padEnd(52)} ${best.toFixed(2)} us`)
+    return best
   }
   const bare = await time('bare: new Request + Response + text()', async () => {
     new Request(url, { headers })
@@ -43,10 +47,11 @@ try {
   })
   const full = await time('app.handle + text()', async () => (await appliance.app.handle(new Request(url, { headers }))).text())
   if (handleOnly) process.exit(0)
+  await time('app.handle GET /health (no auth, no DB) + text()', async () => (await appliance.app.handle(new Request(`${base}/health`))).text())
   await time('  hashKey (SHA-256)', () => hashKey(key))
-  await time('  authenticate (cache hit)', () => authenticate(db, key, new Date()))
-  await time('  findWorkspace (Kysely, prepared)', () => findWorkspace(db, id))
-  await time('  log line (pino -> /dev/null)', () => appliance.log.info({ requestId: 'req_x_1', method: 'GET', path: '/api/workspaces/x', status: 200, ms: 0.12 }, 'request'))
+  await time('  authenticate, no cache (SHA-256 + key read)', () => authenticate(db, key, new Date()))
+  await time('  findWorkspace (prepared read)', () => findWorkspace(db, id))
+  await time('  pino log line with redaction (-> /dev/null)', () => appliance.log.info({ requestId: 'req_x_1', method: 'GET', path: '/api/workspaces/x', status: 200, ms: 0.12 }, 'request'))
   console.log(`app.handle / bare = ${(full / bare).toFixed(1)}`)
 } finally {
   await appliance.stop()
