@@ -19,3 +19,47 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     destination,
   )
 }
+
+export type AccessLog = (requestId: string, method: string, path: string, status: number, ms: number) => void
+
+// Access lines waiting for the next turn of the event loop, flushed synchronously at exit too.
+const unflushed = new Set<() => void>()
+let exitHooked = false
+
+/**
+ * The one line per HTTP request, serialised by hand in pino's own shape and written to the
+ * logger's stream: pino's redaction pass costs microseconds per line, and these fields cannot
+ * carry a secret (the request id is validated, the path has no query string, the rest are
+ * numbers and the method). Written only when the logger is at `info` or below.
+ *
+ * Lines are gathered and written once per turn of the event loop (under Bun pino's stream is
+ * stdout with one system call per write), so a write may carry several lines, each ending in
+ * a newline, as a byte stream does. Pending lines are written when the process exits.
+ */
+export function accessLog(log: Logger): AccessLog {
+  const stream = (log as unknown as Record<symbol, { write(chunk: string): void }>)[pino.symbols.streamSym] as { write(chunk: string): void }
+  const level = log.levels.values.info as number
+  let pending = ''
+  const flush = () => {
+    unflushed.delete(flush)
+    const chunk = pending
+    pending = ''
+    if (chunk !== '') stream.write(chunk)
+  }
+  if (!exitHooked) {
+    exitHooked = true
+    process.on('exit', () => {
+      for (const f of unflushed) f()
+    })
+  }
+  return (requestId, method, path, status, ms) => {
+    if (!log.isLevelEnabled('info')) return
+    const bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? ''
+    if (pending === '') {
+      unflushed.add(flush)
+      setImmediate(flush)
+    }
+    pending += `{"level":${level},"time":${Date.now()}${bindings},"requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`
+    if (pending.length >= 65_536) flush()
+  }
+}

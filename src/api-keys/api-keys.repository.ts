@@ -1,5 +1,5 @@
 import type { Compilable } from 'kysely'
-import { type Db, preparedQuery } from '../db/index.ts'
+import { type Db, preparedRead } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../http/pagination.ts'
 import type { Role } from '../workspaces/workspaces.table.ts'
 import type { ApiKeyTable } from './api-keys.table.ts'
@@ -20,13 +20,11 @@ const keyByHashQuery = (db: Db, hash: string) =>
     .select('memberships.role')
     .where('api_keys.key_hash', '=', hash)
 
-// Every API request that misses the principal cache runs this lookup.
-const keyByHash = preparedQuery((db: Db, hash: string) => keyByHashQuery(db, hash) as Compilable<KeyWithRole>)
-
-/** The key by hash with the role its user holds now in the key's workspace (none when removed). */
-export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithRole | undefined> {
-  return (await keyByHash(db, hash))[0]
-}
+/**
+ * The key by hash with the role its user holds now in the key's workspace (none when removed),
+ * as committed. Every API request that misses the principal cache runs this lookup.
+ */
+export const findKeyByHash = preparedRead((db: Db, hash: string) => keyByHashQuery(db, hash) as Compilable<KeyWithRole>)
 
 export async function listActiveKeys(db: Db, workspaceId: string, page: PageRequest): Promise<ApiKeyTable[]> {
   const q = db.selectFrom('api_keys').selectAll().where('workspace_id', '=', workspaceId).where('revoked_at', 'is', null)

@@ -72,21 +72,20 @@ export async function revokeUserKeys(db: Db, workspaceId: string, userId: string
   invalidatePrincipals()
 }
 
-/** Resolves a bearer token to who is calling; every failure is a 401. */
-export async function authenticate(db: Db, token: string, now: Date, cache?: PrincipalCache): Promise<Principal> {
-  const hash = hashKey(token)
+/** Resolves a bearer token to who is calling, synchronously; every failure is a 401. */
+export function authenticate(db: Db, token: string, now: Date, cache?: PrincipalCache): Principal {
   const nowMs = now.getTime()
-  const hit = cache?.get(hash, nowMs)
+  const hit = cache?.get(token, nowMs)
   if (hit) return hit
   const started = cache?.begin() ?? 0
-  const row = await repo.findKeyByHash(db, hash)
+  const row = repo.findKeyByHash(db, hashKey(token))
   if (!row) throw unauthorized('API key is not valid')
   if (row.revoked_at !== null) throw unauthorized('API key has been revoked')
   const expiresAtMs = row.expires_at === null ? null : new Date(row.expires_at).getTime()
   if (expiresAtMs !== null && expiresAtMs <= nowMs) throw unauthorized('API key has expired')
   if (row.role === null) throw unauthorized('API key belongs to a user who is no longer a member of its workspace')
   const principal: Principal = { keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id, role: row.role }
-  cache?.set(hash, principal, expiresAtMs, started, nowMs)
+  cache?.set(token, principal, expiresAtMs, started, nowMs)
   return principal
 }
 

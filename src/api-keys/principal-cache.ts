@@ -19,6 +19,10 @@ interface Entry {
  * Resolved keys, kept for `ttlMs` so the per-request key lookup leaves the hot path. Writes on
  * this node invalidate at once (the epoch); with several nodes on one database, a revocation or
  * role change made elsewhere reaches this node within `ttlMs`. A ttl of 0 turns caching off.
+ *
+ * Entries are keyed by the bearer token itself, so a hit costs no SHA-256. The raw tokens of
+ * keys used recently therefore sit in this process's memory (as every request's headers do
+ * anyway); they are never written anywhere, and only keys that authenticated are kept.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>()
@@ -30,20 +34,20 @@ export class PrincipalCache {
     return epoch
   }
 
-  get(keyHash: string, nowMs: number): Principal | undefined {
-    const e = this.entries.get(keyHash)
+  get(token: string, nowMs: number): Principal | undefined {
+    const e = this.entries.get(token)
     if (!e) return undefined
     if (e.epoch !== epoch || e.untilMs <= nowMs || (e.keyExpiresAtMs !== null && e.keyExpiresAtMs <= nowMs)) {
-      this.entries.delete(keyHash)
+      this.entries.delete(token)
       return undefined
     }
     return e.principal
   }
 
   /** Ignored when an invalidation happened since `begin`: the lookup may have read old rows. */
-  set(keyHash: string, principal: Principal, keyExpiresAtMs: number | null, startedEpoch: number, nowMs: number): void {
+  set(token: string, principal: Principal, keyExpiresAtMs: number | null, startedEpoch: number, nowMs: number): void {
     if (this.ttlMs <= 0 || startedEpoch !== epoch) return
     if (this.entries.size >= 10_000) this.entries.clear()
-    this.entries.set(keyHash, { principal, keyExpiresAtMs, untilMs: nowMs + this.ttlMs, epoch })
+    this.entries.set(token, { principal, keyExpiresAtMs, untilMs: nowMs + this.ttlMs, epoch })
   }
 }

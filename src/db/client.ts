@@ -8,6 +8,12 @@ export interface DbHandle {
   close(): Promise<void>
 }
 
+// The read-only connection of each database opened on a file, for preparedRead.
+const readers = new WeakMap<Db, Sqlite>()
+
+/** The read-only connection beside `db`, if it has one (not for transactions or in-memory databases). */
+export const readerOf = (db: Db): Sqlite | undefined => readers.get(db)
+
 /** Opens the SQLite file with WAL, foreign keys and a busy timeout, behind Kysely. */
 export function openDatabase(file: string): DbHandle {
   const sqlite = new Sqlite(file, { create: true, strict: true })
@@ -19,10 +25,20 @@ export function openDatabase(file: string): DbHandle {
   // (tens of microseconds each); bun:sqlite's query() caches prepared statements by SQL text.
   const cached = { prepare: (text: string) => sqlite.query(text), close: () => sqlite.close() }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached as never }) })
+  // Hot reads run synchronously on a second, read-only connection. Under WAL it reads the last
+  // committed state and never sees a transaction that Kysely holds open on the writer.
+  let reader: Sqlite | undefined
+  if (file !== ':memory:' && file !== '') {
+    reader = new Sqlite(file, { readonly: true, strict: true })
+    reader.exec('PRAGMA busy_timeout = 5000')
+    readers.set(db, reader)
+  }
   return {
     db,
     sqlite,
     async close() {
+      readers.delete(db)
+      reader?.close()
       await db.destroy()
     },
   }

@@ -1,14 +1,12 @@
+import type { SQLQueryBindings, Statement } from 'bun:sqlite'
 import type { CompiledQuery, Compilable } from 'kysely'
+import { readerOf } from './client.ts'
 import type { Db } from './database.ts'
 
-/**
- * A query on a hot path, built and compiled once per database and then run with new parameter
- * values. Only for queries whose compiled parameters are exactly the arguments, in order
- * (simple `where col = value` lookups); that is checked on the first compile.
- */
-export function preparedQuery<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
+/** Compiles once per database; checks that the compiled parameters are exactly the arguments, in order. */
+function compiler<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
   const compiled = new WeakMap<Db, CompiledQuery<Row>>()
-  return async (db: Db, ...args: Args): Promise<Row[]> => {
+  return (db: Db, args: Args): CompiledQuery<Row> => {
     let query = compiled.get(db)
     if (!query) {
       query = build(db, ...args).compile()
@@ -18,7 +16,41 @@ export function preparedQuery<Row, Args extends unknown[]>(build: (db: Db, ...ar
       }
       compiled.set(db, query)
     }
+    return query
+  }
+}
+
+/**
+ * A query on a hot path, built and compiled once per database and then run with new parameter
+ * values. Only for queries whose compiled parameters are exactly the arguments, in order
+ * (simple `where col = value` lookups); that is checked on the first compile.
+ */
+export function preparedQuery<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
+  const compile = compiler(build)
+  return async (db: Db, ...args: Args): Promise<Row[]> => {
+    const query = compile(db, args)
     const result = await db.executeQuery<Row>({ ...query, parameters: args })
     return result.rows
+  }
+}
+
+/**
+ * Like preparedQuery, but returns the first row only, read synchronously as a bun:sqlite prepared statement on the database's
+ * read-only connection: no Kysely executor, no promise. It sees the last committed state, so it
+ * is for reads outside transactions only; a transaction or an in-memory database has no reader
+ * and gets an error.
+ */
+export function preparedRead<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
+  const compile = compiler(build)
+  const statements = new WeakMap<Db, Statement>()
+  return (db: Db, ...args: Args): Row | undefined => {
+    let statement = statements.get(db)
+    if (!statement) {
+      const reader = readerOf(db)
+      if (!reader) throw new Error('preparedRead: this database has no read-only connection (a transaction or :memory:)')
+      statement = reader.prepare(compile(db, args).sql)
+      statements.set(db, statement)
+    }
+    return (statement.get(...(args as unknown as SQLQueryBindings[])) ?? undefined) as Row | undefined
   }
 }

@@ -1,4 +1,4 @@
-import { type AnyElysia, Elysia } from 'elysia'
+import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
 import { agentsController, findAgentRow } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
@@ -8,7 +8,7 @@ import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
-import type { Logger } from '../log.ts'
+import { accessLog, type Logger } from '../log.ts'
 import { numbersController } from '../numbers/index.ts'
 import { providersController } from '../providers/index.ts'
 import { secretBoxFor } from '../secrets/index.ts'
@@ -58,23 +58,32 @@ const requestIdPrefix = `req_${crypto.randomUUID().slice(0, 8)}`
 let requestCounter = 0
 const nextRequestId = () => `${requestIdPrefix}_${(++requestCounter).toString(36)}`
 
+// Set on Elysia's per-request context by onRequest and read back by onError and
+// onAfterResponse: the same object travels through every hook of one request.
+interface Timed {
+  requestId?: string
+  startedAt?: number
+}
+
 export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
-  const started = new WeakMap<Request, { id: string; at: number }>()
+  const logRequest = accessLog(log)
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
 
   const self: { app?: AnyElysia } = {}
   let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
-    .onRequest(({ request, set }) => {
-      const given = request.headers.get('x-request-id')
+    .onRequest((ctx) => {
+      const given = ctx.request.headers.get('x-request-id')
       const id = given && REQUEST_ID.test(given) ? given : nextRequestId()
-      started.set(request, { id, at: performance.now() })
-      set.headers['x-request-id'] = id
-      checkContentLength(request, config.MAX_BODY_BYTES)
+      ;(ctx as Timed).requestId = id
+      ;(ctx as Timed).startedAt = performance.now()
+      ctx.set.headers['x-request-id'] = id
+      checkContentLength(ctx.request, config.MAX_BODY_BYTES)
     })
     .onParse(({ request, contentType }) => readJsonBody(request, contentType, config.MAX_BODY_BYTES))
-    .onError(({ code, error, set, request }) => {
-      const requestId = started.get(request)?.id ?? nextRequestId()
+    .onError((ctx) => {
+      const { code, error, set } = ctx
+      const requestId = (ctx as Timed).requestId ?? nextRequestId()
       const err = toAppError(code, error, log, requestId)
       set.status = err.status
       set.headers['x-request-id'] = requestId
@@ -82,10 +91,12 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       if (err.headers) Object.assign(set.headers, err.headers)
       return errorBody(err, requestId)
     })
-    .onAfterResponse(({ request, set, path }) => {
-      const s = started.get(request)
-      if (!s || !log.isLevelEnabled('info')) return
-      log.info({ requestId: s.id, method: request.method, path, status: set.status, ms: +(performance.now() - s.at).toFixed(2) }, 'request')
+    .onAfterResponse((ctx) => {
+      const { requestId, startedAt } = ctx as Timed
+      if (requestId === undefined || startedAt === undefined) return
+      const { set } = ctx
+      const status = typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
+      logRequest(requestId, ctx.request.method, ctx.path, status, Math.round((performance.now() - startedAt) * 100) / 100)
     })
     .use(openapiRoutes(() => self.app as AnyElysia))
     .get('/health', () => ({ status: 'ok' as const }), { detail: { summary: 'Liveness', tags: ['Health'] } })

@@ -35,7 +35,7 @@ export function workspacesController(db: Db, auth: AuthPlugin) {
       response: t.Object({ workspaces: t.Array(WorkspaceListItem), nextCursor: NextCursor }),
       detail: { summary: "List the workspaces the key's user belongs to, with the user's role in each" },
     })
-    .get('/:workspace_id', async ({ params }) => ({ workspace: await workspaces.getWorkspace(db, params.workspace_id) }), {
+    .get('/:workspace_id', ({ params }) => ({ workspace: workspaces.getWorkspace(db, params.workspace_id) }), {
       permission: 'workspaces:read',
       params: WorkspaceParams,
       response: t.Object({ workspace: Workspace }),

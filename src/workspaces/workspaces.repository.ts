@@ -1,12 +1,11 @@
-import { type Db, preparedQuery } from '../db/index.ts'
+import { type Db, preparedRead } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../http/pagination.ts'
 import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspaces.table.ts'
 
 export const insertWorkspace = (db: Db, row: WorkspaceTable) => db.insertInto('workspaces').values(row).execute()
 
-const workspaceById = preparedQuery((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
-
-export const findWorkspace = async (db: Db, id: string) => (await workspaceById(db, id))[0]
+/** The committed row, read synchronously (GET /api/workspaces/{id} is the benchmarked hot path). */
+export const findWorkspace = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
 
 export const countWorkspaces = async (db: Db) =>
   Number((await db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)

@@ -26,8 +26,8 @@ export async function createWorkspace(db: Db, userId: string, name: string) {
   })
 }
 
-export async function getWorkspace(db: Db, id: string): Promise<Workspace> {
-  const row = await repo.findWorkspace(db, id)
+export function getWorkspace(db: Db, id: string): Workspace {
+  const row = repo.findWorkspace(db, id)
   if (!row) throw notFound('workspace')
   return toWorkspace(row)
 }

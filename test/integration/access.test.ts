@@ -42,7 +42,7 @@ describe('route inventory', () => {
   })
 
   test('the inventory check flags an /api route that declares no permission', () => {
-    const auth = createAuth(async () => ({ keyId: 'k', userId: 'u', workspaceId: 'w', role: 'admin' }), new RateLimiter(0, 0))
+    const auth = createAuth(() => ({ keyId: 'k', userId: 'u', workspaceId: 'w', role: 'admin' }), new RateLimiter(0, 0))
     const app = new Elysia()
       .use(auth)
       .get('/api/guarded', () => 'ok', { permission: 'agents:read' })

@@ -10,12 +10,16 @@ import { apiClient, type Api } from '../helpers/appliance.ts'
 const lines: string[] = []
 const waiters: { match: (r: Record<string, unknown>) => boolean; resolve: (r: Record<string, unknown>) => void }[] = []
 
-function onLine(line: string) {
-  lines.push(line)
-  const record = JSON.parse(line) as Record<string, unknown>
-  for (const w of waiters.splice(0)) {
-    if (w.match(record)) w.resolve(record)
-    else waiters.push(w)
+// The destination is a byte stream: one write may carry several lines (access lines are batched).
+function onChunk(chunk: string) {
+  for (const line of chunk.split('\n')) {
+    if (line === '') continue
+    lines.push(line)
+    const record = JSON.parse(line) as Record<string, unknown>
+    for (const w of waiters.splice(0)) {
+      if (w.match(record)) w.resolve(record)
+      else waiters.push(w)
+    }
   }
 }
 
@@ -33,7 +37,7 @@ let adminKey: string
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'appliance-log-'))
   const config = loadConfig({}, { HTTP_HOST: '127.0.0.1', HTTP_PORT: 0, DATA_DIR: dir, LOG_LEVEL: 'info' })
-  appliance = await startAppliance(config, createLogger('info', { write: onLine }))
+  appliance = await startAppliance(config, createLogger('info', { write: onChunk }))
   adminKey = readFileSync(join(dir, 'admin-api-key'), 'utf8').trim()
   api = apiClient(appliance.url, adminKey)
 })
