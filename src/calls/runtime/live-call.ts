@@ -55,6 +55,7 @@ export class LiveCall {
   private sessionEnd?: EndReason
   private transferred = false
   private hasBrain = false
+  private negotiated?: NegotiatedMedia
   /** While bridged to a transfer target, the caller's audio goes there instead of the session. */
   private audioSink?: (frame: Int16Array) => void
   private finishing?: Promise<void>
@@ -75,6 +76,9 @@ export class LiveCall {
     this.finished = new Promise((r) => (this.resolveFinished = r))
     this.sip.on('ended', (info) => this.onSipEnded(info))
     this.sip.on('dtmf', (digit) => this.session?.pushDtmf(digit))
+    // on hold the peer only sends (or nothing): we stop sending until it takes us off hold
+    this.sip.on('hold', () => this.direction('recvonly'))
+    this.sip.on('unhold', () => this.direction('sendrecv'))
   }
 
   get media(): CallMedia | undefined {
@@ -84,6 +88,7 @@ export class LiveCall {
   /** The call was answered with this media: start the audio and the conversation. */
   async answered(media: NegotiatedMedia): Promise<void> {
     this.answeredAt = performance.now()
+    this.negotiated = media
     await repo.updateCall(this.deps.db, this.id, { status: 'in_progress', answered_at: nowIso() })
     if (this.sipEnd) return this.finish()
     this.callMedia = await this.deps.media.startCall(this.id, this.ports, media, {
@@ -117,6 +122,12 @@ export class LiveCall {
     }
     if (this.agent.welcome.delayMs > 0) setTimeout(start, this.agent.welcome.delayMs)
     else start()
+  }
+
+  private direction(direction: NegotiatedMedia['direction']): void {
+    if (!this.callMedia || !this.negotiated || this.sipEnd) return
+    this.negotiated = { ...this.negotiated, direction }
+    this.callMedia.update(this.negotiated)
   }
 
   /** Hang up from our side. */

@@ -1,6 +1,7 @@
 // Real SIP peers (SIPp) call numbers of a running appliance: the number directory in the
 // database decides, the call runs with media and a voice session, and the call row records it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
 import { freePort, sipp } from '../../helpers/sipp.ts'
@@ -52,6 +53,14 @@ describe('inbound calls on a running appliance', () => {
       expect((await wav.arrayBuffer()).byteLength).toBeGreaterThan(44)
     })
   }
+
+  test('a caller puts a live call on hold and off hold by re-INVITE (recvonly, then sendrecv answered) and the call goes on', async () => {
+    const before = new Set((await calls()).map((c) => c.id))
+    const run = await sipp(['-sf', join(import.meta.dir, '../../fixtures/sip/uac-hold.xml'), `127.0.0.1:${t.appliance.sip.udp}`, '-s', target.e164.slice(1), '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort())]).exited
+    expect(run.code, run.stderr + run.stdout.slice(-1500)).toBe(0)
+    const call = await waitForCall(t, (c) => !before.has(c.id) && c.status === 'ended')
+    expect(call).toMatchObject({ outcome: 'completed', endReason: 'caller_hangup' })
+  })
 
   test('an unknown number is refused and nothing is created', async () => {
     const before = (await calls()).length

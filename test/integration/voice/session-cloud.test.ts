@@ -77,11 +77,11 @@ describe('a conversation with streaming STT over the Deepgram protocol, in real 
     // the model is told only what the caller heard of the interrupted answer
     const second = openai.requests.filter((q) => q.path === '/v1/chat/completions')[1]!.body.messages
     expect(second.at(-2)).toEqual({ role: 'assistant', content: cut })
-    // playback stopped soon after the caller started talking: no frame of the first answer in the
-    // second half of the interruption
+    // playback stopped soon after the caller started talking: no frame of the first answer a second
+    // after their first word (the decision itself is timed to the frame in the timeline tests)
     const interruptAt = (r.transcript[2]!.timestamp * 1000) as number
     const secondAnswerAt = r.transcript[3]!.timestamp * 1000
-    const late = sent.filter((s) => s.atMs > interruptAt + 800 && s.atMs < secondAnswerAt - 20)
+    const late = sent.filter((s) => s.atMs > interruptAt + 1000 && s.atMs < secondAnswerAt - 20)
     expect(late.length).toBe(0)
     expect(deepgram.connections.length).toBeGreaterThanOrEqual(1)
   }, 40_000)
