@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InMemoryNumberDirectory, UserAgent } from '../../../src/telephony/sip/index.ts'
+import { dialWithBaresip } from '../../helpers/baresip.ts'
 
 const NUMBER = '15550007777'
 const DESK = '15550008888'
@@ -39,17 +40,6 @@ beforeAll(async () => {
   const gen = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
     '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')])
   if (gen.exitCode !== 0) throw new Error(gen.stderr.toString())
-  writeFileSync(join(dir, 'tone.wav'), toneWav())
-  writeFileSync(join(dir, 'accounts'), '<sip:baresip@127.0.0.1>;regint=0\n')
-  writeFileSync(
-    join(dir, 'config'),
-    [
-      'sip_listen 127.0.0.1:0', 'module_path /usr/lib/baresip/modules', 'module g711.so', 'module aufile.so',
-      'module account.so', 'module menu.so', `audio_player aufile,${join(dir, 'out.wav')}`,
-      `audio_source aufile,${join(dir, 'tone.wav')}`, `audio_alert aufile,${join(dir, 'alert.wav')}`, 'rtp_ports 30000-30999',
-      `sip_cafile ${join(dir, 'cert.pem')}`, '',
-    ].join('\n'),
-  )
   ua = new UserAgent({
     host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0,
     tlsCert: readFileSync(join(dir, 'cert.pem'), 'utf8'), tlsKey: readFileSync(join(dir, 'key.pem'), 'utf8'), directory: new InMemoryNumberDirectory([NUMBER, DESK].map((number) => ({ number, trunkSources: ['127.0.0.1'] }))) })
@@ -61,30 +51,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Starts baresip dialling `number`; `saw(text)` resolves once its output contains the text. */
+/** Starts baresip dialling `number` with a tone as its microphone. */
 function dial(number: string, transport: 'udp' | 'tls' = 'udp') {
   const target = transport === 'tls' ? `sip:${number}@127.0.0.1:${ua.ports.tls};transport=tls` : `sip:${number}@127.0.0.1:${ua.ports.udp}`
-  const proc = Bun.spawn(['baresip', '-f', dir, '-t', '20', '-e', `/dial ${target}`], { stdout: 'pipe', stderr: 'pipe' })
-  let out = ''
-  const waiting: Array<{ text: string; res: (ok: boolean) => void }> = []
-  const pump = (async () => {
-    const decoder = new TextDecoder()
-    for await (const chunk of proc.stdout) {
-      out += decoder.decode(chunk)
-      for (const w of [...waiting]) if (out.includes(w.text)) waiting.splice(waiting.indexOf(w), 1), w.res(true)
-    }
-    for (const w of waiting) w.res(false)
-  })()
-  return {
-    proc,
-    output: () => out,
-    saw: (text: string) => (out.includes(text) ? Promise.resolve(true) : new Promise<boolean>((res) => waiting.push({ text, res }))),
-    async stop() {
-      proc.kill()
-      await proc.exited
-      await pump
-    },
-  }
+  return dialWithBaresip(target, toneWav(), { timeoutSec: 20, extraConfig: [`sip_cafile ${join(dir, 'cert.pem')}`] })
 }
 
 test('baresip calls a number, is answered, and sees our hang-up', async () => {
@@ -93,7 +63,7 @@ test('baresip calls a number, is answered, and sees our hang-up', async () => {
   const closed = peer.saw('session closed')
   try {
     const [call] = await incoming
-    expect(call.info.from.uri).toBe('sip:baresip@127.0.0.1')
+    expect(call.info.from.uri).toBe('sip:caller@127.0.0.1')
     expect(call.info.offer).toContain('PCMU/8000')
     const active = call.next('active')
     call.answer(SDP)
