@@ -48,13 +48,15 @@ export class Playout {
     }
     let i = 0
     for (; i + this.frameSamples <= samples.length; i += this.frameSamples) {
-      this.queue.push({ samples: samples.slice(i, i + this.frameSamples), speech })
+      // views, not copies: engines hand over fresh buffers and never write to them again
+      this.queue.push({ samples: samples.subarray(i, i + this.frameSamples), speech })
     }
     if (i < samples.length) this.partial = samples.slice(i)
     if (nowMs !== undefined && this.nextDueMs === undefined) {
       this.ahead = true
       this.tick(nowMs)
-      if (this.nextDueMs !== undefined) this.nextDueMs -= this.frameMs
+      const due = this.nextDueMs as number | undefined // tick() may have set it
+      if (due !== undefined) this.nextDueMs = due - this.frameMs
     }
   }
 
