@@ -118,7 +118,8 @@ class FliteStream extends ProviderStream<never, TtsEvent> {
     const samples = resample(result.samples, result.sampleRate, this.opts.sampleRate)
     const piece = (this.opts.sampleRate * PIECE_MS) / 1000
     for (let i = 0; i < samples.length; i += piece) {
-      emit({ type: 'audio', frame: { samples: samples.slice(i, i + piece), sampleRate: this.opts.sampleRate } })
+      // views of the buffer the worker handed over: nothing else holds or writes it
+      emit({ type: 'audio', frame: { samples: samples.subarray(i, i + piece), sampleRate: this.opts.sampleRate } })
     }
     emit({ type: 'done', characters: this.text.length, audioMs: (samples.length * 1000) / this.opts.sampleRate })
   }
