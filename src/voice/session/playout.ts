@@ -16,6 +16,8 @@ export class Playout {
   private partial: Int16Array | undefined
   private nextDueMs: number | undefined
   private readonly sent = new Map<SpeechHandle, number>()
+  /** The sink holds one frame more than it has sent: the played clocks lag what was handed over by a frame. */
+  private ahead = false
 
   constructor(
     readonly sampleRate: number,
@@ -29,7 +31,9 @@ export class Playout {
 
   /**
    * Queues audio; with `nowMs`, an idle playout sends the first frame at once instead of at the
-   * next tick (saves up to one frame of latency at the start of every reply).
+   * next tick (saves up to one frame of latency at the start of every reply), and the second at
+   * the next tick: the sink (the call's media) sends on its own 20 ms clock, so it must always
+   * hold the next frame when it reads, or the reply would have a 20 ms hole after its first frame.
    */
   enqueue(frame: AudioFrame, speech: SpeechHandle, nowMs?: number): void {
     if (frame.sampleRate !== this.sampleRate) throw new RangeError(`playout is ${this.sampleRate} Hz, frame is ${frame.sampleRate} Hz`)
@@ -44,10 +48,16 @@ export class Playout {
     }
     let i = 0
     for (; i + this.frameSamples <= samples.length; i += this.frameSamples) {
-      this.queue.push({ samples: samples.slice(i, i + this.frameSamples), speech })
+      // views, not copies: engines hand over fresh buffers and never write to them again
+      this.queue.push({ samples: samples.subarray(i, i + this.frameSamples), speech })
     }
     if (i < samples.length) this.partial = samples.slice(i)
-    if (nowMs !== undefined && this.nextDueMs === undefined) this.tick(nowMs)
+    if (nowMs !== undefined && this.nextDueMs === undefined) {
+      this.ahead = true
+      this.tick(nowMs)
+      const due = this.nextDueMs as number | undefined // tick() may have set it
+      if (due !== undefined) this.nextDueMs = due - this.frameMs
+    }
   }
 
   /** Pads and queues a trailing partial frame (end of a speech). */
@@ -65,6 +75,7 @@ export class Playout {
     this.queue.length = 0
     this.partial = undefined
     this.nextDueMs = undefined
+    this.ahead = false
     return dropped
   }
 
@@ -78,8 +89,12 @@ export class Playout {
 
   /** Sends every frame due by `nowMs` (one per 20 ms of clock, starting when audio first waits). */
   tick(nowMs: number): void {
+    // by now the sink has sent what was handed over ahead of its clock at the previous tick
+    if (this.ahead) for (const [speech, ms] of this.sent) if (speech.state === 'speaking') speech.setPlayedMs(ms)
     if (this.queue.length === 0) {
       this.nextDueMs = undefined
+      this.ahead = false
+      for (const s of this.sent.keys()) if (s.state !== 'speaking') this.sent.delete(s)
       return
     }
     this.nextDueMs ??= nowMs
@@ -92,7 +107,7 @@ export class Playout {
       this.send({ samples: item.samples, sampleRate: this.sampleRate })
       const after = before + this.frameMs
       this.sent.set(item.speech, after)
-      item.speech.setPlayedMs(after)
+      item.speech.setPlayedMs(this.ahead ? after - this.frameMs : after)
     }
     for (const s of this.sent.keys()) if (s.state !== 'speaking') this.sent.delete(s)
   }

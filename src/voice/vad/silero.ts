@@ -11,10 +11,16 @@ const WINDOW: Record<number, number> = { 8000: 256, 16000: 512 }
 /** v5 is trained on each window preceded by the tail of the previous one. */
 const CONTEXT: Record<number, number> = { 8000: 32, 16000: 64 }
 
-/** Silero VAD v5 through onnxruntime-node; one ONNX session shared by every stream. */
+/**
+ * Silero VAD v5 through onnxruntime-node; one ONNX session shared by every stream. The runtime
+ * runs inference synchronously on the calling thread, and one run costs about the same for one
+ * window as for several, so the windows every call completes in one turn of the event loop are
+ * scored together in one batched run (same results: each row has its own recurrent state).
+ */
 export class SileroVad implements VadModel {
   readonly name = 'silero-v5'
   readonly capabilities = { sampleRates: [8000, 16000], learned: true }
+  private readonly batches = new Map<number, Batcher>()
 
   private constructor(
     private readonly ort: Ort,
@@ -44,20 +50,74 @@ export class SileroVad implements VadModel {
   scorer(sampleRate: number): VadScorer {
     const window = this.windowSamples(sampleRate)
     const context = CONTEXT[sampleRate]!
-    const { Tensor } = this.ort
-    const input = new Float32Array(context + window)
-    let state = new Tensor('float32', new Float32Array(2 * 128), [2, 1, 128])
-    const sr = new Tensor('int64', BigInt64Array.from([BigInt(sampleRate)]), [])
-    const session = this.session
+    let batch = this.batches.get(sampleRate)
+    if (!batch) this.batches.set(sampleRate, (batch = new Batcher(this.ort, this.session, sampleRate, context + window)))
+    const b = batch
+    const row: Row = { input: new Float32Array(context + window), state: new Float32Array(STATE), resolve: () => {}, reject: () => {} }
     return {
-      async score(samples: Float32Array): Promise<number> {
+      score(samples: Float32Array): Promise<number> {
         if (samples.length !== window) throw new RangeError(`Silero window must be ${window} samples`)
-        input.set(samples, context)
-        const out = await session.run({ input: new Tensor('float32', input.slice(), [1, context + window]), state, sr })
-        state = out.stateN as typeof state
-        input.copyWithin(0, context + window - context, context + window)
-        return (out.output!.data as Float32Array)[0]!
+        row.input.set(samples, context)
+        return b.score(row).finally(() => row.input.copyWithin(0, window, context + window))
       },
+    }
+  }
+}
+
+/** Per layer of the model's state: 128 floats per stream, as [2, batch, 128]. */
+const STATE = 2 * 128
+
+interface Row {
+  input: Float32Array
+  state: Float32Array
+  resolve(p: number): void
+  reject(e: unknown): void
+}
+
+class Batcher {
+  private pending: Row[] = []
+  private readonly sr: import('onnxruntime-node').Tensor
+
+  constructor(
+    private readonly ort: Ort,
+    private readonly session: Session,
+    sampleRate: number,
+    private readonly width: number,
+  ) {
+    this.sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(sampleRate)]), [])
+  }
+
+  score(row: Row): Promise<number> {
+    return new Promise((resolve, reject) => {
+      row.resolve = resolve
+      row.reject = reject
+      if (this.pending.push(row) === 1) setImmediate(() => void this.flush())
+    })
+  }
+
+  private async flush(): Promise<void> {
+    const rows = this.pending
+    this.pending = []
+    const n = rows.length
+    const input = new Float32Array(n * this.width)
+    const state = new Float32Array(n * STATE)
+    rows.forEach((r, i) => {
+      input.set(r.input, i * this.width)
+      state.set(r.state.subarray(0, 128), i * 128)
+      state.set(r.state.subarray(128), (n + i) * 128)
+    })
+    try {
+      const { Tensor } = this.ort
+      const out = await this.session.run({ input: new Tensor('float32', input, [n, this.width]), state: new Tensor('float32', state, [2, n, 128]), sr: this.sr })
+      const next = out.stateN!.data as Float32Array
+      const p = out.output!.data as Float32Array
+      rows.forEach((r, i) => {
+        r.state.set(next.subarray(i * 128, (i + 1) * 128), 0)
+        r.state.set(next.subarray((n + i) * 128, (n + i + 1) * 128), 128)
+        r.resolve(p[i]!)
+      })
+    } catch (err) {
+      for (const r of rows) r.reject(err)
     }
   }
 }

@@ -112,3 +112,27 @@ test('progress counts only voiced time: the silence that ends an utterance does 
   expect(Math.max(...speechMs)).toBeGreaterThanOrEqual(440)
   expect(Math.max(...speechMs)).toBeLessThanOrEqual(540)
 })
+
+describe('Silero scoring of many calls at once', () => {
+  test('windows of several calls scored in one batched run get the probabilities each call gets alone', async () => {
+    const vad = await SileroVad.load()
+    const audios = [first, second, timeline].map((a) => a.samples)
+    const windows = (samples: Int16Array, k: number) => Float32Array.from(samples.subarray(k * 512, (k + 1) * 512), (v) => v / 32768)
+    const rounds = 40
+    const alone: number[][] = []
+    for (const samples of audios) {
+      const scorer = vad.scorer(16000)
+      const probs: number[] = []
+      for (let k = 0; k < rounds; k++) probs.push(await scorer.score(windows(samples, k)))
+      alone.push(probs)
+    }
+    const scorers = audios.map(() => vad.scorer(16000))
+    const together: number[][] = audios.map(() => [])
+    for (let k = 0; k < rounds; k++) {
+      const got = await Promise.all(scorers.map((s, i) => s.score(windows(audios[i]!, k))))
+      got.forEach((p, i) => together[i]!.push(p))
+    }
+    expect(Math.max(...alone.flat())).toBeGreaterThan(0.5) // there is speech in there
+    together.forEach((probs, i) => probs.forEach((p, k) => expect(p).toBeCloseTo(alone[i]![k]!, 5)))
+  })
+})

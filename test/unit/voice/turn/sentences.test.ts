@@ -21,6 +21,22 @@ describe('sentence splitting of streamed LLM text', () => {
     expect(s.flush()).toEqual(['What time works?'])
   })
 
+  test('sends the first clause of a reply on its own while its sentence is still being written', () => {
+    const s = new SentenceSplitter()
+    const got: string[][] = []
+    for (const delta of ['I am sorry to hear that,', ' let me', ' check.', ' Anything else?']) got.push(s.push(delta))
+    expect(got).toEqual([[], ['I am sorry to hear that,'], [], ['let me check.']])
+    expect(s.flush()).toEqual(['Anything else?'])
+  })
+
+  test('cuts only the first sentence at a clause, and never after a short opener', () => {
+    const s = new SentenceSplitter()
+    const out = [...s.push('Right, I see what you mean now, so'), ...s.push(' we will move it, as you asked, to Friday. Then'), ...s.flush()]
+    expect(out).toEqual(['Right, I see what you mean now,', 'so we will move it, as you asked, to Friday.', 'Then'])
+    expect(new SentenceSplitter().push('Of course, let me')).toEqual([])
+    expect(new SentenceSplitter({ minChars: 8, maxChars: 220, firstClauseMinChars: 0 }).push('I am sorry to hear that, let me')).toEqual([])
+  })
+
   test('cuts a run-on clause at a comma once it passes the maximum length', () => {
     const s = new SentenceSplitter({ minChars: 8, maxChars: 40 })
     const out = s.push('we have rooms on the first floor, the second floor and the third floor and')
