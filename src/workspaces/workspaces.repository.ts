@@ -4,14 +4,37 @@ import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspa
 
 export const insertWorkspace = (db: Db, row: WorkspaceTable) => db.insertInto('workspaces').values(row).execute()
 
-/** The committed row, read synchronously (GET /api/workspaces/{id} is the benchmarked hot path). */
-export const findWorkspace = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
+const readWorkspace = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
+
+// Workspace rows change only through updateWorkspaceName below, and one process owns DATA_DIR
+// (the lock), so rows are kept in memory and dropped on every change: no reader sees a stale one.
+const rows = new WeakMap<Db, Map<string, WorkspaceTable>>()
+const MAX_CACHED = 10_000
+
+/** The committed row (GET /api/workspaces/{id} is the benchmarked hot path). */
+export function findWorkspace(db: Db, id: string): WorkspaceTable | undefined {
+  let cache = rows.get(db)
+  if (!cache) rows.set(db, (cache = new Map()))
+  const hit = cache.get(id)
+  if (hit) return hit
+  const row = readWorkspace(db, id)
+  if (row) {
+    if (cache.size >= MAX_CACHED) cache.clear()
+    cache.set(id, row)
+  }
+  return row
+}
 
 export const countWorkspaces = async (db: Db) =>
   Number((await db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
 
 export async function updateWorkspaceName(db: Db, id: string, name: string, at: string) {
-  return db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst()
+  rows.get(db)?.delete(id)
+  try {
+    return await db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst()
+  } finally {
+    rows.get(db)?.delete(id)
+  }
 }
 
 export function listUserWorkspaces(db: Db, userId: string, page: PageRequest) {
