@@ -1,9 +1,7 @@
 // Runs sherpa-onnx off the main thread: its decode calls are synchronous native code (tens of ms
 // per chunk for a real model), which would otherwise stall every call's audio on the event loop.
-import { createRequire } from 'node:module'
 import type { SherpaModel } from './sherpa-model.ts'
-
-export const SHERPA_RATE = 16000
+import { createRecognizer, type Offline, type Online, type OnlineStream, SHERPA_RATE } from './sherpa-onnx-runtime.ts'
 
 export type SherpaRequest =
   | { op: 'init'; model: SherpaModel; numThreads: number; endpointingMs: number }
@@ -23,24 +21,6 @@ export type SherpaReply =
 
 /** Longest utterance an offline model is given (whisper itself stops at 30 s). */
 export const MAX_OFFLINE_UTTERANCE_MS = 60_000
-
-interface OnlineStream {
-  acceptWaveform(w: { samples: Float32Array; sampleRate: number }): void
-  inputFinished(): void
-}
-interface Online {
-  createStream(): OnlineStream
-  isReady(s: OnlineStream): boolean
-  decode(s: OnlineStream): void
-  isEndpoint(s: OnlineStream): boolean
-  reset(s: OnlineStream): void
-  getResult(s: OnlineStream): { text: string; start_time?: number }
-}
-interface Offline {
-  createStream(): OnlineStream
-  decode(s: OnlineStream): void
-  getResult(s: OnlineStream): { text: string }
-}
 
 interface Open {
   samples: number
@@ -80,27 +60,13 @@ self.onmessage = (ev: MessageEvent<SherpaRequest>) => {
 }
 
 function init(msg: Extract<SherpaRequest, { op: 'init' }>): void {
-  const m = msg.model
   try {
-    const sherpa = createRequire(import.meta.url)('sherpa-onnx-node')
-    const featConfig = { sampleRate: SHERPA_RATE, featureDim: 80 }
-    const modelConfig = { ...m.modelConfig, numThreads: msg.numThreads, provider: 'cpu', debug: 0 }
-    if (m.streaming) {
-      const silenceSec = Math.max(0.1, msg.endpointingMs / 1000)
-      online = new sherpa.OnlineRecognizer({
-        featConfig,
-        modelConfig,
-        decodingMethod: 'greedy_search',
-        enableEndpoint: 1,
-        // no words for this long: drop the segment; words then this much silence: final
-        rule1MinTrailingSilence: Math.max(2.4, silenceSec),
-        rule2MinTrailingSilence: silenceSec,
-        rule3MinUtteranceLength: 30,
-      }) as Online
-    } else offline = new sherpa.OfflineRecognizer({ featConfig, modelConfig }) as Offline
-    post({ op: 'ready', version: String(sherpa.version) })
+    const r = createRecognizer(msg.model, msg.numThreads, msg.endpointingMs)
+    online = r.online
+    offline = r.offline
+    post({ op: 'ready', version: r.version })
   } catch (err) {
-    post({ op: 'failed', error: `sherpa-onnx could not load the ${m.description} model in ${m.dir}: ${(err as Error).message} (the runtime prints details on stderr)` })
+    post({ op: 'failed', error: (err as Error).message })
   }
 }
 

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import type { AudioFrame } from '../audio.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
 import { AsyncQueue } from '../queue.ts'
 import { Resampler } from '../resample.ts'
 import type { Stt, SttEvent, SttStreamOptions } from './contract.ts'
 import { detectSherpaModel, type SherpaModel } from './sherpa-model.ts'
-import { SHERPA_RATE, type SherpaReply, type SherpaRequest } from './sherpa-onnx-worker.ts'
+import { SHERPA_RATE } from './sherpa-onnx-runtime.ts'
+import type { SherpaReply, SherpaRequest } from './sherpa-onnx-worker.ts'
 
 export interface SherpaOnnxOptions {
   /** A folder holding one model (see sherpa-model.ts for the layouts). */
@@ -27,6 +29,25 @@ export function sherpaRuntime(): { ok: true; version: string } | { ok: false; er
 }
 
 type Listener = (r: SherpaReply) => void
+
+/** Loads the model in a child process first: a malformed model makes sherpa-onnx exit the process. */
+async function probe(model: SherpaModel, numThreads: number, endpointingMs: number): Promise<void> {
+  const script = fileURLToPath(new URL('./sherpa-onnx-probe.ts', import.meta.url))
+  const child = Bun.spawn([process.execPath, script, JSON.stringify({ model, numThreads, endpointingMs })], {
+    // a compiled appliance binary runs scripts as bun only when told so
+    env: { ...process.env, BUN_BE_BUN: '1' },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })
+  const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+  if (code === 0) return
+  // the runtime logs "<source file>:<function>:<line> <message>"
+  const reasons = stderr
+    .split('\n')
+    .map((l) => l.replace(/^\S+\.(cc|h):\w+:\d+ /, '').trim())
+    .filter(Boolean)
+  throw new Error(`sherpa-onnx could not load the ${model.description} model in ${model.dir}: ${reasons.slice(-3).join('; ') || `exit code ${code}`}`)
+}
 
 /**
  * Offline recognition with sherpa-onnx (the sherpa-onnx-node native addon) and a model folder the
@@ -58,11 +79,14 @@ export class SherpaOnnxStt implements Stt {
     const model = detectSherpaModel(opts.modelDir)
     const runtime = sherpaRuntime()
     if (!runtime.ok) throw new Error(runtime.error)
+    const numThreads = opts.numThreads ?? 1
+    const endpointingMs = opts.endpointingMs ?? 800
+    await probe(model, numThreads, endpointingMs)
     const worker = new Worker(new URL('./sherpa-onnx-worker.ts', import.meta.url).href)
     const ready = await new Promise<SherpaReply>((resolve) => {
       worker.onmessage = (ev: MessageEvent<SherpaReply>) => resolve(ev.data)
       worker.onerror = (ev) => resolve({ op: 'failed', error: `sherpa-onnx worker crashed: ${ev.message}` })
-      worker.postMessage({ op: 'init', model, numThreads: opts.numThreads ?? 1, endpointingMs: opts.endpointingMs ?? 800 } satisfies SherpaRequest)
+      worker.postMessage({ op: 'init', model, numThreads, endpointingMs } satisfies SherpaRequest)
     })
     if (ready.op !== 'ready') {
       worker.terminate()

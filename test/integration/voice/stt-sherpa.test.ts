@@ -1,13 +1,15 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type AudioFrame, concatFrames } from '../../../src/voice/audio.ts'
 import { drain } from '../../../src/voice/base.ts'
 import { resample } from '../../../src/voice/resample.ts'
 import { SherpaOnnxStt, type SttEvent, sherpaRuntime } from '../../../src/voice/stt/index.ts'
+import { SileroVad } from '../../../src/voice/vad/index.ts'
 import { ENERGY_WORD, writeEnergyTransducer } from '../../helpers/sherpa-models.ts'
 import { fliteSpeech, frames20ms, silence } from '../../helpers/speech.ts'
+import { onnxModel } from '../../helpers/tiny-onnx.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'sherpa-stt-'))
 const engines: SherpaOnnxStt[] = []
@@ -110,5 +112,32 @@ describe('sherpa-onnx STT on the real runtime (sherpa-onnx-node), with a generat
     const { errors } = await drain(stream)
     expect(errors).toHaveLength(1)
     expect(errors[0]!.error.kind).toBe('config')
+  })
+})
+
+describe('sherpa-onnx STT: models the runtime refuses', () => {
+  test('a model that would make the runtime exit the process fails load() with the runtime reason, and the appliance lives on', async () => {
+    const dir = writeEnergyTransducer(join(root, 'broken'), { streaming: true })
+    const io = { name: 'x', type: 'float' as const, dims: [1] }
+    // lstm metadata without num_encoder_layers: sherpa-onnx calls exit(-1) on this
+    writeFileSync(join(dir, 'encoder-energy-chunk-16.onnx'), onnxModel({ inputs: [io], outputs: [{ ...io, name: 'y' }], nodes: [{ op: 'Identity', inputs: ['x'], outputs: ['y'] }], metadata: { model_type: 'lstm', T: 16 } }))
+    const loading = SherpaOnnxStt.load({ modelDir: dir })
+    await expect(loading).rejects.toThrow(`sherpa-onnx could not load the streaming transducer (lstm) model in ${dir}`)
+    await expect(loading).rejects.toThrow("'num_encoder_layers' does not exist in the metadata")
+  })
+
+  test('runs beside Silero VAD (onnxruntime-node, a second ONNX runtime) in one process', async () => {
+    const vad = await SileroVad.load()
+    const stt = await load(true)
+    const scorer = vad.scorer(16000)
+    const speech = fliteSpeech('good afternoon')
+    const events = await run(stt, speech)
+    let voiced = 0
+    for (let i = 0; i + 512 <= speech.samples.length; i += 512) {
+      const window = Float32Array.from(speech.samples.subarray(i, i + 512), (v) => v / 32768)
+      if ((await scorer.score(window)) > 0.5) voiced++
+    }
+    expect(voiced).toBeGreaterThan(5)
+    expect(events.some((e) => e.type === 'final')).toBe(true)
   })
 })
