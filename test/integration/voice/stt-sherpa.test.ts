@@ -1,11 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type AudioFrame, concatFrames } from '../../../src/voice/audio.ts'
 import { drain } from '../../../src/voice/base.ts'
 import { resample } from '../../../src/voice/resample.ts'
-import { SherpaOnnxStt, type SttEvent, sherpaRuntime } from '../../../src/voice/stt/index.ts'
+import { ConfigError, loadConfig } from '../../../src/config.ts'
+import { createVoiceEngines } from '../../../src/voice/index.ts'
+import { SHERPA_LAYOUTS, SherpaOnnxStt, type SttEvent, sherpaRuntime } from '../../../src/voice/stt/index.ts'
 import { SileroVad } from '../../../src/voice/vad/index.ts'
 import { ENERGY_WORD, writeEnergyTransducer } from '../../helpers/sherpa-models.ts'
 import { fliteSpeech, frames20ms, silence } from '../../helpers/speech.ts'
@@ -139,5 +141,33 @@ describe('sherpa-onnx STT: models the runtime refuses', () => {
     }
     expect(voiced).toBeGreaterThan(5)
     expect(events.some((e) => e.type === 'final')).toBe(true)
+  })
+})
+
+describe('sherpa-onnx STT chosen from config', () => {
+  test('STT_PROVIDER=auto prefers a usable model in STT_SHERPA_MODEL_DIR, skipping broken folders', async () => {
+    const dir = join(root, 'stt-auto')
+    writeEnergyTransducer(join(dir, 'b-energy'), { streaming: true })
+    mkdirSync(join(dir, 'a-empty'))
+    const e = await createVoiceEngines(loadConfig({ STT_SHERPA_MODEL_DIR: dir, VAD_ENGINE: 'energy' }))
+    engines.push(e.stt as SherpaOnnxStt)
+    expect(e.stt?.provider).toBe('sherpa-onnx-stt')
+    expect((e.stt as SherpaOnnxStt).model.dir).toBe(join(dir, 'b-energy'))
+    expect(e.notes).toContain(`STT: sherpa-onnx, streaming transducer (lstm) from ${join(dir, 'b-energy')}`)
+  })
+
+  test('STT_PROVIDER=sherpa-onnx without a usable model is a ConfigError naming the folder and what is missing', async () => {
+    const dir = join(root, 'stt-empty')
+    mkdirSync(join(dir, 'half'), { recursive: true })
+    writeFileSync(join(dir, 'half', 'tokens.txt'), '<blk> 0\n')
+    const err = await createVoiceEngines(loadConfig({ STT_PROVIDER: 'sherpa-onnx', STT_SHERPA_MODEL_DIR: dir, VAD_ENGINE: 'energy' })).catch((x) => x)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect(err.message).toBe(`STT_SHERPA_MODEL_DIR: no usable sherpa-onnx model in ${dir} (${join(dir, 'half')} holds no .onnx file; expected one of: ${SHERPA_LAYOUTS})`)
+  })
+
+  test('STT_PROVIDER=auto with no model folder keeps the previous choice', async () => {
+    const e = await createVoiceEngines(loadConfig({ STT_SHERPA_MODEL_DIR: join(root, 'absent'), VAD_ENGINE: 'energy' }))
+    expect(e.stt?.provider).not.toBe('sherpa-onnx-stt')
+    ;(e.stt as { close?: () => void } | undefined)?.close?.()
   })
 })
