@@ -1,7 +1,8 @@
-import { type Config, CONFIG_KEYS } from '../config.ts'
+import { resolve } from 'node:path'
+import { type Config, CONFIG_KEYS, ConfigError } from '../config.ts'
 import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
 import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.ts'
-import { DeepgramStt, OpenAiStt, PocketsphinxStt, type Stt } from './stt/index.ts'
+import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, type Stt } from './stt/index.ts'
 import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, type Tts } from './tts/index.ts'
 import { EnergyVad, SileroVad, type VadModel } from './vad/index.ts'
 
@@ -35,7 +36,7 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
   } else vad = new EnergyVad()
   notes.push(`VAD: ${vad.name}`)
 
-  const stt = chooseStt(cfg, conn, notes)
+  const stt = await chooseStt(cfg, conn, notes)
   const llm = chooseLlm(cfg, conn, notes)
 
   const ttsName = oneOf('TTS_PROVIDER', cfg.TTS_PROVIDER, ['flite', 'elevenlabs', 'openai'])
@@ -58,10 +59,36 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
   return { vad, stt, llm, tts, settings, notes }
 }
 
-function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[]): Stt | undefined {
-  let name = oneOf('STT_PROVIDER', cfg.STT_PROVIDER, ['auto', 'deepgram', 'openai', 'pocketsphinx', 'none'])
+async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[]): Promise<Stt | undefined> {
+  let name = oneOf('STT_PROVIDER', cfg.STT_PROVIDER, ['auto', 'deepgram', 'openai', 'sherpa-onnx', 'pocketsphinx', 'none'])
+  const sherpaDir = resolve(cfg.STT_SHERPA_MODEL_DIR)
+  const endpointingMs = Math.min(cfg.VAD_MIN_SILENCE_MS, 1000)
   if (name === 'auto') {
-    name = cfg.DEEPGRAM_API_KEY ? 'deepgram' : PocketsphinxStt.available() ? 'pocketsphinx' : cfg.OPENAI_API_KEY ? 'openai' : 'none'
+    if (cfg.DEEPGRAM_API_KEY) name = 'deepgram'
+    else {
+      const found = sherpaRuntime().ok ? findSherpaModel(sherpaDir).model : undefined
+      if (found) {
+        try {
+          const stt = await SherpaOnnxStt.load({ modelDir: found.dir, endpointingMs })
+          notes.push(`STT: sherpa-onnx, ${found.description} from ${found.dir}`)
+          return stt
+        } catch (err) {
+          notes.push(`STT: sherpa-onnx model skipped (${(err as Error).message})`)
+        }
+      }
+      name = PocketsphinxStt.available() ? 'pocketsphinx' : cfg.OPENAI_API_KEY ? 'openai' : 'none'
+    }
+  }
+  if (name === 'sherpa-onnx') {
+    const { model, problems } = findSherpaModel(sherpaDir)
+    if (!model) throw new ConfigError(`STT_SHERPA_MODEL_DIR: no usable sherpa-onnx model in ${sherpaDir}${problems.length ? ` (${problems.join('; ')})` : ''}`)
+    try {
+      const stt = await SherpaOnnxStt.load({ modelDir: model.dir, endpointingMs })
+      notes.push(`STT: sherpa-onnx, ${model.description} from ${model.dir}`)
+      return stt
+    } catch (err) {
+      throw new ConfigError(`STT_PROVIDER=sherpa-onnx: ${(err as Error).message}`)
+    }
   }
   notes.push(`STT: ${name}`)
   switch (name) {

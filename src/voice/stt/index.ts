@@ -3,3 +3,5 @@ export { DeepgramStt, type DeepgramOptions, DeepgramStream } from './deepgram.ts
 export { MAX_UTTERANCE_MS, OpenAiStt, type OpenAiSttOptions } from './openai.ts'
 export { type PocketsphinxOptions, PocketsphinxStt } from './pocketsphinx.ts'
 export { GRAMMARS as POCKETSPHINX_GRAMMARS, type SphinxMode } from './pocketsphinx-ffi.ts'
+export { type SherpaOnnxOptions, SherpaOnnxStt, SherpaOnnxStream, sherpaRuntime } from './sherpa-onnx.ts'
+export { detectSherpaModel, findSherpaModel, type SherpaFamily, type SherpaModel, SherpaModelError, SUPPORTED_LAYOUTS as SHERPA_LAYOUTS } from './sherpa-model.ts'
