@@ -25,8 +25,8 @@ for (const [law, frameSamples] of [['ulaw', 320], ['alaw', 320], ['ulaw', 160], 
     expect(ours.length).toBe(reference.length)
     // The 12-frame and 8-frame pauses each skip all but their first three frames.
     expect(resampled).toBe(input.length - (12 - 3) - (8 - 3))
-    ours.forEach((bytes, i) => expect([i, bytes]).toEqual([i, reference[i]!]))
+    ours.forEach((bytes, i) => expect([i, [...bytes]]).toEqual([i, [...reference[i]!]]))
     // The pause really ends in the encoded silence code (mu-law 0xFF, A-law 0xD5).
-    expect(new Set(ours.at(-1))).toEqual(new Set([law === 'ulaw' ? 0xff : 0xd5]))
+    expect(new Set(ours.at(-1)!)).toEqual(new Set([law === 'ulaw' ? 0xff : 0xd5]))
   })
 }
