@@ -38,8 +38,10 @@ export class MediaClock {
   private readonly tasks = new Set<Task>()
   private timer: ReturnType<typeof setTimeout> | undefined
   private firing = false
-  /** The next grid step the timer is set for. */
+  /** The next grid step the timer is set for, and the first step not yet gathered. */
   private step = 0
+  private cursor = 0
+  private n = 0
   // Reused per firing: (task, scheduled time) of the due work, without allocating.
   private dueTasks: Task[] = []
   private dueAt: number[] = []
@@ -48,6 +50,8 @@ export class MediaClock {
   /** How late timers fire, and how long one firing's handlers take, in ms. */
   readonly lateness = new PacingHistogram()
   readonly busy = new PacingHistogram()
+  /** From a firing to the end of its send phase: the most a packet waits for other calls' sends. */
+  readonly sendPhase = new PacingHistogram()
 
   constructor(
     /** The default task period; periods are multiples of it. */
@@ -137,38 +141,50 @@ export class MediaClock {
     this.timer = undefined
     const firedAt = this.now()
     let now = firedAt
-    let step = this.step
-    if (this.origin + step * this.stepMs > now) return this.arm(step) // an early timer
-    this.lateness.record(now - (this.origin + step * this.stepMs))
+    if (this.due(this.step) > now) return this.arm(this.step) // an early timer
+    this.lateness.record(now - this.due(this.step))
     this.firing = true
-    const behind = Math.floor((now - (this.origin + step * this.stepMs)) / this.tickMs)
+    const behind = Math.floor((now - this.due(this.step)) / this.tickMs)
     if (behind > this.maxCatchUp) {
       // After a stall, skip ahead instead of bursting many ticks' worth of packets.
-      const target = step + Math.round(((behind - this.maxCatchUp) * this.tickMs) / this.stepMs)
-      this.skippedTicks += target - step
-      step = this.nextDue(target)
+      const target = this.step + Math.round(((behind - this.maxCatchUp) * this.tickMs) / this.stepMs)
+      this.skippedTicks += target - this.step
+      this.step = this.nextDue(target)
     }
-    // Gather every run due by now, then send for all of them before any other work. Runs that
-    // fall due meanwhile wait for the next timer, so received packets get their turn first.
-    let n = 0
-    let cursor = step
-    while (this.origin + step * this.stepMs <= now) {
-      const at = this.origin + step * this.stepMs
-      for (const t of this.tasks) {
-        if (!this.isDue(t, step)) continue
-        this.dueTasks[n] = t
-        this.dueAt[n++] = at
-      }
-      cursor = step + 1
-      step = this.nextDue(cursor)
+    // Every run due by now sends before any other work. Runs that fall due while the work goes
+    // on send at once, between two calls' work, so our own receive side delays a packet by at
+    // most one call's work; after `tickMs` the firing yields, so received packets get a turn.
+    this.cursor = this.step
+    this.gatherAndSend(0, now)
+    this.sendPhase.record(this.now() - firedAt)
+    for (let i = 0; i < this.n; i++) {
+      this.run(this.dueTasks[i]!, this.dueTasks[i]!.work, this.dueAt[i]!)
+      now = this.now()
+      if (this.due(this.step) <= now && now - firedAt < this.tickMs) this.gatherAndSend(this.n, now)
     }
-    for (let i = 0; i < n; i++) this.run(this.dueTasks[i]!, this.dueTasks[i]!.send, this.dueAt[i]!)
-    for (let i = 0; i < n; i++) this.run(this.dueTasks[i]!, this.dueTasks[i]!.work, this.dueAt[i]!)
-    this.dueTasks.fill(undefined as never, 0, n)
-    now = this.now()
+    this.dueTasks.fill(undefined as never, 0, this.n)
+    this.n = 0
     this.firing = false
-    this.busy.record(now - firedAt)
-    if (this.tasks.size > 0) this.arm(this.nextDue(cursor))
+    this.busy.record(this.now() - firedAt)
+    if (this.tasks.size > 0) this.arm(this.nextDue(this.cursor))
+  }
+
+  private due(step: number): number {
+    return this.origin + step * this.stepMs
+  }
+
+  /** Appends the runs of every step due by `now` to the due list and runs their sends. */
+  private gatherAndSend(from: number, now: number): void {
+    while (this.due(this.step) <= now) {
+      for (const t of this.tasks) {
+        if (!this.isDue(t, this.step)) continue
+        this.dueTasks[this.n] = t
+        this.dueAt[this.n++] = this.due(this.step)
+      }
+      this.cursor = this.step + 1
+      this.step = this.nextDue(this.cursor)
+    }
+    for (let i = from; i < this.n; i++) this.run(this.dueTasks[i]!, this.dueTasks[i]!.send, this.dueAt[i]!)
   }
 
   private run(task: Task, fn: TickHandler | undefined, scheduled: number): void {
