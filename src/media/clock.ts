@@ -12,13 +12,8 @@ export type TickHandler = (scheduledMs: number, nowMs: number) => void
 export interface MediaTask {
   /** Time-critical: put the due packet on the wire. Runs for all due tasks before any `work`. */
   send?: TickHandler
-  /** Everything else due on this step (playout, decoding). */
+  /** Everything else due on this step (playout, decoding, preparing the next packet). */
   work?: TickHandler
-  /**
-   * Runs at the end of the firing before the step the task is next due on, with that step's
-   * time, so `send` finds its packet ready. Skipped when that step is already due.
-   */
-  prepare?: (scheduledMs: number) => void
 }
 
 export interface Subscription {
@@ -28,7 +23,6 @@ export interface Subscription {
 interface Task {
   send: TickHandler | undefined
   work: TickHandler | undefined
-  prepare: ((scheduledMs: number) => void) | undefined
   periodSteps: number
   phase: number
   active: boolean
@@ -82,8 +76,7 @@ export class MediaClock {
     if (periodSteps < 1 || Math.abs(periodMs / this.tickMs - Math.round(periodMs / this.tickMs)) > 1e-9) {
       throw new RangeError(`media clock period ${periodMs} ms is not a multiple of ${this.tickMs} ms`)
     }
-    const t: Task = typeof task === 'function' ? { send: undefined, work: task, prepare: undefined, periodSteps, phase: 0, active: true }
-        : { send: task.send, work: task.work, prepare: task.prepare, periodSteps, phase: 0, active: true }
+    const t: Task = typeof task === 'function' ? { send: undefined, work: task, periodSteps, phase: 0, active: true } : { send: task.send, work: task.work, periodSteps, phase: 0, active: true }
     t.phase = this.quietestPhase(periodSteps)
     this.tasks.add(t)
     const current = Math.ceil((this.now() - this.origin) / this.stepMs)
@@ -172,26 +165,8 @@ export class MediaClock {
     this.dueTasks.fill(undefined as never, 0, this.n)
     this.n = 0
     this.firing = false
-    if (this.tasks.size > 0) {
-      this.step = this.nextDue(this.cursor)
-      this.prepareStep(this.step)
-      this.arm(this.step)
-    }
     this.busy.record(this.now() - firedAt)
-  }
-
-  /** Lets the tasks due on `step` get their packets ready, while that step is not yet due. */
-  private prepareStep(step: number): void {
-    const at = this.due(step)
-    for (const t of this.tasks) {
-      if (!t.prepare || !this.isDue(t, step)) continue
-      if (this.now() >= at) return
-      try {
-        t.prepare(at)
-      } catch (err) {
-        this.onError(err)
-      }
-    }
+    if (this.tasks.size > 0) this.arm(this.nextDue(this.cursor))
   }
 
   private due(step: number): number {

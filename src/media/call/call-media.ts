@@ -15,7 +15,6 @@ import { PacingHistogram } from './pacing.ts'
 export const FRAME_MS = 20
 export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
 const SILENCE = new Int16Array(FRAME_SAMPLES)
-const EMPTY = new Uint8Array(0)
 
 export interface CallMediaOptions {
   ports: BoundPorts
@@ -65,8 +64,6 @@ export class CallMedia {
   private lastHadAudio = false
   private resumeMarker = false
   private ignored = 0
-  /** The next packet, encoded ahead of its send step (`at` is that step's time). */
-  private prepared: { at: number | undefined; payload: Uint8Array; length: number; marker: boolean } = { at: undefined, payload: new Uint8Array(160), length: 0, marker: false }
   private readonly pacing = new PacingHistogram()
   private closed = false
 
@@ -101,7 +98,7 @@ export class CallMedia {
 
   /** Barge-in: drops all queued agent audio at once. */
   flush() {
-    return this.queue.flush() // a packet already prepared still goes out: it counts as played
+    return this.queue.flush()
   }
 
   get queuedMs(): number {
@@ -137,7 +134,6 @@ export class CallMedia {
   update(media: NegotiatedMedia): void {
     if (this.closed) throw new Error('call media is closed')
     const wasSending = canSend(this.media)
-    this.prepared.at = undefined
     if (media.codec.name !== this.media.codec.name || media.codec.payloadType !== this.media.codec.payloadType) {
       this.codec.close()
       this.codec = createAudioCodec(media.codec.name)
@@ -206,11 +202,7 @@ export class CallMedia {
   /** On the media clock at the period both the packet time and the 20 ms playout frame fit. */
   private subscribe(): Subscription {
     return this.opts.clock.subscribe(
-      {
-        send: (scheduled) => this.onSendStep(scheduled),
-        work: (scheduled, now) => this.onWorkStep(scheduled, now),
-        prepare: (scheduled) => this.onPrepare(scheduled),
-      },
+      { send: (scheduled) => this.onSendStep(scheduled), work: (scheduled, now) => this.onWorkStep(scheduled, now) },
       gcd(this.media.ptimeMs, FRAME_MS),
     )
   }
@@ -221,19 +213,6 @@ export class CallMedia {
     if (scheduled + 0.5 < this.nextSendMs) return
     this.nextSendMs = scheduled + this.media.ptimeMs
     this.sendPacket(scheduled)
-  }
-
-  // The packet due next is read and encoded ahead, in the quiet time before its step, so the
-  // send step only puts bytes on the wire (at most one step, 2 ms, later). update() drops it.
-  private onPrepare(scheduled: number): void {
-    if (this.startMs === undefined || scheduled + 0.5 < this.nextSendMs || this.prepared.at !== undefined) return
-    const sending = canSend(this.media) && !this.media.remoteHold
-    if (!sending || this.dtmfOut.length > 0) return
-    const payload = this.buildAudio(scheduled, true)
-    if (this.prepared.payload.length < payload.length) this.prepared.payload = new Uint8Array(payload.length)
-    this.prepared.payload.set(payload)
-    this.prepared.length = payload.length
-    this.prepared.at = scheduled
   }
 
   private onWorkStep(scheduled: number, now: number): void {
@@ -267,42 +246,24 @@ export class CallMedia {
 
   private sendPacket(scheduled: number): void {
     const rtpTs = Math.round(((scheduled - this.startMs!) * this.codec.clockRate) / 1000)
-    const prepared = this.prepared
-    if (prepared.at !== undefined) {
-      const ready = Math.abs(prepared.at - scheduled) < 0.5
-      prepared.at = undefined
-      if (ready) {
-        this.session.send(this.media.codec.payloadType, prepared.payload.subarray(0, prepared.length), rtpTs, prepared.marker)
-        this.pacing.record(performance.now() - scheduled)
-        return
-      }
-    }
     const sending = canSend(this.media) && !this.media.remoteHold
+    const silence = this.outBuf.fill(0)
     if (sending && this.dtmfOut.length > 0) {
       this.sendDtmfPacket(rtpTs)
-      this.opts.recorder?.writeRight(this.outBuf.fill(0))
+      this.opts.recorder?.writeRight(silence)
       this.pacing.record(performance.now() - scheduled)
       return
     }
-    const payload = this.buildAudio(scheduled, sending)
-    if (!sending) return
-    this.session.send(this.media.codec.payloadType, payload, rtpTs, this.prepared.marker)
-    this.pacing.record(performance.now() - scheduled)
-  }
-
-  /** Takes the next packet's audio from the queue into the recording and encodes it (when sending). */
-  private buildAudio(scheduled: number, sending: boolean): Uint8Array {
-    let hadAudio = false
-    if (sending) hadAudio = this.queue.read(this.outBuf) > 0
-    else this.outBuf.fill(0)
+    const hadAudio = sending ? this.queue.read(this.outBuf) > 0 : false
     const talkspurt = hadAudio && !this.lastHadAudio
     this.lastHadAudio = hadAudio
     this.opts.recorder?.writeRight(this.outBuf)
-    if (!sending) return EMPTY
-    this.prepared.marker = !this.sentAny || this.resumeMarker || talkspurt
+    if (!sending) return
+    const marker = !this.sentAny || this.resumeMarker || talkspurt
+    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, marker)
+    this.pacing.record(performance.now() - scheduled)
     this.sentAny = true
     this.resumeMarker = false
-    return this.codec.encode(this.outBuf)
   }
 
   private sendDtmfPacket(rtpTs: number): void {
