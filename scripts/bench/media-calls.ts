@@ -83,6 +83,7 @@ async function run(n: number) {
   for (const c of calls) c.pacingHistogram.reset()
   engine.clock.lateness.reset()
   engine.clock.busy.reset()
+  engine.clock.sendPhase.reset()
   peer.send({ cmd: 'reset' })
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
@@ -90,7 +91,7 @@ async function run(n: number) {
   const cpu = process.cpuUsage(cpu0)
   const wallMs = performance.now() - t0
   const rssDuring = process.memoryUsage().rss
-  const clock = { lateP99: engine.clock.lateness.percentile(99), busyP99: engine.clock.busy.percentile(99), busyMax: engine.clock.busy.maxMs }
+  const clock = { lateP99: engine.clock.lateness.percentile(99), busyP99: engine.clock.busy.percentile(99), busyMax: engine.clock.busy.maxMs, sendP99: engine.clock.sendPhase.percentile(99) }
   const pacing = new PacingHistogram()
   for (const c of calls) pacing.merge(c.pacingHistogram)
   const received = calls.reduce((s, c) => s + c.stats().rtp.packetsReceived, 0)
@@ -125,6 +126,6 @@ console.log('    N  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (
 for (const n of Ns) {
   const r = await run(n)
   console.log(
-    `clock: timer late p99 ${r.clock.lateP99} ms, slot busy p99 ${r.clock.busyP99} ms max ${r.clock.busyMax.toFixed(1)} ms\n` + `${String(r.n).padStart(5)} ${r.cpuPerCallPct.toFixed(2).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${`${r.pacingP50.toFixed(1)} / ${r.pacingP99.toFixed(1)} / ${r.pacingMax.toFixed(1)}`.padStart(27)} ${r.peerGapP99.toFixed(1).padStart(14)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.load.toFixed(2).padStart(6)}`,
+    `clock: timer late p99 ${r.clock.lateP99} ms, step busy p99 ${r.clock.busyP99} ms max ${r.clock.busyMax.toFixed(1)} ms, send phase p99 ${r.clock.sendP99} ms\n` + `${String(r.n).padStart(5)} ${r.cpuPerCallPct.toFixed(2).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${`${r.pacingP50.toFixed(1)} / ${r.pacingP99.toFixed(1)} / ${r.pacingMax.toFixed(1)}`.padStart(27)} ${r.peerGapP99.toFixed(1).padStart(14)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.load.toFixed(2).padStart(6)}`,
   )
 }

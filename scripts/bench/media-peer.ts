@@ -41,12 +41,20 @@ async function open(targets: number[]) {
   return legs.map((l) => l.socket.port)
 }
 
+// PEER_SPREAD=1: each leg sends at its own phase of the 20 ms period, as independent phones
+// would; by default all legs send in one burst, the worst case for the receiving event loop.
+const SPREAD = process.env.PEER_SPREAD === '1'
+const STEP_MS = SPREAD ? 2 : 20
+
 function start() {
   const origin = performance.now()
   let k = 0
   const tick = () => {
-    while (origin + k * 20 <= performance.now()) {
-      for (const leg of legs) {
+    while (origin + k * STEP_MS <= performance.now()) {
+      const slot = k % (20 / STEP_MS)
+      for (let i = 0; i < legs.length; i++) {
+        if (SPREAD && i % (20 / STEP_MS) !== slot) continue
+        const leg = legs[i]!
         const bytes = serializeRtp({ marker: leg.seq === 0, payloadType: 0, sequenceNumber: leg.seq & 0xffff, timestamp: leg.seq * 160, ssrc: leg.target, csrcs: [], payload })
         leg.seq++
         leg.socket.send(bytes, leg.target, '127.0.0.1')
@@ -54,7 +62,7 @@ function start() {
       }
       k++
     }
-    timer = setTimeout(tick, Math.max(0, origin + k * 20 - performance.now()))
+    timer = setTimeout(tick, Math.max(0, origin + k * STEP_MS - performance.now()))
   }
   tick()
 }

@@ -39,6 +39,7 @@ export interface CallMediaStats {
   ignoredPackets: number
 }
 
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
 const canSend = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'sendonly'
 const canReceive = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'recvonly'
 
@@ -50,8 +51,10 @@ export class CallMedia {
   private readonly queue = new OutputQueue(ENGINE_RATE)
   private readonly dtmfIn: DtmfReceiver
   private inband: InbandDtmfDetector | undefined
-  private readonly sub: Subscription
+  private sub: Subscription
   private startMs: number | undefined
+  private nextSendMs = -Infinity
+  private nextPlayoutMs = -Infinity
   private inFifo = new Int16Array(FRAME_SAMPLES * 8)
   private inLen = 0
   private outBuf: Int16Array
@@ -79,7 +82,7 @@ export class CallMedia {
       onPacket: (p, at) => this.onPacket(p, at),
       onBye: opts.onBye,
     })
-    this.sub = opts.clock.subscribe((scheduled, now) => this.onTick(scheduled, now))
+    this.sub = this.subscribe()
   }
 
   get localPort(): number {
@@ -136,8 +139,13 @@ export class CallMedia {
       this.codec = createAudioCodec(media.codec.name)
       this.jb = this.newJitterBuffer()
     }
-    if (media.ptimeMs !== this.media.ptimeMs) this.outBuf = new Int16Array((ENGINE_RATE * media.ptimeMs) / 1000)
+    const ptimeChanged = media.ptimeMs !== this.media.ptimeMs
+    if (ptimeChanged) this.outBuf = new Int16Array((ENGINE_RATE * media.ptimeMs) / 1000)
     this.media = media
+    if (ptimeChanged) {
+      this.sub.unsubscribe()
+      this.sub = this.subscribe()
+    }
     this.session.setRemote(this.remoteOf(media))
     if (!wasSending && canSend(media)) this.resumeMarker = true
   }
@@ -191,12 +199,27 @@ export class CallMedia {
     } else this.ignored++ // comfort noise and anything not negotiated
   }
 
-  private onTick(scheduled: number, now: number): void {
+  /** On the media clock at the period both the packet time and the 20 ms playout frame fit. */
+  private subscribe(): Subscription {
+    return this.opts.clock.subscribe(
+      { send: (scheduled) => this.onSendStep(scheduled), work: (scheduled, now) => this.onWorkStep(scheduled, now) },
+      gcd(this.media.ptimeMs, FRAME_MS),
+    )
+  }
+
+  // Steps are due on a fixed grid; half a millisecond of slack absorbs float error only.
+  private onSendStep(scheduled: number): void {
     this.startMs ??= scheduled
-    const tick = Math.round((scheduled - this.startMs) / 10)
-    // Send first: the packet's timing is what the peer sees; playout only feeds our side.
-    if (tick % (this.media.ptimeMs / 10) === 0) this.sendPacket(scheduled)
-    if (tick % (FRAME_MS / 10) === 0) this.playout(now)
+    if (scheduled + 0.5 < this.nextSendMs) return
+    this.nextSendMs = scheduled + this.media.ptimeMs
+    this.sendPacket(scheduled)
+  }
+
+  private onWorkStep(scheduled: number, now: number): void {
+    this.startMs ??= scheduled
+    if (scheduled + 0.5 < this.nextPlayoutMs) return
+    this.nextPlayoutMs = scheduled + FRAME_MS
+    this.playout(now)
   }
 
   private playout(now: number): void {

@@ -49,3 +49,55 @@ test('after a stall longer than three ticks the clock skips ahead instead of bur
   expect(steps.filter((s) => s > 10).length).toBe(1)
   expect(steps.every((s) => s % 10 === 0)).toBe(true)
 })
+
+test('on a shared step every task sends before any task works', async () => {
+  const clock = new MediaClock(10, 1) // one phase: all tasks share every step
+  const events: string[] = []
+  let resolve!: () => void
+  const done = new Promise<void>((r) => (resolve = r))
+  const subs = ['a', 'b', 'c'].map((name) =>
+    clock.subscribe({
+      send: (at) => events.push(`send ${name} ${at}`),
+      work: (at) => {
+        events.push(`work ${name} ${at}`)
+        if (events.filter((e) => e.startsWith('work')).length >= 30) resolve()
+      },
+    }),
+  )
+  await done
+  subs.forEach((s) => s.unsubscribe())
+  const steps = [...new Set(events.filter((e) => e.startsWith('work')).map((e) => e.split(' ')[2]!))]
+  expect(steps.length).toBeGreaterThanOrEqual(10)
+  for (const at of steps) {
+    const kinds = events.filter((e) => e.endsWith(` ${at}`)).map((e) => e.split(' ')[0])
+    const lastSend = kinds.lastIndexOf('send')
+    expect(kinds.filter((k) => k === 'send').length).toBe(3)
+    expect(kinds.indexOf('work')).toBeGreaterThan(lastSend)
+  }
+})
+
+test("a task falling due while another task's work runs long sends right after that work, in the same firing", async () => {
+  const clock = new MediaClock(10, 5) // steps 2 ms apart
+  let inFiring = false
+  const sendsInsideFiring: boolean[] = []
+  let resolve!: () => void
+  const done = new Promise<void>((r) => (resolve = r))
+  const slow = clock.subscribe({
+    work: () => {
+      inFiring = true
+      queueMicrotask(() => (inFiring = false)) // runs once the firing's macrotask ends
+      const until = performance.now() + 3 // longer than the 2 ms to the next phase
+      while (performance.now() < until) {}
+    },
+  })
+  const next = clock.subscribe({
+    send: () => {
+      sendsInsideFiring.push(inFiring)
+      if (sendsInsideFiring.length >= 10) resolve()
+    },
+  })
+  await done
+  slow.unsubscribe()
+  next.unsubscribe()
+  expect(sendsInsideFiring.slice(1).every((inside) => inside)).toBe(true)
+})
