@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { tone } from '../../src/media/codec/index.ts'
 import { MediaEngine, PacingHistogram, type CallMedia } from '../../src/media/index.ts'
 import { CODEC_DEFAULTS } from '../../src/telephony/sdp/index.ts'
+import { JsonLinesChild } from './json-lines-child.ts'
 
 const counts = process.argv.slice(2).map(Number).filter((n) => n > 0)
 const Ns = counts.length ? counts : [50, 100, 200, 400]
@@ -16,40 +17,6 @@ const WARMUP_MS = 3000
 const WINDOW_MS = 10_000
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-class Peer {
-  private lines: string[] = []
-  private waiting: ((line: string) => void) | undefined
-  readonly proc = Bun.spawn([process.execPath, join(import.meta.dir, 'media-peer.ts')], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
-
-  constructor() {
-    void (async () => {
-      const dec = new TextDecoder()
-      let buf = ''
-      for await (const chunk of this.proc.stdout) {
-        buf += dec.decode(chunk)
-        let nl: number
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl)
-          buf = buf.slice(nl + 1)
-          if (this.waiting) {
-            const w = this.waiting
-            this.waiting = undefined
-            w(line)
-          } else this.lines.push(line)
-        }
-      }
-    })()
-  }
-  send(msg: object) {
-    this.proc.stdin.write(JSON.stringify(msg) + '\n')
-    this.proc.stdin.flush()
-  }
-  next(): Promise<any> {
-    const line = this.lines.shift()
-    if (line !== undefined) return Promise.resolve(JSON.parse(line))
-    return new Promise((resolve) => (this.waiting = (l) => resolve(JSON.parse(l))))
-  }
-}
 
 async function run(n: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-media-'))
@@ -58,7 +25,7 @@ async function run(n: number) {
   Bun.gc(true)
   const rssBefore = process.memoryUsage().rss
   const ports = await Promise.all(Array.from({ length: n }, () => engine.allocatePorts()))
-  const peer = new Peer()
+  const peer = new JsonLinesChild(join(import.meta.dir, 'media-peer.ts'))
   peer.send({ cmd: 'open', targets: ports.map((p) => p.port) })
   const { ports: peerPorts } = (await peer.next()) as { ports: number[] }
   const agentAudio = tone(440, 16000, 16000 * 60, 6000)

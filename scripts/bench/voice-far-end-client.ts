@@ -1,29 +1,11 @@
 // The benchmark's handle on voice-far-end.ts running in a child process (JSON lines on stdio).
 import { join } from 'node:path'
+import { JsonLinesChild } from './json-lines-child.ts'
 
 export class FarEnd {
-  private lines: string[] = []
-  private waiting: ((line: string) => void) | undefined
-  private readonly proc = Bun.spawn([process.execPath, join(import.meta.dir, 'voice-far-end.ts')], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
+  private readonly child = new JsonLinesChild(join(import.meta.dir, 'voice-far-end.ts'))
 
-  private constructor(public url = '') {
-    void (async () => {
-      const dec = new TextDecoder()
-      let buf = ''
-      for await (const chunk of this.proc.stdout) {
-        buf += dec.decode(chunk)
-        let nl: number
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl)
-          buf = buf.slice(nl + 1)
-          const w = this.waiting
-          this.waiting = undefined
-          if (w) w(line)
-          else this.lines.push(line)
-        }
-      }
-    })()
-  }
+  private constructor(public url = '') {}
 
   static async start(): Promise<FarEnd> {
     const far = new FarEnd()
@@ -49,17 +31,14 @@ export class FarEnd {
 
   async exit(): Promise<void> {
     this.send({ cmd: 'exit' })
-    await this.proc.exited
+    await this.child.proc.exited
   }
 
   private send(msg: object): void {
-    this.proc.stdin.write(JSON.stringify(msg) + '\n')
-    this.proc.stdin.flush()
+    this.child.send(msg)
   }
 
   private next(): Promise<unknown> {
-    const line = this.lines.shift()
-    if (line !== undefined) return Promise.resolve(JSON.parse(line))
-    return new Promise((resolve) => (this.waiting = (l) => resolve(JSON.parse(l))))
+    return this.child.next()
   }
 }

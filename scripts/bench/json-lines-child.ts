@@ -1,0 +1,49 @@
+// A helper process driven by JSON lines on stdin and answering JSON lines on stdout: the far
+// ends of the media and voice benchmarks (and of the media pacing test) run this way, so their
+// timing is measured outside the process under test.
+
+const spawnChild = (script: string) => Bun.spawn([process.execPath, script], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
+
+export class JsonLinesChild {
+  private readonly lines: string[] = []
+  private waiting: ((line: string) => void) | undefined
+  readonly proc: ReturnType<typeof spawnChild>
+
+  constructor(script: string) {
+    this.proc = spawnChild(script)
+    void this.read()
+  }
+
+  private async read(): Promise<void> {
+    const dec = new TextDecoder()
+    let buf = ''
+    for await (const chunk of this.proc.stdout) {
+      buf += dec.decode(chunk)
+      let nl: number
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl)
+        buf = buf.slice(nl + 1)
+        const w = this.waiting
+        this.waiting = undefined
+        if (w) w(line)
+        else this.lines.push(line)
+      }
+    }
+  }
+
+  send(msg: object): void {
+    this.proc.stdin.write(JSON.stringify(msg) + '\n')
+    this.proc.stdin.flush()
+  }
+
+  /** The next line the child writes, parsed. */
+  next(): Promise<any> {
+    const line = this.lines.shift()
+    if (line !== undefined) return Promise.resolve(JSON.parse(line))
+    return new Promise((resolve) => (this.waiting = (l) => resolve(JSON.parse(l))))
+  }
+
+  kill(): void {
+    this.proc.kill()
+  }
+}
