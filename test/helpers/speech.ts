@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type AudioFrame, parseWav } from '../../src/voice/audio.ts'
+import { type AudioFrame, parseWav, rmsDbfs } from '../../src/voice/audio.ts'
 
 /** Real speech made at test time with Debian's flite (16 kHz voices: kal16, slt, rms, awb). */
 export function fliteSpeech(text: string, voice = 'kal16'): AudioFrame {
@@ -39,3 +39,13 @@ export function* frames20ms(audio: AudioFrame): Generator<AudioFrame> {
     yield { samples: audio.samples.slice(i, Math.min(i + n, audio.samples.length)), sampleRate: audio.sampleRate }
   }
 }
+
+/** Loudness (dBFS) of consecutive windows of `windowSamples` samples. */
+export function loudness(samples: Int16Array, windowSamples: number): number[] {
+  const out: number[] = []
+  for (let i = 0; i + windowSamples <= samples.length; i += windowSamples) out.push(rmsDbfs(samples.subarray(i, i + windowSamples)))
+  return out
+}
+
+/** How many windows of `windowSamples` are louder than `dbfs`. */
+export const loudWindows = (samples: Int16Array, windowSamples: number, dbfs: number) => loudness(samples, windowSamples).filter((db) => db > dbfs).length

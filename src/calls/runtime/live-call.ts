@@ -184,7 +184,9 @@ export class LiveCall {
   private async persist(): Promise<void> {
     this.tick?.unsubscribe()
     await this.deps.transferrer.release(this)
-    const closed = this.callMedia ? await this.callMedia.close() : (this.ports.release(), undefined)
+    // without media the ports were never handed to it, so they are freed here
+    if (!this.callMedia) this.ports.release()
+    const closed = await this.callMedia?.close()
     const endedAt = performance.now()
     const answered = this.answeredAt !== undefined
     const answeredMs = answered ? endedAt - this.answeredAt! : 0

@@ -7,10 +7,10 @@ import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
-import { fliteSpeech, silence } from '../../helpers/speech.ts'
+import { fliteSpeech, loudness, loudWindows, silence } from '../../helpers/speech.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
-import { concatFrames, parseWav, rmsDbfs, writeWav } from '../../../src/voice/audio.ts'
+import { concatFrames, parseWav, writeWav } from '../../../src/voice/audio.ts'
 import { resample } from '../../../src/voice/resample.ts'
 
 const LONG_REPLY =
@@ -76,13 +76,6 @@ function loudRuns(db: number[]): [number, number][] {
   return runs
 }
 
-/** Loudness (dBFS) of 100 ms windows. */
-function windows(samples: Int16Array, rate: number): number[] {
-  const n = rate / 10
-  const out: number[] = []
-  for (let i = 0; i + n <= samples.length; i += n) out.push(rmsDbfs(samples.subarray(i, i + n)))
-  return out
-}
 
 test('a caller talks with the agent over SIP: heard, answered with real speech, interrupted, and hung up by end_call; the call row holds it all', async () => {
   stt.utterances.push('what are your opening hours', 'wait, I have another question')
@@ -119,13 +112,13 @@ test('a caller talks with the agent over SIP: heard, answered with real speech, 
 
     // the phone heard the agent: real speech energy, not silence
     const heard = parseWav(readFileSync(phone.heardPath()))
-    const loud = windows(heard.samples, heard.sampleRate).filter((db) => db > -35).length
+    const loud = loudWindows(heard.samples, heard.sampleRate / 10, -35)
     expect(loud).toBeGreaterThan(20)
 
     // barge-in: in the appliance's recording the agent falls silent soon after the caller starts talking over it
     const rec = readStereoWav(`${t.dataDir}/recordings/${call.id}.wav`)
-    const caller = windows(rec.left, rec.sampleRate)
-    const agent = windows(rec.right, rec.sampleRate)
+    const caller = loudness(rec.left, rec.sampleRate / 10)
+    const agent = loudness(rec.right, rec.sampleRate / 10)
     const said = loudRuns(caller)
     expect(said.length, JSON.stringify(said)).toBe(2)
     const secondStart = said[1]![0]

@@ -13,6 +13,7 @@ import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { decodeG711 } from '../../../src/media/codec/index.ts'
 import { parseRtp } from '../../../src/media/rtp/index.ts'
 import { rmsDbfs } from '../../../src/voice/audio.ts'
+import { loudWindows } from '../../helpers/speech.ts'
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
 
@@ -135,13 +136,10 @@ test('baresip calls with Opus only: audio flows both ways (its tone in our recor
     expect(call).toMatchObject({ outcome: 'completed', endReason: 'agent_hangup' })
     expect(call.transcript.map((i: any) => i.text)).toEqual(['Hello, this line works. Thank you for testing it.', 'Goodbye.'])
     const { left } = readStereoWav(`${t.dataDir}/recordings/${call.id}.wav`)
-    let loudCaller = 0
-    for (let i = 0; i + 1600 <= left.length; i += 1600) if (rmsDbfs(left.subarray(i, i + 1600)) > -30) loudCaller++
+    const loudCaller = loudWindows(left, 1600, -30)
     expect(loudCaller, JSON.stringify(call)).toBeGreaterThan(10)
     const heard = pcmOf(readFileSync(phone.heardPath()))
-    const win = 9600 // 100 ms of 48 kHz stereo
-    let loudAgent = 0
-    for (let i = 0; i + win <= heard.length; i += win) if (rmsDbfs(heard.subarray(i, i + win)) > -35) loudAgent++
+    const loudAgent = loudWindows(heard, 9600, -35) // 100 ms windows of 48 kHz stereo
     expect(loudAgent).toBeGreaterThan(10)
     expect(phone.output()).toMatch(/opus/i)
   } finally {

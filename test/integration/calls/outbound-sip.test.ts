@@ -5,7 +5,7 @@ import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
 import { freePort, sipp } from '../../helpers/sipp.ts'
-import { rmsDbfs } from '../../../src/voice/audio.ts'
+import { loudWindows } from '../../helpers/speech.ts'
 import { join } from 'node:path'
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
@@ -56,9 +56,7 @@ describe('POST /api/calls', () => {
 
     // SIPp echoed what it received: the callee's side of our recording carries the agent's speech
     const { left } = readStereoWav(`${t.dataDir}/recordings/${call.id}.wav`)
-    const loud = [] as number[]
-    for (let i = 0; i + 1600 <= left.length; i += 1600) if (rmsDbfs(left.subarray(i, i + 1600)) > -35) loud.push(i)
-    expect(loud.length).toBeGreaterThan(10)
+    expect(loudWindows(left, 1600, -35)).toBeGreaterThan(10)
   }, 40_000)
 
   test('a busy callee ends the call as busy without running the agent', async () => {

@@ -9,7 +9,7 @@ import { readStereoWav } from '../../helpers/media-call.ts'
 import { SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
-import { rmsDbfs } from '../../../src/voice/audio.ts'
+import { loudWindows } from '../../helpers/speech.ts'
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
 
@@ -58,7 +58,5 @@ test('a caller whose phone refuses REFER is bridged by the appliance to the tran
   const legPath = `${t.dataDir}/recordings/${call.id}-transfer.wav`
   expect(existsSync(legPath)).toBe(true)
   const { left } = readStereoWav(legPath)
-  let loud = 0
-  for (let i = 0; i + 1600 <= left.length; i += 1600) if (rmsDbfs(left.subarray(i, i + 1600)) > -35) loud++
-  expect(loud).toBeGreaterThan(10)
+  expect(loudWindows(left, 1600, -35)).toBeGreaterThan(10)
 }, 60_000)
