@@ -44,6 +44,13 @@ export interface CallTable {
   ended_at: string | null
   /** Whole seconds from answer to end; 0 when never answered. */
   duration_sec: Generated<number>
+  /** The outbound job (campaign) and its contact that placed this call, if any. */
+  outbound_job_id: string | null
+  outbound_contact_id: string | null
+  /** What answered an outbound call, from answering-machine detection: human, machine or unknown. */
+  answered_by: AnsweredBy | null
 }
+
+export type AnsweredBy = 'human' | 'machine' | 'unknown'
 
 export type CallRow = Selectable<CallTable>
