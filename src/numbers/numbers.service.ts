@@ -3,7 +3,7 @@ import { findAgentRow } from '../agents/index.ts'
 import { requirePaymentMethod } from '../billing/index.ts'
 import { carrierCall, carrierClient, CarrierError, fromCarrier } from '../carrier/index.ts'
 import type { Db } from '../db/index.ts'
-import { conflict, type FieldIssue, notFound, validation } from '../errors.ts'
+import { AppError, conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import { parseSipUri } from '../net/index.ts'
@@ -68,12 +68,19 @@ async function uniqueInsert(db: Db, row: PhoneNumberTable): Promise<void> {
   try {
     await repo.insertNumber(db, row)
   } catch (err) {
-    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) throw duplicate(row.e164)
+    // a concurrent connect of the same e164 won the race: the unique index refused this one
+    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) await claimable(db, row.workspace_id, row.e164)
     throw err
   }
 }
 
-const duplicate = (e164: string) => conflict(`${e164} is already in this workspace`, { e164 })
+/** Throws 409 when the e164 is live anywhere: `conflict` in this workspace, `number_in_use` in another. */
+async function claimable(db: Db, workspaceId: string, e164: string): Promise<void> {
+  const owner = await repo.findLiveOwnerOfE164(db, e164)
+  if (!owner) return
+  if (owner.workspace_id === workspaceId) throw conflict(`${e164} is already in this workspace`, { e164 })
+  throw new AppError(409, 'number_in_use', `${e164} is in use by another workspace of this appliance; a number takes inbound calls in one workspace at a time`, { e164 })
+}
 
 function baseRow(workspaceId: string, e164: string, label: string | undefined): PhoneNumberTable {
   const at = nowIso()
@@ -114,7 +121,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   checkSip(body.sipTerminationUri ?? null, transport, body.sipUsername ?? null, body.sipPassword !== undefined, issues)
   if (issues.length) throw validation(issues)
   await requirePaymentMethod(deps.db, workspaceId)
-  if (await repo.findLiveByE164(deps.db, workspaceId, e164)) throw duplicate(e164)
+  await claimable(deps.db, workspaceId, e164)
   const row = baseRow(workspaceId, e164, body.label)
   row.sip_termination_uri = body.sipTerminationUri ?? null
   row.sip_username = body.sipUsername ?? null
@@ -136,7 +143,7 @@ export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164:
   const e164 = checkE164(rawE164, 'phoneNumber', issues)
   if (issues.length) throw validation(issues)
   await requirePaymentMethod(deps.db, workspaceId)
-  if (await repo.findLiveByE164(deps.db, workspaceId, e164)) throw duplicate(e164)
+  await claimable(deps.db, workspaceId, e164)
   const client = await carrierClient(deps.db, deps.box, deps.config, workspaceId)
   const row = baseRow(workspaceId, e164, label)
   const bought = await carrierCall(client.buyNumber({ phoneNumber: e164, friendlyName: row.label, voiceUrl: voiceUrl(deps.config) }))

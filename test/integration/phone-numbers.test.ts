@@ -80,14 +80,29 @@ describe('phone numbers', () => {
     expect(r.body.phoneNumber).toMatchObject({ label: '+44 20 7183 8750', sipOutboundTransport: 'udp', hasSipPassword: false, sipUsername: null })
   })
 
-  test('the same e164 twice in a workspace is 409; another workspace may have it', async () => {
+  test('the same e164 twice in a workspace is 409 conflict; in another workspace 409 number_in_use, and nothing is created there', async () => {
     const dup = await connect({ e164: '+14155550101' })
     expect(dup.status).toBe(409)
     expect(dup.body.error.code).toBe('conflict')
     await other('POST', `/api/workspaces/${(await other('GET', '/api/workspaces')).body.workspaces[0].id}/payment-methods`, {
       body: { provider: 'manual', reference: 'other ws' },
     })
-    expect((await connect({ e164: '+14155550101' }, other)).status).toBe(200)
+    const taken = await connect({ e164: '+14155550101', sipUsername: 'thief', sipPassword: 'thief-password' }, other)
+    expect(taken.status).toBe(409)
+    expect(taken.body.error).toMatchObject({ code: 'number_in_use', message: expect.stringContaining('+14155550101 is in use by another workspace'), details: { e164: '+14155550101' } })
+    expect((await other('GET', '/api/phone-numbers')).body.phoneNumbers).toEqual([])
+    expect((await connect({ e164: '+14155550188' }, other)).status).toBe(200)
+  })
+
+  test('two workspaces connecting the same new e164 at once: exactly one gets it, the other 409 number_in_use', async () => {
+    const [a, b] = await Promise.all([connect({ e164: '+14155550177' }), connect({ e164: '+14155550177' }, other)])
+    expect([a.status, b.status].sort()).toEqual([200, 409])
+    expect([a, b].find((r) => r.status === 409)?.body.error.code).toBe('number_in_use')
+    const live = await t.appliance.database.db.selectFrom('phone_numbers').select('workspace_id').where('e164', '=', '+14155550177').where('released_at', 'is', null).execute()
+    expect(live).toHaveLength(1)
+    const winner = a.status === 200 ? api : other
+    const id = (a.status === 200 ? a : b).body.phoneNumber.id
+    expect((await winner('DELETE', `/api/phone-numbers/${id}`)).status).toBe(200)
   })
 
   test.each([
@@ -222,7 +237,9 @@ describe('phone numbers', () => {
     expect((await api('DELETE', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(404)
     const row = await t.appliance.database.db.selectFrom('phone_numbers').selectAll().where('id', '=', sipNumber.id).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ status: 'released', sip_password_enc: null, inbound_agent_id: null })
-    expect((await connect({ e164: '+14155550101', sipPassword: PASSWORD, sipUsername: 'again' })).status).toBe(200)
+    const freed = await connect({ e164: '+14155550101', sipPassword: PASSWORD, sipUsername: 'again' }, other)
+    expect(freed.status).toBe(200)
+    expect((await connect({ e164: '+14155550101' })).body.error.code).toBe('number_in_use')
   })
 
   test('the SIP password never appears in any response body or log line', () => {
