@@ -91,3 +91,6 @@ export const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata
 
 /** A host name as the rules compare it: lower case, no trailing dot. */
 export const hostKey = (host: string) => host.toLowerCase().replace(/\.$/, '')
+
+/** "a loopback address", "an unspecified address": how messages name a class. */
+export const describeClass = (cls: ForbiddenClass) => `${/^[aeiou]/.test(cls) ? 'an' : 'a'} ${cls} address`

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
-import { classifyAddress, type ForbiddenClass, hostKey, METADATA_HOSTNAMES } from './address-class.ts'
+import { classifyAddress, describeClass, type ForbiddenClass, hostKey, METADATA_HOSTNAMES } from './address-class.ts'
 
 export interface UrlPolicy {
   /** Allow plain http:// (WEBHOOK_ALLOW_HTTP). */
@@ -59,7 +59,7 @@ export async function resolveTarget(raw: string | URL, policy: UrlPolicy, resolv
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const refuse = (cls: ForbiddenClass, addr?: string) => ({
     ok: false as const,
-    reason: `refused: ${addr && addr !== host ? `${host} resolves to ${addr}, ` : ''}a ${cls} address${NEVER.has(cls) ? '' : ' (allowed only with WEBHOOK_ALLOW_PRIVATE=true)'}`,
+    reason: `refused: ${addr && addr !== host ? `${host} resolves to ${addr}, ` : ''}${describeClass(cls)}${NEVER.has(cls) ? '' : ' (allowed only with WEBHOOK_ALLOW_PRIVATE=true)'}`,
   })
   if (!policy.allowPrivate && METADATA_HOSTNAMES.has(hostKey(host))) return refuse('metadata')
   let addresses: string[]

@@ -6,7 +6,7 @@ import type { Db } from '../db/index.ts'
 import { AppError, conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
-import { parseSipUri } from '../net/index.ts'
+import { parseSipUri, sipUriProblem } from '../net/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { displayE164, strictE164 } from './e164.ts'
 import type { CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
@@ -60,7 +60,11 @@ function checkSip(uri: string | null, transport: SipTransport, username: string 
   }
   const parsed = parseSipUri(uri)
   if (!parsed) issues.push({ path: 'sipTerminationUri', message: 'must be a SIP URI such as sip:trunk.example.com:5061 or sip:+14155550123@203.0.113.7' })
-  else if (parsed.scheme === 'sips' && transport !== 'tls') issues.push({ path: 'sipOutboundTransport', message: 'must be tls for a sips: URI' })
+  else {
+    const problem = sipUriProblem(parsed.host, Object.keys(parsed.params))
+    if (problem) issues.push({ path: 'sipTerminationUri', message: `refused: ${problem}` })
+    if (parsed.scheme === 'sips' && transport !== 'tls') issues.push({ path: 'sipOutboundTransport', message: 'must be tls for a sips: URI' })
+  }
   if (hasPassword && !username) issues.push({ path: 'sipUsername', message: 'is required when sipPassword is set' })
 }
 

@@ -122,6 +122,35 @@ describe('phone numbers', () => {
     expect(paths(r).sort()).toEqual(fields)
   })
 
+  test.each([
+    'sip:169.254.169.254:80;transport=tcp',
+    'sip:+14155550102@169.254.169.254',
+    'sip:100.100.100.200',
+    'sip:[fd00:ec2::254]',
+    'sip:[::ffff:a9fe:a9fe]',
+    'sip:169.254.10.1',
+    'sip:[fe80::1]',
+    'sip:224.0.0.1',
+    'sip:[ff02::1]',
+    'sip:0.0.0.0',
+    'sip:metadata.google.internal',
+    'sip:trunk.example.com;maddr=169.254.169.254',
+    'sip:127.0.0.1:5060;maddr=127.0.0.1',
+  ])('refuses the trunk %s at save, naming sipTerminationUri, and creates nothing', async (uri) => {
+    const r = await connect({ e164: '+14155550106', sipTerminationUri: uri, sipOutboundTransport: 'udp' })
+    expect(r.status).toBe(422)
+    expect(r.body.error.details.fields).toEqual([{ path: 'sipTerminationUri', message: expect.stringMatching(/^refused: /) }])
+    expect((await api('GET', '/api/phone-numbers')).body.phoneNumbers.map((n: any) => n.e164)).not.toContain('+14155550106')
+  })
+
+  test('loopback, private and public trunks are accepted (a PBX on this host or LAN is the normal case)', async () => {
+    for (const [i, uri] of ['sip:127.0.0.1:5999', 'sip:10.0.0.5:5060', 'sip:192.168.1.20', 'sip:[fd12:3456::1]', 'sip:203.0.113.7;transport=tcp'].entries()) {
+      const r = await connect({ e164: `+1415555017${i}`, sipTerminationUri: uri, sipOutboundTransport: 'udp' })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect((await api('DELETE', `/api/phone-numbers/${r.body.phoneNumber.id}`)).status).toBe(200)
+    }
+  })
+
   test('a password of the wrong type is refused without echoing its value', async () => {
     const r = await connect({ e164: '+14155550105', sipUsername: 'u', sipPassword: 987654321 })
     expect(r.status).toBe(422)
@@ -220,6 +249,9 @@ describe('phone numbers', () => {
     const bad = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { sipTerminationUri: 'nope' } })
     expect(bad.status).toBe(422)
     expect(paths(bad)).toEqual(['sipTerminationUri'])
+    const metadata = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { sipTerminationUri: 'sip:169.254.169.254:80;transport=tcp' } })
+    expect(metadata.status).toBe(422)
+    expect(paths(metadata)).toEqual(['sipTerminationUri'])
     const r = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, {
       body: { sipTerminationUri: 'sip:10.0.0.5:5060', sipOutboundTransport: 'udp', sipPassword: `${PASSWORD}-2` },
     })
