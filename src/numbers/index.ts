@@ -29,6 +29,8 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
         summary: 'Connect a SIP number, or buy one through the carrier (provider carrier); needs a payment method (402)',
         description:
           'provider is detected when omitted (any SIP field means sip); sip needs sipTerminationUri; transport defaults to tls. ' +
+          'The trunk host may be public, private or loopback; link-local, cloud metadata, multicast, unspecified and reserved ' +
+          'addresses and any maddr parameter are 422 on sipTerminationUri. ' +
           'Starts as status unconfigured. Errors: 422 validation_failed, 402 payment_method_required, 409 conflict (e164 already in the workspace), 409 number_in_use ' +
           '(e164 live in another workspace: a number takes inbound calls in one workspace at a time; releasing it frees the e164), ' +
           '422/502 carrier_error, 503 carrier_not_configured. sipPassword is stored encrypted and never returned.',
@@ -53,7 +55,8 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
       response: One,
       detail: {
         summary: 'Update label, agents (same workspace; null unassigns) or SIP settings',
-        description: 'status follows: unconfigured <-> active as agents are assigned; error (trunk failure) clears when SIP settings change.',
+        description: 'status follows: unconfigured <-> active as agents are assigned; error (trunk failure) clears when SIP settings change. ' +
+          'sipTerminationUri follows the same address rules as on create (422 naming it).',
       },
     })
     .delete(
