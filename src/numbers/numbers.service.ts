@@ -73,13 +73,13 @@ async function uniqueInsert(db: Db, row: PhoneNumberTable): Promise<void> {
     await repo.insertNumber(db, row)
   } catch (err) {
     // a concurrent connect of the same e164 won the race: the unique index refused this one
-    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) await claimable(db, row.workspace_id, row.e164)
+    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) await refuseIfTaken(db, row.workspace_id, row.e164)
     throw err
   }
 }
 
 /** Throws 409 when the e164 is live anywhere: `conflict` in this workspace, `number_in_use` in another. */
-async function claimable(db: Db, workspaceId: string, e164: string): Promise<void> {
+async function refuseIfTaken(db: Db, workspaceId: string, e164: string): Promise<void> {
   const owner = await repo.findLiveOwnerOfE164(db, e164)
   if (!owner) return
   if (owner.workspace_id === workspaceId) throw conflict(`${e164} is already in this workspace`, { e164 })
@@ -125,7 +125,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   checkSip(body.sipTerminationUri ?? null, transport, body.sipUsername ?? null, body.sipPassword !== undefined, issues)
   if (issues.length) throw validation(issues)
   await requirePaymentMethod(deps.db, workspaceId)
-  await claimable(deps.db, workspaceId, e164)
+  await refuseIfTaken(deps.db, workspaceId, e164)
   const row = baseRow(workspaceId, e164, body.label)
   row.sip_termination_uri = body.sipTerminationUri ?? null
   row.sip_username = body.sipUsername ?? null
@@ -147,7 +147,7 @@ export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164:
   const e164 = checkE164(rawE164, 'phoneNumber', issues)
   if (issues.length) throw validation(issues)
   await requirePaymentMethod(deps.db, workspaceId)
-  await claimable(deps.db, workspaceId, e164)
+  await refuseIfTaken(deps.db, workspaceId, e164)
   const client = await carrierClient(deps.db, deps.box, deps.config, workspaceId)
   const row = baseRow(workspaceId, e164, label)
   const bought = await carrierCall(client.buyNumber({ phoneNumber: e164, friendlyName: row.label, voiceUrl: voiceUrl(deps.config) }))
