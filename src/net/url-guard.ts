@@ -80,7 +80,7 @@ export async function resolveTarget(raw: string | URL, policy: UrlPolicy, resolv
   return { ok: true, url, addresses }
 }
 
-export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('timed out')), ms)
