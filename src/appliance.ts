@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
 import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, TrunkRegistrations } from './calls/index.ts'
 import type { Config } from './config.ts'
+import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
 import { nowIso } from './ids.ts'
@@ -34,13 +35,13 @@ export interface Appliance {
  * HTTP app and listen. Stop runs in reverse: HTTP first, then calls drain (new INVITEs get 503).
  */
 export async function startAppliance(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<Appliance> {
-  mkdirSync(config.DATA_DIR, { recursive: true })
+  secureDataDir(config.DATA_DIR)
   const lock = lockDataDir(config.DATA_DIR)
   let database: DbHandle | undefined
   let ua: UserAgent | undefined
   let media: MediaEngine | undefined
   try {
-    database = openDatabase(join(config.DATA_DIR, 'appliance.db'))
+    database = openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     const applied = await migrateToLatest(database.db)
     if (applied.length) log.info({ migrations: applied }, 'database migrated')
     const boot = await bootstrapIfEmpty(database.db)

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'last_admin'
+  | 'number_in_use'
   | 'payment_method_required'
   | 'payload_too_large'
   | 'unsupported_media_type'

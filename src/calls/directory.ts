@@ -2,7 +2,7 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import type { Db } from '../db/index.ts'
-import { findNumbersByE164, type NumberRoute } from '../numbers/index.ts'
+import { findNumberByE164, type NumberRoute } from '../numbers/index.ts'
 import { parseSipUri } from '../net/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import type { InboundDecision, InboundQuery, NumberDirectory } from '../telephony/sip/index.ts'
@@ -18,10 +18,11 @@ export interface DirectoryOptions {
 const systemResolve = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address)
 
 /**
- * A number with SIP credentials takes calls from any source that answers a digest challenge
- * with them; otherwise only from the addresses its trunk host resolves to (the carrier's, for
- * bought numbers). Anything else is refused alike (403) whether or not the number exists,
- * except that a known trunk calling a number it does not serve gets 404.
+ * An e164 belongs to one workspace at a time, so an INVITE reaches at most one number (the first
+ * user part that names one) and only that number's own rule applies: with SIP credentials, any
+ * source that answers a digest challenge with them; otherwise only the addresses its trunk host
+ * resolves to (the carrier's, for bought numbers). Anything else is refused alike (403) whether
+ * or not the number exists.
  */
 export class DbNumberDirectory implements NumberDirectory {
   private readonly cache = new Map<string, { at: number; addresses: Promise<string[]> }>()
@@ -38,14 +39,13 @@ export class DbNumberDirectory implements NumberDirectory {
   }
 
   async resolveInbound(q: InboundQuery): Promise<InboundDecision> {
-    const routes = new Map<string, NumberRoute>()
-    for (const user of new Set(q.users)) for (const r of await findNumbersByE164(this.db, this.box, user)) routes.set(r.id, r)
-    const candidates = [...routes.values()]
-    const secured = candidates.find((r) => r.provider === 'sip' && r.sip?.username && r.sip.password)
-    if (secured) {
-      return { accept: true, number: secured.e164, context: secured, credentials: { username: secured.sip!.username!, password: secured.sip!.password! } }
+    let route: NumberRoute | undefined
+    for (const user of new Set(q.users)) if ((route = await findNumberByE164(this.db, this.box, user))) break
+    if (!route) return { accept: false, status: 403 }
+    if (route.provider === 'sip' && route.sip?.username && route.sip.password) {
+      return { accept: true, number: route.e164, context: route, credentials: { username: route.sip.username, password: route.sip.password } }
     }
-    for (const r of candidates) if ((await this.sourcesOf(r)).includes(q.source.address)) return { accept: true, number: r.e164, context: r }
+    if ((await this.sourcesOf(route)).includes(q.source.address)) return { accept: true, number: route.e164, context: route }
     return { accept: false, status: 403 }
   }
 

@@ -43,7 +43,7 @@ export class MediaEngine {
 
   /** Creates the recordings folder and repairs recordings a crash left open. */
   async start(): Promise<{ repaired: string[] }> {
-    await mkdir(this.recordingsDir, { recursive: true })
+    await mkdir(this.recordingsDir, { recursive: true, mode: 0o700 })
     return { repaired: await repairWavFiles(this.recordingsDir) }
   }
 

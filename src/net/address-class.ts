@@ -7,9 +7,10 @@ type Range4 = [base: number, bits: number, cls: ForbiddenClass]
 
 const v4 = (s: string): number => s.split('.').reduce((acc, p) => acc * 256 + Number(p), 0)
 
-// Order matters: the metadata address sits inside the link-local range and must win.
+// Order matters: the metadata addresses sit inside wider ranges and must win.
 const RANGES_V4: Range4[] = [
   [v4('169.254.169.254'), 32, 'metadata'],
+  [v4('169.254.170.2'), 32, 'metadata'], // AWS ECS task metadata
   [v4('100.100.100.200'), 32, 'metadata'], // Alibaba Cloud
   [v4('0.0.0.0'), 8, 'unspecified'],
   [v4('127.0.0.0'), 8, 'loopback'],
@@ -18,26 +19,20 @@ const RANGES_V4: Range4[] = [
   [v4('192.168.0.0'), 16, 'private'],
   [v4('100.64.0.0'), 10, 'private'], // carrier-grade NAT
   [v4('169.254.0.0'), 16, 'link-local'],
-  [v4('192.0.0.0'), 24, 'reserved'],
+  [v4('192.0.0.0'), 24, 'reserved'], // IETF protocol assignments, incl. 192.0.0.170 (NAT64 discovery)
   [v4('198.18.0.0'), 15, 'reserved'],
   [v4('224.0.0.0'), 4, 'multicast'],
-  [v4('240.0.0.0'), 4, 'reserved'],
+  [v4('240.0.0.0'), 4, 'reserved'], // incl. 255.255.255.255
 ]
 
-function classifyV4(ip: string): ForbiddenClass | null {
-  const n = v4(ip)
-  for (const [base, bits, cls] of RANGES_V4) {
-    const size = 2 ** (32 - bits)
-    if (n >= base && n < base + size) return cls
-  }
+function classifyV4Number(n: number): ForbiddenClass | null {
+  for (const [base, bits, cls] of RANGES_V4) if (n >= base && n < base + 2 ** (32 - bits)) return cls
   return null
 }
 
-/** Expands an IPv6 address to its 8 groups. */
+/** Expands an IPv6 address (already validated by isIP) to its 8 groups. */
 function groupsV6(ip: string): number[] {
   let s = ip.toLowerCase()
-  const zone = s.indexOf('%')
-  if (zone >= 0) s = s.slice(0, zone)
   // A trailing dotted quad (::ffff:1.2.3.4) becomes two groups.
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(s)
   if (dotted) {
@@ -51,19 +46,25 @@ function groupsV6(ip: string): number[] {
   return [...h, ...fill, ...t].map((g) => parseInt(g, 16))
 }
 
+const join32 = (hi: number, lo: number) => hi * 65536 + lo
+
 function classifyV6(ip: string): ForbiddenClass | null {
-  const g = groupsV6(ip)
-  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g6 = 0, h = 0] = g
-  const zeroPrefix = a === 0 && b === 0 && c === 0 && d === 0 && e === 0
-  if (zeroPrefix && f === 0 && g6 === 0 && h === 0) return 'unspecified'
-  if (zeroPrefix && f === 0 && g6 === 0 && h === 1) return 'loopback'
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d) addresses carry an IPv4 target.
-  if (zeroPrefix && (f === 0xffff || f === 0)) return classifyV4(`${g6 >> 8}.${g6 & 255}.${h >> 8}.${h & 255}`)
-  // NAT64 well-known prefix 64:ff9b::/96 embeds an IPv4 target too.
-  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) {
-    return classifyV4(`${g6 >> 8}.${g6 & 255}.${h >> 8}.${h & 255}`)
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = groupsV6(ip)
+  const low32 = join32(g, h)
+  if (a === 0 && b === 0 && c === 0 && d === 0) {
+    if (e === 0 && f === 0 && g === 0 && h === 0) return 'unspecified'
+    if (e === 0 && f === 0 && g === 0 && h === 1) return 'loopback'
+    // IPv4-compatible ::a.b.c.d, IPv4-mapped ::ffff:a.b.c.d and IPv4-translated ::ffff:0:a.b.c.d carry an IPv4 target
+    if ((e === 0 && (f === 0 || f === 0xffff)) || (e === 0xffff && f === 0)) return classifyV4Number(low32)
   }
-  if (a === 0xfd00 && b === 0x0ec2 && h === 0x254 && c === 0 && d === 0 && e === 0 && f === 0 && g6 === 0) return 'metadata' // AWS IPv6 IMDS
+  // NAT64: the well-known prefix 64:ff9b::/96 embeds an IPv4 target; 64:ff9b:1::/48 is for local networks
+  if (a === 0x64 && b === 0xff9b) return c === 0 && d === 0 && e === 0 && f === 0 ? classifyV4Number(low32) : c === 1 ? 'private' : null
+  // 6to4 2002:AABB:CCDD::/48 embeds the IPv4 address AA.BB.CC.DD
+  if (a === 0x2002) return classifyV4Number(join32(b, c))
+  // Teredo 2001:0::/32 carries the client's IPv4 address inverted in the last 32 bits
+  if (a === 0x2001 && b === 0) return classifyV4Number(join32(g ^ 0xffff, h ^ 0xffff))
+  if (a === 0x100 && b === 0 && c === 0 && d === 0) return 'reserved' // discard-only 100::/64
+  if (a === 0xfd00 && b === 0x0ec2 && c === 0 && d === 0 && e === 0 && f === 0 && g === 0 && h === 0x254) return 'metadata' // AWS IMDS over IPv6
   if ((a & 0xfe00) === 0xfc00) return 'private' // unique local fc00::/7
   if ((a & 0xffc0) === 0xfe80) return 'link-local'
   if ((a & 0xffc0) === 0xfec0) return 'private' // deprecated site-local
@@ -71,14 +72,25 @@ function classifyV6(ip: string): ForbiddenClass | null {
   return null
 }
 
-/** Classifies an IP literal (v4 or v6, with or without brackets). Not an IP: throws. */
+/**
+ * Classifies an IP literal (v4 or v6, with or without brackets or a zone). The one classifier of
+ * the appliance: URL checks at save time, every outbound HTTP request and SIP trunks use it.
+ * Not an IP: throws.
+ */
 export function classifyAddress(ip: string): ForbiddenClass | null {
-  const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip
-  const family = isIP(bare.split('%')[0] as string)
-  if (family === 4) return classifyV4(bare)
+  const bracketless = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip
+  const bare = bracketless.split('%')[0] as string
+  const family = isIP(bare)
+  if (family === 4) return classifyV4Number(v4(bare))
   if (family === 6) return classifyV6(bare)
   throw new Error(`not an IP address: ${ip}`)
 }
 
 /** Host names that always mean a cloud metadata service, whatever they resolve to here. */
 export const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal'])
+
+/** A host name as the rules compare it: lower case, no trailing dot. */
+export const hostKey = (host: string) => host.toLowerCase().replace(/\.$/, '')
+
+/** "a loopback address", "an unspecified address": how messages name a class. */
+export const describeClass = (cls: ForbiddenClass) => `${/^[aeiou]/.test(cls) ? 'an' : 'a'} ${cls} address`

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
-import { classifyAddress, type ForbiddenClass, METADATA_HOSTNAMES } from './address-class.ts'
+import { classifyAddress, describeClass, type ForbiddenClass, hostKey, METADATA_HOSTNAMES } from './address-class.ts'
 
 export interface UrlPolicy {
   /** Allow plain http:// (WEBHOOK_ALLOW_HTTP). */
@@ -15,15 +15,14 @@ export type Resolver = (host: string) => Promise<string[]>
 export const dnsResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
 
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string }
+/** A target that passed the rules, with every address its host resolved to (all of them checked). */
+export type TargetVerdict = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }
 
 const RESOLVE_TIMEOUT_MS = 3000
+/** Never a server, whatever the operator allows. */
+const NEVER = new Set<ForbiddenClass>(['unspecified', 'multicast'])
 
-/**
- * Decides whether the appliance may send requests to `raw` (agent webhooks, http_request
- * tools). Host names are resolved and every address is checked, so a name pointing at
- * 127.0.0.1 is refused like the literal. Senders check again at send time (DNS can change).
- */
-export async function checkOutboundUrl(raw: string, policy: UrlPolicy, resolve: Resolver = dnsResolver): Promise<UrlVerdict> {
+function checkShape(raw: string | URL, policy: UrlPolicy): TargetVerdict | URL {
   let url: URL
   try {
     url = new URL(raw)
@@ -34,30 +33,51 @@ export async function checkOutboundUrl(raw: string, policy: UrlPolicy, resolve: 
     return { ok: false, reason: policy.allowHttp ? 'must use https or http' : 'must use https (http is allowed only with WEBHOOK_ALLOW_HTTP=true)' }
   }
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials in the URL' }
-  if (policy.allowPrivate) return { ok: true, url }
+  if (url.port === '0') return { ok: false, reason: 'must not use port 0' }
+  return url
+}
+
+/**
+ * Decides whether the appliance may send requests to `raw` (agent webhooks, http_request
+ * tools) when it is saved. Host names are resolved and every address is checked, so a name
+ * pointing at 127.0.0.1 is refused like the literal. Senders go through guardedFetch, which
+ * checks again and connects to the address it checked.
+ */
+export async function checkOutboundUrl(raw: string, policy: UrlPolicy, resolve: Resolver = dnsResolver): Promise<UrlVerdict> {
+  const shaped = checkShape(raw, policy)
+  if (!(shaped instanceof URL)) return shaped
+  if (policy.allowPrivate) return { ok: true, url: shaped }
+  const verdict = await resolveTarget(shaped, policy, resolve)
+  return verdict.ok ? { ok: true, url: verdict.url } : verdict
+}
+
+/** The rules of checkOutboundUrl, resolving the host once; with allowPrivate only the shape is checked. */
+export async function resolveTarget(raw: string | URL, policy: UrlPolicy, resolve: Resolver = dnsResolver): Promise<TargetVerdict> {
+  const shaped = checkShape(raw, policy)
+  if (!(shaped instanceof URL)) return shaped
+  const url = shaped
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const refuse = (cls: ForbiddenClass, addr?: string) => ({
     ok: false as const,
-    reason: `refused: ${addr && addr !== host ? `${host} resolves to ${addr}, ` : ''}a ${cls} address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)`,
+    reason: `refused: ${addr && addr !== host ? `${host} resolves to ${addr}, ` : ''}${describeClass(cls)}${NEVER.has(cls) ? '' : ' (allowed only with WEBHOOK_ALLOW_PRIVATE=true)'}`,
   })
-  const name = host.toLowerCase().replace(/\.$/, '')
-  if (METADATA_HOSTNAMES.has(name)) return refuse('metadata')
-  if (isIP(host)) {
-    const cls = classifyAddress(host)
-    return cls ? refuse(cls) : { ok: true, url }
-  }
+  if (!policy.allowPrivate && METADATA_HOSTNAMES.has(hostKey(host))) return refuse('metadata')
   let addresses: string[]
-  try {
-    addresses = await withTimeout(resolve(host), RESOLVE_TIMEOUT_MS)
-  } catch {
-    return { ok: false, reason: `host ${host} does not resolve` }
+  if (isIP(host)) addresses = [host]
+  else {
+    try {
+      addresses = await withTimeout(resolve(host), RESOLVE_TIMEOUT_MS)
+    } catch {
+      return { ok: false, reason: `host ${host} does not resolve` }
+    }
+    if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve` }
   }
-  if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve` }
   for (const addr of addresses) {
+    if (!isIP(addr)) return { ok: false, reason: `host ${host} resolves to something that is not an address` }
     const cls = classifyAddress(addr)
-    if (cls) return refuse(cls, addr)
+    if (cls && (!policy.allowPrivate || NEVER.has(cls))) return refuse(cls, addr)
   }
-  return { ok: true, url }
+  return { ok: true, url, addresses }
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

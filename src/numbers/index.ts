@@ -13,7 +13,7 @@ export { displayE164, normalizeE164, strictE164 } from './e164.ts'
 export { PhoneNumber } from './numbers.model.ts'
 export type { NumberProvider, NumberSource, NumberStatus, SipTransport } from './numbers.table.ts'
 export { reportTrunkHealth } from './numbers.service.ts'
-export { findNumbersByE164, findRegisteringNumbers, getNumberRoute, type NumberRoute } from './sip-lookup.ts'
+export { findNumberByE164, findNumbersByE164, findRegisteringNumbers, getNumberRoute, type NumberRoute } from './sip-lookup.ts'
 export { nextStatus, NUMBER_STATUSES } from './status.ts'
 
 export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
@@ -29,7 +29,10 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
         summary: 'Connect a SIP number, or buy one through the carrier (provider carrier); needs a payment method (402)',
         description:
           'provider is detected when omitted (any SIP field means sip); sip needs sipTerminationUri; transport defaults to tls. ' +
-          'Starts as status unconfigured. Errors: 422 validation_failed, 402 payment_method_required, 409 conflict (e164 already in the workspace), ' +
+          'The trunk host may be public, private or loopback; link-local, cloud metadata, multicast, unspecified and reserved ' +
+          'addresses and any maddr parameter are 422 on sipTerminationUri. ' +
+          'Starts as status unconfigured. Errors: 422 validation_failed, 402 payment_method_required, 409 conflict (e164 already in the workspace), 409 number_in_use ' +
+          '(e164 live in another workspace: a number takes inbound calls in one workspace at a time; releasing it frees the e164), ' +
           '422/502 carrier_error, 503 carrier_not_configured. sipPassword is stored encrypted and never returned.',
       },
     })
@@ -52,7 +55,8 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
       response: One,
       detail: {
         summary: 'Update label, agents (same workspace; null unassigns) or SIP settings',
-        description: 'status follows: unconfigured <-> active as agents are assigned; error (trunk failure) clears when SIP settings change.',
+        description: 'status follows: unconfigured <-> active as agents are assigned; error (trunk failure) clears when SIP settings change. ' +
+          'sipTerminationUri follows the same address rules as on create (422 naming it).',
       },
     })
     .delete(
@@ -82,7 +86,7 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
         summary: 'Buy a number through the carrier and route its calls here; needs a payment method (402)',
         description:
           'Response {phoneNumber} with provider carrier, source purchased, status unconfigured. Errors: 402 payment_method_required, ' +
-          '409 conflict, 422/502 carrier_error (details.carrierCode is the carrier\'s code), 503 carrier_not_configured.',
+          '409 conflict, 409 number_in_use (e164 live in another workspace; nothing is bought), 422/502 carrier_error (details.carrierCode is the carrier\'s code), 503 carrier_not_configured.',
       },
     })
   return new Elysia()

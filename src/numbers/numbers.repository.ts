@@ -16,17 +16,12 @@ export const findLiveNumber = (db: Db, workspaceId: string, id: string) =>
 export const findLiveNumberById = (db: Db, id: string) =>
   db.selectFrom('phone_numbers').selectAll().where('id', '=', id).where('released_at', 'is', null).executeTakeFirst()
 
-export const findLiveByE164 = (db: Db, workspaceId: string, e164: string) =>
-  db
-    .selectFrom('phone_numbers')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('e164', '=', e164)
-    .where('released_at', 'is', null)
-    .executeTakeFirst()
-
 export const findLiveByE164AnyWorkspace = (db: Db, e164: string) =>
   db.selectFrom('phone_numbers').selectAll().where('e164', '=', e164).where('released_at', 'is', null).orderBy('created_at').execute()
+
+/** The one live number with this e164 (a unique index keeps it one), in whichever workspace. */
+export const findLiveOwnerOfE164 = (db: Db, e164: string) =>
+  db.selectFrom('phone_numbers').selectAll().where('e164', '=', e164).where('released_at', 'is', null).executeTakeFirst()
 
 export const listLiveNumbers = (db: Db, workspaceId: string, page: PageRequest) =>
   keysetPage(

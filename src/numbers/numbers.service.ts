@@ -3,10 +3,10 @@ import { findAgentRow } from '../agents/index.ts'
 import { requirePaymentMethod } from '../billing/index.ts'
 import { carrierCall, carrierClient, CarrierError, fromCarrier } from '../carrier/index.ts'
 import type { Db } from '../db/index.ts'
-import { conflict, type FieldIssue, notFound, validation } from '../errors.ts'
+import { AppError, conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
-import { parseSipUri } from '../net/index.ts'
+import { parseSipUri, sipUriProblem } from '../net/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { displayE164, strictE164 } from './e164.ts'
 import type { CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
@@ -60,7 +60,11 @@ function checkSip(uri: string | null, transport: SipTransport, username: string 
   }
   const parsed = parseSipUri(uri)
   if (!parsed) issues.push({ path: 'sipTerminationUri', message: 'must be a SIP URI such as sip:trunk.example.com:5061 or sip:+14155550123@203.0.113.7' })
-  else if (parsed.scheme === 'sips' && transport !== 'tls') issues.push({ path: 'sipOutboundTransport', message: 'must be tls for a sips: URI' })
+  else {
+    const problem = sipUriProblem(parsed.host, Object.keys(parsed.params))
+    if (problem) issues.push({ path: 'sipTerminationUri', message: `refused: ${problem}` })
+    if (parsed.scheme === 'sips' && transport !== 'tls') issues.push({ path: 'sipOutboundTransport', message: 'must be tls for a sips: URI' })
+  }
   if (hasPassword && !username) issues.push({ path: 'sipUsername', message: 'is required when sipPassword is set' })
 }
 
@@ -68,12 +72,19 @@ async function uniqueInsert(db: Db, row: PhoneNumberTable): Promise<void> {
   try {
     await repo.insertNumber(db, row)
   } catch (err) {
-    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) throw duplicate(row.e164)
+    // a concurrent connect of the same e164 won the race: the unique index refused this one
+    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) await refuseIfTaken(db, row.workspace_id, row.e164)
     throw err
   }
 }
 
-const duplicate = (e164: string) => conflict(`${e164} is already in this workspace`, { e164 })
+/** Throws 409 when the e164 is live anywhere: `conflict` in this workspace, `number_in_use` in another. */
+async function refuseIfTaken(db: Db, workspaceId: string, e164: string): Promise<void> {
+  const owner = await repo.findLiveOwnerOfE164(db, e164)
+  if (!owner) return
+  if (owner.workspace_id === workspaceId) throw conflict(`${e164} is already in this workspace`, { e164 })
+  throw new AppError(409, 'number_in_use', `${e164} is in use by another workspace of this appliance; a number takes inbound calls in one workspace at a time`, { e164 })
+}
 
 function baseRow(workspaceId: string, e164: string, label: string | undefined): PhoneNumberTable {
   const at = nowIso()
@@ -114,7 +125,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   checkSip(body.sipTerminationUri ?? null, transport, body.sipUsername ?? null, body.sipPassword !== undefined, issues)
   if (issues.length) throw validation(issues)
   await requirePaymentMethod(deps.db, workspaceId)
-  if (await repo.findLiveByE164(deps.db, workspaceId, e164)) throw duplicate(e164)
+  await refuseIfTaken(deps.db, workspaceId, e164)
   const row = baseRow(workspaceId, e164, body.label)
   row.sip_termination_uri = body.sipTerminationUri ?? null
   row.sip_username = body.sipUsername ?? null
@@ -136,7 +147,7 @@ export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164:
   const e164 = checkE164(rawE164, 'phoneNumber', issues)
   if (issues.length) throw validation(issues)
   await requirePaymentMethod(deps.db, workspaceId)
-  if (await repo.findLiveByE164(deps.db, workspaceId, e164)) throw duplicate(e164)
+  await refuseIfTaken(deps.db, workspaceId, e164)
   const client = await carrierClient(deps.db, deps.box, deps.config, workspaceId)
   const row = baseRow(workspaceId, e164, label)
   const bought = await carrierCall(client.buyNumber({ phoneNumber: e164, friendlyName: row.label, voiceUrl: voiceUrl(deps.config) }))

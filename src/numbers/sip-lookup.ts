@@ -39,14 +39,20 @@ function toRoute(box: SecretBox, r: PhoneNumberTable): NumberRoute {
 }
 
 /**
- * Live numbers with this E.164 in any workspace, oldest first. The same number may be connected
- * in two workspaces; the caller tells them apart (e.g. by the trunk the INVITE came from).
- * Accepts what a Request-URI carries (`14155550123`, `+1 415 555 0123`).
+ * Live numbers with this E.164 in any workspace, oldest first: since one workspace at a time owns
+ * an e164, at most one. Accepts what a Request-URI carries (`14155550123`, `+1 415 555 0123`).
  */
 export async function findNumbersByE164(db: Db, box: SecretBox, raw: string): Promise<NumberRoute[]> {
   const e164 = normalizeE164(raw)
   if (!e164) return []
   return (await repo.findLiveByE164AnyWorkspace(db, e164)).map((r) => toRoute(box, r))
+}
+
+/** The live number with this E.164 (its one owner), for routing an inbound call. */
+export async function findNumberByE164(db: Db, box: SecretBox, raw: string): Promise<NumberRoute | undefined> {
+  const e164 = normalizeE164(raw)
+  const row = e164 ? await repo.findLiveOwnerOfE164(db, e164) : undefined
+  return row && toRoute(box, row)
 }
 
 export async function getNumberRoute(db: Db, box: SecretBox, id: string): Promise<NumberRoute | undefined> {

@@ -126,6 +126,21 @@ describe('carrier: buy a number', () => {
     expect((await t.api('GET', '/api/phone-numbers')).body.phoneNumbers).toHaveLength(1)
   })
 
+  test('another workspace buying a number this one owns is 409 number_in_use without asking the carrier', async () => {
+    const ws = await t.api('POST', '/api/workspaces', { body: { name: 'Second buyer' } })
+    const key = ws.body.apiKey.key as string
+    await t.api('POST', `/api/workspaces/${ws.body.workspace.id}/payment-methods`, { key, body: { provider: 'manual', reference: 'second' } })
+    const before = twilio.requests.length
+    for (const r of [
+      await t.api('POST', `/api/workspaces/${ws.body.workspace.id}/carrier/buy-number`, { key, body: { phoneNumber: '+14155550123' } }),
+      await t.api('POST', '/api/phone-numbers', { key, body: { e164: '+14155550123' } }),
+    ]) {
+      expect(r.status).toBe(409)
+      expect(r.body.error.code).toBe('number_in_use')
+    }
+    expect(twilio.requests.length).toBe(before)
+  })
+
   test('POST /api/phone-numbers with provider carrier buys through the carrier too', async () => {
     const r = await t.api('POST', '/api/phone-numbers', { body: { e164: '+14155550124', label: 'Sales line' } })
     expect(r.status).toBe(200)

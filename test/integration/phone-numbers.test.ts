@@ -80,14 +80,29 @@ describe('phone numbers', () => {
     expect(r.body.phoneNumber).toMatchObject({ label: '+44 20 7183 8750', sipOutboundTransport: 'udp', hasSipPassword: false, sipUsername: null })
   })
 
-  test('the same e164 twice in a workspace is 409; another workspace may have it', async () => {
+  test('the same e164 twice in a workspace is 409 conflict; in another workspace 409 number_in_use, and nothing is created there', async () => {
     const dup = await connect({ e164: '+14155550101' })
     expect(dup.status).toBe(409)
     expect(dup.body.error.code).toBe('conflict')
     await other('POST', `/api/workspaces/${(await other('GET', '/api/workspaces')).body.workspaces[0].id}/payment-methods`, {
       body: { provider: 'manual', reference: 'other ws' },
     })
-    expect((await connect({ e164: '+14155550101' }, other)).status).toBe(200)
+    const taken = await connect({ e164: '+14155550101', sipUsername: 'thief', sipPassword: 'thief-password' }, other)
+    expect(taken.status).toBe(409)
+    expect(taken.body.error).toMatchObject({ code: 'number_in_use', message: expect.stringContaining('+14155550101 is in use by another workspace'), details: { e164: '+14155550101' } })
+    expect((await other('GET', '/api/phone-numbers')).body.phoneNumbers).toEqual([])
+    expect((await connect({ e164: '+14155550188' }, other)).status).toBe(200)
+  })
+
+  test('two workspaces connecting the same new e164 at once: exactly one gets it, the other 409 number_in_use', async () => {
+    const [a, b] = await Promise.all([connect({ e164: '+14155550177' }), connect({ e164: '+14155550177' }, other)])
+    expect([a.status, b.status].sort()).toEqual([200, 409])
+    expect([a, b].find((r) => r.status === 409)?.body.error.code).toBe('number_in_use')
+    const live = await t.appliance.database.db.selectFrom('phone_numbers').select('workspace_id').where('e164', '=', '+14155550177').where('released_at', 'is', null).execute()
+    expect(live).toHaveLength(1)
+    const winner = a.status === 200 ? api : other
+    const id = (a.status === 200 ? a : b).body.phoneNumber.id
+    expect((await winner('DELETE', `/api/phone-numbers/${id}`)).status).toBe(200)
   })
 
   test.each([
@@ -105,6 +120,35 @@ describe('phone numbers', () => {
     expect([400, 422]).toContain(r.status)
     expect(r.body.error.code).toBe('validation_failed')
     expect(paths(r).sort()).toEqual(fields)
+  })
+
+  test.each([
+    'sip:169.254.169.254:80;transport=tcp',
+    'sip:+14155550102@169.254.169.254',
+    'sip:100.100.100.200',
+    'sip:[fd00:ec2::254]',
+    'sip:[::ffff:a9fe:a9fe]',
+    'sip:169.254.10.1',
+    'sip:[fe80::1]',
+    'sip:224.0.0.1',
+    'sip:[ff02::1]',
+    'sip:0.0.0.0',
+    'sip:metadata.google.internal',
+    'sip:trunk.example.com;maddr=169.254.169.254',
+    'sip:127.0.0.1:5060;maddr=127.0.0.1',
+  ])('refuses the trunk %s at save, naming sipTerminationUri, and creates nothing', async (uri) => {
+    const r = await connect({ e164: '+14155550106', sipTerminationUri: uri, sipOutboundTransport: 'udp' })
+    expect(r.status).toBe(422)
+    expect(r.body.error.details.fields).toEqual([{ path: 'sipTerminationUri', message: expect.stringMatching(/^refused: /) }])
+    expect((await api('GET', '/api/phone-numbers')).body.phoneNumbers.map((n: any) => n.e164)).not.toContain('+14155550106')
+  })
+
+  test('loopback, private and public trunks are accepted (a PBX on this host or LAN is the normal case)', async () => {
+    for (const [i, uri] of ['sip:127.0.0.1:5999', 'sip:10.0.0.5:5060', 'sip:192.168.1.20', 'sip:[fd12:3456::1]', 'sip:203.0.113.7;transport=tcp'].entries()) {
+      const r = await connect({ e164: `+1415555017${i}`, sipTerminationUri: uri, sipOutboundTransport: 'udp' })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect((await api('DELETE', `/api/phone-numbers/${r.body.phoneNumber.id}`)).status).toBe(200)
+    }
   })
 
   test('a password of the wrong type is refused without echoing its value', async () => {
@@ -205,6 +249,9 @@ describe('phone numbers', () => {
     const bad = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { sipTerminationUri: 'nope' } })
     expect(bad.status).toBe(422)
     expect(paths(bad)).toEqual(['sipTerminationUri'])
+    const metadata = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, { body: { sipTerminationUri: 'sip:169.254.169.254:80;transport=tcp' } })
+    expect(metadata.status).toBe(422)
+    expect(paths(metadata)).toEqual(['sipTerminationUri'])
     const r = await api('PATCH', `/api/phone-numbers/${sipNumber.id}`, {
       body: { sipTerminationUri: 'sip:10.0.0.5:5060', sipOutboundTransport: 'udp', sipPassword: `${PASSWORD}-2` },
     })
@@ -222,7 +269,9 @@ describe('phone numbers', () => {
     expect((await api('DELETE', `/api/phone-numbers/${sipNumber.id}`)).status).toBe(404)
     const row = await t.appliance.database.db.selectFrom('phone_numbers').selectAll().where('id', '=', sipNumber.id).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ status: 'released', sip_password_enc: null, inbound_agent_id: null })
-    expect((await connect({ e164: '+14155550101', sipPassword: PASSWORD, sipUsername: 'again' })).status).toBe(200)
+    const freed = await connect({ e164: '+14155550101', sipPassword: PASSWORD, sipUsername: 'again' }, other)
+    expect(freed.status).toBe(200)
+    expect((await connect({ e164: '+14155550101' })).body.error.code).toBe('number_in_use')
   })
 
   test('the SIP password never appears in any response body or log line', () => {

@@ -9,7 +9,7 @@ import type { Logger } from '../../log.ts'
 import { PortPoolExhaustedError, type MediaEngine } from '../../media/index.ts'
 import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
 import { acceptAnswer, answerOffer, createOffer, SdpError } from '../../telephony/sdp/index.ts'
-import { parseSipUri, type InboundCall, type UserAgent } from '../../telephony/sip/index.ts'
+import { parseSipUri, TargetRefusedError, type InboundCall, type UserAgent } from '../../telephony/sip/index.ts'
 import type { VoiceEngines } from '../../voice/index.ts'
 import type { Brain } from '../../voice/session/index.ts'
 import { findWorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
@@ -133,6 +133,7 @@ export class CallRuntime implements Dialer {
       })
     } catch (err) {
       ports.release()
+      if (err instanceof TargetRefusedError) throw new AppError(422, 'validation_failed', `the number's trunk: ${err.message}`, { fields: [{ path: 'phoneNumberId', message: `the number's trunk: ${err.message}` }] })
       throw err
     }
     const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }

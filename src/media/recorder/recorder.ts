@@ -27,7 +27,7 @@ export class StereoRecorder {
 
   /** Creates the file with a provisional header (sizes 0 until close or start-up repair). */
   static async create(path: string, sampleRate = 16000, flushMs = 250): Promise<StereoRecorder> {
-    const fh = await open(path, 'wx')
+    const fh = await open(path, 'wx', 0o600) // recordings are readable by the appliance's user only
     await fh.write(wavHeader(sampleRate, 2, 0), 0, WAV_HEADER_BYTES, 0)
     return new StereoRecorder(fh, path, sampleRate, Math.round((sampleRate * flushMs) / 1000))
   }

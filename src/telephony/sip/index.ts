@@ -11,7 +11,7 @@ export type { Call, CallEvents, CallState, EndInfo, EndReason, Log, TransferStat
 export { InboundCall, type InboundCallInfo } from './uas.ts'
 export { OutboundCall, outcomeOf, type PlaceCallOptions } from './uac.ts'
 export { sdpDirection, withDirection, type Direction } from './hold.ts'
-export { UserAgent, type UserAgentOptions, type UserAgentEvents } from './user-agent.ts'
+export { TargetRefusedError, UserAgent, type UserAgentOptions, type UserAgentEvents } from './user-agent.ts'
 export { userAgentFromConfig } from './from-config.ts'
 export { responseTo } from './dialog.ts'
 export { Registration, type RegisterOptions, type RegistrationEvents } from './register.ts'

@@ -2,6 +2,7 @@
 // against the number directory and handed to the application as InboundCall events.
 import { lookup } from 'node:dns/promises'
 import net from 'node:net'
+import { sipAddressProblem, sipUriProblem } from '../../net/index.ts'
 import type { Call, Log, ServerTx, UaContext } from './call.ts'
 import { Challenger } from './challenge.ts'
 import type { DigestAlgorithm } from './digest.ts'
@@ -49,8 +50,15 @@ export interface UserAgentOptions {
   minSessionExpiresSec?: number
   /** Digest algorithms offered to callers of numbers with credentials, strongest first. */
   challengeAlgorithms?: DigestAlgorithm[]
+  /** Name resolution for targets we dial or register to (default: the system resolver). */
+  resolveHost?: (host: string) => Promise<string[]>
   log?: Log
 }
+
+/** A target we must not send to (link-local, metadata, multicast, unspecified, maddr); nothing was sent. */
+export class TargetRefusedError extends Error {}
+
+const systemResolve = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address)
 
 const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, NOTIFY'
 const METHODS = new Set(ALLOW.split(', '))
@@ -164,14 +172,23 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     return reg
   }
 
-  /** Where a sip:/sips: URI sends us: transport from its parameter, address by A/AAAA lookup. */
+  /** Where a sip:/sips: URI sends us: transport from its parameter, address by A/AAAA lookup, checked. */
   private async resolve(target: string): Promise<{ remote: Remote; host: string }> {
     const uri = parseSipUri(target)
     if (!uri) throw new SipError(400, `not a SIP URI: ${target}`)
     const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
     if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new SipError(400, `unsupported transport ${t}`)
+    const refused = sipUriProblem(uri.host, uri.params.keys())
+    if (refused) throw new TargetRefusedError(`${target} refused: ${refused}`)
     const host = uri.host.replace(/^\[|\]$/g, '')
-    const address = net.isIP(host) ? host : (await lookup(host)).address
+    // resolved once; every address is checked and the request goes to one of them
+    const addresses = net.isIP(host) ? [host] : await (this.opts.resolveHost ?? systemResolve)(host)
+    if (addresses.length === 0) throw new Error(`${host} does not resolve`)
+    for (const a of addresses) {
+      const problem = sipAddressProblem(a, host)
+      if (problem) throw new TargetRefusedError(`${target} refused: ${problem}`)
+    }
+    const address = addresses[0] as string
     return { remote: { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }, host: uri.host }
   }
 

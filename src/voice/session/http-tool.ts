@@ -1,5 +1,4 @@
-import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
+import { guardedFetch, OutboundRefusedError } from '../../net/index.ts'
 import type { ToolSpec } from '../llm/contract.ts'
 import { type Schema, validateArgs } from './json-schema.ts'
 import type { SessionTool } from './types.ts'
@@ -20,40 +19,12 @@ export interface HttpToolDefinition {
 export interface HttpToolOptions {
   /** Allow targets on loopback, private, link-local and other non-public addresses. */
   allowPrivate: boolean
+  /** Allow plain http:// (default true: the saved URL was already checked against WEBHOOK_ALLOW_HTTP). */
+  allowHttp?: boolean
+  /** Bytes of the response read at most (default 64 KiB). */
+  maxResponseBytes?: number
   /** Characters of the response body fed back to the model. */
   maxResponseChars?: number
-}
-
-/** True for addresses a server-side request must not reach unless the operator allows it. */
-export function isNonPublicAddress(address: string): boolean {
-  const v = isIP(address)
-  if (v === 4) {
-    const [a, b] = address.split('.').map(Number) as [number, number]
-    return (
-      a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || a >= 224
-    )
-  }
-  if (v === 6) {
-    const x = address.toLowerCase()
-    if (x === '::' || x === '::1') return true
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(x)
-    if (mapped) return isNonPublicAddress(mapped[1]!)
-    return /^(fc|fd|fe8|fe9|fea|feb|ff)/.test(x)
-  }
-  return true
-}
-
-export class ToolRequestError extends Error {}
-
-/** Checks scheme and every address the host resolves to; throws ToolRequestError when refused. */
-export async function checkTarget(url: URL, allowPrivate: boolean): Promise<void> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolRequestError(`only http and https URLs are allowed, not ${url.protocol}`)
-  if (allowPrivate) return
-  const host = url.hostname.replace(/^\[|\]$/g, '')
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
-  const blocked = addresses.find(isNonPublicAddress)
-  if (blocked) throw new ToolRequestError(`${url.hostname} resolves to ${blocked}, a non-public address`)
 }
 
 export function httpToolSpec(def: HttpToolDefinition): ToolSpec {
@@ -81,23 +52,27 @@ export function httpTool(def: HttpToolDefinition, opts: HttpToolOptions): Sessio
       } catch {
         return JSON.stringify({ error: `not a valid URL: ${filled}` })
       }
-      try {
-        await checkTarget(url, opts.allowPrivate)
-      } catch (err) {
-        return JSON.stringify({ error: (err as Error).message })
-      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return JSON.stringify({ error: `only http and https URLs are allowed, not ${url.protocol}` })
       const rest = Object.fromEntries(Object.entries(values).filter(([k]) => !used.has(k)))
       const withBody = def.method !== 'GET' && def.method !== 'DELETE'
       if (!withBody) for (const [k, v] of Object.entries(rest)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v))
-      // redirects could lead to a private address after the check: they are not followed
-      const res = await fetch(url, {
-        method: def.method,
-        headers: { ...(withBody ? { 'content-type': 'application/json' } : {}), ...def.headers },
-        body: withBody ? JSON.stringify(rest) : undefined,
-        redirect: 'manual',
-        signal,
-      })
-      const text = await res.text()
+      let res
+      try {
+        res = await guardedFetch(
+          url,
+          { method: def.method, headers: { ...(withBody ? { 'content-type': 'application/json' } : {}), ...def.headers }, body: withBody ? JSON.stringify(rest) : undefined },
+          {
+            policy: { allowHttp: opts.allowHttp ?? true, allowPrivate: opts.allowPrivate },
+            timeoutMs: def.timeoutMs ?? 5000,
+            maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024,
+            signal,
+          },
+        )
+      } catch (err) {
+        if (err instanceof OutboundRefusedError) return JSON.stringify({ error: err.message })
+        throw err
+      }
+      const text = res.body
       return JSON.stringify({ status: res.status, body: text.length > maxChars ? `${text.slice(0, maxChars)}…` : text })
     },
   }

@@ -1,6 +1,7 @@
 // Real SIP peers (SIPp) call numbers of a running appliance: the number directory in the
 // database decides, the call runs with media and a voice session, and the call row records it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
@@ -51,6 +52,8 @@ describe('inbound calls on a running appliance', () => {
       expect(wav.status).toBe(200)
       expect(wav.headers.get('content-type')).toBe('audio/wav')
       expect((await wav.arrayBuffer()).byteLength).toBeGreaterThan(44)
+      // readable by the appliance's user only
+      expect(statSync(join(t.dataDir, 'recordings', `${call.id}.wav`)).mode & 0o777).toBe(0o600)
     })
   }
 

@@ -36,7 +36,17 @@ describe('http_request tool', () => {
     const before = seen.length
     for (const url of [`${base}/x`, 'http://localhost:9/x', 'http://[::1]:9/x', 'http://169.254.169.254/latest']) {
       const tool = httpTool({ name: 'lookup', description: 'd', parameters: params, url, method: 'GET' }, { allowPrivate: false })
-      expect(JSON.parse(await runTool([tool], call({ id: '1' }))).error).toMatch(/non-public address/)
+      expect(JSON.parse(await runTool([tool], call({ id: '1' }))).error).toMatch(/^refused: .*a (loopback|metadata) address/)
+    }
+    expect(seen.length).toBe(before)
+  })
+
+  test('refuses at call time every spelling the save-time check refuses (IPv4 inside IPv6, NAT64, 6to4, 192.0.0.0/24)', async () => {
+    const before = seen.length
+    const port = server.port
+    for (const host of ['[::ffff:7f00:1]', '[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]', '[::ffff:a9fe:a9fe]', '192.0.0.170']) {
+      const tool = httpTool({ name: 'lookup', description: 'd', parameters: params, url: `http://${host}:${port}/x`, method: 'GET' }, { allowPrivate: false })
+      expect(JSON.parse(await runTool([tool], call({ id: '1' }))).error).toMatch(/^refused: /)
     }
     expect(seen.length).toBe(before)
   })
