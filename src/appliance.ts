@@ -76,7 +76,7 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     await registrations.start()
 
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    const app = buildApp({ db, config, log, dialer: calls, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    const app = buildApp({ db, config, log, dialer: calls, problems: voice.problems, authenticate: (token, now) => authenticate(db, token, now, principals) })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')

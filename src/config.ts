@@ -57,6 +57,7 @@ export const CONFIG_KEYS = {
   WORKFLOW_LLM_TIMEOUT_MS: { default: 10_000, doc: 'how long a workflow LLM request may take' },
   WORKFLOW_MAX_VISITS: { default: 10, doc: 'visits of one workflow node before a run ends with finalAction loop_limit (a workflow may set its own)' },
   VAD_ENGINE: { default: 'silero', doc: 'voice activity detection: silero (Silero v5, falls back to energy if the model is missing) or energy' },
+  VAD_MODEL_FILE: { default: '', doc: 'Silero VAD v5 ONNX file to use instead of the one shipped inside the appliance (empty: the shipped one)' },
   VAD_START_THRESHOLD: { default: 0.5, doc: 'speech probability at or above which the caller starts speaking (0..1)' },
   VAD_STOP_THRESHOLD: { default: 0.35, doc: 'speech probability below which ongoing speech counts as silence (0..VAD_START_THRESHOLD)' },
   VAD_MIN_SPEECH_MS: { default: 100, doc: 'voiced audio needed before the caller counts as speaking' },

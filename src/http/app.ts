@@ -27,6 +27,8 @@ export interface AppDeps {
   authenticate: Authenticate
   /** Places outbound calls; absent when the telephony side is not running. */
   dialer?: Dialer
+  /** Engines that fell back or failed, with reasons (for `/ready`); absent when the voice side is not running. */
+  problems?: () => string[]
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -108,9 +110,17 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
         } catch {
           throw new AppError(503, 'not_ready', 'database is not reachable')
         }
-        return { status: 'ready' as const }
+        const problems = deps.problems?.() ?? []
+        return problems.length ? { status: 'degraded' as const, problems } : { status: 'ready' as const }
       },
-      { detail: { summary: 'Readiness: the database answers', tags: ['Health'] } },
+      {
+        detail: {
+          summary: 'Readiness',
+          description:
+            '503 when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker): calls are still taken, worse.',
+          tags: ['Health'],
+        },
+      },
     )
   for (const mount of features) app = app.use(mount(deps, auth)) as typeof app
   self.app = app
