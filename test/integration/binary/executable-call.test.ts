@@ -37,7 +37,8 @@ test.skipIf(!installed)('a caller talks with a workflow agent of the executable:
       { id: 'start', type: 'start', config: { text: 'Hello, you have reached the offline receptionist. How can I help you?' } },
       { id: 'bye', type: 'end', config: { text: 'Thank you for calling. Goodbye.' } },
     ],
-    edges: [{ from: 'start', to: 'bye', condition: { type: 'else' } }],
+    // any words at all: the workflow waits for the caller to speak
+    edges: [{ from: 'start', to: 'bye', condition: { type: 'regex', pattern: '\\w' } }],
   }
   const put = await exe.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })
   expect(put.status, JSON.stringify(put.body)).toBe(200)
