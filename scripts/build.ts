@@ -15,6 +15,8 @@ const result = await Bun.build({
   compile: { outfile },
   minify: { whitespace: true, syntax: true, identifiers: false },
   sourcemap: 'none',
+  bytecode: true,
+  format: 'esm',
   define: { 'process.env.VOICE_AGENT_BUILD': JSON.stringify(new Date().toISOString()) },
 })
 if (!result.success) {

@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
-import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, TrunkRegistrations } from './calls/index.ts'
+import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, TrunkRegistrations } from './calls/index.ts'
 import type { Config } from './config.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
+import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { nowIso } from './ids.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -39,6 +40,7 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
   let database: DbHandle | undefined
   let ua: UserAgent | undefined
   let media: MediaEngine | undefined
+  let app: App | undefined
   try {
     database = openDatabase(join(config.DATA_DIR, 'appliance.db'))
     const applied = await migrateToLatest(database.db)
@@ -57,10 +59,27 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const abandoned = await closeAbandonedCalls(db, nowIso())
     if (abandoned.numUpdatedRows > 0n) log.warn({ calls: Number(abandoned.numUpdatedRows) }, 'calls left unfinished by the last run were closed as failed')
 
+    // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
+    let started: CallRuntime | undefined
+    let voiceProblems = (): string[] => []
+    const dialer: Dialer = {
+      dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
+    }
+    const principals = new PrincipalCache(config.AUTH_CACHE_MS)
+    const readiness = () => ({ starting: !started, problems: voiceProblems() })
+    app = buildApp({ db, config, log, dialer, readiness, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
+    const server = app.server
+    if (!server) throw new Error('HTTP server did not start')
+    const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
+    const url = `http://${host}:${server.port}`
+    log.info({ url }, 'HTTP listening')
+
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })
     const { repaired } = await media.start()
     if (repaired.length) log.warn({ recordings: repaired }, 'recordings left open by the last run were repaired')
     const voice = await createVoiceEngines(config)
+    voiceProblems = voice.problems
     log.info({ engines: voice.notes }, 'voice engines ready')
     const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
       carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
@@ -74,31 +93,25 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       expiresSec: config.SIP_REGISTER_EXPIRES_SEC,
     })
     await registrations.start()
-
-    const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    const app = buildApp({ db, config, log, dialer: calls, problems: voice.problems, authenticate: (token, now) => authenticate(db, token, now, principals) })
-    app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
-    const server = app.server
-    if (!server) throw new Error('HTTP server did not start')
-    const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
-    const url = `http://${host}:${server.port}`
+    started = calls
     log.info({ url, dataDir: config.DATA_DIR }, 'appliance started')
     const handle = database
     const mediaEngine = media
+    const httpApp = app
     return {
       config,
       log,
       database: handle,
-      app,
       calls,
       registrations,
       sip,
       url,
+      app,
       async stop() {
         // SIP refuses new calls (503) from this moment, while the API closes and calls drain
         const callsStopped = calls.stop(config.CALL_DRAIN_MS)
         await registrations.stop()
-        await app.stop()
+        await httpApp.stop()
         await callsStopped
         await mediaEngine.stop()
         await handle.close()
@@ -107,6 +120,7 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       },
     }
   } catch (err) {
+    await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
     await media?.stop().catch(() => {})
     await database?.close().catch(() => {})

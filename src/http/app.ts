@@ -27,8 +27,8 @@ export interface AppDeps {
   authenticate: Authenticate
   /** Places outbound calls; absent when the telephony side is not running. */
   dialer?: Dialer
-  /** Engines that fell back or failed, with reasons (for `/ready`); absent when the voice side is not running. */
-  problems?: () => string[]
+  /** For `/ready`: still loading engines, and what fell back or failed; absent when the voice side is not running. */
+  readiness?: () => { starting: boolean; problems: string[] }
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -110,14 +110,15 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
         } catch {
           throw new AppError(503, 'not_ready', 'database is not reachable')
         }
-        const problems = deps.problems?.() ?? []
+        const { starting, problems } = deps.readiness?.() ?? { starting: false, problems: [] }
+        if (starting) throw new AppError(503, 'not_ready', 'the appliance is loading its engines; calls are not taken yet')
         return problems.length ? { status: 'degraded' as const, problems } : { status: 'ready' as const }
       },
       {
         detail: {
           summary: 'Readiness',
           description:
-            '503 when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker): calls are still taken, worse.',
+            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker): calls are still taken, worse.',
           tags: ['Health'],
         },
       },
