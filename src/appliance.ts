@@ -9,6 +9,7 @@ import { buildApp, type App } from './http/app.ts'
 import { nowIso } from './ids.ts'
 import { createLogger, type Logger } from './log.ts'
 import { MediaEngine } from './media/index.ts'
+import { Metrics, sipObserver } from './metrics/index.ts'
 import { secretBoxFor } from './secrets/index.ts'
 import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
 import { createVoiceEngines } from './voice/index.ts'
@@ -22,6 +23,7 @@ export interface Appliance {
   app: App
   calls: CallRuntime
   registrations: TrunkRegistrations
+  metrics: Metrics
   /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
   sip: { udp?: number; tcp?: number; tls?: number }
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:3000 */
@@ -41,6 +43,7 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
   let ua: UserAgent | undefined
   let media: MediaEngine | undefined
   let app: App | undefined
+  let metrics: Metrics | undefined
   try {
     database = openDatabase(join(config.DATA_DIR, 'appliance.db'))
     const applied = await migrateToLatest(database.db)
@@ -67,7 +70,9 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     }
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
     const readiness = () => ({ starting: !started, problems: voiceProblems() })
-    app = buildApp({ db, config, log, dialer, readiness, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
+    metrics.start()
+    app = buildApp({ db, config, log, dialer, readiness, metrics, authenticate: (token, now) => authenticate(db, token, now, principals) })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')
@@ -84,7 +89,7 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
       carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
     })
-    ua = userAgentFromConfig(config, directory, sipLog(log))
+    ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics))
     const sip = await ua.start()
     const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config) })
     log.info({ sip }, 'SIP listening')
@@ -98,10 +103,12 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const handle = database
     const mediaEngine = media
     const httpApp = app
+    const probe = metrics
     return {
       config,
       log,
       database: handle,
+      metrics: probe,
       calls,
       registrations,
       sip,
@@ -114,12 +121,14 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
         await httpApp.stop()
         await callsStopped
         await mediaEngine.stop()
+        probe.stop()
         await handle.close()
         lock.release()
         log.info('appliance stopped')
       },
     }
   } catch (err) {
+    metrics?.stop()
     await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
     await media?.stop().catch(() => {})

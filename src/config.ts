@@ -39,6 +39,7 @@ export const CONFIG_KEYS = {
   LOG_LEVEL: { default: 'info', doc: 'trace, debug, info, warn, error, fatal or silent' },
   PUBLIC_HOST: { default: '127.0.0.1', doc: 'host name or address SIP peers reach this appliance at' },
   PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier reaches this appliance\'s HTTP API at, for voice routing of bought numbers; empty means http://PUBLIC_HOST:HTTP_PORT' },
+  METRICS_TOKEN: { default: '', doc: 'Bearer token GET /metrics requires; empty serves metrics to loopback clients only' },
   MAX_BODY_BYTES: { default: 1_048_576, doc: 'largest accepted JSON request body; larger gets 413' },
   RATE_LIMIT_PER_SEC: { default: 50, doc: 'sustained requests per second per API key (0 turns the limit off)' },
   AUTH_CACHE_MS: { default: 1000, doc: 'how long a resolved API key is reused; changes made on this node apply at once, on other nodes within this time (0 = off)' },
