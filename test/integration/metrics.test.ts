@@ -81,3 +81,12 @@ test('with METRICS_TOKEN set, /metrics needs it as a Bearer token; a wrong one g
     await guarded.stop()
   }
 })
+
+test('every metric the Grafana dashboard queries is one the appliance exports', async () => {
+  const dashboard = await Bun.file(`${import.meta.dir}/../../deploy/grafana-dashboard.json`).json()
+  const exported = new Set((await scrape()).keys())
+  const queried = new Set<string>()
+  for (const panel of dashboard.panels) for (const target of panel.targets) for (const name of target.expr.match(/voice_agent_[a-z_]+/g) ?? []) queried.add(name.replace(/_(bucket|count|sum)$/, ''))
+  expect(queried.size).toBeGreaterThan(10)
+  for (const name of queried) expect(exported.has(name), name).toBe(true)
+})
