@@ -13,6 +13,7 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v espeak-ng >/dev/null || need+=(espeak-ng)
   command -v flite >/dev/null || need+=(flite)
   command -v openssl >/dev/null || need+=(openssl)
+  command -v systemd-analyze >/dev/null || need+=(systemd)
   [[ -e /usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3 || -e /usr/lib/aarch64-linux-gnu/libpocketsphinx.so.3 ]] || need+=(libpocketsphinx3)
   [[ -d /usr/share/pocketsphinx/model/en-us ]] || need+=(pocketsphinx-en-us)
   if ((${#need[@]})); then
@@ -30,4 +31,4 @@ export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 if [[ ! -x node_modules/.bin/bun || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
-[[ -f models/vad/silero_vad_v5.onnx ]] || node scripts/install-models.mjs
+node scripts/install-models.mjs

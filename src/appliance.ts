@@ -1,14 +1,16 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
-import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, TrunkRegistrations } from './calls/index.ts'
+import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, TrunkRegistrations } from './calls/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
+import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { nowIso } from './ids.ts'
 import { createLogger, type Logger } from './log.ts'
 import { MediaEngine } from './media/index.ts'
+import { Metrics, sipObserver } from './metrics/index.ts'
 import { secretBoxFor } from './secrets/index.ts'
 import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
 import { createVoiceEngines } from './voice/index.ts'
@@ -22,6 +24,7 @@ export interface Appliance {
   app: App
   calls: CallRuntime
   registrations: TrunkRegistrations
+  metrics: Metrics
   /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
   sip: { udp?: number; tcp?: number; tls?: number }
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:3000 */
@@ -40,6 +43,8 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
   let database: DbHandle | undefined
   let ua: UserAgent | undefined
   let media: MediaEngine | undefined
+  let app: App | undefined
+  let metrics: Metrics | undefined
   try {
     database = openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     const applied = await migrateToLatest(database.db)
@@ -58,15 +63,34 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const abandoned = await closeAbandonedCalls(db, nowIso())
     if (abandoned.numUpdatedRows > 0n) log.warn({ calls: Number(abandoned.numUpdatedRows) }, 'calls left unfinished by the last run were closed as failed')
 
+    // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
+    let started: CallRuntime | undefined
+    let voiceProblems = (): string[] => []
+    const dialer: Dialer = {
+      dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
+    }
+    const principals = new PrincipalCache(config.AUTH_CACHE_MS)
+    const readiness = () => ({ starting: !started, problems: voiceProblems() })
+    metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
+    metrics.start()
+    app = buildApp({ db, config, log, dialer, readiness, metrics, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
+    const server = app.server
+    if (!server) throw new Error('HTTP server did not start')
+    const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
+    const url = `http://${host}:${server.port}`
+    log.info({ url }, 'HTTP listening')
+
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })
     const { repaired } = await media.start()
     if (repaired.length) log.warn({ recordings: repaired }, 'recordings left open by the last run were repaired')
     const voice = await createVoiceEngines(config)
+    voiceProblems = voice.problems
     log.info({ engines: voice.notes }, 'voice engines ready')
     const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
       carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
     })
-    ua = userAgentFromConfig(config, directory, sipLog(log))
+    ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics))
     const sip = await ua.start()
     const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config) })
     log.info({ sip }, 'SIP listening')
@@ -75,39 +99,38 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       expiresSec: config.SIP_REGISTER_EXPIRES_SEC,
     })
     await registrations.start()
-
-    const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    const app = buildApp({ db, config, log, dialer: calls, authenticate: (token, now) => authenticate(db, token, now, principals) })
-    app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
-    const server = app.server
-    if (!server) throw new Error('HTTP server did not start')
-    const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
-    const url = `http://${host}:${server.port}`
+    started = calls
     log.info({ url, dataDir: config.DATA_DIR }, 'appliance started')
     const handle = database
     const mediaEngine = media
+    const httpApp = app
+    const probe = metrics
     return {
       config,
       log,
       database: handle,
-      app,
+      metrics: probe,
       calls,
       registrations,
       sip,
       url,
+      app,
       async stop() {
         // SIP refuses new calls (503) from this moment, while the API closes and calls drain
         const callsStopped = calls.stop(config.CALL_DRAIN_MS)
         await registrations.stop()
-        await app.stop()
+        await httpApp.stop()
         await callsStopped
         await mediaEngine.stop()
+        probe.stop()
         await handle.close()
         lock.release()
         log.info('appliance stopped')
       },
     }
   } catch (err) {
+    metrics?.stop()
+    await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
     await media?.stop().catch(() => {})
     await database?.close().catch(() => {})

@@ -1,9 +1,10 @@
+import { runCli } from './cli/index.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DataDirLockedError } from './db/index.ts'
 import { startAppliance } from './appliance.ts'
 
 /** Exit codes: 0 clean stop, 1 unexpected failure, 2 bad configuration, 3 DATA_DIR in use. */
-async function main(): Promise<void> {
+async function serve(): Promise<void> {
   let appliance
   try {
     appliance = await startAppliance(loadConfig())
@@ -29,4 +30,6 @@ function exit(code: number, message: string): never {
   process.exit(code)
 }
 
-await main()
+const command = await runCli(process.argv.slice(2))
+if (command === 'serve') await serve()
+else process.exit(command)

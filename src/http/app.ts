@@ -9,6 +9,7 @@ import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
 import { accessLog, type Logger } from '../log.ts'
+import { type Metrics, metricsController } from '../metrics/index.ts'
 import { numbersController } from '../numbers/index.ts'
 import { providersController } from '../providers/index.ts'
 import { secretBoxFor } from '../secrets/index.ts'
@@ -27,6 +28,10 @@ export interface AppDeps {
   authenticate: Authenticate
   /** Places outbound calls; absent when the telephony side is not running. */
   dialer?: Dialer
+  /** Prometheus instruments; GET /metrics is served when present. */
+  metrics?: Metrics
+  /** For `/ready`: still loading engines, and what fell back or failed; absent when the voice side is not running. */
+  readiness?: () => { starting: boolean; problems: string[] }
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -96,7 +101,9 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       if (requestId === undefined || startedAt === undefined) return
       const { set } = ctx
       const status = typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
-      logRequest(requestId, ctx.request.method, ctx.path, status, Math.round((performance.now() - startedAt) * 100) / 100)
+      const ms = Math.round((performance.now() - startedAt) * 100) / 100
+      logRequest(requestId, ctx.request.method, ctx.path, status, ms)
+      deps.metrics?.http(ctx.request.method, (ctx as { route?: string }).route || 'unmatched', status, ms)
     })
     .use(openapiRoutes(() => self.app as AnyElysia))
     .get('/health', () => ({ status: 'ok' as const }), { detail: { summary: 'Liveness', tags: ['Health'] } })
@@ -108,10 +115,20 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
         } catch {
           throw new AppError(503, 'not_ready', 'database is not reachable')
         }
-        return { status: 'ready' as const }
+        const { starting, problems } = deps.readiness?.() ?? { starting: false, problems: [] }
+        if (starting) throw new AppError(503, 'not_ready', 'the appliance is loading its engines; calls are not taken yet')
+        return problems.length ? { status: 'degraded' as const, problems } : { status: 'ready' as const }
       },
-      { detail: { summary: 'Readiness: the database answers', tags: ['Health'] } },
+      {
+        detail: {
+          summary: 'Readiness',
+          description:
+            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker): calls are still taken, worse.',
+          tags: ['Health'],
+        },
+      },
     )
+  if (deps.metrics) app = app.use(metricsController(deps.metrics, config.METRICS_TOKEN)) as unknown as typeof app
   for (const mount of features) app = app.use(mount(deps, auth)) as typeof app
   self.app = app
   return app

@@ -17,26 +17,31 @@ export interface VoiceEngines {
   settings: VoiceSettings
   /** What was chosen and why, for the start-up log. */
   notes: string[]
+  /** Engines that fell back from what was configured or stopped working, each with the reason; empty when all is as asked. */
+  problems(): string[]
 }
 
 /** Picks and builds the engines named by config; fails with a ConfigError on a bad choice. */
 export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
   const settings = voiceSettings(cfg)
   const notes: string[] = []
+  const degraded: string[] = []
   const conn = settings.conn
 
   let vad: VadModel
   if (oneOf('VAD_ENGINE', cfg.VAD_ENGINE, ['silero', 'energy']) === 'silero') {
     try {
-      vad = await SileroVad.load()
+      vad = await SileroVad.load(cfg.VAD_MODEL_FILE || undefined)
     } catch (err) {
       vad = new EnergyVad()
-      notes.push(`VAD: energy fallback (${(err as Error).message})`)
+      const why = `VAD: Silero could not be loaded, using the energy VAD, which takes any loud sound for speech (${(err as Error).message})`
+      notes.push(why)
+      degraded.push(why)
     }
   } else vad = new EnergyVad()
   notes.push(`VAD: ${vad.name}`)
 
-  const stt = await chooseStt(cfg, conn, notes)
+  const stt = await chooseStt(cfg, conn, notes, degraded)
   const llm = chooseLlm(cfg, conn, notes)
 
   const ttsName = oneOf('TTS_PROVIDER', cfg.TTS_PROVIDER, ['flite', 'elevenlabs', 'openai'])
@@ -56,10 +61,20 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     return t
   }
   notes.push(`TTS: ${ttsName}`)
-  return { vad, stt, llm, tts, settings, notes }
+  // flite's workers load now, so a broken install shows at start and not on the first caller
+  if (ttsName === 'flite') tts(8000)
+  const problems = () => {
+    const out = [...degraded]
+    for (const t of new Set(ttsByRate.values())) {
+      const p = t instanceof FliteTts ? t.problem() : undefined
+      if (p && !out.includes(`TTS: ${p}`)) out.push(`TTS: ${p}`)
+    }
+    return out
+  }
+  return { vad, stt, llm, tts, settings, notes, problems }
 }
 
-async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[]): Promise<Stt | undefined> {
+async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[], degraded: string[]): Promise<Stt | undefined> {
   let name = oneOf('STT_PROVIDER', cfg.STT_PROVIDER, ['auto', 'deepgram', 'openai', 'sherpa-onnx', 'pocketsphinx', 'none'])
   const sherpaDir = resolve(cfg.STT_SHERPA_MODEL_DIR)
   const endpointingMs = Math.min(cfg.VAD_MIN_SILENCE_MS, 1000)
@@ -74,6 +89,7 @@ async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string
           return stt
         } catch (err) {
           notes.push(`STT: sherpa-onnx model skipped (${(err as Error).message})`)
+          degraded.push(`STT: the sherpa-onnx model in ${found.dir} could not be loaded (${(err as Error).message})`)
         }
       }
       name = PocketsphinxStt.available() ? 'pocketsphinx' : cfg.OPENAI_API_KEY ? 'openai' : 'none'

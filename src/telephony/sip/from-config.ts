@@ -4,7 +4,7 @@ import { ConfigError, type Config } from '../../config.ts'
 import type { DigestAlgorithm } from './digest.ts'
 import type { Log } from './call.ts'
 import type { NumberDirectory } from './directory.ts'
-import { UserAgent } from './user-agent.ts'
+import { UserAgent, type UserAgentOptions } from './user-agent.ts'
 
 type SipConfig = Pick<
   Config,
@@ -20,7 +20,7 @@ export function digestAlgorithms(value: string): DigestAlgorithm[] {
   return algs as DigestAlgorithm[]
 }
 
-export function userAgentFromConfig(config: SipConfig, directory: NumberDirectory, log?: Log): UserAgent {
+export function userAgentFromConfig(config: SipConfig, directory: NumberDirectory, log?: Log, observe?: UserAgentOptions['observe']): UserAgent {
   if (config.SIP_T1_MS < 1) throw new ConfigError('SIP_T1_MS must be at least 1')
   const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
   return new UserAgent({
@@ -38,5 +38,6 @@ export function userAgentFromConfig(config: SipConfig, directory: NumberDirector
     challengeAlgorithms: digestAlgorithms(config.SIP_DIGEST_ALGORITHMS),
     directory,
     log,
+    observe,
   })
 }

@@ -36,6 +36,8 @@ abstract class Transaction {
   state: TxState
   private timers = new Map<string, ReturnType<typeof setTimeout>>()
   onTerminated: () => void = () => {}
+  /** Sees each response the transaction user hands over (once; retransmissions are not repeated). */
+  onRespond: (res: SipResponse) => void = () => {}
   onError: (err: unknown) => void = () => {}
 
   constructor(
@@ -94,6 +96,7 @@ export class InviteServerTransaction extends Transaction {
 
   respond(res: SipResponse): void {
     if (this.state !== 'proceeding') return
+    this.onRespond(res)
     this.last = serialize(res)
     this.lastStatus = res.status
     this.send(this.remote, this.last)
@@ -150,6 +153,7 @@ export class NonInviteServerTransaction extends Transaction {
 
   respond(res: SipResponse): void {
     if (this.state === 'completed' || this.state === 'terminated') return
+    this.onRespond(res)
     this.last = serialize(res)
     this.send(this.remote, this.last)
     if (res.status < 200) {

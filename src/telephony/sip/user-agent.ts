@@ -53,6 +53,8 @@ export interface UserAgentOptions {
   /** Name resolution for targets we dial or register to (default: the system resolver). */
   resolveHost?: (host: string) => Promise<string[]>
   log?: Log
+  /** Sees every SIP message received (in) or first sent (out), for metrics; retransmissions are not repeated. */
+  observe?: (direction: 'in' | 'out', msg: SipMessage) => void
 }
 
 /** A target we must not send to (link-local, metadata, multicast, unspecified, maddr); nothing was sent. */
@@ -219,6 +221,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   }
 
   private send(to: Remote, msg: SipMessage): void {
+    this.opts.observe?.('out', msg)
     this.sendBytes(to, serialize(msg))
   }
 
@@ -230,6 +233,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     const branch = parseVia(header(req, 'via')!)!.params.get('branch')!
     const key = clientKey(branch, req.method)
     const tx = new ClientTransaction(key, req, to, this.timers, (dest, bytes) => this.sendBytes(dest, bytes), (res) => ackFor(req, res))
+    this.opts.observe?.('out', req)
     tx.onResult = onResult
     tx.onError = (err) => this.log.warn({ err }, 'client transaction timer failed')
     tx.onTerminated = () => this.clientTx.delete(key)
@@ -247,6 +251,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       return
     }
     const msg = parsed.message
+    this.opts.observe?.('in', msg)
     if (msg.kind === 'response') return this.onResponse(msg)
     if (this.limiter.blocked(m.remote.address)) return
     if (parsed.problem) return this.refuse(msg, m.remote, parsed.problem.status, parsed.problem.reason)
@@ -292,6 +297,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
         : new NonInviteServerTransaction(key, req, remote, this.timers, send)
     tx.onTerminated = () => this.serverTx.delete(key)
     tx.onError = (err) => this.log.warn({ err }, 'server transaction timer failed')
+    if (this.opts.observe) tx.onRespond = (res) => this.opts.observe!('out', res)
     this.serverTx.set(key, tx)
     const tag = newTag()
     const reply = (status: number, headers: Header[] = []) => {

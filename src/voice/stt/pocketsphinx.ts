@@ -1,3 +1,4 @@
+import { workerScript } from '../../embedded/index.ts'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AudioFrame } from '../audio.ts'
@@ -52,7 +53,7 @@ export class PocketsphinxStt implements Stt {
   /** @internal 16 kHz samples of one utterance to text. */
   decode(samples: Int16Array): Promise<SphinxResult> {
     if (!this.worker) {
-      this.worker = new Worker(new URL('./pocketsphinx-worker.ts', import.meta.url).href)
+      this.worker = new Worker(workerScript('voice/stt/pocketsphinx-worker.ts', new URL('./pocketsphinx-worker.ts', import.meta.url)))
       this.worker.onmessage = (ev: MessageEvent<SphinxResult>) => {
         const done = this.pending.get(ev.data.id)
         this.pending.delete(ev.data.id)

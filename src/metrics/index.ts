@@ -1,0 +1,56 @@
+// GET /metrics in the Prometheus text format; the instruments live in metrics.ts.
+import { timingSafeEqual } from 'node:crypto'
+import { Elysia } from 'elysia'
+import { AppError } from '../errors.ts'
+
+export { type EndedCall, Metrics, type TurnLatencies } from './metrics.ts'
+import type { Metrics } from './metrics.ts'
+
+/** Loopback client addresses, IPv4 and IPv6 (also IPv4-mapped), as `Server.requestIP` gives them. */
+export const isLoopback = (ip: string): boolean => /^(127\.|::1$|::ffff:127\.)/i.test(ip)
+
+function tokenMatches(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/**
+ * With METRICS_TOKEN set, a scraper sends `Authorization: Bearer <token>` from anywhere;
+ * without it, only loopback clients are served (a Prometheus or agent on the same host).
+ */
+export function metricsController(metrics: Metrics, token: string) {
+  return new Elysia().get(
+    '/metrics',
+    async ({ request, server, set }) => {
+      if (token) {
+        const auth = request.headers.get('authorization') ?? ''
+        if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7), token)) {
+          throw new AppError(401, 'unauthorized', 'send the METRICS_TOKEN as a Bearer token', undefined, { 'www-authenticate': 'Bearer' })
+        }
+      } else {
+        const ip = server?.requestIP(request)?.address ?? ''
+        if (!isLoopback(ip)) throw new AppError(403, 'forbidden', 'metrics are served to loopback clients only unless METRICS_TOKEN is set')
+      }
+      set.headers['content-type'] = metrics.contentType
+      return metrics.text()
+    },
+    {
+      detail: {
+        summary: 'Prometheus metrics',
+        description:
+          'Calls, SIP, RTP, voice latencies, provider errors, HTTP, event-loop lag and queue depths in the Prometheus text format. Served to loopback clients, or to any client with `Authorization: Bearer <METRICS_TOKEN>` when that key is set.',
+        tags: ['Health'],
+      },
+    },
+  )
+}
+
+/** Feeds the SIP user agent's messages to the metrics; a response's method comes from its CSeq. */
+export function sipObserver(metrics: Metrics) {
+  return (direction: 'in' | 'out', msg: { kind: 'request'; method: string } | { kind: 'response'; status: number; headers: { name: string; value: string }[] }) => {
+    if (msg.kind === 'request') return metrics.sip(direction, msg)
+    const cseq = msg.headers.find((h) => h.name.toLowerCase() === 'cseq')?.value ?? ''
+    metrics.sip(direction, { kind: 'response', status: msg.status, method: cseq.trim().split(/\s+/)[1] ?? 'other' })
+  }
+}

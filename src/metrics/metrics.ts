@@ -1,0 +1,139 @@
+// The appliance's Prometheus instruments, on a registry of its own (several appliances may share
+// a process in the tests). Everything observed is bounded in label values: methods, codes,
+// outcomes and route templates, never ids or numbers.
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+
+/** Latency buckets in milliseconds, from a fast local turn to a slow cloud one. */
+const MS_BUCKETS = [5, 10, 20, 40, 80, 150, 250, 400, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000]
+
+export interface TurnLatencies {
+  endpointingMs: number | null
+  sttFinalMs: number | null
+  llmTtftMs: number | null
+  ttsTtfbMs: number | null
+  voiceToVoiceMs: number | null
+}
+
+export interface EndedCall {
+  direction: 'inbound' | 'outbound'
+  outcome: string
+  turns: TurnLatencies[]
+  rtp?: { received: number; sent: number; lost: number; jitterMs: number }
+}
+
+export class Metrics {
+  readonly registry = new Registry()
+  private readonly callsTotal: Counter<'direction' | 'outcome'>
+  private readonly sipRequests: Counter<'direction' | 'method'>
+  private readonly sipResponses: Counter<'direction' | 'method' | 'code'>
+  private readonly rtpPackets: Counter<'direction'>
+  private readonly rtpLost: Counter
+  private readonly rtpJitter: Histogram
+  private readonly turn: Record<keyof TurnLatencies, Histogram>
+  private readonly providerErrors: Counter<'provider'>
+  private readonly httpRequests: Counter<'method' | 'route' | 'status'>
+  private readonly httpDuration: Histogram<'method' | 'route'>
+  private lagMaxMs = 0
+  private lagTimer: ReturnType<typeof setInterval> | undefined
+
+  constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number> } = {}) {
+    const registers = [this.registry]
+    collectDefaultMetrics({ register: this.registry, prefix: 'voice_agent_' })
+    new Gauge({ name: 'voice_agent_calls_live', help: 'calls in progress now', registers, collect() { this.set(opts.liveCalls?.() ?? 0) } })
+    this.callsTotal = new Counter({ name: 'voice_agent_calls_total', help: 'ended calls by direction and outcome', labelNames: ['direction', 'outcome'], registers })
+    this.sipRequests = new Counter({ name: 'voice_agent_sip_requests_total', help: 'SIP requests received (in) and sent (out), retransmissions not counted', labelNames: ['direction', 'method'], registers })
+    this.sipResponses = new Counter({ name: 'voice_agent_sip_responses_total', help: 'SIP responses received (in) and sent (out) by status code', labelNames: ['direction', 'method', 'code'], registers })
+    this.rtpPackets = new Counter({ name: 'voice_agent_rtp_packets_total', help: 'RTP packets of ended calls, received (in) and sent (out)', labelNames: ['direction'], registers })
+    this.rtpLost = new Counter({ name: 'voice_agent_rtp_packets_lost_total', help: 'RTP packets the callers sent that never arrived (ended calls)', registers })
+    this.rtpJitter = new Histogram({ name: 'voice_agent_rtp_jitter_ms', help: 'interarrival jitter of each ended call (RFC 3550), ms', buckets: [1, 2, 5, 10, 20, 40, 80, 160], registers })
+    const hist = (name: string, help: string) => new Histogram({ name, help, buckets: MS_BUCKETS, registers })
+    this.turn = {
+      voiceToVoiceMs: hist('voice_agent_voice_to_voice_ms', 'from the end of the caller\'s speech to the agent\'s first audio, per turn, ms'),
+      llmTtftMs: hist('voice_agent_llm_first_token_ms', 'LLM time to first token, per turn, ms'),
+      ttsTtfbMs: hist('voice_agent_tts_first_audio_ms', 'TTS time to first audio, per turn, ms'),
+      endpointingMs: hist('voice_agent_endpointing_ms', 'silence waited before deciding the caller finished, per turn, ms'),
+      sttFinalMs: hist('voice_agent_stt_final_ms', 'from the end of speech to the STT final, per turn, ms'),
+    }
+    this.providerErrors = new Counter({ name: 'voice_agent_provider_errors_total', help: 'failed STT, LLM and TTS requests by provider', labelNames: ['provider'], registers })
+    this.httpRequests = new Counter({ name: 'voice_agent_http_requests_total', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], registers })
+    this.httpDuration = new Histogram({ name: 'voice_agent_http_request_duration_ms', help: 'HTTP request handling time, ms', labelNames: ['method', 'route'], buckets: [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000], registers })
+    const self = this
+    new Gauge({
+      name: 'voice_agent_event_loop_lag_ms',
+      help: 'largest lateness of a 20 ms timer since the last scrape, ms: how long the process could not serve SIP, media or HTTP',
+      registers,
+      collect() {
+        this.set(Math.round(self.lagMaxMs * 10) / 10)
+        self.lagMaxMs = 0
+      },
+    })
+    new Gauge({
+      name: 'voice_agent_queue_depth',
+      help: 'items waiting in the background queues (webhook deliveries, campaign contacts)',
+      labelNames: ['queue'],
+      registers,
+      collect() {
+        for (const [queue, n] of Object.entries(opts.queues?.() ?? {})) this.set({ queue }, n)
+      },
+    })
+  }
+
+  /** Starts the event-loop lag probe (a timer measuring its own lateness). */
+  start(): void {
+    if (this.lagTimer) return
+    let due = performance.now() + 20
+    this.lagTimer = setInterval(() => {
+      const now = performance.now()
+      this.lagMaxMs = Math.max(this.lagMaxMs, now - due)
+      due = now + 20
+    }, 20)
+    this.lagTimer.unref?.()
+  }
+
+  stop(): void {
+    clearInterval(this.lagTimer)
+    this.lagTimer = undefined
+  }
+
+  sip(direction: 'in' | 'out', msg: { kind: 'request'; method: string } | { kind: 'response'; status: number; method: string }): void {
+    if (msg.kind === 'request') this.sipRequests.inc({ direction, method: knownMethod(msg.method) })
+    else this.sipResponses.inc({ direction, method: knownMethod(msg.method), code: String(msg.status) })
+  }
+
+  callEnded(call: EndedCall): void {
+    this.callsTotal.inc({ direction: call.direction, outcome: call.outcome })
+    for (const t of call.turns) {
+      for (const key of Object.keys(this.turn) as (keyof TurnLatencies)[]) {
+        const v = t[key]
+        if (v !== null && Number.isFinite(v)) this.turn[key].observe(v)
+      }
+    }
+    if (call.rtp) {
+      this.rtpPackets.inc({ direction: 'in' }, call.rtp.received)
+      this.rtpPackets.inc({ direction: 'out' }, call.rtp.sent)
+      this.rtpLost.inc(call.rtp.lost)
+      this.rtpJitter.observe(call.rtp.jitterMs)
+    }
+  }
+
+  providerError(provider: string): void {
+    this.providerErrors.inc({ provider })
+  }
+
+  http(method: string, route: string, status: number, ms: number): void {
+    this.httpRequests.inc({ method, route, status: String(status) })
+    this.httpDuration.observe({ method, route }, ms)
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics()
+  }
+
+  get contentType(): string {
+    return this.registry.contentType
+  }
+}
+
+const METHODS = new Set(['INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS', 'REGISTER', 'REFER', 'NOTIFY', 'INFO', 'UPDATE', 'PRACK', 'SUBSCRIBE', 'MESSAGE', 'PUBLISH'])
+/** A peer may send any token as a method: unknown ones share one label value. */
+const knownMethod = (m: string) => (METHODS.has(m) ? m : 'other')

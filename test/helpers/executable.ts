@@ -1,0 +1,104 @@
+// The compiled appliance as an operator runs it: built once per test run into a temporary folder,
+// copied alone to an empty folder and started from a third one with only environment variables.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { apiClient, type Api } from './appliance.ts'
+
+const ROOT = join(import.meta.dir, '../..')
+let built: string | undefined
+
+/** Builds dist-like output with scripts/build.ts into a temporary folder (once per process). */
+export function buildExecutable(): string {
+  if (built) return built
+  const out = join(mkdtempSync(join(tmpdir(), 'voice-agent-build-')), 'voice-agent')
+  const proc = Bun.spawnSync([process.execPath, join(ROOT, 'scripts/build.ts'), out], { cwd: ROOT, stderr: 'pipe', stdout: 'pipe' })
+  if (proc.exitCode !== 0) throw new Error(`build failed: ${proc.stderr.toString()}${proc.stdout.toString()}`)
+  built = out
+  return out
+}
+
+export interface RunningExecutable {
+  url: string
+  sipUdp: number
+  dataDir: string
+  adminKey: string
+  api: Api
+  /** Every log line the process wrote so far, parsed. */
+  logs: any[]
+  stop(): Promise<number>
+}
+
+/** Copies the executable to an empty folder and starts it from another one; resolves once it listens. */
+export async function runExecutable(env: Record<string, string> = {}): Promise<RunningExecutable> {
+  const home = mkdtempSync(join(tmpdir(), 'voice-agent-bin-'))
+  const exe = join(home, 'voice-agent')
+  copyFileSync(buildExecutable(), exe)
+  const cwd = mkdtempSync(join(tmpdir(), 'voice-agent-cwd-'))
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'voice-agent-data-')), 'data')
+  const rtpBase = 24000 + 200 * Math.floor(Math.random() * 40)
+  const proc = Bun.spawn([exe], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: cwd,
+      DATA_DIR: dataDir,
+      HTTP_HOST: '127.0.0.1',
+      HTTP_PORT: '0',
+      SIP_HOST: '127.0.0.1',
+      SIP_PORT: '0',
+      SIP_TLS_PORT: '0',
+      PUBLIC_HOST: '127.0.0.1',
+      RTP_PORT_MIN: String(rtpBase),
+      RTP_PORT_MAX: String(rtpBase + 199),
+      ...env,
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const logs: any[] = []
+  let errText = ''
+  let started!: (v: { url: string; sipUdp: number }) => void
+  let failed!: (e: Error) => void
+  const ready = new Promise<{ url: string; sipUdp: number }>((res, rej) => ((started = res), (failed = rej)))
+  let sipUdp = 0
+  void (async () => {
+    let buf = ''
+    for await (const chunk of proc.stdout) {
+      buf += new TextDecoder().decode(chunk)
+      let nl: number
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl)
+        buf = buf.slice(nl + 1)
+        try {
+          const entry = JSON.parse(line)
+          logs.push(entry)
+          if (entry.msg === 'SIP listening') sipUdp = entry.sip.udp
+          if (entry.msg === 'appliance started') started({ url: entry.url, sipUdp })
+        } catch {
+          logs.push({ raw: line })
+        }
+      }
+    }
+  })()
+  void (async () => {
+    for await (const chunk of proc.stderr) errText += new TextDecoder().decode(chunk)
+  })()
+  void proc.exited.then((code) => failed(new Error(`the executable exited with ${code} before listening: ${errText.slice(-2000)} ${JSON.stringify(logs).slice(-2000)}`)))
+  const { url } = await ready
+  const adminKey = (await Bun.file(join(dataDir, 'admin-api-key')).text()).trim()
+  return {
+    url,
+    sipUdp,
+    dataDir,
+    adminKey,
+    api: apiClient(url, adminKey),
+    logs,
+    async stop() {
+      proc.kill('SIGTERM')
+      const code = await proc.exited
+      for (const d of [home, cwd, join(dataDir, '..')]) rmSync(d, { recursive: true, force: true })
+      return code
+    },
+  }
+}

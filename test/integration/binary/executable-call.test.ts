@@ -1,0 +1,85 @@
+// The compiled executable, alone in an empty folder and started from another one, holds an offline
+// conversation with a real phone (baresip): Silero hears the caller, pocketsphinx transcribes,
+// the workflow answers and flite speaks, all from inside the one file.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { dialWithBaresip } from '../../helpers/baresip.ts'
+import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
+import { runExecutable, type RunningExecutable } from '../../helpers/executable.ts'
+import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
+import { concatFrames, parseWav, writeWav } from '../../../src/voice/audio.ts'
+import { resample } from '../../../src/voice/resample.ts'
+import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+
+const installed = PocketsphinxStt.available()
+let exe: RunningExecutable
+
+beforeAll(async () => {
+  if (installed) exe = await runExecutable({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none' })
+}, 60_000)
+
+afterAll(async () => {
+  await exe?.stop()
+})
+
+test.skipIf(!installed)('the executable starts with Silero active from any folder and says so in its start log and /ready', async () => {
+  const engines = exe.logs.find((l) => l.msg === 'voice engines ready')?.engines as string[]
+  expect(engines).toContain('VAD: silero-v5')
+  expect(engines).toContain('TTS: flite')
+  const ready = await exe.api('GET', '/ready', { key: null })
+  expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } })
+})
+
+test.skipIf(!installed)('a caller talks with a workflow agent of the executable: the agent is heard and the transcript holds both sides', async () => {
+  const target = await setupCallTarget({ api: exe.api, workspaceId: await workspaceId() } as any)
+  const graph = {
+    nodes: [
+      { id: 'start', type: 'start', config: { text: 'Hello, you have reached the offline receptionist. How can I help you?' } },
+      { id: 'bye', type: 'end', config: { text: 'Thank you for calling. Goodbye.' } },
+    ],
+    // any words at all: the workflow waits for the caller to speak
+    edges: [{ from: 'start', to: 'bye', condition: { type: 'regex', pattern: '\\w' } }],
+  }
+  const put = await exe.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })
+  expect(put.status, JSON.stringify(put.body)).toBe(200)
+
+  // the caller waits for the greeting, then asks; G.711 at 8 kHz, as most trunks deliver it
+  const question = fliteSpeech('what are your opening hours')
+  const speech = concatFrames([silence(5000, 16000), question, silence(8000, 16000)])
+  const mic = writeWav({ samples: resample(speech.samples, 16000, 8000), sampleRate: 8000 })
+  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${exe.sipUdp}`, mic, { timeoutSec: 30 })
+  try {
+    expect(await phone.saw('session closed'), phone.output()).toBe(true)
+    const call = await waitForCall({ api: exe.api } as any, (c) => c.status === 'ended' && c.to === target.e164)
+    expect(call).toMatchObject({ outcome: 'completed', endReason: 'agent_hangup' })
+    const agent = call.transcript.filter((i: any) => i.role === 'agent').map((i: any) => i.text)
+    const user = call.transcript.filter((i: any) => i.role === 'user').map((i: any) => i.text)
+    expect(agent).toEqual([graph.nodes[0]!.config.text, graph.nodes[1]!.config.text])
+    expect(user.length).toBe(1)
+    expect(user[0]).toContain('hours')
+    expect(call.metrics.ttsDuration).toBeGreaterThan(1)
+    // the phone heard the agent: seconds of speech energy, not silence
+    const heard = parseWav(readFileSync(phone.heardPath()))
+    expect(loudWindows(heard.samples, heard.sampleRate / 10, -35)).toBeGreaterThan(20)
+  } finally {
+    await phone.stop()
+  }
+}, 60_000)
+
+async function workspaceId(): Promise<string> {
+  return (await exe.api('GET', '/api/workspaces')).body.workspaces[0].id
+}
+
+test.skipIf(!installed)('with its VAD model missing the executable reports degraded on /ready, and its start log names the fallback', async () => {
+  const other = await runExecutable({ VAD_MODEL_FILE: '/nonexistent/silero.onnx', STT_PROVIDER: 'none' })
+  try {
+    const engines = other.logs.find((l) => l.msg === 'voice engines ready')?.engines as string[]
+    expect(engines.join('\n')).toContain('VAD: Silero could not be loaded, using the energy VAD')
+    const ready = await other.api('GET', '/ready', { key: null })
+    expect(ready.status).toBe(200)
+    expect(ready.body.status).toBe('degraded')
+    expect(ready.body.problems[0]).toContain('/nonexistent/silero.onnx')
+  } finally {
+    await other.stop()
+  }
+}, 30_000)

@@ -1,0 +1,129 @@
+// The executable's commands, run as an operator runs them: a separate process on the same DATA_DIR.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { Database as Sqlite } from 'bun:sqlite'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pkg from '../../package.json' with { type: 'json' }
+import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
+import { newId } from '../../src/ids.ts'
+
+const MAIN = join(import.meta.dir, '../../src/main.ts')
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdout: 'pipe', stderr: 'pipe' })
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() }
+}
+
+let t: TestAppliance
+const scratch = mkdtempSync(join(tmpdir(), 'cli-test-'))
+
+beforeAll(async () => {
+  t = await startTestAppliance()
+})
+
+afterAll(async () => {
+  await t?.stop()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+test('--version prints the package version and --help lists every command', () => {
+  expect(cli(['--version'])).toMatchObject({ code: 0, out: `${pkg.version}\n` })
+  const help = cli(['--help'])
+  expect(help.code).toBe(0)
+  for (const c of ['serve', 'backup FILE', 'restore FILE', 'create-api-key', 'check-config']) expect(help.out).toContain(c)
+})
+
+test('an unknown command is a usage error (exit 2) that shows the help', () => {
+  const r = cli(['frobnicate'])
+  expect(r.code).toBe(2)
+  expect(r.err).toContain('unknown command frobnicate')
+})
+
+test('check-config prints the effective configuration with secrets masked', () => {
+  const r = cli(['check-config'], { DATA_DIR: scratch, LLM_API_KEY: 'sk-very-secret', HTTP_PORT: '8099', VAD_ENGINE: 'energy' })
+  expect(r.code, r.err).toBe(0)
+  expect(r.out).toContain('HTTP_PORT=8099')
+  expect(r.out).toContain('LLM_API_KEY=******')
+  expect(r.out).not.toContain('sk-very-secret')
+  expect(r.out).toContain('# LLM: openai')
+})
+
+test('check-config refuses a bad configuration with exit 2, naming the key', () => {
+  const r = cli(['check-config'], { DATA_DIR: scratch, TTS_PROVIDER: 'elevenlabs', VAD_ENGINE: 'energy' })
+  expect(r.code).toBe(2)
+  expect(r.err).toContain('ELEVENLABS_API_KEY')
+})
+
+test('a backup taken while calls are being written restores to an intact database holding every row committed before it began', async () => {
+  const db = t.appliance.database.db
+  let writing = true
+  let written = 0
+  const writer = (async () => {
+    while (writing) {
+      const at = new Date().toISOString()
+      await db.insertInto('calls').values({ id: newId('call'), workspace_id: t.workspaceId, agent_id: null, agent_name: null, phone_number_id: null, type: 'inbound', from_number: '+14155550100', to_number: '+14155550101', status: 'ended', outcome: 'completed', end_reason: 'caller_hangup', sip_call_id: null, recording_path: null, created_at: at, started_at: at, answered_at: at, ended_at: at }).execute()
+      written++
+      await Bun.sleep(0)
+    }
+  })()
+  while (written < 200) await Bun.sleep(1)
+  const before = written
+  const file = join(scratch, 'backup.db')
+  const proc = Bun.spawn([process.execPath, MAIN, 'backup', file], { env: { PATH: process.env.PATH ?? '', DATA_DIR: t.dataDir }, stdout: 'pipe', stderr: 'pipe' })
+  const code = await proc.exited
+  writing = false
+  await writer
+  expect(code, await new Response(proc.stderr).text()).toBe(0)
+  expect(await new Response(proc.stdout).text()).toContain('recordings are not included')
+  expect(statSync(file).mode & 0o777).toBe(0o600)
+
+  const fresh = join(scratch, 'restored')
+  const r = cli(['restore', file], { DATA_DIR: fresh })
+  expect(r.code, r.err).toBe(0)
+  const restored = new Sqlite(join(fresh, 'appliance.db'), { readonly: true })
+  try {
+    expect(restored.query('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' })
+    const n = (restored.query('SELECT count(*) AS n FROM calls').get() as { n: number }).n
+    expect(n).toBeGreaterThanOrEqual(before)
+    expect(n).toBeLessThanOrEqual(written)
+    expect(restored.query("SELECT name FROM sqlite_master WHERE name = 'appliance_backup'").get()).toBeNull()
+  } finally {
+    restored.close()
+  }
+  expect(readFileSync(join(fresh, 'secret.key'), 'utf8')).toBe(readFileSync(join(t.dataDir, 'secret.key'), 'utf8'))
+}, 30_000)
+
+test('restore is refused with exit 3 while an appliance uses DATA_DIR, and changes nothing', () => {
+  const file = join(scratch, 'refused.db')
+  expect(cli(['backup', file], { DATA_DIR: t.dataDir }).code).toBe(0)
+  const dbBefore = statSync(join(t.dataDir, 'appliance.db')).ino
+  const r = cli(['restore', file], { DATA_DIR: t.dataDir })
+  expect(r.code).toBe(3)
+  expect(r.err).toContain('another appliance process is already using DATA_DIR')
+  expect(statSync(join(t.dataDir, 'appliance.db')).ino).toBe(dbBefore)
+})
+
+test('restore refuses a file that is not a backup', () => {
+  const bogus = join(scratch, 'bogus.db')
+  Bun.write(bogus, 'not a database at all')
+  const r = cli(['restore', bogus], { DATA_DIR: join(scratch, 'other') })
+  expect(r.code).toBe(1)
+  expect(r.err).toMatch(/not a readable SQLite backup|not a backup/)
+})
+
+test('create-api-key prints a key of the workspace admin that the running appliance accepts', async () => {
+  const r = cli(['create-api-key', '--workspace', t.workspaceId, '--name', 'recovered'], { DATA_DIR: t.dataDir })
+  expect(r.code, r.err).toBe(0)
+  const key = r.out.trim()
+  expect(key).toStartWith('vak_')
+  const list = await t.api('GET', '/api/workspaces', { key })
+  expect(list.status).toBe(200)
+  expect(list.body.workspaces[0].id).toBe(t.workspaceId)
+})
+
+test('create-api-key for an unknown workspace fails and lists the workspaces', () => {
+  const r = cli(['create-api-key', '--workspace', 'ws_nope'], { DATA_DIR: t.dataDir })
+  expect(r.code).toBe(1)
+  expect(r.err).toContain(t.workspaceId)
+})
