@@ -36,7 +36,7 @@ let adminKey: string
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'appliance-log-'))
-  const config = loadConfig({}, { HTTP_HOST: '127.0.0.1', HTTP_PORT: 0, DATA_DIR: dir, LOG_LEVEL: 'info' })
+  const config = loadConfig({}, { HTTP_HOST: '127.0.0.1', HTTP_PORT: 0, SIP_HOST: '127.0.0.1', SIP_PORT: 0, SIP_TLS_PORT: 0, DATA_DIR: dir, LOG_LEVEL: 'info' })
   appliance = await startAppliance(config, createLogger('info', { write: onChunk }))
   adminKey = readFileSync(join(dir, 'admin-api-key'), 'utf8').trim()
   api = apiClient(appliance.url, adminKey)
