@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
-import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, TrunkRegistrations } from './calls/index.ts'
+import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, exportCallById, recordsDeps, RetentionSweeper, TrunkRegistrations } from './calls/index.ts'
 import type { Config } from './config.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
@@ -11,6 +11,7 @@ import { MediaEngine } from './media/index.ts'
 import { secretBoxFor } from './secrets/index.ts'
 import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
 import { createVoiceEngines } from './voice/index.ts'
+import { parseSchedule, WebhookWorker } from './webhooks/index.ts'
 import { workflowLlmFromConfig } from './workflows/index.ts'
 import { bootstrapIfEmpty } from './workspaces/index.ts'
 
@@ -75,13 +76,45 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     })
     await registrations.start()
 
+    const analysis = new AnalysisWorker({
+      db,
+      log: log.child({ component: 'analysis' }),
+      llm: voice.llm?.provider === 'openai-llm' ? { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY || undefined, defaultModel: config.LLM_MODEL, timeoutMs: 30_000 } : undefined,
+      prices: voice.settings.prices,
+      pollMs: config.BACKGROUND_POLL_MS,
+      onReleased: () => webhooks.wake(),
+    })
+    const publicBase = { url: '' }
+    const webhooks = new WebhookWorker({
+      db,
+      box: secretBoxFor(config.DATA_DIR),
+      log: log.child({ component: 'webhooks' }),
+      policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+      schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      pollMs: config.BACKGROUND_POLL_MS,
+      render: async (row) => (row.call_id ? exportCallById(recordsDeps(db, config, publicBase.url), row.call_id) : null),
+    })
+    const retention = new RetentionSweeper(db, { recordingDays: config.RECORDING_RETENTION_DAYS, callDays: config.CALL_RETENTION_DAYS }, log.child({ component: 'retention' }))
+
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    const app = buildApp({ db, config, log, dialer: calls, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    const app = buildApp({
+      db,
+      config,
+      log,
+      dialer: calls,
+      authenticate: (token, now) => authenticate(db, token, now, principals),
+      background: { wakeAnalysis: () => analysis.wake(), wakeWebhooks: () => webhooks.wake() },
+    })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')
     const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
     const url = `http://${host}:${server.port}`
+    publicBase.url = config.PUBLIC_HTTP_URL || `http://${config.PUBLIC_HOST}:${server.port}`
+    analysis.start()
+    webhooks.start()
+    retention.start()
     log.info({ url, dataDir: config.DATA_DIR }, 'appliance started')
     const handle = database
     const mediaEngine = media
@@ -100,6 +133,8 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
         await registrations.stop()
         await app.stop()
         await callsStopped
+        // calls that ended while draining have written their analysis and webhook rows by now
+        await Promise.all([analysis.stop(), webhooks.stop(), retention.stop()])
         await mediaEngine.stop()
         await handle.close()
         lock.release()
