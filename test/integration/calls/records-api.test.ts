@@ -56,7 +56,7 @@ describe('export and the signed recording link', () => {
     tampered.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 1))
     const forged = await fetch(tampered)
     expect(forged.status).toBe(403)
-    expect((await forged.json()).error.code).toBe('forbidden')
+    expect(((await forged.json()) as any).error.code).toBe('forbidden')
     const otherCall = new URL(u)
     otherCall.pathname = `/recordings/${await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })}`
     expect((await fetch(otherCall)).status).toBe(403)
@@ -71,7 +71,7 @@ describe('export and the signed recording link', () => {
       await until(async () => (Date.now() >= expires * 1000 ? true : undefined), 'the link to expire', 3000)
       const r = await fetch(doc.recordingUrl)
       expect(r.status).toBe(403)
-      expect((await r.json()).error.message).toContain('expired')
+      expect(((await r.json()) as any).error.message).toContain('expired')
     } finally {
       await ttl.stop()
     }
