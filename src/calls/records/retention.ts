@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
-import { Poller, takeLease } from '../../jobs/index.ts'
+import { Poller, releaseLease, takeLease } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
 import { removeFile } from './records.service.ts'
 
@@ -51,7 +51,12 @@ export class RetentionSweeper {
   private readonly owner = newId('wrk')
   private readonly poller: Poller
 
-  constructor(db: Db, policy: RetentionPolicy, log: Logger, intervalMs = 3_600_000) {
+  constructor(
+    private readonly db: Db,
+    policy: RetentionPolicy,
+    log: Logger,
+    intervalMs = 3_600_000,
+  ) {
     this.poller = new Poller(
       'retention',
       intervalMs,
@@ -69,7 +74,9 @@ export class RetentionSweeper {
     this.poller.start()
   }
 
-  stop(): Promise<void> {
-    return this.poller.stop()
+  /** Waits for a sweep in progress, then hands the lease back so another node need not wait for it to expire. */
+  async stop(): Promise<void> {
+    await this.poller.stop()
+    await releaseLease(this.db, LEASE, this.owner)
   }
 }
