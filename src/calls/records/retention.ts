@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Db } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
 import { Poller, releaseLease, takeLease } from '../../jobs/index.ts'
@@ -46,7 +47,10 @@ export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date)
   return { recordings, calls }
 }
 
-/** Runs the sweep every `intervalMs` on whichever node holds the sweep's lease. */
+/**
+ * Runs the sweep every `intervalMs` on whichever node holds the sweep's lease, and refreshes the
+ * query planner's statistics (the call listing picks its index by them).
+ */
 export class RetentionSweeper {
   private readonly owner = newId('wrk')
   private readonly poller: Poller
@@ -61,8 +65,10 @@ export class RetentionSweeper {
       'retention',
       intervalMs,
       async () => {
-        if (!policy.recordingDays && !policy.callDays) return
         if (!(await takeLease(db, LEASE, this.owner, new Date(), intervalMs))) return
+        await sql`PRAGMA analysis_limit = 1000`.execute(db)
+        await sql`PRAGMA optimize = 0x10002`.execute(db)
+        if (!policy.recordingDays && !policy.callDays) return
         const swept = await sweepRetention(db, policy, new Date())
         if (swept.recordings || swept.calls) log.info(swept, 'retention sweep removed old recordings and call records')
       },

@@ -4,6 +4,8 @@ import { sql } from 'kysely'
 // Landed migrations never change; add a new timestamped file instead.
 // Call records: analysis, evaluations, labels, an agent's analysis settings, and the indexes
 // the call listing filters on.
+const FILTERED = ['agent_id', 'phone_number_id', 'type', 'outcome']
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('call_analyses')
@@ -62,14 +64,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute()
 
-  for (const col of ['agent_id', 'phone_number_id', 'outcome', 'type']) {
-    await db.schema.createIndex(`calls_by_${col}`).on('calls').columns(['workspace_id', col, 'created_at', 'id']).execute()
+  // Each listing filter leads one index, in the keyset order (created_at, id); the other filter
+  // columns ride along, so rows that fail them are skipped inside the index without a table read.
+  for (const col of FILTERED) {
+    const rest = FILTERED.filter((c) => c !== col)
+    await db.schema.createIndex(`calls_by_${col}`).on('calls').columns(['workspace_id', col, 'created_at', 'id', ...rest, 'status']).execute()
   }
   await sql`CREATE INDEX calls_ended_at ON calls (ended_at) WHERE ended_at IS NOT NULL`.execute(db)
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX calls_ended_at`.execute(db)
-  for (const col of ['agent_id', 'phone_number_id', 'outcome', 'type']) await db.schema.dropIndex(`calls_by_${col}`).execute()
+  for (const col of FILTERED) await db.schema.dropIndex(`calls_by_${col}`).execute()
   for (const table of ['agent_analysis_settings', 'call_labels', 'call_evaluations', 'call_analyses']) await db.schema.dropTable(table).execute()
 }
