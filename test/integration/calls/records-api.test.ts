@@ -211,6 +211,9 @@ describe('listing and bulk export', () => {
 describe('tenant boundary', () => {
   test('another workspace cannot export, delete, label, evaluate, analyse or see deliveries of a call', async () => {
     const id = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    const agentId = (await t.api('POST', '/api/agents', { body: { name: 'Private' } })).body.agent.id
+    const { enqueueWebhookEvent } = await import('../../../src/webhooks/index.ts')
+    const deliveryId = await enqueueWebhookEvent(db, { workspaceId: t.workspaceId, url: 'https://hooks.example.com/x', type: 'call.completed', callId: id, holdUntil: new Date(Date.now() + 3_600_000) })
     const e = (await t.api('POST', `/api/calls/${id}/evaluations`, { body: { score: 50 } })).body.evaluation
     await t.api('PUT', `/api/calls/${id}/labels`, { body: { labels: ['mine'] } })
     const attempts: [string, string, unknown?][] = [
@@ -226,6 +229,9 @@ describe('tenant boundary', () => {
       ['DELETE', `/api/calls/${id}/labels/mine`],
       ['GET', `/api/workspaces/${t.workspaceId}/webhook-secret`],
       ['POST', `/api/workspaces/${t.workspaceId}/webhook-secret`],
+      ['GET', `/api/agents/${agentId}/analysis-settings`],
+      ['PUT', `/api/agents/${agentId}/analysis-settings`, { model: '', prompt: 'steal', evaluationCriteria: [] }],
+      ['POST', `/api/webhook-deliveries/${deliveryId}/retry`],
     ]
     for (const [method, path, body] of attempts) {
       const r = await other(method, path, { body })
@@ -236,6 +242,8 @@ describe('tenant boundary', () => {
     const mine = await t.api('GET', `/api/calls/${id}/export`)
     expect(mine.body.labels).toEqual(['mine'])
     expect(mine.body.evaluations.length).toBe(1)
+    expect((await t.api('GET', `/api/agents/${agentId}/analysis-settings`)).body.analysisSettings.prompt).toBe('')
+    expect((await t.api('GET', `/api/webhook-deliveries?callId=${id}`)).body.deliveries[0]).toMatchObject({ id: deliveryId, attemptCount: 0, status: 'pending' })
     expect(existsSync(`${t.dataDir}/recordings/${id}.wav`)).toBe(true)
   })
 })

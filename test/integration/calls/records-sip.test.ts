@@ -132,6 +132,10 @@ describe('with the fake LLM', () => {
     expect(validateArgs(schema as Schema, event.data, 'data')).toEqual([])
     expect(event.data.analysis.summary).toBe(doc.analysis.summary)
     expect(event.data.evaluations[0].score).toBe(75)
+
+    // agentName is the name at call time: renaming the agent leaves the export as it was
+    expect((await t.api('PUT', `/api/agents/${target.agentId}`, { body: { name: 'Front desk' } })).status).toBe(200)
+    expect((await t.api('GET', `/api/calls/${call.id}/export`)).body.call.agentName).toBe('Reception')
   }, 90_000)
 })
 
