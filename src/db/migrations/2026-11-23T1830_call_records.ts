@@ -27,6 +27,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('completed_at', 'text')
     .execute()
+  // calls that ended before this migration get analysed too
+  await sql`INSERT INTO call_analyses (call_id, workspace_id, status, run_after, created_at)
+    SELECT id, workspace_id, 'pending', COALESCE(ended_at, created_at), COALESCE(ended_at, created_at) FROM calls WHERE status = 'ended'`.execute(db)
   await db.schema.createIndex('call_analyses_due').on('call_analyses').columns(['status', 'run_after']).execute()
   await db.schema.createIndex('call_analyses_sentiment').on('call_analyses').columns(['workspace_id', 'sentiment', 'call_id']).execute()
 
