@@ -111,7 +111,8 @@ export class AnalysisWorker {
     const transcript = JSON.parse(call.transcript) as TranscriptItem[]
     const input = { type: call.type, outcome: call.outcome, durationSec: call.duration_sec, transcript, answeredBy: call.answered_by }
     const llm = this.o.llm
-    if (!llm) return { result: offlineAnalysis(input), model: '', inputTokens: 0, outputTokens: 0, cost: 0 }
+    // nothing was said (unanswered, or silence): there is nothing for a model to read
+    if (!llm || transcript.length === 0) return { result: offlineAnalysis(input), model: '', inputTokens: 0, outputTokens: 0, cost: 0 }
     const settings = await analysisSettingsOf(this.o.db, call.agent_id)
     const model = settings.model || llm.defaultModel
     const client = new OpenAiChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model, timeoutMs: llm.timeoutMs })

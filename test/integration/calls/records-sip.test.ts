@@ -13,6 +13,7 @@ import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { fliteSpeech, silence } from '../../helpers/speech.ts'
 import { until } from '../../helpers/until.ts'
+import { seedCall } from '../../helpers/call-records.ts'
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
@@ -137,6 +138,17 @@ describe('with the fake LLM', () => {
     expect((await t.api('PUT', `/api/agents/${target.agentId}`, { body: { name: 'Front desk' } })).status).toBe(200)
     expect((await t.api('GET', `/api/calls/${call.id}/export`)).body.call.agentName).toBe('Reception')
   }, 90_000)
+
+  test('a call where nothing was said is analysed offline: no LLM request, no analysis cost', async () => {
+    const asked = () => llm.requests.filter((r) => r.body.response_format).length
+    const before = asked()
+    const id = await seedCall(t.appliance.database.db, { workspaceId: t.workspaceId, transcript: [], outcome: 'no_answer', type: 'outbound' })
+    await t.api('POST', `/api/calls/${id}/analysis`)
+    const doc = await exportWhenAnalysed(t, id)
+    expect(doc.analysis).toMatchObject({ model: '', inputTokens: 0, summary: 'Outbound call, no_answer, 60 s. Nothing was said.' })
+    expect(doc.cost.analysis).toBe(0)
+    expect(asked()).toBe(before)
+  })
 })
 
 describe('offline', () => {
