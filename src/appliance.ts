@@ -5,7 +5,6 @@ import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, ex
 import type { Config } from './config.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
-import { nowIso } from './ids.ts'
 import { createLogger, type Logger } from './log.ts'
 import { MediaEngine } from './media/index.ts'
 import { secretBoxFor } from './secrets/index.ts'
@@ -55,8 +54,8 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       )
     }
     const db = database.db
-    const abandoned = await closeAbandonedCalls(db, nowIso())
-    if (abandoned.numUpdatedRows > 0n) log.warn({ calls: Number(abandoned.numUpdatedRows) }, 'calls left unfinished by the last run were closed as failed')
+    const abandoned = await closeAbandonedCalls(db)
+    if (abandoned > 0) log.warn({ calls: abandoned }, 'calls left unfinished by the last run were closed as failed')
 
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })
     const { repaired } = await media.start()

@@ -44,11 +44,3 @@ export function filteredCalls(db: Db, workspaceId: string, q: CallFilterValues) 
 export function listCalls(db: Db, workspaceId: string, q: CallsQuery) {
   return keysetPage(filteredCalls(db, workspaceId, q), 'calls.created_at', 'calls.id', q).execute()
 }
-
-/** Calls a crash left unfinished: nothing can resume them, so they are closed as failed. */
-export const closeAbandonedCalls = (db: Db, endedAt: string) =>
-  db
-    .updateTable('calls')
-    .set({ status: 'ended', outcome: 'failed', end_reason: 'appliance_restart', ended_at: endedAt })
-    .where('status', '!=', 'ended')
-    .executeTakeFirst()

@@ -10,11 +10,10 @@ import type { CallsDeps } from './calls.service.ts'
 export { Call } from './calls.model.ts'
 export type { CallOutcome, CallRow, CallStatus, CallTable, CallType } from './calls.table.ts'
 export type { CallsDeps, Dialer, OutboundRequest } from './calls.service.ts'
-export { closeAbandonedCalls } from './calls.repository.ts'
 export { CallRuntime, type CallRuntimeDeps, TrunkRegistrations } from './runtime/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 export { analysisSettingsController, AnalysisWorker, type AnalysisLlmConfig } from './analysis/index.ts'
-export { exportCallById, linkKeyFor, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
+export { closeAbandonedCalls, exportCallById, linkKeyFor, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
 
 export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {
   const deps = (request?: Request): CallsDeps => ({

@@ -136,6 +136,25 @@ describe('post-call webhook', () => {
   })
 })
 
+describe('calls cut by a crash', () => {
+  test('a call left in progress by the last run is closed as failed at the next start, analysed, and sent to the webhook', async () => {
+    const first = await startTestAppliance({ WEBHOOK_ALLOW_HTTP: true, WEBHOOK_ALLOW_PRIVATE: true, BACKGROUND_POLL_MS: 25 })
+    const agent = (await first.api('POST', '/api/agents', { body: { name: 'Cut', webhookUrl: rx.url } })).body.agent.id
+    const id = await seedCall(first.appliance.database.db, { workspaceId: first.workspaceId, agentId: agent, status: 'in_progress' })
+    await first.stop({ keepData: true })
+    const again = await startTestAppliance({ WEBHOOK_ALLOW_HTTP: true, WEBHOOK_ALLOW_PRIVATE: true, BACKGROUND_POLL_MS: 25 }, first.dataDir)
+    try {
+      await until(() => forCall(id).length === 1, 5000, 'the webhook of the cut call')
+      const secret2 = (await again.api('GET', `/api/workspaces/${again.workspaceId}/webhook-secret`)).body.secret
+      const event = new Webhook(secret2).verify(forCall(id)[0]!.body, forCall(id)[0]!.headers) as any
+      expect(event.data.call).toMatchObject({ id, outcome: 'failed', endReason: 'appliance_restart' })
+      expect(event.data.analysis.status).toBe('completed')
+    } finally {
+      await again.stop()
+    }
+  })
+})
+
 describe('address rules at send time', () => {
   test('with private addresses not allowed, a delivery to loopback is refused at send time and never connects', async () => {
     const strict = await startTestAppliance({ WEBHOOK_RETRY_SCHEDULE: '1h', BACKGROUND_POLL_MS: 25 })

@@ -35,3 +35,15 @@ export async function finaliseCall(db: Db, callId: string, patch: Updateable<Cal
     })
   })
 }
+
+/**
+ * Calls a crash left unfinished: nothing can resume them, so they are closed as failed
+ * (appliance_restart), and like any ended call get their analysis and post-call webhook.
+ */
+export async function closeAbandonedCalls(db: Db, now = new Date()): Promise<number> {
+  const open = await db.selectFrom('calls').select('id').where('status', '!=', 'ended').execute()
+  for (const { id } of open) {
+    await finaliseCall(db, id, { status: 'ended', outcome: 'failed', end_reason: 'appliance_restart', ended_at: now.toISOString() }, now)
+  }
+  return open.length
+}

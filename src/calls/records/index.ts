@@ -13,7 +13,7 @@ export { documentsFor, exportCallById, type RecordsDeps } from './records.servic
 export { linkKeyFor, recordsDeps } from './deps.ts'
 export { exportDocument, toAnalysis } from './export-document.ts'
 export { ExportDocument } from './records.model.ts'
-export { finaliseCall, ANALYSIS_WAIT_MS } from './finalise.ts'
+export { ANALYSIS_WAIT_MS, closeAbandonedCalls, finaliseCall } from './finalise.ts'
 export { recordingLinkRoute } from './recording-route.ts'
 export { recordingUrlKey, signedRecordingUrl, verifyRecordingLink, parseRange } from './recording-url.ts'
 export { RetentionSweeper, sweepRetention, type RetentionPolicy } from './retention.ts'
