@@ -5,7 +5,7 @@ import type { Logger } from '../log.ts'
 import type { UrlPolicy } from '../net/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { claimDue, disableAgentWebhook, eventBody, recordAttempt, storePayload } from './outbox.ts'
-import { postWebhook } from './post.ts'
+import { postWebhook, type PostResult } from './post.ts'
 import { nextAttemptDelay, verdictOf } from './schedule.ts'
 import { signingSecrets } from './secrets.ts'
 import { signedHeaders } from './signer.ts'
@@ -68,23 +68,16 @@ export class WebhookWorker {
 
   private async deliver(row: DeliveryRow): Promise<void> {
     const { db, box } = this.o
-    let body = row.payload
-    if (body === null) {
-      body = eventBody(row.event_type, row.created_at, await this.o.render(row))
-      await storePayload(db, row.id, this.owner, body)
-    }
     const at = new Date()
-    const headers = signedHeaders(await signingSecrets(db, box, row.workspace_id, at), row.id, at, body)
     const started = performance.now()
-    const sent = await postWebhook(row.url, headers, body, this.o.policy)
+    const sent = await this.send(row, at)
     const latencyMs = Math.round((performance.now() - started) * 10) / 10
     const verdict = verdictOf(sent.statusCode)
-    const attempts = row.attempts + 1
     let next: Parameters<typeof recordAttempt>[3]['next']
     if (verdict === 'delivered') next = { status: 'delivered' }
     else if (verdict === 'gone') next = { status: 'gone' }
     else {
-      const delay = nextAttemptDelay(attempts, this.o.schedule, Math.random())
+      const delay = nextAttemptDelay(row.attempts + 1, this.o.schedule, Math.random())
       next = delay === null ? { status: 'failed' } : { status: 'pending', at: new Date(Date.now() + delay) }
     }
     const error = verdict === 'gone' ? "receiver answered 410 Gone: the agent's webhookUrl was turned off" : sent.error
@@ -93,6 +86,22 @@ export class WebhookWorker {
     if (verdict === 'gone' && row.agent_id) {
       await disableAgentWebhook(db, row.agent_id, row.url)
       this.o.log.warn({ deliveryId: row.id, agentId: row.agent_id, url: row.url }, "webhook receiver answered 410 Gone; the agent's webhookUrl was cleared")
+    }
+  }
+
+  /** Renders the body on the first attempt (stored, so every attempt sends the same bytes), signs and POSTs it. */
+  private async send(row: DeliveryRow, at: Date): Promise<PostResult> {
+    let body = row.payload
+    try {
+      if (body === null) {
+        body = eventBody(row.event_type, row.created_at, await this.o.render(row))
+        await storePayload(this.o.db, row.id, this.owner, body)
+      }
+      const headers = signedHeaders(await signingSecrets(this.o.db, this.o.box, row.workspace_id, at), row.id, at, body)
+      return await postWebhook(row.url, headers, body, this.o.policy)
+    } catch (err) {
+      // counted as a failed attempt, so a delivery that cannot be prepared follows the retry schedule too
+      return { statusCode: null, error: `could not prepare the event: ${(err as Error).message.slice(0, 300)}` }
     }
   }
 }
