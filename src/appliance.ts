@@ -1,19 +1,19 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
-import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, TrunkRegistrations } from './calls/index.ts'
+import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper, TrunkRegistrations } from './calls/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
-import { nowIso } from './ids.ts'
 import { createLogger, type Logger } from './log.ts'
 import { MediaEngine } from './media/index.ts'
 import { Metrics, sipObserver } from './metrics/index.ts'
 import { secretBoxFor } from './secrets/index.ts'
 import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
 import { createVoiceEngines } from './voice/index.ts'
+import { parseSchedule, WebhookWorker } from './webhooks/index.ts'
 import { workflowLlmFromConfig } from './workflows/index.ts'
 import { bootstrapIfEmpty } from './workspaces/index.ts'
 
@@ -60,8 +60,8 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       )
     }
     const db = database.db
-    const abandoned = await closeAbandonedCalls(db, nowIso())
-    if (abandoned.numUpdatedRows > 0n) log.warn({ calls: Number(abandoned.numUpdatedRows) }, 'calls left unfinished by the last run were closed as failed')
+    const abandoned = await closeAbandonedCalls(db)
+    if (abandoned > 0) log.warn({ calls: abandoned }, 'calls left unfinished by the last run were closed as failed')
 
     // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
     let started: CallRuntime | undefined
@@ -73,12 +73,36 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const readiness = () => ({ starting: !started, problems: voiceProblems() })
     metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
     metrics.start()
-    app = buildApp({ db, config, log, dialer, readiness, metrics, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    // the analysis worker needs the speech engines' LLM and is made once they are loaded
+    let analysis: AnalysisWorker | undefined
+    const publicBase = { url: '' }
+    const webhooks = new WebhookWorker({
+      db,
+      box: secretBoxFor(config.DATA_DIR),
+      log: log.child({ component: 'webhooks' }),
+      policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+      schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      pollMs: config.BACKGROUND_POLL_MS,
+      render: async (row) => (row.call_id ? exportCallById(recordsDeps(db, config, publicBase.url), row.call_id) : null),
+    })
+    const retention = new RetentionSweeper(db, { recordingDays: config.RECORDING_RETENTION_DAYS, callDays: config.CALL_RETENTION_DAYS }, log.child({ component: 'retention' }))
+    app = buildApp({
+      db,
+      config,
+      log,
+      dialer,
+      readiness,
+      metrics,
+      authenticate: (token, now) => authenticate(db, token, now, principals),
+      background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
+    })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')
     const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
     const url = `http://${host}:${server.port}`
+    publicBase.url = config.PUBLIC_HTTP_URL || `http://${config.PUBLIC_HOST}:${server.port}`
     log.info({ url }, 'HTTP listening')
 
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })
@@ -99,12 +123,25 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       expiresSec: config.SIP_REGISTER_EXPIRES_SEC,
     })
     await registrations.start()
+
+    analysis = new AnalysisWorker({
+      db,
+      log: log.child({ component: 'analysis' }),
+      llm: voice.llm?.provider === 'openai-llm' ? { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY || undefined, defaultModel: config.LLM_MODEL, timeoutMs: 30_000 } : undefined,
+      prices: voice.settings.prices,
+      pollMs: config.BACKGROUND_POLL_MS,
+      onReleased: () => webhooks.wake(),
+    })
+    analysis.start()
+    webhooks.start()
+    retention.start()
     started = calls
     log.info({ url, dataDir: config.DATA_DIR }, 'appliance started')
     const handle = database
     const mediaEngine = media
     const httpApp = app
     const probe = metrics
+    const analysisWorker = analysis
     return {
       config,
       log,
@@ -121,6 +158,8 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
         await registrations.stop()
         await httpApp.stop()
         await callsStopped
+        // calls that ended while draining have written their analysis and webhook rows by now
+        await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop()])
         await mediaEngine.stop()
         probe.stop()
         await handle.close()

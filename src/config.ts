@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { parseSchedule } from './webhooks/schedule.ts'
 
 /**
  * Every configuration key, its default and its meaning. The README's configuration table is
@@ -38,7 +39,13 @@ export const CONFIG_KEYS = {
   DATA_DIR: { default: './data', doc: 'folder for the database, keys and recordings' },
   LOG_LEVEL: { default: 'info', doc: 'trace, debug, info, warn, error, fatal or silent' },
   PUBLIC_HOST: { default: '127.0.0.1', doc: 'host name or address SIP peers reach this appliance at' },
-  PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier reaches this appliance\'s HTTP API at, for voice routing of bought numbers; empty means http://PUBLIC_HOST:HTTP_PORT' },
+  PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier and the readers of call exports reach this appliance\'s HTTP API at (voice routing of bought numbers, signed recording links); empty means http://PUBLIC_HOST:HTTP_PORT' },
+  RECORDING_URL_TTL_SEC: { default: 604_800, doc: 'how long a signed recording link of a call export works (default 7 days)' },
+  RECORDING_RETENTION_DAYS: { default: 0, doc: 'recordings of calls that ended longer ago are deleted by a background sweep (0: kept forever)' },
+  CALL_RETENTION_DAYS: { default: 0, doc: 'call records (transcript, analysis, evaluations, labels) that ended longer ago are deleted by a background sweep (0: kept forever)' },
+  WEBHOOK_RETRY_SCHEDULE: { default: '5s,5m,30m,2h,5h,10h,10h', doc: 'delays between webhook attempts (ms, s, m, h; ±20 % jitter); after the last one a delivery is failed' },
+  WEBHOOK_CONCURRENCY: { default: 8, doc: 'webhook deliveries sent at once' },
+  BACKGROUND_POLL_MS: { default: 1000, doc: 'how often the webhook sender and the call analysis look for due work' },
   METRICS_TOKEN: { default: '', doc: 'Bearer token GET /metrics requires; empty serves metrics to loopback clients only' },
   MAX_BODY_BYTES: { default: 1_048_576, doc: 'largest accepted JSON request body; larger gets 413' },
   RATE_LIMIT_PER_SEC: { default: 50, doc: 'sustained requests per second per API key (0 turns the limit off)' },
@@ -127,6 +134,11 @@ export function loadConfig(
   }
   const cfg = out as Config
   if (cfg.RTP_PORT_MIN > cfg.RTP_PORT_MAX) throw new ConfigError('RTP_PORT_MIN must not exceed RTP_PORT_MAX')
+  try {
+    parseSchedule(cfg.WEBHOOK_RETRY_SCHEDULE)
+  } catch (err) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`)
+  }
   cfg.DATA_DIR = resolve(cfg.DATA_DIR)
   return cfg
 }

@@ -34,13 +34,20 @@ export const CallMetrics = t.Object({
 export type CallMetrics = typeof CallMetrics.static
 
 export const CallCost = t.Object(
-  { total: t.Number(), llm: t.Number(), tts: t.Number(), stt: t.Number(), telephony: t.Number() },
-  { description: 'USD, from the configured price table' },
+  {
+    total: t.Number(),
+    llm: t.Number(),
+    tts: t.Number(),
+    stt: t.Number(),
+    telephony: t.Number(),
+    analysis: t.Optional(t.Number({ description: 'the post-call analysis and automatic evaluation (LLM), once done' })),
+  },
+  { description: 'USD, from the configured price table; total includes analysis' },
 )
 export type CallCost = typeof CallCost.static
 
 const Status = t.Union([t.Literal('queued'), t.Literal('ringing'), t.Literal('in_progress'), t.Literal('ended')])
-const Outcome = t.Union([
+export const Outcome = t.Union([
   t.Literal('completed'), t.Literal('transferred'), t.Literal('busy'), t.Literal('no_answer'), t.Literal('not_found'), t.Literal('declined'),
   t.Literal('cancelled'), t.Literal('failed'), t.Literal('silence_timeout'), t.Literal('max_duration'), t.Literal('provider_error'), t.Literal('shutdown'),
 ])
@@ -81,11 +88,24 @@ export const PlaceCallBody = t.Object({
 })
 export type PlaceCallBody = typeof PlaceCallBody.static
 
+export const CallFilters = {
+  agentId: t.Optional(t.String()),
+  phoneNumberId: t.Optional(t.String({ description: 'our number the call used' })),
+  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')], { description: 'the direction' })),
+  direction: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')], { description: 'the same as type' })),
+  status: t.Optional(Status),
+  outcome: t.Optional(Outcome),
+  label: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'calls carrying this label' })),
+  sentiment: t.Optional(t.Union([t.Literal('positive'), t.Literal('neutral'), t.Literal('negative')], { description: "the analysis' caller sentiment" })),
+  campaignId: t.Optional(t.String({ description: 'the outbound job (campaign) that placed the calls' })),
+  createdAfter: t.Optional(t.String({ format: 'date-time', description: 'calls created at or after this time (ISO 8601)' })),
+  createdBefore: t.Optional(t.String({ format: 'date-time', description: 'calls created before this time (ISO 8601)' })),
+}
+
 export const CallsQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100' })),
   cursor: t.Optional(t.String({ description: "opaque cursor from the previous page's nextCursor" })),
-  agentId: t.Optional(t.String()),
-  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')])),
-  status: t.Optional(Status),
+  ...CallFilters,
 })
 export type CallsQuery = typeof CallsQuery.static
+export type CallFilterValues = Omit<CallsQuery, 'limit' | 'cursor'>

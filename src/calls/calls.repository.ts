@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely'
 import type { Db } from '../db/index.ts'
 import { keysetPage } from '../http/pagination.ts'
-import type { CallsQuery } from './calls.model.ts'
+import type { CallFilterValues, CallsQuery } from './calls.model.ts'
 import type { CallTable } from './calls.table.ts'
 
 export const insertCall = (db: Db, row: Insertable<CallTable>) => db.insertInto('calls').values(row).returningAll().executeTakeFirstOrThrow()
@@ -12,18 +12,35 @@ export const updateCall = (db: Db, id: string, patch: Updateable<CallTable>) =>
 export const findCall = (db: Db, workspaceId: string, id: string) =>
   db.selectFrom('calls').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
 
-export function listCalls(db: Db, workspaceId: string, q: CallsQuery) {
-  let qb = db.selectFrom('calls').selectAll().where('workspace_id', '=', workspaceId)
-  if (q.agentId) qb = qb.where('agent_id', '=', q.agentId)
-  if (q.type) qb = qb.where('type', '=', q.type)
-  if (q.status) qb = qb.where('status', '=', q.status)
-  return keysetPage(qb, 'created_at', 'id', q).execute()
+/** The listing filters, each on an indexed column (labels and sentiment through their own indexed tables). */
+export function filteredCalls(db: Db, workspaceId: string, q: CallFilterValues) {
+  let qb = db.selectFrom('calls').selectAll('calls').where('calls.workspace_id', '=', workspaceId)
+  if (q.agentId) qb = qb.where('calls.agent_id', '=', q.agentId)
+  if (q.phoneNumberId) qb = qb.where('calls.phone_number_id', '=', q.phoneNumberId)
+  const type = q.type ?? q.direction
+  if (type) qb = qb.where('calls.type', '=', type)
+  if (q.status) qb = qb.where('calls.status', '=', q.status)
+  if (q.outcome) qb = qb.where('calls.outcome', '=', q.outcome)
+  if (q.campaignId) qb = qb.where('calls.outbound_job_id', '=', q.campaignId)
+  if (q.createdAfter) qb = qb.where('calls.created_at', '>=', new Date(q.createdAfter).toISOString())
+  if (q.createdBefore) qb = qb.where('calls.created_at', '<', new Date(q.createdBefore).toISOString())
+  if (q.label) {
+    const label = q.label
+    qb = qb.where((eb) =>
+      eb.exists(eb.selectFrom('call_labels').select('call_labels.call_id').whereRef('call_labels.call_id', '=', 'calls.id').where('call_labels.label', '=', label)),
+    )
+  }
+  if (q.sentiment) {
+    const sentiment = q.sentiment
+    qb = qb.where((eb) =>
+      eb.exists(
+        eb.selectFrom('call_analyses').select('call_analyses.call_id').whereRef('call_analyses.call_id', '=', 'calls.id').where('call_analyses.sentiment', '=', sentiment),
+      ),
+    )
+  }
+  return qb
 }
 
-/** Calls a crash left unfinished: nothing can resume them, so they are closed as failed. */
-export const closeAbandonedCalls = (db: Db, endedAt: string) =>
-  db
-    .updateTable('calls')
-    .set({ status: 'ended', outcome: 'failed', end_reason: 'appliance_restart', ended_at: endedAt })
-    .where('status', '!=', 'ended')
-    .executeTakeFirst()
+export function listCalls(db: Db, workspaceId: string, q: CallsQuery) {
+  return keysetPage(filteredCalls(db, workspaceId, q), 'calls.created_at', 'calls.id', q).execute()
+}

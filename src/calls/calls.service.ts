@@ -8,6 +8,7 @@ import { getNumberRoute, strictE164, type NumberRoute } from '../numbers/index.t
 import type { SecretBox } from '../secrets/index.ts'
 import type { Call, CallCost, CallMetrics, CallsQuery, PlaceCallBody, TranscriptItem } from './calls.model.ts'
 import * as repo from './calls.repository.ts'
+import { finaliseCall } from './records/finalise.ts'
 import type { CallRow } from './calls.table.ts'
 
 /** What the API needs from the running telephony side to place a call. */
@@ -129,7 +130,7 @@ export async function placeCall(deps: CallsDeps, workspaceId: string, body: Plac
   try {
     await deps.dialer.dial({ callId: row.id, route: route!, agent: agent!, to: to!, variables })
   } catch (err) {
-    await repo.updateCall(deps.db, row.id, { status: 'ended', outcome: 'failed', end_reason: (err as Error).message.slice(0, 200), ended_at: nowIso() })
+    await finaliseCall(deps.db, row.id, { status: 'ended', outcome: 'failed', end_reason: (err as Error).message.slice(0, 200), ended_at: nowIso() })
     throw err
   }
   return getCall(deps, workspaceId, row.id)

@@ -10,9 +10,10 @@ import type { CallsDeps } from './calls.service.ts'
 export { Call } from './calls.model.ts'
 export type { CallOutcome, CallRow, CallStatus, CallTable, CallType } from './calls.table.ts'
 export type { CallsDeps, Dialer, OutboundRequest } from './calls.service.ts'
-export { closeAbandonedCalls } from './calls.repository.ts'
 export { CallRuntime, type CallRuntimeDeps, TrunkRegistrations } from './runtime/index.ts'
 export { DbNumberDirectory } from './directory.ts'
+export { analysisSettingsController, AnalysisWorker, type AnalysisLlmConfig } from './analysis/index.ts'
+export { closeAbandonedCalls, exportCallById, linkKeyFor, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
 
 export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {
   const deps = (request?: Request): CallsDeps => ({
@@ -39,7 +40,12 @@ export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlug
       permission: 'calls:read',
       query: CallsQuery,
       response: t.Object({ calls: t.Array(Call), nextCursor: NextCursor }),
-      detail: { summary: 'List calls, newest first, optionally by agentId, type or status' },
+      detail: {
+        summary: 'List calls, newest first, with filters',
+        description:
+          'Filters combine (AND): agentId, phoneNumberId, type (or direction), status, outcome, label, sentiment (of the analysis), ' +
+          'campaignId (the outbound job) and createdAfter/createdBefore (ISO 8601). GET /api/calls/export streams the same selection.',
+      },
     })
     .get('/:id', async ({ params, principal, request }) => ({ call: await service.getCall(deps(request), principal.workspaceId, params.id) }), {
       permission: 'calls:read',

@@ -3,8 +3,11 @@ import type { AgentTable } from '../agents/agents.table.ts'
 import type { ApiKeyTable } from '../api-keys/api-keys.table.ts'
 import type { BillingCustomerTable, PaymentMethodTable } from '../billing/billing.table.ts'
 import type { CallTable } from '../calls/calls.table.ts'
+import type { AgentAnalysisSettingsTable, CallAnalysisTable, CallEvaluationTable, CallLabelTable } from '../calls/records/records.table.ts'
 import type { CarrierSettingsTable } from '../carrier/carrier.table.ts'
+import type { JobLeaseTable } from '../jobs/jobs.table.ts'
 import type { PhoneNumberTable } from '../numbers/numbers.table.ts'
+import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookSecretTable } from '../webhooks/webhooks.table.ts'
 import type { WorkflowTable } from '../workflows/workflows.table.ts'
 import type { MembershipTable, UserTable, WorkspaceTable } from '../workspaces/workspaces.table.ts'
 
@@ -21,6 +24,14 @@ export interface Database {
   carrier_settings: CarrierSettingsTable
   workflows: WorkflowTable
   calls: CallTable
+  call_analyses: CallAnalysisTable
+  call_evaluations: CallEvaluationTable
+  call_labels: CallLabelTable
+  agent_analysis_settings: AgentAnalysisSettingsTable
+  webhook_deliveries: WebhookDeliveryTable
+  webhook_attempts: WebhookAttemptTable
+  webhook_secrets: WebhookSecretTable
+  job_leases: JobLeaseTable
 }
 
 export type Db = Kysely<Database>

@@ -7,6 +7,8 @@ import * as calls from './migrations/2026-11-21T2100_calls.ts'
 import * as numberRegistration from './migrations/2026-11-21T2110_number_registration.ts'
 import * as callCampaignLinks from './migrations/2026-11-23T1700_call_campaign_links.ts'
 import * as numberOwner from './migrations/2026-11-23T1820_number_owner.ts'
+import * as callRecords from './migrations/2026-11-23T1830_call_records.ts'
+import * as webhooks from './migrations/2026-11-23T1831_webhooks.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +19,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T2110_number_registration': numberRegistration,
   '2026-11-23T1700_call_campaign_links': callCampaignLinks,
   '2026-11-23T1820_number_owner': numberOwner,
+  '2026-11-23T1830_call_records': callRecords,
+  '2026-11-23T1831_webhooks': webhooks,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

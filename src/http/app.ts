@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { agentsController, findAgentRow } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
-import { callsController, type Dialer } from '../calls/index.ts'
+import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor } from '../calls/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
@@ -13,6 +13,7 @@ import { type Metrics, metricsController } from '../metrics/index.ts'
 import { numbersController } from '../numbers/index.ts'
 import { providersController } from '../providers/index.ts'
 import { secretBoxFor } from '../secrets/index.ts'
+import { webhooksController } from '../webhooks/index.ts'
 import { workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
@@ -32,6 +33,8 @@ export interface AppDeps {
   metrics?: Metrics
   /** For `/ready`: still loading engines, and what fell back or failed; absent when the voice side is not running. */
   readiness?: () => { starting: boolean; problems: string[] }
+  /** Nudges background workers when the API made work due (absent: they find it at their next poll). */
+  background?: { wakeAnalysis(): void; wakeWebhooks(): void }
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -54,6 +57,11 @@ export const FEATURES: FeatureMount[] = [
       },
     }),
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, auth),
+  ({ db, config, background }, auth) =>
+    recordsController(db, (request) => recordsDeps(db, config, new URL(request.url).origin), auth, () => background?.wakeAnalysis()),
+  ({ db }, auth) => analysisSettingsController(db, auth),
+  ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR)),
+  ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/

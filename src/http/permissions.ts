@@ -22,6 +22,9 @@ export const PERMISSIONS = {
   'campaigns:read': ['admin', 'member'],
   'campaigns:write': ['admin', 'member'],
   'providers:read': ['admin', 'member'],
+  'webhooks:read': ['admin', 'member'],
+  'webhooks:write': ['admin', 'member'],
+  'webhooks:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Permission = keyof typeof PERMISSIONS

@@ -9,6 +9,7 @@ import { findWorkflow } from './workflows.repository.ts'
 import type { WorkflowGraph } from './workflow.model.ts'
 import type { WorkflowService } from './workflows.service.ts'
 
+export { LlmError, OpenAiChatClient } from './llm/index.ts'
 export { WorkflowEngine, testRun, toEngineInput, WorkflowRunError } from './engine/index.ts'
 export type { EngineInput, Final, RunState, StepResult, ToolRunner, WorkflowLlm } from './engine/index.ts'
 export { validateWorkflow, type WorkflowIssue } from './validate.ts'

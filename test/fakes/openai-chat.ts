@@ -53,7 +53,22 @@ export function openAiChatEvents(reply: ScriptedReply, model: string): string[] 
 export function handleChat(body: { model?: string; stream?: boolean }, plan: Planned<ScriptedReply> | undefined, delays: Delays): Response {
   if (plan === undefined) return Response.json({ error: { message: 'fake has no scripted reply', type: 'server_error' } }, { status: 500 })
   if (isFailure(plan)) return new Response(plan.body ?? JSON.stringify({ error: { message: 'failure', type: 'server_error' } }), { status: plan.failStatus })
+  if (body.stream === false) return completionJson(plan as ScriptedReply, body.model ?? 'fake')
   const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
   if (isHang(plan)) return new Response(pacedBody([], delays, true), { headers })
   return new Response(pacedBody(openAiChatEvents(plan, body.model ?? 'fake'), delays), { headers })
+}
+
+/** A non-streamed chat.completion (what `stream: false`, e.g. a structured-output request, gets). */
+function completionJson(reply: ScriptedReply, model: string): Response {
+  const usage = reply.usage ?? { prompt: 10, completion: 5 }
+  return Response.json({
+    id: `chatcmpl-${Math.random().toString(36).slice(2, 12)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    system_fingerprint: 'fp_fake',
+    choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? '', refusal: null }, logprobs: null, finish_reason: reply.finishReason ?? 'stop' }],
+    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+  })
 }

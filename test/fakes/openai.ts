@@ -37,7 +37,7 @@ export function startFakeOpenAi(): FakeOpenAi {
       if (path === '/v1/chat/completions') {
         const body = await req.json()
         fake.requests.push({ path, headers: req.headers, body })
-        return handleChat(body as { model?: string }, fake.chat.shift(), fake.delays)
+        return handleChat(body as { model?: string; stream?: boolean }, fake.chat.shift(), fake.delays)
       }
       if (path === '/v1/audio/speech') {
         const body = (await req.json()) as { input?: string; response_format?: string }

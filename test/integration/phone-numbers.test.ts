@@ -200,7 +200,8 @@ describe('phone numbers', () => {
       for (const id of ids) {
         const r = await api('GET', route.path.replace(/:([a-z_]+)/g, (_, p: string) => (p === 'id' ? id : (values[p] as string))))
         expect(r.status).toBeLessThan(500)
-        expect(JSON.stringify(r.body)).not.toContain(PASSWORD)
+        // an empty body (an export with nothing to export) has nothing to leak
+        expect(JSON.stringify(r.body ?? '')).not.toContain(PASSWORD)
         swept++
       }
     }
@@ -277,7 +278,7 @@ describe('phone numbers', () => {
   test('the SIP password never appears in any response body or log line', () => {
     expect(seen.length).toBeGreaterThan(30)
     for (const r of seen) {
-      const text = JSON.stringify(r.body)
+      const text = JSON.stringify(r.body ?? '')
       expect(text).not.toContain(PASSWORD)
       expect(text).not.toMatch(/"sipPassword":/)
     }

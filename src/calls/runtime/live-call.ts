@@ -11,6 +11,7 @@ import type { EndInfo, InboundCall, OutboundCall } from '../../telephony/sip/ind
 import type { VoiceEngines } from '../../voice/index.ts'
 import { sessionFromEngines, type Brain, type EndReason, type VoiceSession } from '../../voice/session/index.ts'
 import * as repo from '../calls.repository.ts'
+import { finaliseCall } from '../records/finalise.ts'
 import { agentProfile, type CallLines } from './profile.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
 import { sessionTools, type CallControls, type TransferOutcome } from './tools.ts'
@@ -214,7 +215,8 @@ export class LiveCall {
       )
       patch.cost = JSON.stringify(callCostOf(report, v.settings.prices, this.type, answeredMs))
     }
-    await repo.updateCall(this.deps.db, this.id, patch)
+    // the call-records hook: the end, its analysis and its post-call webhook in one transaction
+    await finaliseCall(this.deps.db, this.id, patch)
   }
 }
 

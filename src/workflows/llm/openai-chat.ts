@@ -67,6 +67,40 @@ export class OpenAiChatClient {
     return content
   }
 
+  /**
+   * One structured-output completion (`response_format: json_schema`, strict) with its token
+   * usage; the content is parsed as JSON but not checked against the schema (callers do).
+   */
+  async completeJson(
+    messages: ChatMessage[],
+    format: { name: string; schema: Record<string, unknown> },
+    opts: { maxTokens?: number } = {},
+  ): Promise<{ value: unknown; inputTokens: number; outputTokens: number }> {
+    const res = await this.post({
+      messages,
+      stream: false,
+      temperature: 0,
+      response_format: { type: 'json_schema', json_schema: { name: format.name, strict: true, schema: format.schema } },
+      ...(opts.maxTokens ? { max_tokens: opts.maxTokens } : {}),
+    })
+    let json: { choices?: { message?: { content?: unknown } }[]; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } }
+    try {
+      json = (await res.json()) as typeof json
+    } catch {
+      throw new LlmError('LLM answer is not JSON')
+    }
+    const content = json?.choices?.[0]?.message?.content
+    if (typeof content !== 'string') throw new LlmError('LLM answer has no choices[0].message.content')
+    let value: unknown
+    try {
+      value = JSON.parse(content)
+    } catch {
+      throw new LlmError('LLM content is not the JSON object asked for')
+    }
+    const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0)
+    return { value, inputTokens: n(json.usage?.prompt_tokens), outputTokens: n(json.usage?.completion_tokens) }
+  }
+
   /** A streamed completion: yields text deltas as the server sends them. */
   async *stream(messages: ChatMessage[], opts: { temperature?: number } = {}): AsyncGenerator<string> {
     const res = await this.post({ messages, stream: true, temperature: opts.temperature ?? 0.7 })

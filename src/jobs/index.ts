@@ -1,0 +1,3 @@
+export type { JobLeaseTable } from './jobs.table.ts'
+export { releaseLease, takeLease } from './lease.ts'
+export { Poller } from './poller.ts'

@@ -1,0 +1,60 @@
+// Retention: with RECORDING_RETENTION_DAYS and CALL_RETENTION_DAYS set, the background sweep
+// removes old recordings (the record stays) and old records (every row of them); newer ones stay.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { existsSync } from 'node:fs'
+import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+import { seedCall } from '../../helpers/call-records.ts'
+
+let t: TestAppliance
+const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString()
+
+beforeAll(async () => {
+  t = await startTestAppliance({ RECORDING_RETENTION_DAYS: 30, CALL_RETENTION_DAYS: 365 })
+})
+afterAll(() => t?.stop())
+
+test('the sweep deletes recordings older than their retention and whole records older than theirs, and nothing newer', async () => {
+  const db = t.appliance.database.db
+  const fresh = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(2), recordingIn: t.dataDir })
+  const oldRecording = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(40), recordingIn: t.dataDir })
+  const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(400), recordingIn: t.dataDir })
+  await t.api('PUT', `/api/calls/${ancient}/labels`, { body: { labels: ['old'] } })
+  const { sweepRetention } = await import('../../../src/calls/records/index.ts')
+  const swept = await sweepRetention(db, { recordingDays: 30, callDays: 365 }, new Date())
+  expect(swept).toEqual({ recordings: 2, calls: 1 })
+  expect(existsSync(`${t.dataDir}/recordings/${fresh}.wav`)).toBe(true)
+  expect(existsSync(`${t.dataDir}/recordings/${oldRecording}.wav`)).toBe(false)
+  expect(existsSync(`${t.dataDir}/recordings/${ancient}.wav`)).toBe(false)
+  expect((await t.api('GET', `/api/calls/${oldRecording}/export`)).body.recordingUrl).toBeNull()
+  expect((await t.api('GET', `/api/calls/${fresh}/export`)).body.recordingUrl).toStartWith('http')
+  expect((await t.api('GET', `/api/calls/${ancient}`)).status).toBe(404)
+  expect((await db.selectFrom('call_labels').select('label').where('call_id', '=', ancient).execute()).length).toBe(0)
+  expect(await sweepRetention(db, { recordingDays: 30, callDays: 365 }, new Date())).toEqual({ recordings: 0, calls: 0 })
+})
+
+test('with retention off (the default) the sweep keeps everything', async () => {
+  const db = t.appliance.database.db
+  const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(4000), recordingIn: t.dataDir })
+  const { sweepRetention } = await import('../../../src/calls/records/index.ts')
+  expect(await sweepRetention(db, { recordingDays: 0, callDays: 0 }, new Date())).toEqual({ recordings: 0, calls: 0 })
+  expect(existsSync(`${t.dataDir}/recordings/${ancient}.wav`)).toBe(true)
+})
+
+test('the appliance runs the sweep by itself at start, under a lease it hands back on stop', async () => {
+  const first = await startTestAppliance({ RECORDING_RETENTION_DAYS: 1 })
+  const old = await seedCall(first.appliance.database.db, { workspaceId: first.workspaceId, createdAt: daysAgo(3), recordingIn: first.dataDir })
+  await first.stop({ keepData: true })
+  expect(existsSync(`${first.dataDir}/recordings/${old}.wav`)).toBe(true)
+  const again = await startTestAppliance({ RECORDING_RETENTION_DAYS: 1 }, first.dataDir)
+  try {
+    const end = Date.now() + 5000
+    while (existsSync(`${first.dataDir}/recordings/${old}.wav`)) {
+      if (Date.now() > end) throw new Error('the sweep did not run')
+      await Bun.sleep(20)
+    }
+    const lease = await again.appliance.database.db.selectFrom('job_leases').selectAll().where('name', '=', 'retention-sweep').executeTakeFirst()
+    expect(lease?.owner).toStartWith('wrk_')
+  } finally {
+    await again.stop()
+  }
+})
