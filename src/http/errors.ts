@@ -1,3 +1,4 @@
+import { ValueErrorType } from '@sinclair/typebox/errors'
 import { AppError, type FieldIssue } from '../errors.ts'
 import type { Logger } from '../log.ts'
 
@@ -5,9 +6,28 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown>; requestId: string }
 }
 
+/** Error bodies stay small whatever the input: a few field issues, each cut short. */
+export const MAX_FIELD_ISSUES = 10
+export const MAX_MESSAGE_CHARS = 300
+const MAX_TEXT_CHARS = 1000
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+function capIssue(issue: unknown): unknown {
+  if (!issue || typeof issue !== 'object') return issue
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(issue)) out[k] = typeof v === 'string' ? cut(v, MAX_MESSAGE_CHARS) : v
+  return out
+}
+
 export function errorBody(err: AppError, requestId: string): ErrorBody {
-  const error: ErrorBody['error'] = { code: err.code, message: err.message, requestId }
-  if (err.details) error.details = err.details
+  const error: ErrorBody['error'] = { code: err.code, message: cut(err.message, MAX_TEXT_CHARS), requestId }
+  if (err.details) {
+    const fields = err.details.fields
+    error.details = Array.isArray(fields)
+      ? { ...err.details, fields: fields.slice(0, MAX_FIELD_ISSUES).map(capIssue), ...(fields.length > MAX_FIELD_ISSUES ? { moreFields: fields.length - MAX_FIELD_ISSUES } : {}) }
+      : err.details
+  }
   return { error }
 }
 
@@ -23,7 +43,7 @@ interface ValidationLike {
   type: string
   /** For coerced query numbers Elysia validates the property alone: its schema, with our title. */
   validator?: { title?: string }
-  all: { path?: string; message?: string; summary?: string; schema?: { error?: unknown } }[]
+  all: { type?: number; path?: string; message?: string; summary?: string; schema?: { error?: unknown } }[]
 }
 
 /** Turns Elysia's validation error into ours, one issue per offending field path. */
@@ -32,13 +52,16 @@ export function fromValidation(err: ValidationLike): AppError {
   const fields: (FieldIssue & { location: string })[] = []
   const location = err.type === 'property' ? 'query' : err.type
   for (const e of err.all) {
+    if (fields.length >= MAX_FIELD_ISSUES) break
     const path = pointerToPath(e.path ?? '') || err.validator?.title || location
     if (seen.has(path)) continue
     seen.add(path)
     // Elysia's summaries end with "but found: <value>"; the value may be a secret, so it is cut.
-    fields.push({ path, location, message: (e.summary ?? e.message ?? 'is invalid').replace(/,? but found: [\s\S]*$/, '') })
+    // A pattern may come with its own message (`error`), e.g. the one of names refusing control characters.
+    const own = e.type === ValueErrorType.StringPattern && typeof e.schema?.error === 'string' ? e.schema.error : undefined
+    fields.push({ path, location, message: own ?? (e.summary ?? e.message ?? 'is invalid').replace(/,? but found: [\s\S]*$/, '') })
   }
-  const message = fields.map((f) => `${f.path}: ${f.message}`).join('; ') || `invalid ${location}`
+  const message = fields.map((f) => `${f.path}: ${cut(f.message, MAX_MESSAGE_CHARS)}`).join('; ') || `invalid ${location}`
   const status = location === 'body' ? 422 : 400
   return new AppError(status, 'validation_failed', message, { fields })
 }

@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox'
 import { t } from 'elysia'
 
 export const WorkspaceParams = t.Object({ workspace_id: t.String() })
@@ -16,3 +17,28 @@ export const ErrorResponse = t.Object(
   },
   { description: 'The one error body of every 4xx and 5xx response' },
 )
+
+// C0 and C1 controls (NUL, CR and LF among them), the line and paragraph separators, and the
+// bidirectional embeddings, overrides and isolates that make a name display as something else.
+const NAME_CHAR = '[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]'
+export const NAME_PATTERN = `^${NAME_CHAR}*$`
+const NOT_BLANK_NAME_PATTERN = `^(?=${NAME_CHAR}*\\S)${NAME_CHAR}*$`
+export const NAME_ERROR = 'must not contain control characters (NUL, CR, LF, other C0/C1) or bidirectional overrides'
+
+/** A human-readable name or label: one line of visible text. */
+export const Name = (o: { minLength?: number; maxLength: number; notBlank?: boolean; description?: string }) =>
+  t.String({
+    minLength: o.minLength,
+    maxLength: o.maxLength,
+    pattern: o.notBlank ? NOT_BLANK_NAME_PATTERN : NAME_PATTERN,
+    error: o.notBlank ? `must not be blank and ${NAME_ERROR}` : NAME_ERROR,
+    ...(o.description ? { description: o.description } : {}),
+  })
+
+/** A {{placeholder}} name: letters, digits and _, never a name of Object.prototype's own. */
+export const VARIABLE_NAME_PATTERN = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
+export const MAX_VARIABLES = 64
+
+/** Variables filled into {{name}} placeholders: at most MAX_VARIABLES, values up to 2,000 characters. */
+export const Variables = <V extends TSchema>(value: V, description: string) =>
+  t.Record(t.String({ pattern: VARIABLE_NAME_PATTERN }), value, { additionalProperties: false, maxProperties: MAX_VARIABLES, description })

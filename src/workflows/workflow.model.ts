@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Name } from '../http/models.ts'
 
 /**
  * The workflow graph: nodes {id, type, config} and edges {from, to, condition}. Each node type
@@ -77,7 +78,8 @@ export type NodeType = keyof typeof NODE_CONFIGS
 export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end'] as const satisfies readonly NodeType[]
 export const TERMINAL_TYPES: readonly NodeType[] = ['transfer', 'end']
 
-const NodeId = t.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$', description: 'unique within the workflow' })
+export const NODE_ID = '^[A-Za-z0-9_.:-]{1,64}$'
+const NodeId = t.String({ minLength: 1, maxLength: 64, pattern: NODE_ID, description: 'unique within the workflow' })
 const nodeOf = <K extends NodeType>(type: K) =>
   t.Object({ id: NodeId, type: t.Literal(type), config: NODE_CONFIGS[type] }, { additionalProperties: false })
 
@@ -129,7 +131,7 @@ export const INPUT_CONDITIONS: readonly ConditionType[] = ['keywords', 'regex', 
 
 export const WorkflowEdge = t.Object(
   {
-    id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'optional name, used in error messages' })),
+    id: t.Optional(Name({ minLength: 1, maxLength: 64, description: 'optional name, used in error messages' })),
     from: t.String({ minLength: 1, maxLength: 64 }),
     to: t.String({ minLength: 1, maxLength: 64 }),
     condition: t.Optional(Condition),
