@@ -81,8 +81,8 @@ const fields = {
   llmModel: t.String({ minLength: 1, maxLength: 160 }),
   language: t.String({ minLength: 2, maxLength: 35 }),
   enabledTools: t.Array(t.String({ pattern: TOOL_NAME, error: 'is not a tool name (snake_case)', description: 'a built-in tool name' }), { maxItems: 32 }),
-  toolConfigs: t.Record(t.String({ pattern: TOOL_NAME, error: 'is not a tool name (snake_case)' }), t.Unknown({ description: "the tool's config object, checked against its schema" }), {
-    additionalProperties: false,
+  // Keys are checked against the built-in tools by checkTools (body cleaning would drop keys missing a pattern).
+  toolConfigs: t.Record(t.String(), t.Unknown({ description: "the tool's config object, checked against its schema" }), {
     maxProperties: 16,
     description: 'tool name -> config object; see the docs for each tool',
   }),

@@ -2,6 +2,7 @@ import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError, notFound, validation, type FieldIssue } from '../errors.ts'
+import { badVariableNames } from '../http/models.ts'
 import { finishPage, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import { getNumberRoute, strictE164, type NumberRoute } from '../numbers/index.ts'
@@ -95,11 +96,13 @@ export async function listCalls(deps: CallsDeps, workspaceId: string, q: CallsQu
  * outcome then follow the call.
  */
 export async function placeCall(deps: CallsDeps, workspaceId: string, body: PlaceCallBody): Promise<Call> {
-  const issues: FieldIssue[] = []
+  const issues: FieldIssue[] = badVariableNames(body.dynamicVariables, 'dynamicVariables')
   const to = strictE164(body.to)
   if (!to) issues.push({ path: 'to', message: 'must be a valid E.164 number such as +14155550123' })
-  const route = await getNumberRoute(deps.db, deps.box, body.phoneNumberId)
-  if (!route || route.workspaceId !== workspaceId) issues.push({ path: 'phoneNumberId', message: 'no such phone number in this workspace' })
+  // A number of another workspace is treated exactly as a missing one, down to the agent check.
+  const found = await getNumberRoute(deps.db, deps.box, body.phoneNumberId)
+  const route = found?.workspaceId === workspaceId ? found : undefined
+  if (!route) issues.push({ path: 'phoneNumberId', message: 'no such phone number in this workspace' })
   else if (!route.sip) issues.push({ path: 'phoneNumberId', message: 'the number has no sipTerminationUri to place calls through' })
   const agentId = body.agentId ?? route?.outboundAgentId ?? undefined
   let agent: AgentSnapshot | undefined

@@ -68,10 +68,14 @@ interface Timed {
 export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const logRequest = accessLog(log)
-  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
+  const failures = new RateLimiter(config.AUTH_FAILURE_BURST > 0 ? config.AUTH_FAILURES_PER_MIN / 60 : 0, config.AUTH_FAILURE_BURST)
+  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures)
 
   const self: { app?: AnyElysia } = {}
-  let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
+  // normalize 'typebox' (TypeBox's Value.Clean) rather than Elysia's default mirror: the mirror
+  // turns a string sent for a record field into an object with a key per character before
+  // validation runs (900,000 keys for a 900 KB string), which held the event loop for seconds.
+  let app = new Elysia({ normalize: 'typebox', serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
     .onRequest((ctx) => {
       const given = ctx.request.headers.get('x-request-id')
       const id = given && REQUEST_ID.test(given) ? given : nextRequestId()

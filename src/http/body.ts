@@ -1,8 +1,5 @@
 import { AppError } from '../errors.ts'
 
-/** Deepest nesting of arrays and objects a JSON body may have; the deepest schema needs 8. */
-export const MAX_JSON_DEPTH = 32
-
 const tooLarge = (limit: number) =>
   new AppError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limitBytes: limit })
 
@@ -21,16 +18,29 @@ const OPEN_ARRAY = 0x5b
 const OPEN_OBJECT = 0x7b
 const CLOSE_ARRAY = 0x5d
 const CLOSE_OBJECT = 0x7d
+const COMMA = 0x2c
+const PROTO_KEY = '"__proto__"'
+
+export const JSON_LIMITS = {
+  /** Deepest nesting of arrays and objects; the deepest schema needs 8. */
+  depth: 32,
+  /** Members of one array or object; the longest list of any schema is 2,000 (workflow edges). */
+  members: 5_000,
+  /** Values in the whole body (members of every array and object together). */
+  values: 50_000,
+}
 
 /**
- * The nesting depth of JSON text, up to `max + 1`, in one pass and without recursion, so a body
- * of `[` x N is refused in O(N) before JSON.parse or any validator walks it. Works on bytes:
- * quotes, backslashes and brackets never occur inside a multi-byte UTF-8 sequence. Invalid JSON
- * is left for JSON.parse to refuse.
+ * What is wrong with the shape of JSON text, if anything: nesting, members of one container or
+ * values in all. One pass without recursion, so a body of `[` x N is refused in O(N) before
+ * JSON.parse, body cleaning or any validator walks it, and no request can make them walk more
+ * than JSON_LIMITS. Works on bytes: quotes, backslashes, brackets and commas never occur inside
+ * a multi-byte UTF-8 sequence. Invalid JSON is left for JSON.parse to refuse.
  */
-export function jsonDepth(bytes: Uint8Array, max = MAX_JSON_DEPTH): number {
+export function jsonShapeProblem(bytes: Uint8Array, limits = JSON_LIMITS): string | undefined {
+  const members = new Int32Array(limits.depth + 2)
   let depth = 0
-  let deepest = 0
+  let values = 0
   let inString = false
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]
@@ -39,13 +49,16 @@ export function jsonDepth(bytes: Uint8Array, max = MAX_JSON_DEPTH): number {
       else if (c === QUOTE) inString = false
     } else if (c === QUOTE) inString = true
     else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > deepest) {
-        deepest = depth
-        if (deepest > max) return deepest
-      }
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--
+      if (++depth > limits.depth) return `is nested deeper than ${limits.depth} levels`
+      members[depth] = 1
+      values++
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth = Math.max(0, depth - 1)
+    else if (c === COMMA) {
+      if (++members[depth]! > limits.members) return `has an array or object with more than ${limits.members} members`
+      if (++values > limits.values) return `has more than ${limits.values} values`
+    }
   }
-  return deepest
+  return undefined
 }
 
 /** The first non-whitespace byte, or undefined for a blank body. */
@@ -58,7 +71,7 @@ function firstByte(bytes: Uint8Array): number | undefined {
  * Reads a JSON body, counting bytes as they arrive so a chunked upload cannot exceed the limit
  * either. An empty body reads as `{}` so that schema validation names the missing fields. Every
  * route takes an object, so any other JSON value is refused here (Elysia would otherwise turn
- * `"hello"` into `{}` on routes whose fields are all optional), as is nesting beyond MAX_JSON_DEPTH.
+ * `"hello"` into `{}` on routes whose fields are all optional), as is a body beyond JSON_LIMITS.
  */
 export async function readJsonBody(request: Request, contentType: string, limit: number): Promise<unknown> {
   if (!request.body) return {}
@@ -81,10 +94,14 @@ export async function readJsonBody(request: Request, contentType: string, limit:
   const bytes = Buffer.concat(chunks)
   const first = firstByte(bytes)
   if (first === undefined) return {}
-  if (jsonDepth(bytes) > MAX_JSON_DEPTH) throw badBody(`is nested deeper than ${MAX_JSON_DEPTH} levels`)
+  const problem = jsonShapeProblem(bytes)
+  if (problem) throw badBody(problem)
+  const text = bytes.toString('utf8')
+  // JSON.parse keeps "__proto__" as an own key, but any later copy by assignment makes it the prototype.
+  if (bytes.includes(PROTO_KEY) && /"__proto__"\s*:/.test(text)) throw badBody('must not use "__proto__" as a key')
   let value: unknown
   try {
-    value = JSON.parse(bytes.toString('utf8'))
+    value = JSON.parse(text)
   } catch {
     throw new AppError(400, 'bad_request', 'request body is not valid JSON')
   }

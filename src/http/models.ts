@@ -39,6 +39,18 @@ export const Name = (o: { minLength?: number; maxLength: number; notBlank?: bool
 export const VARIABLE_NAME_PATTERN = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
 export const MAX_VARIABLES = 64
 
-/** Variables filled into {{name}} placeholders: at most MAX_VARIABLES, values up to 2,000 characters. */
+/**
+ * Variables filled into {{name}} placeholders: at most MAX_VARIABLES. Names are checked with
+ * `badVariableNames`, not by the key schema: Elysia's body cleaning silently drops record keys
+ * that miss the key pattern, and a dropped name must be refused instead.
+ */
 export const Variables = <V extends TSchema>(value: V, description: string) =>
-  t.Record(t.String({ pattern: VARIABLE_NAME_PATTERN }), value, { additionalProperties: false, maxProperties: MAX_VARIABLES, description })
+  t.Record(t.String(), value, { maxProperties: MAX_VARIABLES, description: `${description}; names match ${VARIABLE_NAME_PATTERN}` })
+
+const VARIABLE_NAME = new RegExp(VARIABLE_NAME_PATTERN)
+
+/** Field issues for the names of `variables` (at `path`) that are not variable names. */
+export function badVariableNames(variables: Record<string, unknown> | undefined, path: string): { path: string; message: string }[] {
+  const bad = Object.keys(variables ?? {}).filter((name) => !VARIABLE_NAME.test(name))
+  return bad.map((name) => ({ path: `${path}.${name.slice(0, 64)}`, message: 'is not a variable name (letters, digits and _, starting with a letter or _)' }))
+}

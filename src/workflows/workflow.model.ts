@@ -78,8 +78,7 @@ export type NodeType = keyof typeof NODE_CONFIGS
 export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end'] as const satisfies readonly NodeType[]
 export const TERMINAL_TYPES: readonly NodeType[] = ['transfer', 'end']
 
-export const NODE_ID = '^[A-Za-z0-9_.:-]{1,64}$'
-const NodeId = t.String({ minLength: 1, maxLength: 64, pattern: NODE_ID, description: 'unique within the workflow' })
+const NodeId = t.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$', description: 'unique within the workflow' })
 const nodeOf = <K extends NodeType>(type: K) =>
   t.Object({ id: NodeId, type: t.Literal(type), config: NODE_CONFIGS[type] }, { additionalProperties: false })
 

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { Variables } from '../http/models.ts'
-import { NODE_ID, WorkflowInput } from './workflow.model.ts'
+import { WorkflowInput } from './workflow.model.ts'
 
 export { Workflow, WorkflowInput } from './workflow.model.ts'
 
@@ -17,7 +17,7 @@ export const TestRunBody = t.Object({
   workflow: t.Optional(t.Composite([WorkflowInput], { description: 'a draft to run instead of the saved workflow; validated the same way, not saved' })),
   variables: t.Optional(Variables(Scalar, 'starting variables, as an outbound contact\'s dynamicVariables; at most 64')),
   toolResults: t.Optional(
-    t.Record(t.String({ pattern: NODE_ID }), t.Unknown(), { additionalProperties: false, maxProperties: 500, description: 'tool node id -> result to use instead of calling the tool' }),
+    t.Record(t.String(), t.Unknown(), { maxProperties: 500, description: 'tool node id -> result to use instead of calling the tool' }),
   ),
 })
 export type TestRunBody = typeof TestRunBody.static
