@@ -2,8 +2,7 @@
 // gets `--cases` generated bad requests from `--seed` on (test/helpers/fuzz-api.ts says what is
 // checked). Prints each finding with a request that reproduces it; exits 1 when there is one.
 //   bun run scripts/fuzz-api.ts [--seed 1] [--cases 500]
-import { startTestAppliance } from '../test/helpers/appliance.ts'
-import { fuzzApi } from '../test/helpers/fuzz-api.ts'
+import { fuzzApi, startFuzzAppliance } from '../test/helpers/fuzz-api.ts'
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -12,7 +11,7 @@ const arg = (name: string, def: number) => {
 const seed = arg('seed', Date.now() % 1_000_000)
 const cases = arg('cases', 500)
 
-const t = await startTestAppliance({ RATE_LIMIT_PER_SEC: 0, AUTH_FAILURE_BURST: 0 })
+const { t, stop } = await startFuzzAppliance()
 const started = performance.now()
 try {
   const run = await fuzzApi({ baseUrl: t.url, key: t.adminKey, workspaceId: t.workspaceId, seed, cases })
@@ -22,5 +21,5 @@ try {
   for (const f of run.findings) console.log(JSON.stringify(f, null, 2))
   process.exitCode = run.findings.length ? 1 : 0
 } finally {
-  await t.stop()
+  await stop()
 }

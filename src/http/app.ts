@@ -65,6 +65,13 @@ interface Timed {
   startedAt?: number
 }
 
+/** The answer when handling a request failed outside Elysia's hooks (a bug). */
+function lastResort(error: unknown, log: Logger): Response {
+  const requestId = nextRequestId()
+  log.error({ err: error, requestId }, 'unhandled error outside the request hooks')
+  return Response.json(errorBody(new AppError(500, 'internal', 'internal error'), requestId), { status: 500, headers: { 'x-request-id': requestId } })
+}
+
 export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const logRequest = accessLog(log)
@@ -75,7 +82,16 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   // normalize 'typebox' (TypeBox's Value.Clean) rather than Elysia's default mirror: the mirror
   // turns a string sent for a record field into an object with a key per character before
   // validation runs (900,000 keys for a 900 KB string), which held the event loop for seconds.
-  let app = new Elysia({ normalize: 'typebox', serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
+  let app = new Elysia({
+    normalize: 'typebox',
+    serve: {
+      maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576,
+      // Bun's development mode answers a failure of our own error hook with a page showing the
+      // stack; this answers it with the error body instead.
+      development: false,
+      error: (error) => lastResort(error, log),
+    },
+  })
     .onRequest((ctx) => {
       const given = ctx.request.headers.get('x-request-id')
       const id = given && REQUEST_ID.test(given) ? given : nextRequestId()

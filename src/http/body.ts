@@ -19,7 +19,10 @@ const OPEN_OBJECT = 0x7b
 const CLOSE_ARRAY = 0x5d
 const CLOSE_OBJECT = 0x7d
 const COMMA = 0x2c
-const PROTO_KEY = '"__proto__"'
+// JSON.parse keeps "__proto__" as an own key, but a later copy by assignment makes it the
+// prototype; an own "toString" or "valueOf" makes turning the object into text throw (as
+// Elysia's validation messages do). No field of the API is named so, anywhere.
+const RESERVED_KEY = /"(__proto__|toString|valueOf)"\s*:/
 
 export const JSON_LIMITS = {
   /** Deepest nesting of arrays and objects; the deepest schema needs 8. */
@@ -97,8 +100,8 @@ export async function readJsonBody(request: Request, contentType: string, limit:
   const problem = jsonShapeProblem(bytes)
   if (problem) throw badBody(problem)
   const text = bytes.toString('utf8')
-  // JSON.parse keeps "__proto__" as an own key, but any later copy by assignment makes it the prototype.
-  if (bytes.includes(PROTO_KEY) && /"__proto__"\s*:/.test(text)) throw badBody('must not use "__proto__" as a key')
+  const reserved = RESERVED_KEY.exec(text)
+  if (reserved) throw badBody(`must not use "${reserved[1]}" as a key`)
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -46,12 +46,22 @@ interface ValidationLike {
   all: { type?: number; path?: string; message?: string; summary?: string; schema?: { error?: unknown } }[]
 }
 
+// Elysia's list of issues formats the offending values; should that ever throw, the request
+// still gets a 422 naming the part that is wrong.
+function allIssues(err: ValidationLike): ValidationLike['all'] {
+  try {
+    return err.all
+  } catch {
+    return [{ message: 'is invalid' }]
+  }
+}
+
 /** Turns Elysia's validation error into ours, one issue per offending field path. */
 export function fromValidation(err: ValidationLike): AppError {
   const seen = new Set<string>()
   const fields: (FieldIssue & { location: string })[] = []
   const location = err.type === 'property' ? 'query' : err.type
-  for (const e of err.all) {
+  for (const e of allIssues(err)) {
     if (fields.length >= MAX_FIELD_ISSUES) break
     const path = pointerToPath(e.path ?? '') || err.validator?.title || location
     if (seen.has(path)) continue

@@ -2,6 +2,8 @@
 // query strings and path parameters, each answer checked against the API's promises. Used by
 // test/integration/fuzz.test.ts (fixed seed, few cases) and scripts/fuzz-api.ts (longer runs).
 import fc from 'fast-check'
+import { startFakeTwilio } from '../fakes/twilio.ts'
+import { startTestAppliance, type TestAppliance } from './appliance.ts'
 import { LagProbe } from './lag-probe.ts'
 
 export const MAX_RESPONSE_BYTES = 64 * 1024
@@ -117,10 +119,16 @@ export async function check(baseUrl: string, key: string, route: Route, req: Fuz
   const headers: Record<string, string> = {}
   if (req.withKey) headers.authorization = `Bearer ${key}`
   if (req.contentType) headers['content-type'] = req.contentType
-  probe.reset()
-  const res = await fetch(baseUrl + req.path + req.query, { method: route.method, headers, body: req.body })
-  const bytes = new Uint8Array(await res.arrayBuffer())
-  const lag = probe.worstMs
+  const send = async () => {
+    probe.reset()
+    const res = await fetch(baseUrl + req.path + req.query, { method: route.method, headers, body: req.body })
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    return { res, bytes, lag: probe.worstMs }
+  }
+  let { res, bytes, lag } = await send()
+  // A request that holds the loop does so every time; a timer late once because the machine was
+  // busy elsewhere is not the request's doing, so a late answer is tried once more.
+  if (lag >= MAX_LAG_MS) ({ res, bytes, lag } = await send())
   statuses?.set(res.status, (statuses.get(res.status) ?? 0) + 1)
   if (res.status >= 500) return `status ${res.status}`
   if (bytes.length > MAX_RESPONSE_BYTES) return `response of ${bytes.length} bytes`
@@ -168,4 +176,26 @@ export async function fuzzApi(opts: { baseUrl: string; key: string; workspaceId:
     probe.stop()
   }
   return { findings, requests, routes: routes.length, statuses }
+}
+
+/**
+ * An appliance for fuzzing: no per-key rate limit and no limit on failed keys (both would turn
+ * generated requests into 429s), and a local fake of the carrier so its routes answer.
+ */
+export async function startFuzzAppliance(): Promise<{ t: TestAppliance; stop(): Promise<void> }> {
+  const twilio = startFakeTwilio()
+  const t = await startTestAppliance({
+    RATE_LIMIT_PER_SEC: 0,
+    AUTH_FAILURE_BURST: 0,
+    CARRIER_API_BASE: twilio.url,
+    CARRIER_ACCOUNT_SID: twilio.accountSid,
+    CARRIER_AUTH_TOKEN: twilio.authToken,
+  })
+  return {
+    t,
+    async stop() {
+      await t.stop()
+      await twilio.stop()
+    },
+  }
 }

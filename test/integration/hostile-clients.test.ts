@@ -99,7 +99,7 @@ describe('answers outside the API routes', () => {
     const res = await fetch(`${t.url}/carrier/twilio/voice?To=%2B14155550181`)
     expect(res.status).toBe(403)
     expect(res.headers.get('content-type')).toContain('application/json')
-    expect((await res.json()).error).toMatchObject({ code: 'forbidden', requestId: res.headers.get('x-request-id') })
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 'forbidden', requestId: res.headers.get('x-request-id') })
   })
 })
 

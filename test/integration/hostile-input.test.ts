@@ -97,8 +97,8 @@ describe('toolConfigs, enabledTools and dynamicVariables', () => {
       const body = `{"toolConfigs":{${JSON.stringify(name)}:{}}}`
       for (const r of [await member('PUT', `/api/agents/${agent.id}`, { body }), await member('POST', '/api/agents', { body: `{"name":"p",${body.slice(1)}` })]) {
         expectErrorBody(r, 422)
-        // "__proto__" is refused as a key anywhere in a body, before any schema sees it
-        expect(r.body.error.details.fields[0].path).toBe(name === '__proto__' ? 'body' : `toolConfigs.${name}`)
+        // "__proto__" and "toString" are refused as keys anywhere in a body, before any schema sees them
+        expect(r.body.error.details.fields[0].path).toBe(['__proto__', 'toString'].includes(name) ? 'body' : `toolConfigs.${name}`)
       }
     }
   })
@@ -111,6 +111,16 @@ describe('toolConfigs, enabledTools and dynamicVariables', () => {
       expect(r.body.error.details.fields.map((f: { path: string }) => f.path)).toEqual(['enabledTools[0]'])
     }
     expect(await agentNow()).toEqual(before)
+  })
+
+  test('an object with its own toString where a string belongs is a 422, not a 500', async () => {
+    for (const [path, body] of [
+      ['/api/calls', { phoneNumberId: numberId, to: { toString: true } }],
+      ['/api/agents', { name: 'x', llmModel: { toString: 1 } }],
+      [`/api/workspaces/${t.workspaceId}/members`, { email: [{ toString: 'x' }] }],
+    ] as const) {
+      expectErrorBody(await t.api('POST', path, { body }), 422)
+    }
   })
 
   test('toolConfigs as a 900,000-character string is a 422, not a 500', async () => {
