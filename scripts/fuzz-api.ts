@@ -11,10 +11,10 @@ const arg = (name: string, def: number) => {
 const seed = arg('seed', Date.now() % 1_000_000)
 const cases = arg('cases', 500)
 
-const { t, stop } = await startFuzzAppliance()
+const { t, ids, stop } = await startFuzzAppliance()
 const started = performance.now()
 try {
-  const run = await fuzzApi({ baseUrl: t.url, key: t.adminKey, workspaceId: t.workspaceId, seed, cases })
+  const run = await fuzzApi({ baseUrl: t.url, key: t.adminKey, workspaceId: t.workspaceId, ids, seed, cases })
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   console.log(`seed ${seed}: ${run.requests} requests over ${run.routes} routes in ${seconds} s, ${run.findings.length} findings`)
   console.log('answers by status:', Object.fromEntries([...run.statuses].sort(([a], [b]) => a - b)))

@@ -17,6 +17,16 @@ export interface Route {
   queryParams: string[]
   /** Property names of the JSON body, when the route takes one. */
   bodyProps?: string[]
+  bodySchema?: JsonSchema
+}
+
+interface JsonSchema {
+  type?: string
+  properties?: Record<string, JsonSchema>
+  items?: JsonSchema
+  anyOf?: JsonSchema[]
+  const?: unknown
+  enum?: unknown[]
 }
 
 export interface FuzzRequest {
@@ -51,6 +61,7 @@ export function routesOf(doc: OpenApi): Route[] {
         pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         bodyProps: op.requestBody ? Object.keys(schema?.properties ?? {}) : undefined,
+        bodySchema: op.requestBody ? (schema as JsonSchema | undefined) : undefined,
       })
     }
   }
@@ -78,10 +89,37 @@ const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 2_000 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))) },
 )
 
-function bodyArb(props: string[]): fc.Arbitrary<string> {
+const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end']
+const nearlyValidText = fc.oneof(fc.constantFrom(...NODE_TYPES, 'a', 'b', 's', 'e'), nasty, fc.string({ maxLength: 12 }))
+
+/**
+ * Values shaped by the body's own schema, with any part replaced by a wrong value now and then:
+ * these get past the first checks and reach the services (a workflow with a loop, ids of nodes
+ * named like Object.prototype's members, ...).
+ */
+function fromSchema(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  if (!schema || depth > 5) return value
+  let shaped: fc.Arbitrary<unknown>
+  if (schema.const !== undefined) shaped = fc.constant(schema.const)
+  else if (schema.enum) shaped = fc.constantFrom(...schema.enum)
+  else if (schema.anyOf?.length) shaped = fc.oneof(...schema.anyOf.map((s) => fromSchema(s, depth + 1)))
+  else if (schema.type === 'object' && schema.properties) {
+    const entries = Object.entries(schema.properties).map(([k, s]) => [k, fromSchema(s, depth + 1)] as const)
+    shaped = fc.record(Object.fromEntries(entries), { requiredKeys: [] })
+  } else if (schema.type === 'object') shaped = fc.dictionary(nearlyValidText, fc.oneof(nearlyValidText, value), { maxKeys: 3 })
+  else if (schema.type === 'array') shaped = fc.array(fromSchema(schema.items ?? { type: 'object' }, depth + 1), { maxLength: 6 })
+  else if (schema.type === 'string') shaped = nearlyValidText
+  else if (schema.type === 'integer' || schema.type === 'number') shaped = fc.oneof(fc.integer({ min: -2, max: 1200 }), fc.double())
+  else if (schema.type === 'boolean') shaped = fc.boolean()
+  else shaped = fc.oneof(nearlyValidText, fc.dictionary(fc.constantFrom('from', 'to', 'id', 'condition', 'type'), nearlyValidText, { maxKeys: 4 }))
+  return fc.oneof({ weight: 9, arbitrary: shaped }, { weight: 1, arbitrary: value })
+}
+
+function bodyArb(props: string[], schema?: JsonSchema): fc.Arbitrary<string> {
   const key = props.length ? fc.oneof(fc.constantFrom(...props), nasty, fc.string({ maxLength: 10 })) : fc.oneof(nasty, fc.string({ maxLength: 10 }))
   return fc.oneof(
-    { weight: 6, arbitrary: fc.dictionary(key, value, { maxKeys: 6 }).map((o) => JSON.stringify(o)) },
+    { weight: 6, arbitrary: fromSchema(schema).map((v) => JSON.stringify(v) ?? '') },
+    { weight: 4, arbitrary: fc.dictionary(key, value, { maxKeys: 6 }).map((o) => JSON.stringify(o)) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 60_000 }).map((n) => '['.repeat(n) + ']'.repeat(n)) },
@@ -97,12 +135,12 @@ function queryArb(params: string[]): fc.Arbitrary<string> {
   return fc.array(pair, { maxLength: 3 }).map((pairs) => (pairs.length ? `?${pairs.join('&')}` : ''))
 }
 
-/** Requests for one route; `workspaceId` fills {workspace_id} half the time so requests reach validation. */
-export function requestArb(route: Route, workspaceId: string): fc.Arbitrary<FuzzRequest> {
-  const param = (name: string) =>
-    name === 'workspace_id' ? fc.oneof(fc.constant(workspaceId), urlText) : fc.oneof(urlText, fc.constantFrom('ag_00000000000000000000000000', 'pn_1'))
+/** Requests for one route; {workspace_id} is often `workspaceId` and other ids often `ids`, so requests reach the services. */
+export function requestArb(route: Route, workspaceId: string, ids: string[] = []): fc.Arbitrary<FuzzRequest> {
+  const known = fc.constantFrom('ag_00000000000000000000000000', 'pn_1', ...ids)
+  const param = (name: string) => (name === 'workspace_id' ? fc.oneof(fc.constant(workspaceId), urlText) : fc.oneof(urlText, known))
   const params = fc.tuple(...route.pathParams.map(param))
-  const body = route.bodyProps ? fc.option(bodyArb(route.bodyProps), { nil: undefined, freq: 8 }) : fc.constant(undefined)
+  const body = route.bodyProps ? fc.option(bodyArb(route.bodyProps, route.bodySchema), { nil: undefined, freq: 8 }) : fc.constant(undefined)
   const contentType = fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', undefined)
   return fc.record({ params, query: queryArb(route.queryParams), body, contentType, withKey: fc.integer({ min: 0, max: 9 }).map((n) => n > 0) }).map((r) => {
     let path = route.path
@@ -149,7 +187,7 @@ export async function check(baseUrl: string, key: string, route: Route, req: Fuz
 }
 
 /** Runs `cases` generated requests against every route; returns the first finding of each route. */
-export async function fuzzApi(opts: { baseUrl: string; key: string; workspaceId: string; seed: number; cases: number }): Promise<{ findings: Finding[]; requests: number; routes: number; statuses: Map<number, number> }> {
+export async function fuzzApi(opts: { baseUrl: string; key: string; workspaceId: string; ids?: string[]; seed: number; cases: number }): Promise<{ findings: Finding[]; requests: number; routes: number; statuses: Map<number, number> }> {
   const doc = (await (await fetch(`${opts.baseUrl}/openapi/json`)).json()) as OpenApi
   const routes = routesOf(doc)
   const probe = new LagProbe(2).start()
@@ -160,7 +198,7 @@ export async function fuzzApi(opts: { baseUrl: string; key: string; workspaceId:
     for (const [i, route] of routes.entries()) {
       const name = `${route.method} ${route.path}`
       const out = await fc.check(
-        fc.asyncProperty(requestArb(route, opts.workspaceId), async (req) => {
+        fc.asyncProperty(requestArb(route, opts.workspaceId, opts.ids), async (req) => {
           requests++
           const problem = await check(opts.baseUrl, opts.key, route, req, probe, statuses)
           if (problem) throw new Error(problem)
@@ -180,9 +218,10 @@ export async function fuzzApi(opts: { baseUrl: string; key: string; workspaceId:
 
 /**
  * An appliance for fuzzing: no per-key rate limit and no limit on failed keys (both would turn
- * generated requests into 429s), and a local fake of the carrier so its routes answer.
+ * generated requests into 429s), a local fake of the carrier so its routes answer, and an agent
+ * and a number whose ids the generated requests use.
  */
-export async function startFuzzAppliance(): Promise<{ t: TestAppliance; stop(): Promise<void> }> {
+export async function startFuzzAppliance(): Promise<{ t: TestAppliance; ids: string[]; stop(): Promise<void> }> {
   const twilio = startFakeTwilio()
   const t = await startTestAppliance({
     RATE_LIMIT_PER_SEC: 0,
@@ -191,8 +230,12 @@ export async function startFuzzAppliance(): Promise<{ t: TestAppliance; stop(): 
     CARRIER_ACCOUNT_SID: twilio.accountSid,
     CARRIER_AUTH_TOKEN: twilio.authToken,
   })
+  await t.api('POST', `/api/workspaces/${t.workspaceId}/payment-methods`, { body: { provider: 'manual', reference: 'fuzz' } })
+  const agent = (await t.api('POST', '/api/agents', { body: { name: 'Fuzzed' } })).body.agent.id as string
+  const number = (await t.api('POST', '/api/phone-numbers', { body: { e164: '+14155550190', sipTerminationUri: 'sip:127.0.0.1:5999' } })).body.phoneNumber.id as string
   return {
     t,
+    ids: [agent, number],
     async stop() {
       await t.stop()
       await twilio.stop()
