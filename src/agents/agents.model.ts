@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Name } from '../http/models.ts'
+import { BodyRecord, Name } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
 
 export const AgentTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound')])
@@ -81,8 +81,7 @@ const fields = {
   llmModel: t.String({ minLength: 1, maxLength: 160 }),
   language: t.String({ minLength: 2, maxLength: 35 }),
   enabledTools: t.Array(t.String({ pattern: TOOL_NAME, error: 'is not a tool name (snake_case)', description: 'a built-in tool name' }), { maxItems: 32 }),
-  // Keys are checked against the built-in tools by checkTools (body cleaning would drop keys missing a pattern).
-  toolConfigs: t.Record(t.String(), t.Unknown({ description: "the tool's config object, checked against its schema" }), {
+  toolConfigs: BodyRecord(TOOL_NAME, t.Unknown({ description: "the tool's config object, checked against its schema" }), {
     maxProperties: 16,
     description: 'tool name -> config object; see the docs for each tool',
   }),

@@ -2,7 +2,6 @@ import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { AppError, notFound, validation, type FieldIssue } from '../errors.ts'
-import { badVariableNames } from '../http/models.ts'
 import { finishPage, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import { getNumberRoute, strictE164, type NumberRoute } from '../numbers/index.ts'
@@ -96,7 +95,7 @@ export async function listCalls(deps: CallsDeps, workspaceId: string, q: CallsQu
  * outcome then follow the call.
  */
 export async function placeCall(deps: CallsDeps, workspaceId: string, body: PlaceCallBody): Promise<Call> {
-  const issues: FieldIssue[] = badVariableNames(body.dynamicVariables, 'dynamicVariables')
+  const issues: FieldIssue[] = []
   const to = strictE164(body.to)
   if (!to) issues.push({ path: 'to', message: 'must be a valid E.164 number such as +14155550123' })
   // A number of another workspace is treated exactly as a missing one, down to the agent check.

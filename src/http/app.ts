@@ -79,11 +79,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures)
 
   const self: { app?: AnyElysia } = {}
-  // normalize 'typebox' (TypeBox's Value.Clean) rather than Elysia's default mirror: the mirror
-  // turns a string sent for a record field into an object with a key per character before
-  // validation runs (900,000 keys for a 900 KB string), which held the event loop for seconds.
   let app = new Elysia({
-    normalize: 'typebox',
     serve: {
       maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576,
       // Bun's development mode answers a failure of our own error hook with a page showing the

@@ -67,8 +67,8 @@ export function fromValidation(err: ValidationLike): AppError {
     if (seen.has(path)) continue
     seen.add(path)
     // Elysia's summaries end with "but found: <value>"; the value may be a secret, so it is cut.
-    // A pattern may come with its own message (`error`), e.g. the one of names refusing control characters.
-    const own = e.type === ValueErrorType.StringPattern && typeof e.schema?.error === 'string' ? e.schema.error : undefined
+    // A pattern or a kind of ours may come with its own message (`error`): names, body records.
+    const own = (e.type === ValueErrorType.StringPattern || e.type === ValueErrorType.Kind) && typeof e.schema?.error === 'string' ? e.schema.error : undefined
     fields.push({ path, location, message: own ?? (e.summary ?? e.message ?? 'is invalid').replace(/,? but found: [\s\S]*$/, '') })
   }
   const message = fields.map((f) => `${f.path}: ${cut(f.message, MAX_MESSAGE_CHARS)}`).join('; ') || `invalid ${location}`

@@ -1,4 +1,5 @@
-import type { TSchema } from '@sinclair/typebox'
+import { Kind, type TSchema, TypeRegistry } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { t } from 'elysia'
 
 export const WorkspaceParams = t.Object({ workspace_id: t.String() })
@@ -39,18 +40,23 @@ export const Name = (o: { minLength?: number; maxLength: number; notBlank?: bool
 export const VARIABLE_NAME_PATTERN = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
 export const MAX_VARIABLES = 64
 
+const BODY_RECORD = 'BodyRecord'
+const RECORD = Symbol('record')
+TypeRegistry.Set(BODY_RECORD, (schema: { [RECORD]: TSchema }, value: unknown) => Value.Check(schema[RECORD], value))
+
 /**
- * Variables filled into {{name}} placeholders: at most MAX_VARIABLES. Names are checked with
- * `badVariableNames`, not by the key schema: Elysia's body cleaning silently drops record keys
- * that miss the key pattern, and a dropped name must be refused instead.
+ * A record field of a request body: an object of at most `maxProperties` entries whose keys match
+ * `keyPattern` (others are refused, not dropped). Its own kind, checked as a TypeBox record, and
+ * without `type`: Elysia's body mirror expands a value sent for a plain Record field (a string
+ * became an object with a key per character, before validation ran); it leaves this one alone.
  */
-export const Variables = <V extends TSchema>(value: V, description: string) =>
-  t.Record(t.String(), value, { maxProperties: MAX_VARIABLES, description: `${description}; names match ${VARIABLE_NAME_PATTERN}` })
-
-const VARIABLE_NAME = new RegExp(VARIABLE_NAME_PATTERN)
-
-/** Field issues for the names of `variables` (at `path`) that are not variable names. */
-export function badVariableNames(variables: Record<string, unknown> | undefined, path: string): { path: string; message: string }[] {
-  const bad = Object.keys(variables ?? {}).filter((name) => !VARIABLE_NAME.test(name))
-  return bad.map((name) => ({ path: `${path}.${name.slice(0, 64)}`, message: 'is not a variable name (letters, digits and _, starting with a letter or _)' }))
+export function BodyRecord<V extends TSchema>(keyPattern: string, value: V, options: { maxProperties: number; description?: string }) {
+  const record = t.Record(t.String({ pattern: keyPattern }), value, { additionalProperties: false, ...options })
+  const { type: _type, ...documented } = record
+  const error = `must be an object of at most ${options.maxProperties} entries, named by ${keyPattern}, with valid values`
+  return { ...documented, error, [Kind]: BODY_RECORD, [RECORD]: record } as unknown as typeof record
 }
+
+/** Variables filled into {{name}} placeholders: at most MAX_VARIABLES, named by VARIABLE_NAME_PATTERN. */
+export const Variables = <V extends TSchema>(value: V, description: string) =>
+  BodyRecord(VARIABLE_NAME_PATTERN, value, { maxProperties: MAX_VARIABLES, description })

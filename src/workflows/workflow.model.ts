@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Name } from '../http/models.ts'
+import { BodyRecord, Name } from '../http/models.ts'
 
 /**
  * The workflow graph: nodes {id, type, config} and edges {from, to, condition}. Each node type
@@ -159,7 +159,7 @@ export const NodeInput = t.Object(
       t.Literal('start'), t.Literal('say'), t.Literal('conversation'), t.Literal('collect'),
       t.Literal('condition'), t.Literal('tool'), t.Literal('transfer'), t.Literal('end'),
     ]),
-    config: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'per type: see the node schemas' })),
+    config: t.Optional(BodyRecord('^[A-Za-z]{1,32}$', t.Unknown(), { maxProperties: 16, description: 'per type: see the node schemas' })),
   },
   { description: 'start, say, conversation, collect, condition, tool, transfer or end; config is checked against the schema of its type' },
 )

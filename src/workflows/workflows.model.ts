@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Variables } from '../http/models.ts'
+import { BodyRecord, Variables } from '../http/models.ts'
 import { WorkflowInput } from './workflow.model.ts'
 
 export { Workflow, WorkflowInput } from './workflow.model.ts'
@@ -17,7 +17,7 @@ export const TestRunBody = t.Object({
   workflow: t.Optional(t.Composite([WorkflowInput], { description: 'a draft to run instead of the saved workflow; validated the same way, not saved' })),
   variables: t.Optional(Variables(Scalar, 'starting variables, as an outbound contact\'s dynamicVariables; at most 64')),
   toolResults: t.Optional(
-    t.Record(t.String(), t.Unknown(), { maxProperties: 500, description: 'tool node id -> result to use instead of calling the tool' }),
+    BodyRecord('^[A-Za-z0-9_.:-]{1,64}$', t.Unknown(), { maxProperties: 500, description: 'tool node id -> result to use instead of calling the tool' }),
   ),
 })
 export type TestRunBody = typeof TestRunBody.static

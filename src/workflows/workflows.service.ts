@@ -1,6 +1,5 @@
 import type { Db } from '../db/index.ts'
-import { AppError, notFound, validation } from '../errors.ts'
-import { badVariableNames } from '../http/models.ts'
+import { AppError, notFound } from '../errors.ts'
 import { nowIso } from '../ids.ts'
 import { testRun, type TestRunResult, type ToolRunner, type WorkflowLlm, WorkflowRunError } from './engine/index.ts'
 import { validateWorkflow, type WorkflowIssue } from './validate.ts'
@@ -81,8 +80,6 @@ function runError(err: WorkflowRunError): AppError {
 /** Runs the saved workflow (or a draft from the body) over a transcript. Changes nothing. */
 export async function testRunWorkflow(s: WorkflowService, workspaceId: string, agentId: string, body: TestRunBody): Promise<TestRunResult> {
   await requireAgent(s, workspaceId, agentId)
-  const badNames = badVariableNames(body.variables, 'variables')
-  if (badNames.length) throw validation(badNames)
   let graph: WorkflowGraph
   if (body.workflow) graph = await validGraph(s, workspaceId, agentId, body.workflow, 'workflow.')
   else {
