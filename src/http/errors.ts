@@ -1,6 +1,9 @@
+import type { TSchema } from '@sinclair/typebox'
 import { ValueErrorType } from '@sinclair/typebox/errors'
+import { Value } from '@sinclair/typebox/value'
 import { AppError, type FieldIssue } from '../errors.ts'
 import type { Logger } from '../log.ts'
+import { guardedInner } from './models.ts'
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown>; requestId: string }
@@ -43,7 +46,7 @@ interface ValidationLike {
   type: string
   /** For coerced query numbers Elysia validates the property alone: its schema, with our title. */
   validator?: { title?: string }
-  all: { type?: number; path?: string; message?: string; summary?: string; schema?: { error?: unknown } }[]
+  all: { type?: number; path?: string; message?: string; summary?: string; value?: unknown; schema?: { error?: unknown } }[]
 }
 
 // Elysia's list of issues formats the offending values; should that ever throw, the request
@@ -56,12 +59,36 @@ function allIssues(err: ValidationLike): ValidationLike['all'] {
   }
 }
 
+/** The issues inside a Guarded schema (its own check reports only that it failed). */
+function* guardedIssues(schema: TSchema, value: unknown, prefix: string): Generator<ValidationLike['all'][number]> {
+  for (const e of Value.Errors(schema, value)) {
+    const inner = e.type === ValueErrorType.Kind ? guardedInner(e.schema) : undefined
+    if (inner) yield* guardedIssues(inner, e.value, prefix + e.path)
+    else yield { type: e.type, path: prefix + e.path, message: e.message, schema: e.schema as { error?: unknown } }
+  }
+}
+
+function* expanded(all: ValidationLike['all']): Generator<ValidationLike['all'][number]> {
+  for (const e of all) {
+    const inner = e.type === ValueErrorType.Kind ? guardedInner(e.schema) : undefined
+    if (!inner) yield e
+    else {
+      let any = false
+      for (const issue of guardedIssues(inner, e.value, e.path ?? '')) {
+        any = true
+        yield issue
+      }
+      if (!any) yield e
+    }
+  }
+}
+
 /** Turns Elysia's validation error into ours, one issue per offending field path. */
 export function fromValidation(err: ValidationLike): AppError {
   const seen = new Set<string>()
   const fields: (FieldIssue & { location: string })[] = []
   const location = err.type === 'property' ? 'query' : err.type
-  for (const e of allIssues(err)) {
+  for (const e of expanded(allIssues(err))) {
     if (fields.length >= MAX_FIELD_ISSUES) break
     const path = pointerToPath(e.path ?? '') || err.validator?.title || location
     if (seen.has(path)) continue

@@ -40,21 +40,29 @@ export const Name = (o: { minLength?: number; maxLength: number; notBlank?: bool
 export const VARIABLE_NAME_PATTERN = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
 export const MAX_VARIABLES = 64
 
-const BODY_RECORD = 'BodyRecord'
-const RECORD = Symbol('record')
-TypeRegistry.Set(BODY_RECORD, (schema: { [RECORD]: TSchema }, value: unknown) => Value.Check(schema[RECORD], value))
+const GUARDED = 'Guarded'
+const INNER = Symbol('inner')
+TypeRegistry.Set(GUARDED, (schema: { [INNER]: TSchema }, value: unknown) => Value.Check(schema[INNER], value))
 
 /**
- * A record field of a request body: an object of at most `maxProperties` entries whose keys match
- * `keyPattern` (others are refused, not dropped). Its own kind, checked as a TypeBox record, and
- * without `type`: Elysia's body mirror expands a value sent for a plain Record field (a string
- * became an object with a key per character, before validation ran); it leaves this one alone.
+ * `inner`, checked as itself, but passed through Elysia's body mirror untouched. The mirror copies
+ * bodies before validation by a schema's `type`: a string sent for a record became an object with
+ * a key per character, one sent for a list of objects an array of an object per character (900,000
+ * of them for a 900 KB string). A guarded schema has its own kind and no `type`; its `error` is the
+ * message when the value is no such thing, and fromValidation names the inner issues.
  */
+export function Guarded<T extends TSchema>(inner: T, error: string): T {
+  const { type: _type, ...documented } = inner
+  return { ...documented, error, [Kind]: GUARDED, [INNER]: inner } as unknown as T
+}
+
+/** The schema a Guarded schema checks, if `schema` is one. */
+export const guardedInner = (schema: unknown): TSchema | undefined => (schema as { [INNER]?: TSchema } | undefined)?.[INNER]
+
+/** A record field of a request body: at most `maxProperties` entries whose keys match `keyPattern` (others refused, not dropped). */
 export function BodyRecord<V extends TSchema>(keyPattern: string, value: V, options: { maxProperties: number; description?: string }) {
   const record = t.Record(t.String({ pattern: keyPattern }), value, { additionalProperties: false, ...options })
-  const { type: _type, ...documented } = record
-  const error = `must be an object of at most ${options.maxProperties} entries, named by ${keyPattern}, with valid values`
-  return { ...documented, error, [Kind]: BODY_RECORD, [RECORD]: record } as unknown as typeof record
+  return Guarded(record, `must be an object of at most ${options.maxProperties} entries named by ${keyPattern}`)
 }
 
 /** Variables filled into {{name}} placeholders: at most MAX_VARIABLES, named by VARIABLE_NAME_PATTERN. */

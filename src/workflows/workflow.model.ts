@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { BodyRecord, Name } from '../http/models.ts'
+import { BodyRecord, Guarded, Name, VARIABLE_NAME_PATTERN } from '../http/models.ts'
 
 /**
  * The workflow graph: nodes {id, type, config} and edges {from, to, condition}. Each node type
@@ -8,7 +8,7 @@ import { BodyRecord, Name } from '../http/models.ts'
  */
 
 const Text = (description: string, maxLength = 4000) => t.String({ minLength: 1, maxLength, description })
-export const VARIABLE_NAME = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
+export const VARIABLE_NAME = VARIABLE_NAME_PATTERN
 const VariableName = t.String({ pattern: VARIABLE_NAME, description: 'variable name: letters, digits, _' })
 
 export const StartConfig = t.Object(
@@ -164,7 +164,7 @@ export const NodeInput = t.Object(
   { description: 'start, say, conversation, collect, condition, tool, transfer or end; config is checked against the schema of its type' },
 )
 export const WorkflowInput = t.Object({
-  nodes: t.Array(NodeInput, { minItems: 1, maxItems: 500 }),
+  nodes: Guarded(t.Array(NodeInput, { minItems: 1, maxItems: 500 }), 'must be a list of 1 to 500 nodes {id, type, config}'),
   edges: t.Array(t.Unknown(), { maxItems: 2000, description: 'WorkflowEdge items; each is checked and named in errors' }),
   settings: t.Optional(WorkflowSettings),
 })
