@@ -64,10 +64,10 @@ export function jsonShapeProblem(bytes: Uint8Array, limits = JSON_LIMITS): strin
   return undefined
 }
 
-/** The first non-whitespace byte, or undefined for a blank body. */
-function firstByte(bytes: Uint8Array): number | undefined {
-  for (const c of bytes) if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return c
-  return undefined
+/** Only JSON whitespace, or nothing. */
+function isBlank(bytes: Uint8Array): boolean {
+  for (const c of bytes) if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false
+  return true
 }
 
 /**
@@ -95,8 +95,7 @@ export async function readJsonBody(request: Request, contentType: string, limit:
     chunks.push(value)
   }
   const bytes = Buffer.concat(chunks)
-  const first = firstByte(bytes)
-  if (first === undefined) return {}
+  if (isBlank(bytes)) return {}
   const problem = jsonShapeProblem(bytes)
   if (problem) throw badBody(problem)
   const text = bytes.toString('utf8')
