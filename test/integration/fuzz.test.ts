@@ -7,7 +7,7 @@ import type { TestAppliance } from '../helpers/appliance.ts'
 import { fuzzApi, startFuzzAppliance } from '../helpers/fuzz-api.ts'
 
 const SEED = 20261123
-const CASES_PER_ROUTE = 25
+const CASES_PER_ROUTE = 80
 
 let t: TestAppliance
 let ids: string[]
