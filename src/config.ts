@@ -51,6 +51,8 @@ export const CONFIG_KEYS = {
   RATE_LIMIT_PER_SEC: { default: 50, doc: 'sustained requests per second per API key (0 turns the limit off)' },
   AUTH_CACHE_MS: { default: 1000, doc: 'how long a resolved API key is reused; changes made on this node apply at once, on other nodes within this time (0 = off)' },
   RATE_LIMIT_BURST: { default: 100, doc: 'requests an API key may send at once before the sustained rate applies' },
+  AUTH_FAILURE_BURST: { default: 20, doc: 'requests with a missing or bad API key a source address may send before it gets 429 (0: no limit)' },
+  AUTH_FAILURES_PER_MIN: { default: 30, doc: 'sustained failed authentications per minute per source address once its burst is spent' },
   BILLING_ALLOW_MANUAL: { default: true, doc: 'allow `manual` payment methods (operator-approved records)' },
   WEBHOOK_ALLOW_HTTP: { default: false, doc: 'allow plain http:// agent webhook URLs' },
   WEBHOOK_ALLOW_PRIVATE: { default: false, doc: 'allow webhook URLs that resolve to loopback, private or link-local addresses' },

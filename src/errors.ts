@@ -40,6 +40,7 @@ export class AppError extends Error {
 export const notFound = (what: string) => new AppError(404, 'not_found', `${what} not found`)
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new AppError(409, 'conflict', message, details)
+// The message names the first few issues only; the HTTP layer cuts the list and each text short.
 export const validation = (issues: FieldIssue[]) =>
-  new AppError(422, 'validation_failed', issues.map((i) => `${i.path}: ${i.message}`).join('; '), { fields: issues })
+  new AppError(422, 'validation_failed', issues.slice(0, 10).map((i) => `${i.path}: ${i.message}`).join('; '), { fields: issues })
 export const invalidField = (path: string, message: string) => validation([{ path, message }])

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { BodyRecord, Name } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
 
 export const AgentTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound')])
@@ -68,16 +69,22 @@ export const Agent = t.Object({
 })
 export type Agent = typeof Agent.static
 
+// Tool names are snake_case words; the check against the built-in tools names the known ones.
+const TOOL_NAME = '^[a-z][a-z0-9_]{0,63}$'
+
 const fields = {
-  name: t.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  name: Name({ minLength: 1, maxLength: 100, notBlank: true }),
   promptDraft: t.String({ maxLength: 100_000 }),
   promptPublished: t.String({ maxLength: 100_000 }),
   welcome: WelcomeInput,
   voice: VoiceInput,
   llmModel: t.String({ minLength: 1, maxLength: 160 }),
   language: t.String({ minLength: 2, maxLength: 35 }),
-  enabledTools: t.Array(t.String({ maxLength: 64 }), { maxItems: 32 }),
-  toolConfigs: t.Record(t.String(), t.Unknown()),
+  enabledTools: t.Array(t.String({ pattern: TOOL_NAME, error: 'is not a tool name (snake_case)', description: 'a built-in tool name' }), { maxItems: 32 }),
+  toolConfigs: BodyRecord(TOOL_NAME, t.Unknown({ description: "the tool's config object, checked against its schema" }), {
+    maxProperties: 16,
+    description: 'tool name -> config object; see the docs for each tool',
+  }),
   webhookUrl: t.Union([t.String({ maxLength: 2048 }), t.Null()], { description: 'null or "" removes the webhook' }),
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,

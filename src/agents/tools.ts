@@ -16,8 +16,11 @@ export interface ToolDefinition {
 
 const strict = { additionalProperties: false } as const
 
-/** The built-in tools an agent may enable. The voice engine executes them; this is their contract. */
-export const TOOLS: Record<string, ToolDefinition> = {
+/**
+ * The built-in tools an agent may enable. The voice engine executes them; this is their contract.
+ * Names come from requests: look them up in TOOLS (own keys only), never by indexing an object.
+ */
+const DEFINITIONS: Record<string, ToolDefinition> = {
   end_call: {
     name: 'end_call',
     description: 'Hang up once the conversation is over',
@@ -70,7 +73,11 @@ export const TOOLS: Record<string, ToolDefinition> = {
   },
 }
 
-export const TOOL_NAMES = Object.keys(TOOLS)
+export const TOOLS: ReadonlyMap<string, ToolDefinition> = new Map(Object.entries(DEFINITIONS))
+export const TOOL_NAMES = [...TOOLS.keys()]
+
+/** A config may not exceed this many characters of JSON (http_request parameters are free-form). */
+export const MAX_TOOL_CONFIG_CHARS = 16_384
 
 export interface ToolCheck {
   issues: FieldIssue[]
@@ -84,14 +91,22 @@ export function checkTools(enabledTools: string[], toolConfigs: Record<string, u
   const configs: Record<string, unknown> = {}
   const seen = new Set<string>()
   enabledTools.forEach((name, i) => {
-    if (!TOOLS[name]) issues.push({ path: `enabledTools[${i}]`, message: `unknown tool '${name}'; known tools: ${TOOL_NAMES.join(', ')}` })
+    if (!TOOLS.has(name)) issues.push({ path: `enabledTools[${i}]`, message: `unknown tool '${name}'; known tools: ${TOOL_NAMES.join(', ')}` })
     else if (seen.has(name)) issues.push({ path: `enabledTools[${i}]`, message: `'${name}' is listed twice` })
     seen.add(name)
   })
   for (const [name, raw] of Object.entries(toolConfigs)) {
-    const tool = TOOLS[name]
+    const tool = TOOLS.get(name)
     if (!tool) {
       issues.push({ path: `toolConfigs.${name}`, message: `unknown tool '${name}'; known tools: ${TOOL_NAMES.join(', ')}` })
+      continue
+    }
+    if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+      issues.push({ path: `toolConfigs.${name}`, message: 'must be an object' })
+      continue
+    }
+    if (JSON.stringify(raw ?? {}).length > MAX_TOOL_CONFIG_CHARS) {
+      issues.push({ path: `toolConfigs.${name}`, message: `is larger than ${MAX_TOOL_CONFIG_CHARS} characters of JSON` })
       continue
     }
     const value = Value.Default(tool.config, Value.Clone(raw ?? {}))
@@ -110,8 +125,8 @@ export function checkTools(enabledTools: string[], toolConfigs: Record<string, u
     }
   }
   for (const name of seen) {
-    const tool = TOOLS[name]
-    if (!tool || name in toolConfigs) continue
+    const tool = TOOLS.get(name)
+    if (!tool || Object.hasOwn(toolConfigs, name)) continue
     if (tool.configRequired) issues.push({ path: `toolConfigs.${name}`, message: `is required when ${name} is enabled` })
     else configs[name] = Value.Default(tool.config, {})
   }

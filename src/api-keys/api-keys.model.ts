@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Name } from '../http/models.ts'
 
 export const ApiKey = t.Object({
   id: t.String(),
@@ -14,7 +15,7 @@ export type ApiKey = typeof ApiKey.static
 export const ApiKeyWithSecret = t.Composite([ApiKey, t.Object({ key: t.String({ description: 'the secret; shown only once' }) })])
 
 export const CreateApiKeyBody = t.Object({
-  name: t.String({ minLength: 1, maxLength: 100 }),
+  name: Name({ minLength: 1, maxLength: 100 }),
   expiresAt: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; must be in the future' })),
   userId: t.Optional(t.String({ description: 'member the key acts as; defaults to the caller' })),
 })

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Name } from '../http/models.ts'
 
 export const PaymentProviderSchema = t.Union([t.Literal('stripe'), t.Literal('manual')])
 
@@ -19,7 +20,7 @@ export type PaymentMethod = typeof PaymentMethod.static
 export const CreatePaymentMethodBody = t.Object({
   provider: PaymentProviderSchema,
   stripePaymentMethodId: t.Optional(t.String({ pattern: '^pm_[A-Za-z0-9_]{1,200}$', description: 'stripe: a PaymentMethod id made by Stripe.js or Elements' })),
-  reference: t.Optional(t.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'manual: an invoice account or purchase order' })),
+  reference: t.Optional(Name({ minLength: 1, maxLength: 200, notBlank: true, description: 'manual: an invoice account or purchase order' })),
 })
 export type CreatePaymentMethodBody = typeof CreatePaymentMethodBody.static
 

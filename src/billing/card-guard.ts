@@ -25,27 +25,29 @@ export function looksLikeCardNumber(text: string): boolean {
   return false
 }
 
+const numberText = (n: number) => (Number.isSafeInteger(n) || n > 1e12 ? n.toFixed(0) : undefined)
+
 /**
  * The path of the first field (at any depth, keys included) that looks like a card number, or
- * undefined. Callers refuse the request without echoing or logging the value. Pure.
+ * undefined. Callers refuse the request without echoing or logging the value. Pure, and walks
+ * with its own stack: a body nested thousands deep cannot overflow the call stack.
  */
-export function findCardNumber(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return looksLikeCardNumber(value) ? path || 'body' : undefined
-  if (typeof value === 'number') return Number.isSafeInteger(value) || value > 1e12 ? findCardNumber(value.toFixed(0), path) : undefined
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = findCardNumber(value[i], `${path}[${i}]`)
-      if (hit) return hit
+export function findCardNumber(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']]
+  while (stack.length) {
+    const [v, path] = stack.pop()!
+    const text = typeof v === 'string' ? v : typeof v === 'number' ? numberText(v) : undefined
+    if (text !== undefined) {
+      if (looksLikeCardNumber(text)) return path || 'body'
+      continue
     }
-    return undefined
-  }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const sub = path ? `${path}.${k}` : k
-      if (looksLikeCardNumber(k)) return sub
-      const hit = findCardNumber(v, sub)
-      if (hit) return hit
-    }
+    if (!v || typeof v !== 'object') continue
+    const children: [unknown, string][] = Array.isArray(v)
+      ? v.map((item, i) => [item, `${path}[${i}]`])
+      : Object.entries(v).map(([k, item]) => [item, path ? `${path}.${k}` : k])
+    // keys are checked as they are reached; children go on the stack last-first to keep document order
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
+    if (!Array.isArray(v)) for (const [k] of Object.entries(v)) if (looksLikeCardNumber(k)) return path ? `${path}.${k}` : k
   }
   return undefined
 }

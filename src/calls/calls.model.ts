@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Variables } from '../http/models.ts'
 
 export const TranscriptItem = t.Object({
   role: t.Union([t.Literal('agent'), t.Literal('user')]),
@@ -82,9 +83,7 @@ export const PlaceCallBody = t.Object({
   phoneNumberId: t.String({ description: 'our number to call from (caller ID)' }),
   to: t.String({ maxLength: 32, description: 'E.164 number to call' }),
   agentId: t.Optional(t.String({ description: "defaults to the number's outbound agent" })),
-  dynamicVariables: t.Optional(
-    t.Record(t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }), t.String({ maxLength: 2000 }), { description: 'filled into {{name}} in the prompt and welcome message' }),
-  ),
+  dynamicVariables: t.Optional(Variables(t.String({ maxLength: 2000 }), 'filled into {{name}} in the prompt and welcome message; at most 64')),
 })
 export type PlaceCallBody = typeof PlaceCallBody.static
 

@@ -99,8 +99,10 @@ export async function placeCall(deps: CallsDeps, workspaceId: string, body: Plac
   const issues: FieldIssue[] = []
   const to = strictE164(body.to)
   if (!to) issues.push({ path: 'to', message: 'must be a valid E.164 number such as +14155550123' })
-  const route = await getNumberRoute(deps.db, deps.box, body.phoneNumberId)
-  if (!route || route.workspaceId !== workspaceId) issues.push({ path: 'phoneNumberId', message: 'no such phone number in this workspace' })
+  // A number of another workspace is treated exactly as a missing one, down to the agent check.
+  const found = await getNumberRoute(deps.db, deps.box, body.phoneNumberId)
+  const route = found?.workspaceId === workspaceId ? found : undefined
+  if (!route) issues.push({ path: 'phoneNumberId', message: 'no such phone number in this workspace' })
   else if (!route.sip) issues.push({ path: 'phoneNumberId', message: 'the number has no sipTerminationUri to place calls through' })
   const agentId = body.agentId ?? route?.outboundAgentId ?? undefined
   let agent: AgentSnapshot | undefined

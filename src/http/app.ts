@@ -78,13 +78,29 @@ interface Timed {
   startedAt?: number
 }
 
+/** The answer when handling a request failed outside Elysia's hooks (a bug). */
+function lastResort(error: unknown, log: Logger): Response {
+  const requestId = nextRequestId()
+  log.error({ err: error, requestId }, 'unhandled error outside the request hooks')
+  return Response.json(errorBody(new AppError(500, 'internal', 'internal error'), requestId), { status: 500, headers: { 'x-request-id': requestId } })
+}
+
 export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const logRequest = accessLog(log)
-  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
+  const failures = new RateLimiter(config.AUTH_FAILURE_BURST > 0 ? config.AUTH_FAILURES_PER_MIN / 60 : 0, config.AUTH_FAILURE_BURST)
+  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures)
 
   const self: { app?: AnyElysia } = {}
-  let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
+  let app = new Elysia({
+    serve: {
+      maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576,
+      // Bun's development mode answers a failure of our own error hook with a page showing the
+      // stack; this answers it with the error body instead.
+      development: false,
+      error: (error) => lastResort(error, log),
+    },
+  })
     .onRequest((ctx) => {
       const given = ctx.request.headers.get('x-request-id')
       const id = given && REQUEST_ID.test(given) ? given : nextRequestId()

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { AppError } from '../errors.ts'
 import type { Role } from '../workspaces/workspaces.table.ts'
 import { type Permission, roleHolds } from './permissions.ts'
-import type { RateLimiter } from './rate-limit.ts'
+import { RateLimiter } from './rate-limit.ts'
 
 export interface Principal {
   keyId: string
@@ -19,6 +19,14 @@ export type Authenticate = (token: string, now: Date) => Principal
 
 const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/
 
+const tooMany = (wait: number, message: string) =>
+  new AppError(429, 'rate_limited', message, { retryAfterSec: wait }, { 'retry-after': String(wait) })
+
+/** Failed authentications are limited per source address: guessing keys gets 429, then nothing. */
+function refuseWhileBlocked(wait: number): void {
+  if (wait > 0) throw tooMany(wait, `too many failed authentications from this address; retry in ${wait} s`)
+}
+
 const unauthorized = (message: string) =>
   new AppError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' })
 
@@ -30,17 +38,21 @@ const unauthorized = (message: string) =>
  * without access must get 401/403/404, never a validation error. The declared permission is
  * tagged on the hook so the route inventory can read it back.
  */
-export function createAuth(authenticate: Authenticate, limiter: RateLimiter) {
+export function createAuth(authenticate: Authenticate, limiter: RateLimiter, failures: RateLimiter = new RateLimiter(0, 0)) {
   return new Elysia({ name: 'auth' }).macro({
     permission(permission: Permission) {
       // Elysia infers from each hook's source which parts of the context to prepare; the header
       // is read from the request and the context is never passed whole to a function, or every
       // request would pay for copied headers, parsed cookies and query.
+      const identify = (header: string | null) => {
+        if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer <api key>')
+        const match = BEARER.exec(header)
+        if (!match) throw unauthorized('malformed Authorization header; expected Bearer <api key>')
+        return authenticate(match[1] as string, new Date())
+      }
       const admit = (principal: Principal, params: Record<string, string> | undefined) => {
         const wait = limiter.take(principal.keyId, Date.now())
-        if (wait > 0) {
-          throw new AppError(429, 'rate_limited', `too many requests; retry in ${wait} s`, { retryAfterSec: wait }, { 'retry-after': String(wait) })
-        }
+        if (wait > 0) throw tooMany(wait, `too many requests; retry in ${wait} s`)
         const workspaceId = params?.workspace_id
         if (workspaceId !== undefined && workspaceId !== principal.workspaceId) throw new AppError(404, 'not_found', 'workspace not found')
         if (!roleHolds(principal.role, permission)) {
@@ -48,11 +60,16 @@ export function createAuth(authenticate: Authenticate, limiter: RateLimiter) {
         }
       }
       const transform = (ctx: AuthContext) => {
-        const header = ctx.request.headers.get('authorization')
-        if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer <api key>')
-        const match = BEARER.exec(header)
-        if (!match) throw unauthorized('malformed Authorization header; expected Bearer <api key>')
-        const principal = authenticate(match[1] as string, new Date())
+        // Source addresses are looked up only while some address has failed recently.
+        const source = () => ctx.server?.requestIP(ctx.request)?.address ?? 'unknown'
+        if (failures.size > 0) refuseWhileBlocked(failures.waitFor(source(), Date.now()))
+        let principal: Principal
+        try {
+          principal = identify(ctx.request.headers.get('authorization'))
+        } catch (err) {
+          if (err instanceof AppError && err.status === 401) refuseWhileBlocked(failures.take(source(), Date.now()))
+          throw err
+        }
         admit(principal, ctx.params)
         ctx.principal = principal
       }
@@ -70,6 +87,7 @@ export function createAuth(authenticate: Authenticate, limiter: RateLimiter) {
 // (a WeakMap keyed by the request cost a microsecond a request in garbage collection).
 interface AuthContext {
   request: Request
+  server?: { requestIP(request: Request): { address: string } | null } | null
   params?: Record<string, string>
   principal?: Principal
 }

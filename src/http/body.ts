@@ -3,15 +3,78 @@ import { AppError } from '../errors.ts'
 const tooLarge = (limit: number) =>
   new AppError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limitBytes: limit })
 
+const badBody = (message: string) =>
+  new AppError(422, 'validation_failed', `body: ${message}`, { fields: [{ path: 'body', location: 'body', message }] })
+
 /** Refuses early when Content-Length already says the body is too large. */
 export function checkContentLength(request: Request, limit: number): void {
   const len = request.headers.get('content-length')
   if (len !== null && Number(len) > limit) throw tooLarge(limit)
 }
 
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_ARRAY = 0x5b
+const OPEN_OBJECT = 0x7b
+const CLOSE_ARRAY = 0x5d
+const CLOSE_OBJECT = 0x7d
+const COMMA = 0x2c
+// JSON.parse keeps "__proto__" as an own key, but a later copy by assignment makes it the
+// prototype; an own "toString" or "valueOf" makes turning the object into text throw (as
+// Elysia's validation messages do). No field of the API is named so, anywhere.
+const RESERVED_KEY = /"(__proto__|toString|valueOf)"\s*:/
+
+export const JSON_LIMITS = {
+  /** Deepest nesting of arrays and objects; the deepest schema needs 8. */
+  depth: 32,
+  /** Members of one array or object; the longest list of any schema is 2,000 (workflow edges). */
+  members: 5_000,
+  /** Values in the whole body (members of every array and object together). */
+  values: 50_000,
+}
+
+/**
+ * What is wrong with the shape of JSON text, if anything: nesting, members of one container or
+ * values in all. One pass without recursion, so a body of `[` x N is refused in O(N) before
+ * JSON.parse, body cleaning or any validator walks it, and no request can make them walk more
+ * than JSON_LIMITS. Works on bytes: quotes, backslashes, brackets and commas never occur inside
+ * a multi-byte UTF-8 sequence. Invalid JSON is left for JSON.parse to refuse.
+ */
+export function jsonShapeProblem(bytes: Uint8Array, limits = JSON_LIMITS): string | undefined {
+  const members = new Int32Array(limits.depth + 2)
+  let depth = 0
+  let values = 0
+  let inString = false
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]
+    if (inString) {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+    } else if (c === QUOTE) inString = true
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > limits.depth) return `is nested deeper than ${limits.depth} levels`
+      members[depth] = 1
+      values++
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth = Math.max(0, depth - 1)
+    else if (c === COMMA) {
+      if (++members[depth]! > limits.members) return `has an array or object with more than ${limits.members} members`
+      if (++values > limits.values) return `has more than ${limits.values} values`
+    }
+  }
+  return undefined
+}
+
+/** Only JSON whitespace, or nothing. */
+function isBlank(bytes: Uint8Array): boolean {
+  for (const c of bytes) if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false
+  return true
+}
+
 /**
  * Reads a JSON body, counting bytes as they arrive so a chunked upload cannot exceed the limit
- * either. An empty body reads as `{}` so that schema validation names the missing fields.
+ * either. An empty body reads as `{}` so that schema validation names the missing fields. Every
+ * route takes an object, so any other JSON value is refused here (Elysia would otherwise turn
+ * `"hello"` into `{}` on routes whose fields are all optional), as is a body beyond JSON_LIMITS.
  */
 export async function readJsonBody(request: Request, contentType: string, limit: number): Promise<unknown> {
   if (!request.body) return {}
@@ -31,11 +94,19 @@ export async function readJsonBody(request: Request, contentType: string, limit:
     }
     chunks.push(value)
   }
-  const text = Buffer.concat(chunks).toString('utf8')
-  if (text.trim() === '') return {}
+  const bytes = Buffer.concat(chunks)
+  if (isBlank(bytes)) return {}
+  const problem = jsonShapeProblem(bytes)
+  if (problem) throw badBody(problem)
+  const text = bytes.toString('utf8')
+  const reserved = RESERVED_KEY.exec(text)
+  if (reserved) throw badBody(`must not use "${reserved[1]}" as a key`)
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     throw new AppError(400, 'bad_request', 'request body is not valid JSON')
   }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badBody('must be a JSON object')
+  return value
 }

@@ -1,3 +1,5 @@
+import { Kind, type TSchema, TypeRegistry } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { t } from 'elysia'
 
 export const WorkspaceParams = t.Object({ workspace_id: t.String() })
@@ -16,3 +18,53 @@ export const ErrorResponse = t.Object(
   },
   { description: 'The one error body of every 4xx and 5xx response' },
 )
+
+// C0 and C1 controls (NUL, CR and LF among them), the line and paragraph separators, and the
+// bidirectional embeddings, overrides and isolates that make a name display as something else.
+const NAME_CHAR = '[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]'
+export const NAME_PATTERN = `^${NAME_CHAR}*$`
+const NOT_BLANK_NAME_PATTERN = `^(?=${NAME_CHAR}*\\S)${NAME_CHAR}*$`
+export const NAME_ERROR = 'must not contain control characters (NUL, CR, LF, other C0/C1) or bidirectional overrides'
+
+/** A human-readable name or label: one line of visible text. */
+export const Name = (o: { minLength?: number; maxLength: number; notBlank?: boolean; description?: string }) =>
+  t.String({
+    minLength: o.minLength,
+    maxLength: o.maxLength,
+    pattern: o.notBlank ? NOT_BLANK_NAME_PATTERN : NAME_PATTERN,
+    error: o.notBlank ? `must not be blank and ${NAME_ERROR}` : NAME_ERROR,
+    ...(o.description ? { description: o.description } : {}),
+  })
+
+/** A {{placeholder}} name: letters, digits and _, never a name of Object.prototype's own. */
+export const VARIABLE_NAME_PATTERN = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
+export const MAX_VARIABLES = 64
+
+const GUARDED = 'Guarded'
+const INNER = Symbol('inner')
+TypeRegistry.Set(GUARDED, (schema: { [INNER]: TSchema }, value: unknown) => Value.Check(schema[INNER], value))
+
+/**
+ * `inner`, checked as itself, but passed through Elysia's body mirror untouched. The mirror copies
+ * bodies before validation by a schema's `type`: a string sent for a record became an object with
+ * a key per character, one sent for a list of objects an array of an object per character (900,000
+ * of them for a 900 KB string). A guarded schema has its own kind and no `type`; its `error` is the
+ * message when the value is no such thing, and fromValidation names the inner issues.
+ */
+export function Guarded<T extends TSchema>(inner: T, error: string): T {
+  const { type: _type, ...documented } = inner
+  return { ...documented, error, [Kind]: GUARDED, [INNER]: inner } as unknown as T
+}
+
+/** The schema a Guarded schema checks, if `schema` is one. */
+export const guardedInner = (schema: unknown): TSchema | undefined => (schema as { [INNER]?: TSchema } | undefined)?.[INNER]
+
+/** A record field of a request body: at most `maxProperties` entries whose keys match `keyPattern` (others refused, not dropped). */
+export function BodyRecord<V extends TSchema>(keyPattern: string, value: V, options: { maxProperties: number; description?: string }) {
+  const record = t.Record(t.String({ pattern: keyPattern }), value, { additionalProperties: false, ...options })
+  return Guarded(record, `must be an object of at most ${options.maxProperties} entries named by ${keyPattern}`)
+}
+
+/** Variables filled into {{name}} placeholders: at most MAX_VARIABLES, named by VARIABLE_NAME_PATTERN. */
+export const Variables = <V extends TSchema>(value: V, description: string) =>
+  BodyRecord(VARIABLE_NAME_PATTERN, value, { maxProperties: MAX_VARIABLES, description })

@@ -19,11 +19,17 @@ export const errorResponses: Record<string, unknown> = {
   400: { description: 'bad_request or validation_failed (query and path)', content: errorContent },
   401: { description: 'unauthorized: missing, malformed, unknown, revoked or expired key', content: errorContent },
   403: { description: 'forbidden: the role of the key lacks the permission', content: errorContent },
-  404: { description: 'not_found (also for objects of other workspaces)', content: errorContent },
+  404: { description: 'not_found (also for objects of other workspaces; an id of another workspace in a body answers like an id that exists nowhere)', content: errorContent },
   413: { description: 'payload_too_large', content: errorContent },
   415: { description: 'unsupported_media_type: bodies must be JSON', content: errorContent },
-  422: { description: 'validation_failed: details.fields names each offending field path', content: errorContent },
-  429: { description: 'rate_limited: see the Retry-After header', content: errorContent },
+  422: {
+    description:
+      'validation_failed: details.fields names each offending field path (at most 10, details.moreFields counts the rest; values are never echoed). ' +
+      'Also a body that is not a JSON object, nests deeper than 32 levels, has more than 5,000 members in one array or object or 50,000 values ' +
+      'in all, or uses __proto__, toString or valueOf as a key (path "body"). Names and labels refuse control characters and bidi overrides.',
+    content: errorContent,
+  },
+  429: { description: 'rate_limited: the key spent its burst, or this address failed authentication too often; see the Retry-After header', content: errorContent },
 }
 
 type Operation = {

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { carrierCredentials, signatureMatches } from '../carrier/index.ts'
+import { AppError } from '../errors.ts'
 import type { NumbersDeps } from './numbers.service.ts'
 import { voiceUrl } from './numbers.service.ts'
 import { findNumbersByE164 } from './sip-lookup.ts'
@@ -12,7 +13,7 @@ const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 /**
  * The voice URL bought numbers point at. The carrier calls it (GET, signed with the account's
  * auth token) when a call arrives, and we answer with TwiML that dials this appliance over SIP.
- * Unsigned or wrongly signed requests get 403; a number without an inbound agent is rejected.
+ * Unsigned or wrongly signed requests get 403 (the JSON error body); a number without an inbound agent is rejected.
  */
 export function carrierVoiceRoute(deps: NumbersDeps & { sipPort: number }) {
   const { db, box } = deps
@@ -36,7 +37,7 @@ export function carrierVoiceRoute(deps: NumbersDeps & { sipPort: number }) {
         const target = `sip:${n.e164}@${deps.config.PUBLIC_HOST}:${deps.sipPort}`
         return xml(`<Dial answerOnBridge="true"><Sip>${escapeXml(target)}</Sip></Dial>`)
       }
-      return new Response('forbidden\n', { status: 403, headers: { 'content-type': 'text/plain' } })
+      throw new AppError(403, 'forbidden', 'not signed by the carrier account of a number on this appliance')
     },
     { detail: { summary: 'Carrier voice webhook (TwiML): signed by the carrier, routes the call to this appliance over SIP' } },
   )

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Name } from '../http/models.ts'
 
 export const NumberProviderSchema = t.Union([t.Literal('sip'), t.Literal('carrier')])
 export const TransportSchema = t.Union([t.Literal('tcp'), t.Literal('udp'), t.Literal('tls')])
@@ -26,7 +27,7 @@ export type PhoneNumber = typeof PhoneNumber.static
 
 export const CreatePhoneNumberBody = t.Object({
   e164: t.String({ maxLength: 32, description: 'E.164, e.g. +14155550123' }),
-  label: t.Optional(t.String({ maxLength: 100 })),
+  label: t.Optional(Name({ maxLength: 100 })),
   provider: t.Optional(NumberProviderSchema),
   sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
   sipUsername: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
@@ -39,7 +40,7 @@ export type CreatePhoneNumberBody = typeof CreatePhoneNumberBody.static
 const nullable = <T extends ReturnType<typeof t.String>>(s: T) => t.Optional(t.Union([s, t.Null()]))
 
 export const UpdatePhoneNumberBody = t.Object({
-  label: t.Optional(t.String({ maxLength: 100 })),
+  label: t.Optional(Name({ maxLength: 100 })),
   inboundAgentId: nullable(t.String({ minLength: 1, description: 'an inbound agent of this workspace; null unassigns' })),
   outboundAgentId: nullable(t.String({ minLength: 1, description: 'an outbound agent of this workspace; null unassigns' })),
   sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
@@ -52,5 +53,5 @@ export type UpdatePhoneNumberBody = typeof UpdatePhoneNumberBody.static
 
 export const BuyNumberBody = t.Object({
   phoneNumber: t.String({ maxLength: 32, description: 'E.164, as returned by available-numbers' }),
-  label: t.Optional(t.String({ maxLength: 100 })),
+  label: t.Optional(Name({ maxLength: 100 })),
 })

@@ -66,8 +66,9 @@ export function edgeRuleErrors(edge: WorkflowEdge): FieldMessage[] {
 
 type Schema = Parameters<typeof Value.Errors>[0]
 
-function humanize(message: string, schema: { anyOf?: { const?: unknown }[] }): string {
+function humanize(message: string, schema: { anyOf?: { const?: unknown }[]; error?: unknown }): string {
   if (message === 'Expected required property') return 'is required'
+  if (typeof schema.error === 'string' && message.startsWith('Expected string to match')) return schema.error
   if (message === 'Unexpected property') return 'is not a known field'
   if (schema.anyOf?.every((s) => s.const !== undefined)) return `must be one of ${schema.anyOf.map((s) => String(s.const)).join(', ')}`
   return message.replace(/^Expected string to match/, 'must match').replace(/^Expected /, 'must be ')

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { BodyRecord, Guarded, Name, VARIABLE_NAME_PATTERN } from '../http/models.ts'
 
 /**
  * The workflow graph: nodes {id, type, config} and edges {from, to, condition}. Each node type
@@ -7,7 +8,7 @@ import { t } from 'elysia'
  */
 
 const Text = (description: string, maxLength = 4000) => t.String({ minLength: 1, maxLength, description })
-export const VARIABLE_NAME = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
+export const VARIABLE_NAME = VARIABLE_NAME_PATTERN
 const VariableName = t.String({ pattern: VARIABLE_NAME, description: 'variable name: letters, digits, _' })
 
 export const StartConfig = t.Object(
@@ -129,7 +130,7 @@ export const INPUT_CONDITIONS: readonly ConditionType[] = ['keywords', 'regex', 
 
 export const WorkflowEdge = t.Object(
   {
-    id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'optional name, used in error messages' })),
+    id: t.Optional(Name({ minLength: 1, maxLength: 64, description: 'optional name, used in error messages' })),
     from: t.String({ minLength: 1, maxLength: 64 }),
     to: t.String({ minLength: 1, maxLength: 64 }),
     condition: t.Optional(Condition),
@@ -158,12 +159,12 @@ export const NodeInput = t.Object(
       t.Literal('start'), t.Literal('say'), t.Literal('conversation'), t.Literal('collect'),
       t.Literal('condition'), t.Literal('tool'), t.Literal('transfer'), t.Literal('end'),
     ]),
-    config: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'per type: see the node schemas' })),
+    config: t.Optional(BodyRecord('^[A-Za-z]{1,32}$', t.Unknown(), { maxProperties: 16, description: 'per type: see the node schemas' })),
   },
   { description: 'start, say, conversation, collect, condition, tool, transfer or end; config is checked against the schema of its type' },
 )
 export const WorkflowInput = t.Object({
-  nodes: t.Array(NodeInput, { minItems: 1, maxItems: 500 }),
+  nodes: Guarded(t.Array(NodeInput, { minItems: 1, maxItems: 500 }), 'must be a list of 1 to 500 nodes {id, type, config}'),
   edges: t.Array(t.Unknown(), { maxItems: 2000, description: 'WorkflowEdge items; each is checked and named in errors' }),
   settings: t.Optional(WorkflowSettings),
 })

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { BodyRecord, Guarded, Variables } from '../http/models.ts'
 import { WorkflowInput } from './workflow.model.ts'
 
 export { Workflow, WorkflowInput } from './workflow.model.ts'
@@ -6,16 +7,21 @@ export { Workflow, WorkflowInput } from './workflow.model.ts'
 const Scalar = t.Union([t.String(), t.Number(), t.Boolean(), t.Null()])
 
 export const TestRunBody = t.Object({
-  inputs: t.Array(
-    t.Object({
-      role: t.Union([t.Literal('user'), t.Literal('assistant')]),
-      content: t.String({ maxLength: 4000, description: 'what was said; a user line `dtmf:12#` stands for keys pressed' }),
-    }),
-    { maxItems: 500, description: 'user lines drive the workflow; assistant lines are context for LLM nodes' },
+  inputs: Guarded(
+    t.Array(
+      t.Object({
+        role: t.Union([t.Literal('user'), t.Literal('assistant')]),
+        content: t.String({ maxLength: 4000, description: 'what was said; a user line `dtmf:12#` stands for keys pressed' }),
+      }),
+      { maxItems: 500, description: 'user lines drive the workflow; assistant lines are context for LLM nodes' },
+    ),
+    'must be a list of at most 500 lines {role, content}',
   ),
   workflow: t.Optional(t.Composite([WorkflowInput], { description: 'a draft to run instead of the saved workflow; validated the same way, not saved' })),
-  variables: t.Optional(t.Record(t.String(), Scalar, { description: 'starting variables, as an outbound contact\'s dynamicVariables' })),
-  toolResults: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'tool node id -> result to use instead of calling the tool' })),
+  variables: t.Optional(Variables(Scalar, 'starting variables, as an outbound contact\'s dynamicVariables; at most 64')),
+  toolResults: t.Optional(
+    BodyRecord('^[A-Za-z0-9_.:-]{1,64}$', t.Unknown(), { maxProperties: 500, description: 'tool node id -> result to use instead of calling the tool' }),
+  ),
 })
 export type TestRunBody = typeof TestRunBody.static
 

@@ -36,7 +36,7 @@ async function requireAgent(s: WorkflowService, workspaceId: string, agentId: st
 /** 422 validation_failed listing every issue; `fields` keeps the API's usual {path, message}. */
 function invalidWorkflow(issues: WorkflowIssue[], prefix = ''): AppError {
   const fields = issues.map((i) => ({ ...i, path: prefix + i.path }))
-  const message = `workflow is not valid: ${issues.map((i) => i.message).join('; ')}`
+  const message = `workflow is not valid: ${issues.slice(0, 10).map((i) => i.message).join('; ')}`
   return new AppError(422, 'validation_failed', message, { fields })
 }
 

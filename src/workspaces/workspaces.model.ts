@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Name } from '../http/models.ts'
 
 export const RoleSchema = t.Union([t.Literal('member'), t.Literal('admin')])
 
@@ -12,7 +13,7 @@ export type Workspace = typeof Workspace.static
 
 export const WorkspaceListItem = t.Composite([Workspace, t.Object({ role: RoleSchema })])
 
-export const WorkspaceName = t.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
+export const WorkspaceName = Name({ minLength: 1, maxLength: 100, notBlank: true })
 export const CreateWorkspaceBody = t.Object({ name: WorkspaceName })
 export const UpdateWorkspaceBody = t.Object({ name: WorkspaceName })
 

@@ -22,7 +22,7 @@ const DEFAULT_HTTP_PARAMETERS: Schema = { type: 'object', properties: {}, additi
 export function sessionTools(agent: AgentSnapshot, controls: CallControls, opts: { allowPrivate: boolean }): SessionTool[] {
   const tools: SessionTool[] = []
   for (const name of agent.enabledTools) {
-    const config = agent.toolConfigs[name]
+    const config = Object.hasOwn(agent.toolConfigs, name) ? agent.toolConfigs[name] : undefined
     if (name === 'transfer_call' && config) tools.push(transferTool(config as TransferConfig, controls))
     else if (name === 'send_dtmf') tools.push(dtmfTool(((config ?? {}) as { allowedDigits?: string }).allowedDigits ?? '0123456789*#', controls))
     else if (name === 'http_request' && config) {

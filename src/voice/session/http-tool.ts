@@ -44,7 +44,7 @@ export function httpTool(def: HttpToolDefinition, opts: HttpToolOptions): Sessio
       const used = new Set<string>()
       const filled = def.url.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => {
         used.add(k)
-        return encodeURIComponent(String(values[k] ?? ''))
+        return encodeURIComponent(String((Object.hasOwn(values, k) ? values[k] : undefined) ?? ''))
       })
       let url: URL
       try {

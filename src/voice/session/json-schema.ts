@@ -15,7 +15,11 @@ export type Schema = {
   maxLength?: number
 }
 
-export function validateArgs(schema: Schema, value: unknown, path = 'arguments'): string[] {
+/** Arguments nested deeper than this are refused rather than walked (the schema is one of a user's). */
+const MAX_DEPTH = 32
+
+export function validateArgs(schema: Schema, value: unknown, path = 'arguments', depth = 0): string[] {
+  if (depth > MAX_DEPTH) return [`${path} is nested deeper than ${MAX_DEPTH} levels`]
   const problems: string[] = []
   const t = schema.type
   const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
@@ -33,13 +37,13 @@ export function validateArgs(schema: Schema, value: unknown, path = 'arguments')
     if (schema.minLength !== undefined && value.length < schema.minLength) problems.push(`${path} is shorter than ${schema.minLength}`)
     if (schema.maxLength !== undefined && value.length > schema.maxLength) problems.push(`${path} is longer than ${schema.maxLength}`)
   }
-  if (Array.isArray(value) && schema.items) value.forEach((v, i) => problems.push(...validateArgs(schema.items!, v, `${path}[${i}]`)))
+  if (Array.isArray(value) && schema.items) value.forEach((v, i) => problems.push(...validateArgs(schema.items!, v, `${path}[${i}]`, depth + 1)))
   if (kind === 'object') {
     const obj = value as Record<string, unknown>
-    for (const r of schema.required ?? []) if (!(r in obj)) problems.push(`${path}.${r} is required`)
+    for (const r of schema.required ?? []) if (!Object.hasOwn(obj, r)) problems.push(`${path}.${r} is required`)
     for (const [k, v] of Object.entries(obj)) {
-      const sub = schema.properties?.[k]
-      if (sub) problems.push(...validateArgs(sub, v, `${path}.${k}`))
+      const sub = schema.properties && Object.hasOwn(schema.properties, k) ? schema.properties[k] : undefined
+      if (sub) problems.push(...validateArgs(sub, v, `${path}.${k}`, depth + 1))
       else if (schema.additionalProperties === false) problems.push(`${path}.${k} is not allowed`)
     }
   }

@@ -127,9 +127,11 @@ export class WorkflowEngine {
     const s = step.s
     s.nodeId = node.id
     s.attempts = 0
-    s.visits[node.id] = (s.visits[node.id] ?? 0) + 1
+    // Node ids may be "__proto__" or "toString": counted by own key, or a loop of them never ends.
+    const visits = (Object.hasOwn(s.visits, node.id) ? (s.visits[node.id] as number) : 0) + 1
+    Object.defineProperty(s.visits, node.id, { value: visits, enumerable: true, writable: true, configurable: true })
     step.visited.push(node.id)
-    if ((s.visits[node.id] as number) > this.maxVisits) return { finish: { action: 'loop_limit', nodeId: node.id } }
+    if (visits > this.maxVisits) return { finish: { action: 'loop_limit', nodeId: node.id } }
     switch (node.type) {
       case 'start':
       case 'say':

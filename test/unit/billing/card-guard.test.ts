@@ -16,4 +16,15 @@ describe('card number guard', () => {
     expect(findCardNumber({ '4111111111111111': true })).toBe('4111111111111111')
     expect(findCardNumber({ provider: 'stripe', stripePaymentMethodId: 'pm_123' })).toBeUndefined()
   })
+
+  test('a body nested 20,000 deep is walked without overflowing the stack, and a card at the bottom is found', () => {
+    let deep: unknown = 'nothing here'
+    let withCard: unknown = '4242424242424242'
+    for (let i = 0; i < 20_000; i++) {
+      deep = [deep]
+      withCard = { a: withCard }
+    }
+    expect(findCardNumber(deep)).toBeUndefined()
+    expect(findCardNumber(withCard)?.startsWith('a.a.a.')).toBe(true)
+  })
 })

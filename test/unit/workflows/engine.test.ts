@@ -212,6 +212,18 @@ const cases: Case[] = [
     outputs: ['round 1', 'round 1'],
   },
   {
+    name: 'the loop guard also ends a cycle of nodes named __proto__ and toString (visits counted by own key)',
+    graph: graph(
+      [node('start', 'start'), node('__proto__', 'condition'), node('toString', 'say', { text: 'again' }), node('end', 'end')],
+      [edge('start', '__proto__'), edge('__proto__', 'end', v('never', 'set')), edge('__proto__', 'toString', otherwise), edge('toString', '__proto__')],
+      2,
+    ),
+    inputs: [],
+    path: ['start', '__proto__', 'toString', '__proto__', 'toString', '__proto__'],
+    finalNode: '__proto__',
+    finalAction: 'loop_limit',
+  },
+  {
     name: 'a node that does not listen and has no matching edge ends with no_route',
     graph: graph(
       [node('start', 'start'), node('c', 'condition'), node('x', 'end')],
