@@ -37,6 +37,7 @@ export const CONFIG_KEYS = {
   TOOLS_ALLOW_PRIVATE: { default: false, doc: 'let the http_request tool reach loopback, private and link-local addresses' },
   DATA_DIR: { default: './data', doc: 'folder for the database, keys and recordings' },
   LOG_LEVEL: { default: 'info', doc: 'trace, debug, info, warn, error, fatal or silent' },
+  LOG_CALL_DETAIL: { default: false, doc: 'add a log line per caller turn (its text and latencies) to the call start, answer, transfer and end lines' },
   PUBLIC_HOST: { default: '127.0.0.1', doc: 'host name or address SIP peers reach this appliance at' },
   PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier reaches this appliance\'s HTTP API at, for voice routing of bought numbers; empty means http://PUBLIC_HOST:HTTP_PORT' },
   MAX_BODY_BYTES: { default: 1_048_576, doc: 'largest accepted JSON request body; larger gets 413' },

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path'
 import { type Config, CONFIG_KEYS, ConfigError } from '../config.ts'
+import type { Serving } from '../providers/serving.ts'
+import { type AgentVoice, type CallEngines, callEnginesFactory } from './call-engines.ts'
 import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
 import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.ts'
 import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, type Stt } from './stt/index.ts'
@@ -17,6 +19,10 @@ export interface VoiceEngines {
   settings: VoiceSettings
   /** What was chosen and why, for the start-up log. */
   notes: string[]
+  /** What the configuration can serve (LLM backends, voice providers). */
+  serving: Serving
+  /** The engines of one call, from its agent's model, voice and language. */
+  forAgent(agent: AgentVoice, sampleRate: number): CallEngines
 }
 
 /** Picks and builds the engines named by config; fails with a ConfigError on a bad choice. */
@@ -56,7 +62,8 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     return t
   }
   notes.push(`TTS: ${ttsName}`)
-  return { vad, stt, llm, tts, settings, notes }
+  const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts, stt })
+  return { vad, stt, llm, tts, settings, notes, serving, forAgent }
 }
 
 async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[]): Promise<Stt | undefined> {

@@ -14,6 +14,8 @@ export interface FliteOptions {
   sampleRate: number
   /** Worker threads running syntheses in parallel. */
   workers: number
+  /** Speaking rate, 1 is normal (0.5-2). */
+  speed?: number
 }
 
 /**
@@ -44,14 +46,14 @@ class FlitePool {
     }
   }
 
-  run(text: string, voice: string): Promise<FliteResult> {
+  run(text: string, voice: string, speed: number): Promise<FliteResult> {
     const id = this.nextId++
     let best = this.workers[this.turn++ % this.workers.length]!
     for (const w of this.workers) if (w.load < best.load) best = w
     best.load++
     return new Promise((resolve) => {
       this.pending.set(id, resolve)
-      best.worker.postMessage({ id, text, voice } satisfies FliteJob)
+      best.worker.postMessage({ id, text, voice, speed } satisfies FliteJob)
     })
   }
 
@@ -112,7 +114,7 @@ class FliteStream extends ProviderStream<never, TtsEvent> {
   }
 
   protected async attempt(_input: AsyncQueue<never>, emit: (e: TtsEvent) => void, signal: AbortSignal): Promise<void> {
-    const result = await this.pool.run(this.text, this.opts.voice)
+    const result = await this.pool.run(this.text, this.opts.voice, this.opts.speed ?? 1)
     if (signal.aborted) return
     if (!result.ok) throw new ProviderError(this.provider, 'protocol', result.error, false)
     const samples = resample(result.samples, result.sampleRate, this.opts.sampleRate)

@@ -1,3 +1,4 @@
+import { llmBrain } from '../../../../src/voice/brain/index.ts'
 import type { AudioFrame } from '../../../../src/voice/audio.ts'
 import { type AgentProfile, type EndReason, VoiceSession } from '../../../../src/voice/session/index.ts'
 import { DEFAULT_BARGE_IN } from '../../../../src/voice/turn/index.ts'
@@ -34,14 +35,16 @@ export class Timeline {
 
   constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[]; agent?: Partial<AgentProfile> }) {
     this.llm = new ScriptedLlm(opts.llm)
+    const agent = { ...baseAgent, ...opts.agent }
     this.session = new VoiceSession({
-      engines: { vad: new EnergyVad(), stt: new ScriptedStt(opts.stt), llm: this.llm, tts: this.tts },
+      engines: { vad: new EnergyVad(), stt: new ScriptedStt(opts.stt), tts: this.tts },
+      brain: llmBrain(this.llm, agent),
       settings: {
         vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 60, minSilenceMs: 300 },
         endpointing: { maxFinalWaitMs: 1000, useInterimOnTimeout: true },
         bargeIn: { ...DEFAULT_BARGE_IN },
       },
-      agent: { ...baseAgent, ...opts.agent },
+      agent,
       hooks: {
         send: (frame) => this.sent.push({ atMs: this.now, frame }),
         hangup: (reason) => {
