@@ -1,5 +1,6 @@
 // Can this agent hold a conversation on this appliance, and what runs it? The same decision
 // picks the brain of a live call, so what the API shows is what a caller gets.
+import { t } from 'elysia'
 import { FLITE_VOICE_IDS } from '../providers/catalog.ts'
 import { llmRoute, type Serving } from '../providers/serving.ts'
 
@@ -35,3 +36,12 @@ export function agentReadiness(agent: ReadinessInput, serving: Serving): Readine
   }
   return { canConverse: brain !== 'none', brain, problems }
 }
+
+export const ReadinessSchema = t.Object(
+  {
+    canConverse: t.Boolean({ description: 'a caller gets a conversation (false: greeted, told there are technical difficulties, hung up)' }),
+    brain: t.Union([t.Literal('workflow'), t.Literal('llm'), t.Literal('none')], { description: 'what runs calls: the agent\'s workflow, the LLM serving its llmModel, or nothing' }),
+    problems: t.Array(t.String(), { description: 'why it cannot converse, or where calls differ from what the agent asks for' }),
+  },
+  { description: 'Computed from the agent, its workflow and what this appliance is configured with; not stored' },
+)

@@ -15,7 +15,7 @@ export { validateWorkflow, type WorkflowIssue } from './validate.ts'
 export { type CallIo, WorkflowCallDriver } from './call/index.ts'
 export type { WorkflowGraph, WorkflowNode, WorkflowEdge } from './workflow.model.ts'
 export type { AgentExists, WorkflowService } from './workflows.service.ts'
-export { getWorkflow } from './workflows.service.ts'
+export { getWorkflow, replaceWorkflow } from './workflows.service.ts'
 
 /** The graph of an agent's workflow, or undefined when it has none. */
 export async function findWorkflowGraph(db: AppDeps['db'], workspaceId: string, agentId: string): Promise<WorkflowGraph | undefined> {
