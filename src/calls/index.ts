@@ -11,7 +11,7 @@ export { Call } from './calls.model.ts'
 export type { CallOutcome, CallRow, CallStatus, CallTable, CallType } from './calls.table.ts'
 export type { CallsDeps, Dialer, OutboundRequest } from './calls.service.ts'
 export { closeAbandonedCalls } from './calls.repository.ts'
-export { CallRuntime, type CallRuntimeDeps, TrunkRegistrations } from './runtime/index.ts'
+export { CallRuntime, type CallRuntimeDeps } from './runtime/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 
 export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {

@@ -15,6 +15,7 @@ export type { NumberProvider, NumberSource, NumberStatus, SipTransport } from '.
 export { reportTrunkHealth } from './numbers.service.ts'
 export { findNumbersByE164, findRegisteringNumbers, getNumberRoute, type NumberRoute } from './sip-lookup.ts'
 export { nextStatus, NUMBER_STATUSES } from './status.ts'
+export { type RegistrationOptions, TrunkRegistrations } from './registrations.ts'
 
 /** Whether an agent can hold a conversation (the app wires the agents module's readiness in). */
 export type AgentReadinessLookup = (workspaceId: string, agentId: string) => Promise<{ canConverse: boolean; problems: string[] } | undefined>
