@@ -9,7 +9,7 @@ import * as repo from './agents.repository.ts'
 import type { AgentTable } from './agents.table.ts'
 import { llmModelIssues, voiceIssues } from './serviceable.ts'
 import { checkTools } from './tools.ts'
-import { templateVariables } from './variables.ts'
+import { templateVariables } from '../template.ts'
 
 export interface AgentRules {
   urlPolicy: UrlPolicy

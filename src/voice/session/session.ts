@@ -7,7 +7,7 @@ import { DtmfEntry } from './dtmf.ts'
 import { Listener } from './listen.ts'
 import { Playout } from './playout.ts'
 import { sayText } from './say.ts'
-import { fillTemplate } from './template.ts'
+import { fillTemplate } from '../../template.ts'
 import { TurnRecorder } from './turns.ts'
 import type {
   AgentProfile,
