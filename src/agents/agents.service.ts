@@ -16,6 +16,8 @@ export interface AgentRules {
   resolve?: Resolver
   /** llmModel of a new agent that names none (the configured LLM's model); DEFAULT_LLM_MODEL when unset. */
   defaultLlmModel?: string
+  /** voice of a new agent that names none (the configured TTS voice); DEFAULT_VOICE when unset. */
+  defaultVoice?: Voice
 }
 
 export const DEFAULT_WELCOME: Welcome = { mode: 'user_speaks_first', message: '', interruptible: true, delayMs: 0 }
@@ -156,7 +158,7 @@ const DEFAULTS: AgentData = {
 }
 
 export async function createAgent(db: Db, workspaceId: string, body: CreateAgentBody, rules: AgentRules): Promise<Agent> {
-  const data = await validateAgent(apply({ ...DEFAULTS, llmModel: rules.defaultLlmModel ?? DEFAULT_LLM_MODEL }, body), body, rules)
+  const data = await validateAgent(apply({ ...DEFAULTS, llmModel: rules.defaultLlmModel ?? DEFAULT_LLM_MODEL, voice: rules.defaultVoice ?? DEFAULT_VOICE }, body), body, rules)
   const at = nowIso()
   const row: AgentTable = {
     id: newId('ag'),

@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { IdParams, NextCursor, Ok } from '../http/models.ts'
 import type { Resolver } from '../net/index.ts'
-import { defaultLlmModel, servingFromConfig } from '../providers/index.ts'
+import { defaultLlmModel, defaultVoice, servingFromConfig } from '../providers/index.ts'
 import { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody } from './agents.model.ts'
 import * as service from './agents.service.ts'
 import { agentReadiness, ReadinessSchema } from './readiness.ts'
@@ -38,6 +38,7 @@ export function agentsController(db: Db, config: Config, auth: AuthPlugin, resol
     urlPolicy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     resolve,
     defaultLlmModel: defaultLlmModel(config, service.DEFAULT_LLM_MODEL),
+    defaultVoice: defaultVoice(config),
   }
   const serving = servingFromConfig(config)
   const ready = async (a: Agent) => ({ ...a, readiness: agentReadiness({ ...a, hasWorkflow: await workflows.hasWorkflow(a.workspaceId, a.id) }, serving) })

@@ -4,7 +4,7 @@ import { LLM_PROVIDERS, STT_PROVIDERS, VOICE_PROVIDERS } from './catalog.ts'
 import { type ServingConfig, servingFromConfig } from './serving.ts'
 
 export { FLITE_VOICE_IDS, knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from './catalog.ts'
-export { defaultLlmModel, llmRoute, type Serving, servingFromConfig } from './serving.ts'
+export { defaultLlmModel, defaultVoice, llmRoute, type Serving, servingFromConfig } from './serving.ts'
 
 const Llm = t.Object({
   id: t.String(),

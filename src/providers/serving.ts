@@ -52,3 +52,9 @@ export function defaultLlmModel(cfg: ServingConfig & Pick<Config, 'LLM_MODEL' | 
   if (llmProviderOf(wanted)) return wanted
   return backend === 'openai' ? `openai-compatible/${wanted}` : fallback
 }
+
+/** The voice a new agent gets when it names none: the configured TTS engine and its voice. */
+export function defaultVoice(cfg: Pick<Config, 'TTS_PROVIDER' | 'FLITE_VOICE' | 'ELEVENLABS_VOICE_ID' | 'OPENAI_TTS_VOICE'>): { provider: string; voiceId: string; speed: number } {
+  const voiceId = cfg.TTS_PROVIDER === 'elevenlabs' ? cfg.ELEVENLABS_VOICE_ID : cfg.TTS_PROVIDER === 'openai' ? cfg.OPENAI_TTS_VOICE : cfg.FLITE_VOICE
+  return { provider: ['elevenlabs', 'openai'].includes(cfg.TTS_PROVIDER) ? cfg.TTS_PROVIDER : 'flite', voiceId, speed: 1 }
+}

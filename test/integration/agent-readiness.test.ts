@@ -9,7 +9,7 @@ let withLlm: TestAppliance
 
 beforeAll(async () => {
   offline = await startTestAppliance({ LLM_PROVIDER: 'auto' })
-  withLlm = await startTestAppliance({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'llama3.2' })
+  withLlm = await startTestAppliance({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'llama3.2', FLITE_VOICE: 'awb' })
 })
 afterAll(async () => {
   await offline?.stop()
@@ -44,9 +44,10 @@ describe('agent readiness', () => {
     expect((await offline.api('GET', '/api/agents?limit=100')).body.agents.length).toBe(before)
   })
 
-  test("with an OpenAI-compatible LLM configured, a new agent gets the configured model and converses with it", async () => {
+  test('config keys are the defaults of a new agent: with an OpenAI-compatible LLM it gets the configured model (and voice) and converses with it', async () => {
     const r = await withLlm.api('POST', '/api/agents', { body: { name: 'Chat' } })
     expect(r.body.agent.llmModel).toBe('openai-compatible/llama3.2')
+    expect(r.body.agent.voice).toEqual({ provider: 'flite', voiceId: 'awb', speed: 1 })
     expect(r.body.agent.readiness).toEqual({ canConverse: true, brain: 'llm', problems: [] })
     const claude = await withLlm.api('PUT', `/api/agents/${r.body.agent.id}`, { body: { llmModel: 'claude-haiku-4-5' } })
     expect(claude.body.agent.readiness.canConverse).toBe(false)
@@ -69,7 +70,7 @@ describe('agent readiness', () => {
     const model = await offline.api('POST', '/api/agents', { body: { name: 'Model', llmModel: 'gpt-99' } })
     expect(model.status).toBe(422)
     expect(model.body.error.details.fields[0].path).toBe('llmModel')
-    expect((await offline.api('GET', `/api/agents/${a.id}`)).body.agent.voice.voiceId).toBe('slt')
+    expect((await offline.api('GET', `/api/agents/${a.id}`)).body.agent.voice).toEqual(a.voice)
   })
 
   test('GET /api/providers says what this appliance can serve now', async () => {

@@ -145,3 +145,17 @@ test("a workflow agent's language reaches the STT adapter, and the workflow call
   expect(turn.ttsTtfbMs).toBeGreaterThan(0)
   expect(call.metrics.latencyP50).toBeGreaterThan(0)
 }, 60_000)
+
+test("a provider that fails for good is logged at warn with the provider's error, and the call ends provider_error", async () => {
+  const desk = await setupCallTarget(t, { agent: { welcome, llmModel: 'gpt-4o-mini' } })
+  stt.utterances.push('can you hear me')
+  llm.chat.push({ failStatus: 400, body: JSON.stringify({ error: { message: 'The model does not exist', type: 'invalid_request_error' } }) })
+  const call = await callOnce(desk.e164, 'can you hear me')
+  expect(call).toMatchObject({ outcome: 'provider_error', endReason: 'provider_error' })
+  const warn = logs.find((l) => l.callId === call.id && l.event === 'provider_error')
+  expect(warn).toMatchObject({ level: 40, agentId: desk.agentId, number: desk.e164, direction: 'inbound' })
+  expect(warn.provider).toMatch(/openai/)
+  expect(warn.error).toContain('The model does not exist')
+  const end = logs.find((l) => l.callId === call.id && l.event === 'call_end')
+  expect(end).toMatchObject({ outcome: 'provider_error', reason: 'provider_error' })
+}, 60_000)
