@@ -40,6 +40,7 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
   return {
     kind: 'workflow',
     busy: false,
+    answersKeys: true,
     start(h) {
       host = h
       void driver.start(o.variables)

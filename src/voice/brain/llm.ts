@@ -20,6 +20,7 @@ export function llmBrain(llm: Llm, agent: AgentProfile): Brain {
 
 class LlmBrain implements Brain {
   readonly kind = 'llm' as const
+  readonly answersKeys = false
   private host!: BrainHost
   private readonly history: ChatMessage[] = []
   private replying: Promise<void> | undefined

@@ -5,6 +5,7 @@ export function noBrain(welcome: string, message: string): Brain {
   return {
     kind: 'none',
     busy: false,
+    answersKeys: false,
     start(host) {
       void (async () => {
         if (welcome.trim()) await host.say(welcome)

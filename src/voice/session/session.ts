@@ -122,6 +122,7 @@ export class VoiceSession {
     const now = this.o.now()
     this.lastActivityAt = now
     this.reprompted = false
+    if (this.brain.answersKeys) this.turns.key(now)
     this.brain.onDtmf(key)
     const entry = this.dtmf.press(key, now)
     if (entry) this.commitDtmf(entry, now)
@@ -187,6 +188,12 @@ export class VoiceSession {
   private onUserTurn(turn: EndOfTurn, source: 'speech' | 'dtmf'): void {
     if (this.closing) return
     this.addTranscript('user', turn.text, this.userSpeechStartAt)
+    // a brain that answers keys got them as pressed, and may be answering already: the entry is
+    // only transcript (its turn was opened at the keys)
+    if (source === 'dtmf' && this.brain.answersKeys) {
+      this.o.hooks.turn?.(turn.text, this.turns.latest() ?? {})
+      return this.brain.onUserTurn(turn.text, source)
+    }
     // a new turn before the previous answer was heard: drop that answer
     if (this.current?.state === 'speaking' && !this.firstFrameAt.has(this.current)) {
       this.current.interrupt()

@@ -11,7 +11,7 @@ const MAX_TURNS = 2000
  */
 export class TurnRecorder {
   readonly turns: TurnLatency[] = []
-  private current: { latency: TurnLatency; speechEndMs: number; answered: boolean } | undefined
+  private current: { latency: TurnLatency; speechEndMs: number; answered: boolean; key?: boolean } | undefined
 
   /** A caller turn was committed. */
   open(turn: EndOfTurn, sttFinalAt: number | undefined): TurnLatency {
@@ -23,6 +23,25 @@ export class TurnRecorder {
     this.turns.push(latency)
     this.current = { latency, speechEndMs: turn.speechEndMs, answered: false }
     return latency
+  }
+
+  /**
+   * A key was pressed for a brain that acts on each key: keys until the next answer are one
+   * turn, ending at the last key.
+   */
+  key(atMs: number): TurnLatency {
+    const cur = this.current
+    if (cur?.key && !cur.answered) {
+      cur.speechEndMs = atMs
+      return cur.latency
+    }
+    const latency = this.open({ text: '', speechEndMs: atMs, decidedAtMs: atMs, hadFinal: true }, undefined)
+    this.current!.key = true
+    return latency
+  }
+
+  latest(): TurnLatency | undefined {
+    return this.current?.latency
   }
 
   /** A speech began; the first one after a caller turn answers it. */

@@ -99,6 +99,8 @@ export interface Brain {
   onUserTurn(text: string, source: 'speech' | 'dtmf'): void
   /** One key as pressed (a brain may collect digits itself). */
   onDtmf(key: string): void
+  /** It acts on each key as pressed (a workflow): a key, not the finished entry, is what it answers. */
+  readonly answersKeys: boolean
   /** Still working on a reply (the silence guard waits). */
   readonly busy: boolean
   /** The session ended; nothing more will be said. */
