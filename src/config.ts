@@ -69,7 +69,7 @@ export const CONFIG_KEYS = {
   PROVIDER_TIMEOUT_MS: { default: 5000, doc: 'a cloud STT/LLM/TTS attempt fails when the provider sends nothing for this long' },
   PROVIDER_MAX_RETRIES: { default: 2, doc: 'retries of a failed cloud STT/LLM/TTS attempt (only before any output was used)' },
   STT_PROVIDER: { default: 'auto', doc: 'auto (deepgram if DEEPGRAM_API_KEY, else sherpa-onnx if STT_SHERPA_MODEL_DIR holds a usable model, else pocketsphinx if installed, else openai if OPENAI_API_KEY), deepgram, openai, sherpa-onnx, pocketsphinx or none' },
-  STT_SHERPA_MODEL_DIR: { default: 'models/stt', doc: 'sherpa-onnx model folder (tokens.txt + encoder/decoder/joiner .onnx, or model.onnx), or a folder of such folders (the first usable one by name is used); see docs/voice.md for the model families that work' },
+  STT_SHERPA_MODEL_DIR: { default: 'models/stt', doc: 'sherpa-onnx model folder (tokens.txt + encoder/decoder/joiner .onnx, or model.onnx), or a folder of such folders (the first usable one by name is the default; with several, up to 4 are loaded and a call gets the one whose folder name carries the agent language, e.g. -de-); see docs/voice.md for the model families that work' },
   STT_LANGUAGE: { default: 'en-US', doc: 'language of the callers (BCP 47)' },
   DEEPGRAM_BASE_URL: { default: 'wss://api.deepgram.com', doc: 'Deepgram live transcription base URL' },
   DEEPGRAM_API_KEY: { default: '', doc: 'Deepgram API key' },

@@ -52,7 +52,13 @@ export function agentsController(db: Db, config: Config, auth: AuthPlugin, resol
         const { template, ...rest } = body
         const tpl = template ? AGENT_TEMPLATES[template] : undefined
         const agent = await service.createAgent(db, principal.workspaceId, tpl ? { ...tpl.agent, ...rest } : rest, rules)
-        if (tpl) await workflows.attachWorkflow(principal.workspaceId, agent.id, tpl.workflow)
+        if (tpl) {
+          // the agent and its template's workflow come together or not at all
+          await workflows.attachWorkflow(principal.workspaceId, agent.id, tpl.workflow).catch(async (err) => {
+            await service.deleteAgent(db, principal.workspaceId, agent.id)
+            throw err
+          })
+        }
         return { agent: await ready(agent) }
       },
       {

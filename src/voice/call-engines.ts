@@ -26,7 +26,7 @@ export interface CallEngines {
 export function callEnginesFactory(
   cfg: Config,
   conn: ConnOptions,
-  defaults: { tts(sampleRate: number): Tts; stt: Stt | undefined },
+  defaults: { tts(sampleRate: number): Tts; stt: Stt | undefined; sttFor?: (language: string) => Stt },
 ): { serving: Serving; forAgent(agent: AgentVoice, sampleRate: number): CallEngines } {
   const serving = servingFromConfig(cfg)
   const llms = new Map<string, Llm>()
@@ -74,7 +74,8 @@ export function callEnginesFactory(
         fallbacks.push(`voice ${agent.voice.provider}/${agent.voice.voiceId} cannot speak here; using the default voice`)
         tts = defaults.tts(sampleRate)
       }
-      return { llm: llmFor(agent.llmModel), tts, stt: defaults.stt && inLanguage(defaults.stt, agent.language), fallbacks }
+      const stt = defaults.sttFor?.(agent.language) ?? defaults.stt
+      return { llm: llmFor(agent.llmModel), tts, stt: stt && inLanguage(stt, agent.language), fallbacks }
     },
   }
 }

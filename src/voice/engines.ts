@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { type Config, CONFIG_KEYS, ConfigError } from '../config.ts'
 import type { Serving } from '../providers/serving.ts'
 import { type AgentVoice, type CallEngines, callEnginesFactory } from './call-engines.ts'
+import { sherpaByLanguage } from './stt-languages.ts'
 import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
 import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.ts'
 import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, type Stt } from './stt/index.ts'
@@ -62,7 +63,8 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     return t
   }
   notes.push(`TTS: ${ttsName}`)
-  const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts, stt })
+  const sttFor = stt instanceof SherpaOnnxStt ? await sherpaByLanguage(stt, resolve(cfg.STT_SHERPA_MODEL_DIR), Math.min(cfg.VAD_MIN_SILENCE_MS, 1000), notes) : undefined
+  const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts, stt, sttFor })
   return { vad, stt, llm, tts, settings, notes, serving, forAgent }
 }
 
