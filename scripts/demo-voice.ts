@@ -3,6 +3,7 @@
 // configured LLM, or a scripted stand-in speaking the OpenAI protocol when none is configured.
 // No SIP here: the call session is driven by a 20 ms clock as the media layer will drive it.
 // Run: npm run demo:voice
+import { llmBrain } from '../src/voice/brain/index.ts'
 import { loadConfig } from '../src/config.ts'
 import { concatFrames } from '../src/voice/audio.ts'
 import { createVoiceEngines } from '../src/voice/engines.ts'
@@ -38,15 +39,17 @@ const caller = concatFrames([
 const t0 = performance.now()
 const now = () => performance.now() - t0
 const ended = Promise.withResolvers<EndReason>()
+const agent = {
+  ...baseAgent,
+  firstSpeaker: 'agent' as const,
+  welcomeMessage: 'Hello, thank you for calling {{business}}. How can I help?',
+  systemPrompt: 'You are the friendly receptionist of {{business}}. Answer in one or two short sentences.',
+}
 const session = new VoiceSession({
-  engines: { vad: engines.vad, stt: engines.stt, llm, tts: engines.tts(rate) },
+  engines: { vad: engines.vad, stt: engines.stt, tts: engines.tts(rate) },
+  brain: llmBrain(llm, agent),
   settings: engines.settings,
-  agent: {
-    ...baseAgent,
-    firstSpeaker: 'agent',
-    welcomeMessage: 'Hello, thank you for calling {{business}}. How can I help?',
-    systemPrompt: 'You are the friendly receptionist of {{business}}. Answer in one or two short sentences.',
-  },
+  agent,
   hooks: { send: () => {}, hangup: (reason) => ended.resolve(reason) },
   sampleRate: rate,
   now,

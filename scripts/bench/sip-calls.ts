@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { InMemoryNumberDirectory, UserAgent } from '../../src/telephony/sip/index.ts'
+import { UserAgent } from '../../src/telephony/sip/index.ts'
+import { InMemoryNumberDirectory } from '../../test/helpers/number-directory.ts'
 import { freePort } from '../../test/helpers/sipp.ts'
 
 const STEP_SEC = Number(process.env.STEP_SEC ?? 60)

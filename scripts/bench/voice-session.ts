@@ -9,6 +9,7 @@
 //   rtp:     decision -> the phone receives the first agent RTP packet (marker bit)
 // Also CPU per talking call (this process only: platform, VAD, TTS workers, media).
 // Run: bun run scripts/bench/voice-session.ts [N ...]   (default 1 20 50)
+import { llmBrain } from '../../src/voice/brain/index.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -79,7 +80,8 @@ async function run(calls: number): Promise<Figures> {
         },
       )
       leg.session = new VoiceSession({
-        engines: { vad: silero, stt: new ScriptedStt(Array(CALLER_TURNS).fill('check my order')), llm: tracedLlm, tts },
+        engines: { vad: silero, stt: new ScriptedStt(Array(CALLER_TURNS).fill('check my order')), tts },
+        brain: llmBrain(tracedLlm, { ...baseAgent, firstSpeaker: 'user', silenceTimeoutMs: 60_000 }),
         settings: {
           vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 },
           endpointing: { maxFinalWaitMs: 1500, useInterimOnTimeout: true },

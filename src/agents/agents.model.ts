@@ -103,10 +103,13 @@ export const CreateAgentBody = t.Object({
   webhookUrl: t.Optional(fields.webhookUrl),
   agentType: t.Optional(fields.agentType),
   role: t.Optional(fields.role),
+  template: t.Optional(
+    t.Literal('receptionist', { description: 'start from a template: its fields fill what the body leaves out, and its workflow (works offline) is attached' }),
+  ),
 })
 export type CreateAgentBody = typeof CreateAgentBody.static
 
-export const UpdateAgentBody = t.Partial(CreateAgentBody)
+export const UpdateAgentBody = t.Partial(t.Omit(CreateAgentBody, ['template']))
 export type UpdateAgentBody = typeof UpdateAgentBody.static
 
 export const ListAgentsQuery = t.Object({

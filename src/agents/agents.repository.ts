@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts'
-import { type PageRequest, keysetPage } from '../http/pagination.ts'
+import { type PageRequest, keysetPage } from '../db/index.ts'
 import type { AgentRole, AgentTable, AgentType } from './agents.table.ts'
 
 export const insertAgent = (db: Db, row: AgentTable) => db.insertInto('agents').values(row).execute()

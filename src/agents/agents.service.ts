@@ -3,16 +3,21 @@ import { conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { finishPage, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import { checkOutboundUrl, dnsResolver, type Resolver, type UrlPolicy } from '../net/index.ts'
-import { knownLlmModelsHint, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from '../providers/index.ts'
+import { voiceProviderOf } from '../providers/index.ts'
 import type { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody, Voice, Welcome } from './agents.model.ts'
 import * as repo from './agents.repository.ts'
 import type { AgentTable } from './agents.table.ts'
+import { llmModelIssues, voiceIssues } from './serviceable.ts'
 import { checkTools } from './tools.ts'
-import { templateVariables } from './variables.ts'
+import { templateVariables } from '../template.ts'
 
 export interface AgentRules {
   urlPolicy: UrlPolicy
   resolve?: Resolver
+  /** llmModel of a new agent that names none (the configured LLM's model); DEFAULT_LLM_MODEL when unset. */
+  defaultLlmModel?: string
+  /** voice of a new agent that names none (the configured TTS voice); DEFAULT_VOICE when unset. */
+  defaultVoice?: Voice
 }
 
 export const DEFAULT_WELCOME: Welcome = { mode: 'user_speaks_first', message: '', interruptible: true, delayMs: 0 }
@@ -107,14 +112,8 @@ function apply(base: AgentData, body: UpdateAgentBody): AgentData {
 /** Checks the state an agent would have after `body`; throws one 422 naming every bad field path. */
 async function validateAgent(next: AgentData, body: UpdateAgentBody, rules: AgentRules): Promise<AgentData> {
   const issues: FieldIssue[] = []
-  if (body.llmModel !== undefined && !llmProviderOf(next.llmModel)) {
-    issues.push({ path: 'llmModel', message: `unknown model '${next.llmModel}'; use ${knownLlmModelsHint()}` })
-  }
-  if (body.voice !== undefined) {
-    if (!voiceProviderOf(next.voice.provider)) {
-      issues.push({ path: 'voice.provider', message: `unknown voice provider '${next.voice.provider}'; use one of ${VOICE_PROVIDERS.map((p) => p.id).join(', ')}` })
-    } else if (!next.voice.voiceId) issues.push({ path: 'voice.voiceId', message: 'is required' })
-  }
+  if (body.llmModel !== undefined) issues.push(...llmModelIssues(next.llmModel))
+  if (body.voice !== undefined) issues.push(...voiceIssues(next.voice))
   if (body.language !== undefined) {
     try {
       const [canonical] = Intl.getCanonicalLocales(next.language)
@@ -159,7 +158,7 @@ const DEFAULTS: AgentData = {
 }
 
 export async function createAgent(db: Db, workspaceId: string, body: CreateAgentBody, rules: AgentRules): Promise<Agent> {
-  const data = await validateAgent(apply(DEFAULTS, body), body, rules)
+  const data = await validateAgent(apply({ ...DEFAULTS, llmModel: rules.defaultLlmModel ?? DEFAULT_LLM_MODEL, voice: rules.defaultVoice ?? DEFAULT_VOICE }, body), body, rules)
   const at = nowIso()
   const row: AgentTable = {
     id: newId('ag'),

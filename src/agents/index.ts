@@ -4,44 +4,91 @@ import type { Db } from '../db/index.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { IdParams, NextCursor, Ok } from '../http/models.ts'
 import type { Resolver } from '../net/index.ts'
+import { defaultLlmModel, defaultVoice, servingFromConfig } from '../providers/index.ts'
 import { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody } from './agents.model.ts'
 import * as service from './agents.service.ts'
+import { agentReadiness, ReadinessSchema } from './readiness.ts'
+import { AGENT_TEMPLATES } from './templates.ts'
 
 export { Agent } from './agents.model.ts'
 export type { AgentRole, AgentType } from './agents.table.ts'
 export { findAgent as findAgentRow } from './agents.repository.ts'
 export { type AgentSnapshot, snapshotAgent } from './snapshot.ts'
+export { agentReadiness, type BrainKind, type Readiness } from './readiness.ts'
 export { checkTools, TOOL_NAMES, TOOLS, type ToolDefinition } from './tools.ts'
-export { fillTemplate, templateVariables } from './variables.ts'
+export { fillTemplate, templateVariables } from '../template.ts'
 export { createAgent, getAgent, updateAgent, publishAgent, deleteAgent, type AgentRules } from './agents.service.ts'
 
-export function agentsController(db: Db, config: Config, auth: AuthPlugin, resolve?: Resolver) {
+/** What the agents module needs from the workflows module (wired by the app, so neither imports the other). */
+export interface AgentWorkflowHooks {
+  hasWorkflow(workspaceId: string, agentId: string): Promise<boolean>
+  /** Attaches a template's workflow; validated like PUT /api/agents/{id}/workflow. */
+  attachWorkflow(workspaceId: string, agentId: string, graph: { nodes: unknown[]; edges: unknown[] }): Promise<void>
+}
+
+const NO_WORKFLOWS: AgentWorkflowHooks = {
+  hasWorkflow: async () => false,
+  attachWorkflow: async () => {
+    throw new Error('workflows are not mounted')
+  },
+}
+
+export function agentsController(db: Db, config: Config, auth: AuthPlugin, resolve?: Resolver, workflows: AgentWorkflowHooks = NO_WORKFLOWS) {
   const rules: service.AgentRules = {
     urlPolicy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     resolve,
+    defaultLlmModel: defaultLlmModel(config, service.DEFAULT_LLM_MODEL),
+    defaultVoice: defaultVoice(config),
   }
-  const One = t.Object({ agent: Agent })
+  const serving = servingFromConfig(config)
+  const ready = async (a: Agent) => ({ ...a, readiness: agentReadiness({ ...a, hasWorkflow: await workflows.hasWorkflow(a.workspaceId, a.id) }, serving) })
+  const AgentOut = t.Object({ ...Agent.properties, readiness: ReadinessSchema })
+  const One = t.Object({ agent: AgentOut })
   return new Elysia({ prefix: '/api/agents', tags: ['Agents'] })
     .use(auth)
-    .post('', async ({ body, principal }) => ({ agent: await service.createAgent(db, principal.workspaceId, body, rules) }), {
-      permission: 'agents:write',
-      body: CreateAgentBody,
-      response: One,
-      detail: { summary: 'Create an agent (only name is required; see the docs for defaults)' },
-    })
-    .get('', ({ query, principal }) => service.listAgents(db, principal.workspaceId, query), {
+    .post(
+      '',
+      async ({ body, principal }) => {
+        const { template, ...rest } = body
+        const tpl = template ? AGENT_TEMPLATES[template] : undefined
+        const agent = await service.createAgent(db, principal.workspaceId, tpl ? { ...tpl.agent, ...rest } : rest, rules)
+        if (tpl) {
+          // the agent and its template's workflow come together or not at all
+          await workflows.attachWorkflow(principal.workspaceId, agent.id, tpl.workflow).catch(async (err) => {
+            await service.deleteAgent(db, principal.workspaceId, agent.id)
+            throw err
+          })
+        }
+        return { agent: await ready(agent) }
+      },
+      {
+        permission: 'agents:write',
+        body: CreateAgentBody,
+        response: One,
+        detail: {
+          summary: 'Create an agent (only name is required; see the docs for defaults)',
+          description:
+            'template "receptionist" fills what the body leaves out and attaches a workflow that works with no LLM and no STT ' +
+            '(keys 1 and 2, or the words hours and message). readiness says whether calls can converse and what runs them.',
+        },
+      },
+    )
+    .get('', async ({ query, principal }) => {
+      const page = await service.listAgents(db, principal.workspaceId, query)
+      return { agents: await Promise.all(page.agents.map(ready)), nextCursor: page.nextCursor }
+    }, {
       permission: 'agents:read',
       query: ListAgentsQuery,
-      response: t.Object({ agents: t.Array(Agent), nextCursor: NextCursor }),
+      response: t.Object({ agents: t.Array(AgentOut), nextCursor: NextCursor }),
       detail: { summary: 'List agents, newest first; filter by agentType and role' },
     })
-    .get('/:id', async ({ params, principal }) => ({ agent: await service.getAgent(db, principal.workspaceId, params.id) }), {
+    .get('/:id', async ({ params, principal }) => ({ agent: await ready(await service.getAgent(db, principal.workspaceId, params.id)) }), {
       permission: 'agents:read',
       params: IdParams,
       response: One,
       detail: { summary: 'Get an agent' },
     })
-    .put('/:id', async ({ params, body, principal }) => ({ agent: await service.updateAgent(db, principal.workspaceId, params.id, body, rules) }), {
+    .put('/:id', async ({ params, body, principal }) => ({ agent: await ready(await service.updateAgent(db, principal.workspaceId, params.id, body, rules)) }), {
       permission: 'agents:write',
       params: IdParams,
       body: UpdateAgentBody,
@@ -53,7 +100,7 @@ export function agentsController(db: Db, config: Config, auth: AuthPlugin, resol
           'loopback, private, link-local or metadata addresses (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE). 422 names each field path.',
       },
     })
-    .post('/:id/publish', async ({ params, principal }) => ({ agent: await service.publishAgent(db, principal.workspaceId, params.id) }), {
+    .post('/:id/publish', async ({ params, principal }) => ({ agent: await ready(await service.publishAgent(db, principal.workspaceId, params.id)) }), {
       permission: 'agents:write',
       params: IdParams,
       response: One,

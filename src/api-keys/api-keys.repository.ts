@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely'
 import { type Db, preparedRead } from '../db/index.ts'
-import { type PageRequest, keysetPage } from '../http/pagination.ts'
+import { type PageRequest, keysetPage } from '../db/index.ts'
 import type { Role } from '../workspaces/workspaces.table.ts'
 import type { ApiKeyTable } from './api-keys.table.ts'
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts'
-import { type PageRequest, keysetPage } from '../http/pagination.ts'
+import { type PageRequest, keysetPage } from '../db/index.ts'
 import type { PaymentMethodTable } from './billing.table.ts'
 
 export const insertPaymentMethod = (db: Db, row: PaymentMethodTable) => db.insertInto('payment_methods').values(row).execute()

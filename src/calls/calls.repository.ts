@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely'
 import type { Db } from '../db/index.ts'
-import { keysetPage } from '../http/pagination.ts'
+import { keysetPage } from '../db/index.ts'
 import type { CallFilterValues, CallsQuery } from './calls.model.ts'
 import type { CallTable } from './calls.table.ts'
 

@@ -1,6 +1,6 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
-import { agentsController, findAgentRow } from '../agents/index.ts'
+import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
 import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor } from '../calls/index.ts'
@@ -11,10 +11,10 @@ import { AppError } from '../errors.ts'
 import { accessLog, type Logger } from '../log.ts'
 import { type Metrics, metricsController } from '../metrics/index.ts'
 import { numbersController } from '../numbers/index.ts'
-import { providersController } from '../providers/index.ts'
+import { providersController, servingFromConfig } from '../providers/index.ts'
 import { secretBoxFor } from '../secrets/index.ts'
 import { webhooksController } from '../webhooks/index.ts'
-import { workflowsFeature } from '../workflows/index.ts'
+import { findWorkflowGraph, replaceWorkflow, workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { checkContentLength, readJsonBody } from './body.ts'
@@ -43,11 +43,17 @@ export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any,
 export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => workspacesController(db, auth),
   ({ db }, auth) => apiKeysController(db, auth),
-  (_deps, auth) => providersController(auth),
-  ({ db, config }, auth) => agentsController(db, config, auth),
+  ({ config }, auth) => providersController(auth, config),
+  ({ db, config }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config)),
   ({ db, config }, auth) => billingController(db, config, auth),
   ({ db, config }, auth) => carrierController(db, config, auth),
-  ({ db, config }, auth) => numbersController(db, config, auth),
+  ({ db, config }, auth) =>
+    numbersController(db, config, auth, async (workspaceId, agentId) => {
+      const agent = await findAgentRow(db, workspaceId, agentId)
+      if (!agent) return undefined
+      const hasWorkflow = (await findWorkflowGraph(db, workspaceId, agentId)) !== undefined
+      return agentReadiness({ llmModel: agent.llm_model, voice: JSON.parse(agent.voice), hasWorkflow }, servingFromConfig(config))
+    }),
   (deps, auth) =>
     workflowsFeature(deps, auth, {
       agentExists: async (workspaceId, agentId) => (await findAgentRow(deps.db, workspaceId, agentId)) !== undefined,
@@ -63,6 +69,16 @@ export const FEATURES: FeatureMount[] = [
   ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR)),
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
 ]
+
+function agentWorkflowHooks(db: Db, config: Config): AgentWorkflowHooks {
+  return {
+    hasWorkflow: async (workspaceId, agentId) => (await findWorkflowGraph(db, workspaceId, agentId)) !== undefined,
+    attachWorkflow: async (workspaceId, agentId, graph) => {
+      const agentExists = async (ws: string, id: string) => (await findAgentRow(db, ws, id)) !== undefined
+      await replaceWorkflow({ db, agentExists, maxVisits: config.WORKFLOW_MAX_VISITS }, workspaceId, agentId, graph as Parameters<typeof replaceWorkflow>[3])
+    },
+  }
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 

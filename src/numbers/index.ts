@@ -15,13 +15,27 @@ export type { NumberProvider, NumberSource, NumberStatus, SipTransport } from '.
 export { reportTrunkHealth } from './numbers.service.ts'
 export { findNumberByE164, findNumbersByE164, findRegisteringNumbers, getNumberRoute, type NumberRoute } from './sip-lookup.ts'
 export { nextStatus, NUMBER_STATUSES } from './status.ts'
+export { type RegistrationOptions, TrunkRegistrations } from './registrations.ts'
 
-export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
+/** Whether an agent can hold a conversation (the app wires the agents module's readiness in). */
+export type AgentReadinessLookup = (workspaceId: string, agentId: string) => Promise<{ canConverse: boolean; problems: string[] } | undefined>
+
+export function numbersController(db: Db, config: Config, auth: AuthPlugin, readinessOf: AgentReadinessLookup = async () => undefined) {
   const deps = (): service.NumbersDeps => ({ db, box: secretBoxFor(config.DATA_DIR), config })
-  const One = t.Object({ phoneNumber: PhoneNumber })
+  const NumberOut = t.Object({
+    ...PhoneNumber.properties,
+    statusDetail: t.Union([t.String(), t.Null()], {
+      description: 'what keeps calls on this number from working although it is set up, e.g. an inbound agent that cannot converse; null when nothing does',
+    }),
+  })
+  const One = t.Object({ phoneNumber: NumberOut })
+  const withDetail = async (n: PhoneNumber) => {
+    const r = n.inboundAgentId ? await readinessOf(n.workspaceId, n.inboundAgentId) : undefined
+    return { ...n, statusDetail: r && !r.canConverse ? `the inbound agent cannot converse: ${r.problems.join('; ')}` : null }
+  }
   const numbers = new Elysia({ prefix: '/api/phone-numbers', tags: ['Phone numbers'] })
     .use(auth)
-    .post('', async ({ body, principal }) => ({ phoneNumber: await service.addNumber(deps(), principal.workspaceId, body) }), {
+    .post('', async ({ body, principal }) => ({ phoneNumber: await withDetail(await service.addNumber(deps(), principal.workspaceId, body)) }), {
       permission: 'numbers:manage',
       body: CreatePhoneNumberBody,
       response: One,
@@ -36,19 +50,22 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
           '422/502 carrier_error, 503 carrier_not_configured. sipPassword is stored encrypted and never returned.',
       },
     })
-    .get('', ({ query, principal }) => service.listNumbers(db, principal.workspaceId, query), {
+    .get('', async ({ query, principal }) => {
+      const page = await service.listNumbers(db, principal.workspaceId, query)
+      return { phoneNumbers: await Promise.all(page.phoneNumbers.map(withDetail)), nextCursor: page.nextCursor }
+    }, {
       permission: 'numbers:read',
       query: PaginationQuery,
-      response: t.Object({ phoneNumbers: t.Array(PhoneNumber), nextCursor: NextCursor }),
+      response: t.Object({ phoneNumbers: t.Array(NumberOut), nextCursor: NextCursor }),
       detail: { summary: 'List phone numbers, newest first' },
     })
-    .get('/:id', async ({ params, principal }) => ({ phoneNumber: await service.getNumber(db, principal.workspaceId, params.id) }), {
+    .get('/:id', async ({ params, principal }) => ({ phoneNumber: await withDetail(await service.getNumber(db, principal.workspaceId, params.id)) }), {
       permission: 'numbers:read',
       params: IdParams,
       response: One,
       detail: { summary: 'Get a phone number' },
     })
-    .patch('/:id', async ({ params, body, principal }) => ({ phoneNumber: await service.updateNumber(deps(), principal.workspaceId, params.id, body) }), {
+    .patch('/:id', async ({ params, body, principal }) => ({ phoneNumber: await withDetail(await service.updateNumber(deps(), principal.workspaceId, params.id, body)) }), {
       permission: 'numbers:manage',
       params: IdParams,
       body: UpdatePhoneNumberBody,
@@ -77,7 +94,7 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin) {
     )
   const buy = new Elysia({ prefix: '/api/workspaces/:workspace_id/carrier', tags: ['Carrier'] })
     .use(auth)
-    .post('/buy-number', async ({ params, body }) => ({ phoneNumber: await service.buyNumber(deps(), params.workspace_id, body.phoneNumber, body.label) }), {
+    .post('/buy-number', async ({ params, body }) => ({ phoneNumber: await withDetail(await service.buyNumber(deps(), params.workspace_id, body.phoneNumber, body.label)) }), {
       permission: 'numbers:manage',
       params: WorkspaceParams,
       body: BuyNumberBody,

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts'
-import { type PageRequest, keysetPage } from '../http/pagination.ts'
+import { type PageRequest, keysetPage } from '../db/index.ts'
 import type { PhoneNumberTable } from './numbers.table.ts'
 
 export const insertNumber = (db: Db, row: PhoneNumberTable) => db.insertInto('phone_numbers').values(row).execute()

@@ -46,8 +46,11 @@ export const LLM_PROVIDERS: LlmProvider[] = [
   },
 ]
 
+/** The voices compiled into the appliance's flite: all of them, not examples (kal is 8 kHz, the others 16 kHz). */
+export const FLITE_VOICE_IDS = ['slt', 'kal', 'awb', 'rms', 'kal16']
+
 export const VOICE_PROVIDERS: VoiceProvider[] = [
-  { id: 'flite', name: 'Flite (on-device, 16 kHz)', local: true, voices: ['slt', 'kal', 'awb', 'rms'] },
+  { id: 'flite', name: 'Flite (on-device, 16 kHz)', local: true, voices: FLITE_VOICE_IDS },
   { id: 'elevenlabs', name: 'ElevenLabs', local: false, voices: ['21m00Tcm4TlvDq8ikWAM', 'EXAVITQu4vr4xnSDxMaL'] },
   { id: 'openai', name: 'OpenAI TTS', local: false, voices: ['alloy', 'ash', 'coral', 'echo', 'nova', 'sage', 'shimmer'] },
 ]

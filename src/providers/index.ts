@@ -1,8 +1,10 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../http/auth.ts'
 import { LLM_PROVIDERS, STT_PROVIDERS, VOICE_PROVIDERS } from './catalog.ts'
+import { type ServingConfig, servingFromConfig } from './serving.ts'
 
-export { knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from './catalog.ts'
+export { FLITE_VOICE_IDS, knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from './catalog.ts'
+export { defaultLlmModel, defaultVoice, llmRoute, type Serving, servingFromConfig } from './serving.ts'
 
 const Llm = t.Object({
   id: t.String(),
@@ -10,14 +12,24 @@ const Llm = t.Object({
   local: t.Boolean({ description: 'runs on this machine, no cloud account needed' }),
   models: t.Array(t.String()),
   modelPrefix: t.Optional(t.String({ description: 'any model written <modelPrefix><name> is accepted' })),
+  available: t.Boolean({ description: 'this appliance is configured to serve it now (an agent naming it without that gets readiness problems)' }),
 })
-const Voice = t.Object({ id: t.String(), name: t.String(), local: t.Boolean(), voices: t.Array(t.String(), { description: 'example voice ids' }) })
+const Voice = t.Object({
+  id: t.String(),
+  name: t.String(),
+  local: t.Boolean(),
+  voices: t.Array(t.String(), { description: 'voice ids: all of them for flite, examples for cloud providers' }),
+  available: t.Boolean({ description: 'this appliance can speak with it now (a cloud provider needs its API key)' }),
+})
 const Stt = t.Object({ id: t.String(), name: t.String(), local: t.Boolean() })
 
-export function providersController(auth: AuthPlugin) {
+export function providersController(auth: AuthPlugin, config: ServingConfig) {
+  const serving = servingFromConfig(config)
+  const llm = LLM_PROVIDERS.map((p) => ({ ...p, available: p.id === 'workflow' || serving.llm.includes(p.id === 'anthropic' ? 'anthropic' : 'openai') }))
+  const voice = VOICE_PROVIDERS.map((p) => ({ ...p, available: serving.voice.includes(p.id) }))
   return new Elysia({ prefix: '/api/providers', tags: ['Providers'] }).use(auth).get(
     '',
-    () => ({ llm: LLM_PROVIDERS, voice: VOICE_PROVIDERS, stt: STT_PROVIDERS }),
+    () => ({ llm, voice, stt: STT_PROVIDERS }),
     {
       permission: 'providers:read',
       response: t.Object({ llm: t.Array(Llm), voice: t.Array(Voice), stt: t.Array(Stt) }),

@@ -1,5 +1,8 @@
 import { resolve } from 'node:path'
 import { type Config, CONFIG_KEYS, ConfigError } from '../config.ts'
+import type { Serving } from '../providers/serving.ts'
+import { type AgentVoice, type CallEngines, callEnginesFactory } from './call-engines.ts'
+import { sherpaByLanguage } from './stt-languages.ts'
 import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
 import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.ts'
 import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, type Stt } from './stt/index.ts'
@@ -19,6 +22,10 @@ export interface VoiceEngines {
   notes: string[]
   /** Engines that fell back from what was configured or stopped working, each with the reason; empty when all is as asked. */
   problems(): string[]
+  /** What the configuration can serve (LLM backends, voice providers). */
+  serving: Serving
+  /** The engines of one call, from its agent's model, voice and language. */
+  forAgent(agent: AgentVoice, sampleRate: number): CallEngines
 }
 
 /** Picks and builds the engines named by config; fails with a ConfigError on a bad choice. */
@@ -71,7 +78,9 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     }
     return out
   }
-  return { vad, stt, llm, tts, settings, notes, problems }
+  const sttFor = stt instanceof SherpaOnnxStt ? await sherpaByLanguage(stt, resolve(cfg.STT_SHERPA_MODEL_DIR), Math.min(cfg.VAD_MIN_SILENCE_MS, 1000), notes) : undefined
+  const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts, stt, sttFor })
+  return { vad, stt, llm, tts, settings, notes, problems, serving, forAgent }
 }
 
 async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[], degraded: string[]): Promise<Stt | undefined> {

@@ -2,6 +2,8 @@
 export * from './audio.ts'
 export * from './base.ts'
 export { createVoiceEngines, type VoiceEngines } from './engines.ts'
+export type { AgentVoice, CallEngines } from './call-engines.ts'
+export * as brain from './brain/index.ts'
 export * as llm from './llm/index.ts'
 export { type ReplyOptions, type ReplyResult, streamReply } from './reply.ts'
 export { Resampler, resample } from './resample.ts'

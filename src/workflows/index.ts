@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../http/auth.ts'
-import type { AppDeps } from '../http/app.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/index.ts'
 import { IdParams, Ok } from '../http/models.ts'
 import { OpenAiChatClient, openAiWorkflowLlm } from './llm/index.ts'
 import { TestRunBody, TestRunResult, Workflow, WorkflowInput } from './workflows.model.ts'
@@ -16,10 +17,10 @@ export { validateWorkflow, type WorkflowIssue } from './validate.ts'
 export { type CallIo, WorkflowCallDriver } from './call/index.ts'
 export type { WorkflowGraph, WorkflowNode, WorkflowEdge } from './workflow.model.ts'
 export type { AgentExists, WorkflowService } from './workflows.service.ts'
-export { getWorkflow } from './workflows.service.ts'
+export { getWorkflow, replaceWorkflow } from './workflows.service.ts'
 
 /** The graph of an agent's workflow, or undefined when it has none. */
-export async function findWorkflowGraph(db: AppDeps['db'], workspaceId: string, agentId: string): Promise<WorkflowGraph | undefined> {
+export async function findWorkflowGraph(db: Db, workspaceId: string, agentId: string): Promise<WorkflowGraph | undefined> {
   const row = await findWorkflow(db, workspaceId, agentId)
   return row ? (JSON.parse(row.graph) as WorkflowGraph) : undefined
 }
@@ -70,7 +71,7 @@ export function workflowsController(s: WorkflowService, auth: AuthPlugin) {
 }
 
 /** The LLM of workflows from config, or undefined when WORKFLOW_LLM_BASE_URL is empty. */
-export function workflowLlmFromConfig(config: AppDeps['config']) {
+export function workflowLlmFromConfig(config: Config) {
   if (!config.WORKFLOW_LLM_BASE_URL) return undefined
   return openAiWorkflowLlm(
     new OpenAiChatClient({
@@ -86,6 +87,6 @@ export function workflowLlmFromConfig(config: AppDeps['config']) {
 export type AgentHooks = Pick<WorkflowService, 'agentExists' | 'enabledTools' | 'tools'>
 
 /** Mounts the workflows module with the appliance's config. */
-export function workflowsFeature(deps: AppDeps, auth: AuthPlugin, agents: AgentHooks) {
+export function workflowsFeature(deps: { db: Db; config: Config }, auth: AuthPlugin, agents: AgentHooks) {
   return workflowsController({ db: deps.db, ...agents, llm: workflowLlmFromConfig(deps.config), maxVisits: deps.config.WORKFLOW_MAX_VISITS }, auth)
 }

@@ -1,5 +1,5 @@
 import { type Db, preparedRead } from '../db/index.ts'
-import { type PageRequest, keysetPage } from '../http/pagination.ts'
+import { type PageRequest, keysetPage } from '../db/index.ts'
 import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspaces.table.ts'
 
 export const insertWorkspace = (db: Db, row: WorkspaceTable) => db.insertInto('workspaces').values(row).execute()

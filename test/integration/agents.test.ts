@@ -22,7 +22,7 @@ describe('agents', () => {
       promptDraft: '',
       promptPublished: '',
       welcome: { mode: 'user_speaks_first', message: '', interruptible: true, delayMs: 0 },
-      voice: { provider: 'flite', voiceId: 'slt', speed: 1 },
+      voice: { provider: 'flite', voiceId: 'kal16', speed: 1 },
       llmModel: 'gpt-4o-mini',
       language: 'en-US',
       enabledTools: [],

@@ -1,3 +1,2 @@
 export { CallRuntime, type CallRuntimeDeps } from './runtime.ts'
 export { dialTarget } from './target.ts'
-export { TrunkRegistrations } from './registrations.ts'

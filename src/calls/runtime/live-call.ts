@@ -8,13 +8,15 @@ import { ENGINE_RATE, type BoundPorts, type CallMedia, type MediaEngine } from '
 import type { NumberRoute } from '../../numbers/index.ts'
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
 import type { EndInfo, InboundCall, OutboundCall } from '../../telephony/sip/index.ts'
-import type { VoiceEngines } from '../../voice/index.ts'
+import type { CallEngines, VoiceEngines } from '../../voice/index.ts'
 import { sessionFromEngines, type Brain, type EndReason, type VoiceSession } from '../../voice/session/index.ts'
 import * as repo from '../calls.repository.ts'
 import { finaliseCall } from '../records/finalise.ts'
+import type { CallBrainInput } from './brain.ts'
+import type { CallLog } from './call-log.ts'
 import { agentProfile, type CallLines } from './profile.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
-import { sessionTools, type CallControls, type TransferOutcome } from './tools.ts'
+import type { CallControls, TransferOutcome } from './tools.ts'
 import type { Transferrer } from './transfer.ts'
 
 export interface LiveCallDeps {
@@ -23,10 +25,11 @@ export interface LiveCallDeps {
   media: MediaEngine
   voice: VoiceEngines
   lines: CallLines
-  allowPrivateTools: boolean
-  /** Picks what runs the conversation: a workflow, nothing (unconfigured), or undefined for the LLM. */
-  brainFor(call: LiveCall, controls: CallControls): Promise<Brain | undefined>
+  /** Picks what runs the conversation (see brain.ts). */
+  brainOf(input: CallBrainInput): Promise<Brain>
   transferrer: Transferrer
+  /** Writes the call's log lines (start, answer, transfer, end; turns with LOG_CALL_DETAIL). */
+  callLog: CallLog
   onFinished(call: LiveCall): void
 }
 
@@ -55,7 +58,8 @@ export class LiveCall {
   private sipEnd?: EndInfo
   private sessionEnd?: EndReason
   private transferred = false
-  private hasBrain = false
+  private brain?: Brain
+  private engines?: CallEngines
   private negotiated?: NegotiatedMedia
   /** While bridged to a transfer target, the caller's audio goes there instead of the session. */
   private audioSink?: (frame: Int16Array) => void
@@ -101,18 +105,22 @@ export class LiveCall {
       transfer: (target) => this.transfer(target),
       sendDtmf: (digits) => this.callMedia?.sendDtmf(digits),
     }
-    const brain = await this.deps.brainFor(this, controls)
-    this.hasBrain = brain !== undefined
-    const tools = brain ? [] : sessionTools(this.agent, controls, { allowPrivate: this.deps.allowPrivateTools })
+    const engines = (this.engines = this.deps.voice.forAgent(this.agent, ENGINE_RATE))
+    const profile = agentProfile(this.agent, this.deps.lines, this.variables, [])
+    const brain = (this.brain = await this.deps.brainOf({ agent: this.agent, profile, variables: this.variables, engines, controls }))
+    this.deps.callLog.answered(this, brain.kind, engines)
     const t0 = performance.now()
     this.session = sessionFromEngines(this.deps.voice, {
-      agent: agentProfile(this.agent, this.deps.lines, this.variables, tools),
+      agent: profile,
       brain,
+      engines,
       sampleRate: ENGINE_RATE,
       now: () => performance.now() - t0,
       hooks: {
         send: (frame) => this.callMedia?.play(frame.samples),
         hangup: (reason) => this.onSessionEnded(reason),
+        providerFailed: (provider, error) => this.deps.callLog.providerFailed(this, provider, error),
+        turn: (text, latency) => this.deps.callLog.turn(this, text, latency),
       },
     })
     if (this.sipEnd) return this.finish()
@@ -144,6 +152,7 @@ export class LiveCall {
 
   private async transfer(target: string): Promise<TransferOutcome> {
     const result = await this.deps.transferrer.transfer(this, target)
+    this.deps.callLog.transferred(this, target, result)
     if (result.ok) this.transferred = true
     if (result.ok && result.via === 'bridge') {
       // the session is done (without hanging up): the caller now talks to the target through us
@@ -202,21 +211,21 @@ export class LiveCall {
       duration_sec: Math.round(answeredMs / 1000),
       recording_path: closed?.recording?.path ?? null,
     }
-    if (this.session) {
+    if (this.session && this.engines) {
       const report = this.session.report()
-      const v = this.deps.voice
       patch.transcript = JSON.stringify(transcriptOf(report))
       patch.metrics = JSON.stringify(
         callMetrics(report, {
-          model: report.usage.llm[0]?.model ?? (this.hasBrain ? '' : (v.llm?.model ?? '')),
-          ttsProvider: catalogId(v.tts(ENGINE_RATE).provider),
-          sttProvider: catalogId(v.stt?.provider ?? ''),
+          model: report.usage.llm[0]?.model ?? (this.brain?.kind === 'llm' ? (this.engines.llm?.model ?? '') : ''),
+          ttsProvider: catalogId(this.engines.tts.provider),
+          sttProvider: catalogId(this.engines.stt?.provider ?? ''),
         }),
       )
-      patch.cost = JSON.stringify(callCostOf(report, v.settings.prices, this.type, answeredMs))
+      patch.cost = JSON.stringify(callCostOf(report, this.deps.voice.settings.prices, this.type, answeredMs))
     }
     // the call-records hook: the end, its analysis and its post-call webhook in one transaction
     await finaliseCall(this.deps.db, this.id, patch)
+    this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
   }
 }
 

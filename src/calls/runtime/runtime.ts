@@ -11,21 +11,20 @@ import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
 import { acceptAnswer, answerOffer, createOffer, SdpError } from '../../telephony/sdp/index.ts'
 import { parseSipUri, TargetRefusedError, type InboundCall, type UserAgent } from '../../telephony/sip/index.ts'
 import type { VoiceEngines } from '../../voice/index.ts'
-import type { Brain } from '../../voice/session/index.ts'
-import { findWorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
+import type { WorkflowLlm } from '../../workflows/index.ts'
 import type { Dialer, OutboundRequest } from '../calls.service.ts'
 import * as repo from '../calls.repository.ts'
+import { brainOfCall, type BrainDeps } from './brain.ts'
+import { CallLog } from './call-log.ts'
 import { LiveCall, type LiveCallDeps } from './live-call.ts'
 import { callVariables, type CallLines } from './profile.ts'
 import { dialTarget } from './target.ts'
-import type { CallControls } from './tools.ts'
 import { Transferrer } from './transfer.ts'
-import { unconfiguredBrain, workflowBrain } from './workflow-brain.ts'
 
 export interface CallRuntimeDeps {
   db: Db
   log: Logger
-  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS'>
+  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS' | 'LOG_CALL_DETAIL'>
   ua: UserAgent
   media: MediaEngine
   voice: VoiceEngines
@@ -42,19 +41,28 @@ function callerOf(uri: string): string {
 export class CallRuntime implements Dialer {
   private readonly live = new Set<LiveCall>()
   private readonly liveDeps: LiveCallDeps
+  private readonly callLog: CallLog
   private stopping = false
 
   constructor(private readonly d: CallRuntimeDeps) {
     const transferrer = new Transferrer(d.ua, d.media, d.config.PUBLIC_HOST, d.log)
+    const brainDeps: BrainDeps = {
+      db: d.db,
+      voice: d.voice,
+      workflowLlm: d.workflowLlm,
+      maxVisits: d.config.WORKFLOW_MAX_VISITS,
+      allowPrivateTools: d.config.TOOLS_ALLOW_PRIVATE,
+    }
+    this.callLog = new CallLog(d.log, d.config.LOG_CALL_DETAIL)
     this.liveDeps = {
       db: d.db,
       log: d.log,
       media: d.media,
       voice: d.voice,
       lines: d.config,
-      allowPrivateTools: d.config.TOOLS_ALLOW_PRIVATE,
-      brainFor: (call, controls) => this.brainFor(call, controls),
+      brainOf: (input) => brainOfCall(brainDeps, input),
       transferrer,
+      callLog: this.callLog,
       onFinished: (call) => this.live.delete(call),
     }
     d.ua.on('call', (call) => {
@@ -105,6 +113,7 @@ export class CallRuntime implements Dialer {
     })
     const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, ports, route, agent, variables })
     this.live.add(live)
+    this.callLog.started(live)
     call.answer(answer.sdp)
     await live.answered(answer.media)
   }
@@ -140,6 +149,7 @@ export class CallRuntime implements Dialer {
     await repo.updateCall(this.d.db, req.callId, { status: 'ringing', sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
     const live = new LiveCall(this.liveDeps, { id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables })
     this.live.add(live)
+    this.callLog.started(live)
     call.on('answered', (sdp) => {
       let media
       try {
@@ -154,22 +164,6 @@ export class CallRuntime implements Dialer {
         call.hangup()
       })
     })
-  }
-
-  private async brainFor(call: LiveCall, controls: CallControls): Promise<Brain | undefined> {
-    const graph = await findWorkflowGraph(this.d.db, call.agent.workspaceId, call.agent.agentId)
-    if (graph) {
-      return workflowBrain({
-        graph,
-        variables: call.variables,
-        llm: this.d.workflowLlm,
-        maxVisits: this.d.config.WORKFLOW_MAX_VISITS,
-        fallbackMessage: this.d.config.CALL_FALLBACK_MESSAGE,
-        transfer: controls.transfer,
-      })
-    }
-    if (this.d.voice.llm) return undefined
-    return unconfiguredBrain(call.agent.welcome.mode === 'agent_speaks_first' ? call.agent.welcome.message : '', this.d.config.CALL_FALLBACK_MESSAGE)
   }
 
   /**

@@ -3,10 +3,21 @@
 import type { Logger } from '../../log.ts'
 import type { CallMedia, MediaEngine } from '../../media/index.ts'
 import { acceptAnswer, createOffer } from '../../telephony/sdp/index.ts'
-import type { OutboundCall, TransferState, UserAgent } from '../../telephony/sip/index.ts'
+import type { NumberRoute } from '../../numbers/index.ts'
+import type { InboundCall, OutboundCall, TransferState, UserAgent } from '../../telephony/sip/index.ts'
 import { dialTarget } from './target.ts'
-import type { LiveCall } from './live-call.ts'
 import type { TransferFailure, TransferOutcome } from './tools.ts'
+
+/** What a transfer needs of the call it moves: its dialog, trunk, media and audio routing. */
+export interface TransferableCall {
+  readonly id: string
+  readonly sip: InboundCall | OutboundCall
+  readonly route: NumberRoute
+  readonly media: CallMedia | undefined
+  hangup(): void
+  /** Routes the caller's audio to `sink` (a bridged leg) instead of the conversation; undefined undoes it. */
+  bridgeAudio(sink: ((frame: Int16Array) => void) | undefined): void
+}
 
 /** REFER statuses that mean "this peer does not do transfers", not "the target failed". */
 const REFER_UNSUPPORTED = new Set([403, 405, 420, 481, 488, 501, 603])
@@ -17,7 +28,7 @@ interface Bridge {
 }
 
 export class Transferrer {
-  private readonly bridges = new Map<LiveCall, Bridge>()
+  private readonly bridges = new Map<TransferableCall, Bridge>()
 
   constructor(
     private readonly ua: UserAgent,
@@ -27,7 +38,7 @@ export class Transferrer {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  async transfer(call: LiveCall, target: string): Promise<TransferOutcome> {
+  async transfer(call: TransferableCall, target: string): Promise<TransferOutcome> {
     if (call.sip.state !== 'active') return { ok: false, reason: 'call_not_active' }
     let uri: string
     try {
@@ -41,7 +52,7 @@ export class Transferrer {
   }
 
   /** Hangs up a bridged leg when its call ends. */
-  async release(call: LiveCall): Promise<void> {
+  async release(call: TransferableCall): Promise<void> {
     const b = this.bridges.get(call)
     if (!b) return
     this.bridges.delete(call)
@@ -50,7 +61,7 @@ export class Transferrer {
     if (b.media) await b.media.close().catch(() => {})
   }
 
-  private refer(call: LiveCall, uri: string): Promise<TransferOutcome> {
+  private refer(call: TransferableCall, uri: string): Promise<TransferOutcome> {
     return new Promise((resolve) => {
       let accepted = false
       const done = (o: TransferOutcome) => {
@@ -70,7 +81,7 @@ export class Transferrer {
     })
   }
 
-  private async bridge(call: LiveCall, uri: string): Promise<TransferOutcome> {
+  private async bridge(call: TransferableCall, uri: string): Promise<TransferOutcome> {
     const a = call.media
     if (!a) return { ok: false, reason: 'call_not_active' }
     const ports = await this.media.allocatePorts().catch(() => undefined)

@@ -38,27 +38,18 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
     },
   )
   return {
+    kind: 'workflow',
+    busy: false,
+    answersKeys: true,
     start(h) {
       host = h
       void driver.start(o.variables)
     },
-    onUserText: (text) => void driver.onSpeech(text),
+    // keys reach the driver one by one (it collects digits itself); an entry is only transcript
+    onUserTurn: (text, source) => {
+      if (source === 'speech') void driver.onSpeech(text)
+    },
     onDtmf: (key) => void driver.onDtmf(key),
     stop: () => driver.stop(),
-  }
-}
-
-/** No LLM and no workflow: greet, explain, hang up, so a misconfigured number is never silent. */
-export function unconfiguredBrain(welcome: string, message: string): Brain {
-  return {
-    start(host) {
-      void (async () => {
-        if (welcome.trim()) await host.say(welcome)
-        await host.end('provider_error', message)
-      })()
-    },
-    onUserText() {},
-    onDtmf() {},
-    stop() {},
   }
 }

@@ -1,6 +1,7 @@
 export { Playout } from './playout.ts'
 export { type SessionOptions, VoiceSession } from './session.ts'
-export { fillTemplate } from './template.ts'
+export { fillTemplate } from '../../template.ts'
+export { DTMF_PAUSE_MS } from './dtmf.ts'
 export { endMessage, runTool } from './tools.ts'
 export * from './types.ts'
 export { type HttpToolDefinition, type HttpToolOptions, httpTool } from './http-tool.ts'

@@ -1,7 +1,8 @@
 import type { AudioFrame } from '../audio.ts'
-import type { Llm, ToolSpec } from '../llm/contract.ts'
+import type { ToolSpec } from '../llm/contract.ts'
 import type { Stt } from '../stt/contract.ts'
 import type { Tts } from '../tts/contract.ts'
+import type { SpeechHandle } from '../turn/speech-handle.ts'
 import type { BargeInParams } from '../turn/barge-in.ts'
 import type { EndpointingParams } from '../turn/endpointing.ts'
 import type { LatencySummary, TurnLatency } from '../turn/metrics.ts'
@@ -12,8 +13,6 @@ export interface SessionEngines {
   vad: VadModel
   /** Without STT the caller is understood through DTMF only. */
   stt: Stt | undefined
-  /** Unused (and may be absent) when a brain other than the LLM runs the conversation. */
-  llm?: Llm
   /** Producing audio at the session's sample rate. */
   tts: Tts
 }
@@ -59,23 +58,51 @@ export interface AgentProfile {
 
 export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error'
 
-/** What a brain may do with the call: speak (resolves once played or interrupted) and end it. */
-export interface BrainHost {
-  say(text: string): Promise<boolean>
-  end(reason: EndReason, lastLine?: string): Promise<void>
+/** One thing being said while it is produced: audio goes to playout as it arrives. */
+export interface SpeechOut {
+  speech: SpeechHandle
+  /** The call's voice (rate already the call's). */
+  tts: Tts
+  play(frame: AudioFrame): void
+  /** Everything queued so far may go out (the last partial frame too). */
+  flush(): void
 }
 
 /**
- * Decides what the agent says instead of the LLM (a workflow, for instance). The session still
- * owns listening, turn-taking, barge-in, playback, guards and the transcript.
+ * What a brain may do with the call. The host owns listening, turn-taking, barge-in, playout,
+ * guards, the transcript and the per-turn metrics; a brain only decides what to say.
  */
+export interface BrainHost {
+  /** Speaks fixed text ({{variables}} filled); resolves once played or interrupted, false if TTS failed. */
+  say(text: string, opts?: { interruptible?: boolean }): Promise<{ ok: boolean; speech: SpeechHandle }>
+  /** A streaming speak: the brain feeds audio itself (an LLM reply sentence by sentence). */
+  speak(interruptible: boolean): SpeechOut
+  /** Says a last line (not interruptible), then ends the call. */
+  end(reason: EndReason, lastLine?: string): Promise<void>
+  /** A provider failed for good: say the fallback line and hang up. */
+  fail(provider: string, error: string): Promise<void>
+  /** Stage latencies of the turn being answered (first value wins). */
+  noteLatency(stages: Pick<TurnLatency, 'llmTtftMs' | 'ttsTtfbMs'>): void
+  usage: SessionUsage
+  fill(text: string): string
+  now(): number
+}
+
+export type BrainKind = 'workflow' | 'llm' | 'none'
+
+/** Decides what the agent says: an LLM conversation, a workflow, or nothing (unconfigured). */
 export interface Brain {
+  readonly kind: BrainKind
   /** The call is up; speak first or wait for the caller. */
   start(host: BrainHost): void
-  /** A finished caller turn (speech recognised). */
-  onUserText(text: string): void
-  /** One key as pressed; the brain does its own digit collection. */
+  /** A finished caller turn: recognised speech, or a DTMF entry written `[DTMF] 123`. */
+  onUserTurn(text: string, source: 'speech' | 'dtmf'): void
+  /** One key as pressed (a brain may collect digits itself). */
   onDtmf(key: string): void
+  /** It acts on each key as pressed (a workflow): a key, not the finished entry, is what it answers. */
+  readonly answersKeys: boolean
+  /** Still working on a reply (the silence guard waits). */
+  readonly busy: boolean
   /** The session ended; nothing more will be said. */
   stop(): void
 }
@@ -85,6 +112,10 @@ export interface SessionHooks {
   send(frame: AudioFrame): void
   /** The session is over; hang the call up. Called once. */
   hangup(reason: EndReason): void
+  /** A provider failed for good (the call then says the fallback line and ends). */
+  providerFailed?(provider: string, error: string): void
+  /** A caller turn was answered (latencies may still fill in while the answer plays). */
+  turn?(text: string, latency: TurnLatency): void
 }
 
 export interface TranscriptItem {

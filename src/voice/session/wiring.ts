@@ -1,16 +1,16 @@
+import type { CallEngines } from '../call-engines.ts'
 import type { VoiceEngines } from '../engines.ts'
 import { callCost, type CallCost, type PriceTable } from '../turn/cost.ts'
 import { type SessionOptions, VoiceSession } from './session.ts'
 import type { AgentProfile, Brain, SessionHooks, SessionReport } from './types.ts'
 
-/** A session for one call from the engines chosen at start-up. */
+/** A session for one call: the appliance's VAD and tunables, the call's own voice and STT. */
 export function sessionFromEngines(
   engines: VoiceEngines,
-  call: { agent: AgentProfile; hooks: SessionHooks; sampleRate: number; now: SessionOptions['now']; brain?: Brain },
+  call: { agent: AgentProfile; hooks: SessionHooks; sampleRate: number; now: SessionOptions['now']; brain: Brain; engines: Pick<CallEngines, 'tts' | 'stt'> },
 ): VoiceSession {
-  if (!engines.llm && !call.brain) throw new Error('no LLM is configured; this agent needs its workflow engine')
   return new VoiceSession({
-    engines: { vad: engines.vad, stt: engines.stt, llm: engines.llm, tts: engines.tts(call.sampleRate) },
+    engines: { vad: engines.vad, stt: call.engines.stt, tts: call.engines.tts },
     brain: call.brain,
     settings: { vad: engines.settings.vad, endpointing: engines.settings.endpointing, bargeIn: engines.settings.bargeIn },
     agent: call.agent,

@@ -116,6 +116,29 @@ export function findSherpaModel(root: string): { model: SherpaModel | undefined;
   return { model: undefined, problems }
 }
 
+/** Every usable model under `root` (root itself first, then its folders by name). */
+export function findSherpaModels(root: string): SherpaModel[] {
+  if (!existsSync(root)) return []
+  const candidates = [root, ...readdirSync(root).sort().map((f) => join(root, f)).filter((p) => statSync(p).isDirectory())]
+  return candidates.flatMap((dir) => {
+    try {
+      return [detectSherpaModel(dir)]
+    } catch {
+      return []
+    }
+  })
+}
+
+/**
+ * The model for a caller language: the first whose folder name carries the language's primary
+ * subtag as a word (`...-zipformer-de-2023...`, `bilingual-zh-en`), else the first model.
+ */
+export function sherpaModelFor<M extends { dir: string }>(models: M[], language: string): M | undefined {
+  const primary = language.split('-')[0]!.toLowerCase()
+  const named = models.find((m) => (m.dir.split(/[\\/]/).pop() ?? '').toLowerCase().split(/[-_.\s]+/).includes(primary))
+  return named ?? models[0]
+}
+
 /** The file for one role; int8-quantized exports are preferred (smaller, faster on a CPU). */
 function pick(onnx: string[], role: string): string | undefined {
   const matches = onnx.filter((f) => f.toLowerCase().includes(role)).sort((a, b) => a.length - b.length)

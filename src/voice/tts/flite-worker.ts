@@ -9,6 +9,8 @@ export interface FliteJob {
   id: number
   text: string
   voice: string
+  /** Speaking rate, 1 is normal. */
+  speed: number
 }
 
 export type FliteResult =
@@ -26,12 +28,12 @@ export function prepareFlite(used?: WasiCommand): void {
   spare ??= new WasiCommand(module, '/out', { reusable: true })
 }
 
-export function synthesizeFlite(text: string, voice: string): { samples: Int16Array; sampleRate: number } {
+export function synthesizeFlite(text: string, voice: string, speed = 1): { samples: Int16Array; sampleRate: number } {
   prepareFlite()
   const cmd = spare!
   spare = undefined
   try {
-    const run = cmd.run(['flite', '-voice', voice, '-t', text, '-o', '/out/speech.wav'])
+    const run = cmd.run(['flite', '-voice', voice, ...(speed !== 1 ? ['--setf', `duration_stretch=${(1 / speed).toFixed(3)}`] : []), '-t', text, '-o', '/out/speech.wav'])
     const wav = run.files.get('speech.wav')
     if (run.exitCode !== 0 || !wav) throw new Error(`flite exited with ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}`)
     return parseWav(wav)
@@ -55,9 +57,9 @@ export interface FliteReady {
 declare const self: Worker
 if (typeof self !== 'undefined' && typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' && !Bun.isMainThread) {
   self.onmessage = (ev: MessageEvent<FliteJob>) => {
-    const { id, text, voice } = ev.data
+    const { id, text, voice, speed } = ev.data
     try {
-      const { samples, sampleRate } = synthesizeFlite(text, voice)
+      const { samples, sampleRate } = synthesizeFlite(text, voice, speed)
       self.postMessage({ id, ok: true, samples, sampleRate } satisfies FliteResult, [samples.buffer as ArrayBuffer])
     } catch (err) {
       self.postMessage({ id, ok: false, error: (err as Error).message } satisfies FliteResult)

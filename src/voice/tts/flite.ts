@@ -15,6 +15,8 @@ export interface FliteOptions {
   sampleRate: number
   /** Worker threads running syntheses in parallel. */
   workers: number
+  /** Speaking rate, 1 is normal (0.5-2). */
+  speed?: number
 }
 
 /**
@@ -54,7 +56,7 @@ class FlitePool {
     this.pending.clear()
   }
 
-  run(text: string, voice: string): Promise<FliteResult> {
+  run(text: string, voice: string, speed: number): Promise<FliteResult> {
     const id = this.nextId++
     if (this.broken) return Promise.resolve({ id, ok: false, error: this.broken })
     let best = this.workers[this.turn++ % this.workers.length]!
@@ -62,7 +64,7 @@ class FlitePool {
     best.load++
     return new Promise((resolve) => {
       this.pending.set(id, resolve)
-      best.worker.postMessage({ id, text, voice } satisfies FliteJob)
+      best.worker.postMessage({ id, text, voice, speed } satisfies FliteJob)
     })
   }
 
@@ -128,7 +130,7 @@ class FliteStream extends ProviderStream<never, TtsEvent> {
   }
 
   protected async attempt(_input: AsyncQueue<never>, emit: (e: TtsEvent) => void, signal: AbortSignal): Promise<void> {
-    const result = await this.pool.run(this.text, this.opts.voice)
+    const result = await this.pool.run(this.text, this.opts.voice, this.opts.speed ?? 1)
     if (signal.aborted) return
     if (!result.ok) throw new ProviderError(this.provider, 'protocol', result.error, false)
     const samples = resample(result.samples, result.sampleRate, this.opts.sampleRate)

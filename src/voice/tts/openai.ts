@@ -8,6 +8,8 @@ export interface OpenAiTtsOptions {
   apiKey: string
   model: string
   voice: string
+  /** Speaking rate, 1 is normal (0.25-4). */
+  speed?: number
   sampleRate: number
   conn?: ConnOptions
 }
@@ -30,7 +32,7 @@ export class OpenAiTts implements Tts {
       {
         url: `${this.opts.baseUrl.replace(/\/+$/, '')}/audio/speech`,
         headers: { authorization: `Bearer ${this.opts.apiKey}` },
-        body: { model: this.opts.model, input: clean, voice: this.opts.voice, response_format: 'pcm' },
+        body: { model: this.opts.model, input: clean, voice: this.opts.voice, response_format: 'pcm', ...(this.opts.speed && this.opts.speed !== 1 ? { speed: this.opts.speed } : {}) },
         sampleRate: 24000,
       },
       clean,

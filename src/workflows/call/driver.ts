@@ -1,6 +1,6 @@
 import { type EngineOptions, WorkflowEngine } from '../engine/engine.ts'
 import type { EngineInput, Final, RunState, StepResult } from '../engine/contracts.ts'
-import type { Variables } from '../engine/template.ts'
+import type { Variables } from '../../template.ts'
 import type { WorkflowGraph } from '../workflow.model.ts'
 import { DigitBuffer, digitExpectation } from './dtmf.ts'
 

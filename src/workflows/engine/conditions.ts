@@ -1,7 +1,7 @@
 import type { Condition } from '../workflow.model.ts'
 import { normalizeText } from './extract.ts'
 import type { EngineInput } from './contracts.ts'
-import { lookup, type Variables } from './template.ts'
+import { lookup, type Variables } from '../../template.ts'
 
 const MAX_MATCH_CHARS = 2000
 

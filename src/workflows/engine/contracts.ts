@@ -1,4 +1,4 @@
-import type { Variables } from './template.ts'
+import type { Variables } from '../../template.ts'
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant'

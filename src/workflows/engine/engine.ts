@@ -11,7 +11,7 @@ import {
   WorkflowRunError,
 } from './contracts.ts'
 import { extractDate, extractDigits, extractEmail, extractRegex, extractText, extractYesNo } from './extract.ts'
-import { fillTemplate, readPath, stringify, type Variables } from './template.ts'
+import { fillTemplate, readPath, stringify, type Variables } from '../../template.ts'
 
 export interface EngineOptions {
   llm?: WorkflowLlm

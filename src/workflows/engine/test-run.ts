@@ -1,7 +1,7 @@
 import type { WorkflowGraph } from '../workflow.model.ts'
 import type { EngineInput, FinalAction, ToolRunner, WorkflowLlm } from './contracts.ts'
 import { WorkflowEngine } from './engine.ts'
-import type { Variables } from './template.ts'
+import type { Variables } from '../../template.ts'
 
 export interface TranscriptEntry {
   role: 'user' | 'assistant'

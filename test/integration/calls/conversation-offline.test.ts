@@ -2,6 +2,7 @@
 // caller, pocketsphinx transcribes it on this machine, and the LLM (a local fake) gets its words.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+import { testNeedingPackage } from '../../helpers/debian.ts'
 import { dialWithBaresip, opusMicrophone } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
 import { fliteSpeech, silence } from '../../helpers/speech.ts'
@@ -26,7 +27,7 @@ afterAll(async () => {
   llm?.stop()
 })
 
-test.skipIf(!installed)('pocketsphinx transcribes the caller over Opus and the agent answers what was said', async () => {
+testNeedingPackage('pocketsphinx-en-us', installed)('pocketsphinx transcribes the caller over Opus and the agent answers what was said', async () => {
   llm.chat.push({ text: 'We are open from nine to five. Goodbye!', toolCalls: [{ name: 'end_call', arguments: '{}' }] })
   const speech = concatFrames([silence(1000, 16000), fliteSpeech('what are your opening hours'), silence(9000, 16000)])
   const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, opusMicrophone(speech.samples, 16000), { codecs: ['opus.so'], timeoutSec: 30 })

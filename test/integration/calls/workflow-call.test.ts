@@ -11,9 +11,14 @@ const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
 const SALES = 'sip:sales@127.0.0.1:5999'
 
 let t: TestAppliance
+const logs: any[] = []
 
 beforeAll(async () => {
-  t = await startTestAppliance({ LLM_PROVIDER: 'none' })
+  t = await startTestAppliance({ LLM_PROVIDER: 'none', LOG_LEVEL: 'info' }, undefined, {
+    write: (chunk) => {
+      for (const line of chunk.split('\n')) if (line) logs.push(JSON.parse(line))
+    },
+  })
 })
 
 afterAll(async () => {
@@ -48,4 +53,9 @@ test('with no LLM, a workflow agent answers; the caller presses 1 and the applia
   expect(said).toEqual([`Welcome to Acme. You called ${target.e164}.`, 'Press 1 for sales or 2 for support.'])
   expect(call.transcript.filter((i: any) => i.role === 'user').map((i: any) => i.text)).toEqual(['[DTMF] 1'])
   expect(call.metrics.model).toBe('')
+  // the transfer is one structured log line, between the answer and the end
+  const events = logs.filter((l) => l.callId === call.id).map((l) => l.event)
+  expect(events).toEqual(['call_start', 'call_answer', 'call_transfer', 'call_end'])
+  expect(logs.find((l) => l.callId === call.id && l.event === 'call_transfer')).toMatchObject({ target: SALES, ok: true, via: 'refer', number: target.e164 })
+  expect(logs.find((l) => l.callId === call.id && l.event === 'call_answer')).toMatchObject({ brain: 'workflow' })
 }, 40_000)

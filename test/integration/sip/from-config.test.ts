@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../../src/config.ts'
-import { header, InMemoryNumberDirectory, userAgentFromConfig, type UserAgent } from '../../../src/telephony/sip/index.ts'
+import { header, userAgentFromConfig, type UserAgent } from '../../../src/telephony/sip/index.ts'
+import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
 
 let ua: UserAgent | undefined

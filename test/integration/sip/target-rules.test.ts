@@ -3,7 +3,8 @@
 // A real UDP socket stands where a refused request would have gone and must stay silent.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import dgram from 'node:dgram'
-import { InMemoryNumberDirectory, TargetRefusedError, UserAgent } from '../../../src/telephony/sip/index.ts'
+import { TargetRefusedError, UserAgent } from '../../../src/telephony/sip/index.ts'
+import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { until } from '../../helpers/until.ts'
 
 const SDP = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 43000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'

@@ -1,3 +1,4 @@
+import { llmBrain } from '../../../src/voice/brain/index.ts'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { drain } from '../../../src/voice/base.ts'
 import { type AudioFrame, concatFrames } from '../../../src/voice/audio.ts'
@@ -40,7 +41,6 @@ describe('a conversation with streaming STT over the Deepgram protocol, in real 
       engines: {
         vad: await SileroVad.load(),
         stt: new DeepgramStt({ baseUrl: deepgram.url, apiKey: 'dg', model: 'nova-3', language: 'en-US', endpointingMs: 300, utteranceEndMs: 1000 }),
-        llm: new OpenAiLlm({ baseUrl: openai.url, apiKey: 'sk', model: 'gpt-test' }),
         tts,
       },
       settings: {
@@ -49,6 +49,7 @@ describe('a conversation with streaming STT over the Deepgram protocol, in real 
         bargeIn: { ...DEFAULT_BARGE_IN },
       },
       agent: { ...baseAgent, silenceTimeoutMs: 6000 },
+      brain: llmBrain(new OpenAiLlm({ baseUrl: openai.url, apiKey: 'sk', model: 'gpt-test' }), { ...baseAgent, silenceTimeoutMs: 6000 }),
       hooks: { send: (frame) => sent.push({ atMs: now(), frame }), hangup: (reason) => ended.resolve(reason) },
       sampleRate: 16000,
       now,

@@ -1,3 +1,4 @@
+import { llmBrain } from '../../../src/voice/brain/index.ts'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { drain } from '../../../src/voice/base.ts'
 import { type AudioFrame, concatFrames, rmsDbfs } from '../../../src/voice/audio.ts'
@@ -34,9 +35,9 @@ describe('an offline conversation with the real engines, in real time', () => {
       engines: {
         vad: await SileroVad.load(),
         stt,
-        llm: new OpenAiLlm({ baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test' }),
         tts,
       },
+      brain: llmBrain(new OpenAiLlm({ baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test' }), { ...baseAgent, goodbyeMessage: 'Goodbye.', silenceTimeoutMs: 6000 }),
       settings: {
         vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 },
         endpointing: { maxFinalWaitMs: 1500, useInterimOnTimeout: true },

@@ -48,7 +48,7 @@ describe('template variables', () => {
     expect(templateVariables('Hi {{ first_name }}, about {{order.id}}', 'Bye {{first_name}} {{ not valid-}', '{{}}')).toEqual(['first_name', 'order.id'])
   })
 
-  test('fills known names and leaves unknown ones visible', () => {
-    expect(fillTemplate('Hi {{name}}, {{missing}}', { name: 'Ada' })).toBe('Hi Ada, {{missing}}')
+  test('fills known names; an unknown one becomes empty, as on a call (the caller must never hear a raw placeholder)', () => {
+    expect(fillTemplate('Hi {{name}}, {{missing}}', { name: 'Ada' })).toBe('Hi Ada, ')
   })
 })

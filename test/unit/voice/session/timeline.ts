@@ -1,5 +1,6 @@
+import { llmBrain } from '../../../../src/voice/brain/index.ts'
 import type { AudioFrame } from '../../../../src/voice/audio.ts'
-import { type AgentProfile, type EndReason, VoiceSession } from '../../../../src/voice/session/index.ts'
+import { type AgentProfile, type Brain, type EndReason, VoiceSession } from '../../../../src/voice/session/index.ts'
 import { DEFAULT_BARGE_IN } from '../../../../src/voice/turn/index.ts'
 import { EnergyVad } from '../../../../src/voice/vad/index.ts'
 import { ScriptedLlm, ScriptedStt, type ScriptedTurn, ToneTts } from '../../../helpers/scripted-engines.ts'
@@ -32,16 +33,18 @@ export class Timeline {
   readonly tts = new ToneTts(RATE)
   private readonly speaking: [number, number][] = []
 
-  constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[]; agent?: Partial<AgentProfile> }) {
+  constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[]; agent?: Partial<AgentProfile>; brain?: Brain }) {
     this.llm = new ScriptedLlm(opts.llm)
+    const agent = { ...baseAgent, ...opts.agent }
     this.session = new VoiceSession({
-      engines: { vad: new EnergyVad(), stt: new ScriptedStt(opts.stt), llm: this.llm, tts: this.tts },
+      engines: { vad: new EnergyVad(), stt: new ScriptedStt(opts.stt), tts: this.tts },
+      brain: opts.brain ?? llmBrain(this.llm, agent),
       settings: {
         vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 60, minSilenceMs: 300 },
         endpointing: { maxFinalWaitMs: 1000, useInterimOnTimeout: true },
         bargeIn: { ...DEFAULT_BARGE_IN },
       },
-      agent: { ...baseAgent, ...opts.agent },
+      agent,
       hooks: {
         send: (frame) => this.sent.push({ atMs: this.now, frame }),
         hangup: (reason) => {

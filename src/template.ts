@@ -1,3 +1,5 @@
+// The one {{placeholder}} filler: prompts, welcome messages, fixed lines and workflow nodes
+// all render `{{name}}` and `{{a.b}}` the same way.
 export type Variables = Record<string, unknown>
 
 /** Reads `a.b.c` from nested objects (and arrays by index); undefined when any step is missing. */
@@ -31,4 +33,11 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/
  */
 export function fillTemplate(text: string, variables: Variables): string {
   return text.replace(PLACEHOLDER, (_, name: string) => stringify(lookup(variables, name)))
+}
+
+/** The distinct {{variable}} names in the given texts, sorted (what fillTemplate would fill). */
+export function templateVariables(...texts: string[]): string[] {
+  const names = new Set<string>()
+  for (const text of texts) for (const m of text.matchAll(PLACEHOLDER)) names.add(m[1] as string)
+  return [...names].sort()
 }

@@ -1,10 +1,11 @@
 // Keeps a REGISTER binding with the trunk of every number that asks for one (sipRegister),
 // following changes to the numbers table; a failing registration marks the number's status.
-import type { Db } from '../../db/index.ts'
-import type { Logger } from '../../log.ts'
-import { findRegisteringNumbers, reportTrunkHealth, type NumberRoute } from '../../numbers/index.ts'
-import type { SecretBox } from '../../secrets/index.ts'
-import type { Registration, UserAgent } from '../../telephony/sip/index.ts'
+import type { Db } from '../db/index.ts'
+import type { Logger } from '../log.ts'
+import { reportTrunkHealth } from './numbers.service.ts'
+import { findRegisteringNumbers, type NumberRoute } from './sip-lookup.ts'
+import type { SecretBox } from '../secrets/index.ts'
+import type { Registration, UserAgent } from '../telephony/sip/index.ts'
 
 export interface RegistrationOptions {
   syncMs: number

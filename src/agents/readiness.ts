@@ -1,0 +1,47 @@
+// Can this agent hold a conversation on this appliance, and what runs it? The same decision
+// picks the brain of a live call, so what the API shows is what a caller gets.
+import { t } from 'elysia'
+import { FLITE_VOICE_IDS } from '../providers/catalog.ts'
+import { llmRoute, type Serving } from '../providers/serving.ts'
+
+export type BrainKind = 'workflow' | 'llm' | 'none'
+
+export interface Readiness {
+  canConverse: boolean
+  brain: BrainKind
+  /** Why the agent cannot converse, or what it will do differently from what it asks for. */
+  problems: string[]
+}
+
+export interface ReadinessInput {
+  llmModel: string
+  voice: { provider: string; voiceId: string }
+  hasWorkflow: boolean
+}
+
+export function agentReadiness(agent: ReadinessInput, serving: Serving): Readiness {
+  const problems: string[] = []
+  const route = llmRoute(agent.llmModel, serving)
+  let brain: BrainKind
+  if (agent.hasWorkflow) brain = 'workflow'
+  else if (route.ok) brain = 'llm'
+  else {
+    brain = 'none'
+    problems.push(`${route.problem}, and the agent has no workflow: calls are greeted and hung up`)
+  }
+  if (!serving.voice.includes(agent.voice.provider)) {
+    problems.push(`the voice provider '${agent.voice.provider}' has no API key here: calls use the default voice`)
+  } else if (agent.voice.provider === 'flite' && !FLITE_VOICE_IDS.includes(agent.voice.voiceId)) {
+    problems.push(`flite has no voice '${agent.voice.voiceId}': calls use the default voice`)
+  }
+  return { canConverse: brain !== 'none', brain, problems }
+}
+
+export const ReadinessSchema = t.Object(
+  {
+    canConverse: t.Boolean({ description: 'a caller gets a conversation (false: greeted, told there are technical difficulties, hung up)' }),
+    brain: t.Union([t.Literal('workflow'), t.Literal('llm'), t.Literal('none')], { description: 'what runs calls: the agent\'s workflow, the LLM serving its llmModel, or nothing' }),
+    problems: t.Array(t.String(), { description: 'why it cannot converse, or where calls differ from what the agent asks for' }),
+  },
+  { description: 'Computed from the agent, its workflow and what this appliance is configured with; not stored' },
+)

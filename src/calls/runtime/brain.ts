@@ -1,0 +1,46 @@
+// The one place a call's brain is picked: its workflow when the agent has one, else the LLM
+// serving the agent's model, else none (greet, explain, hang up). Readiness uses the same rule.
+import { agentReadiness, type AgentSnapshot } from '../../agents/index.ts'
+import type { Db } from '../../db/index.ts'
+import type { CallEngines, VoiceEngines } from '../../voice/index.ts'
+import { llmBrain, noBrain } from '../../voice/brain/index.ts'
+import type { AgentProfile, Brain } from '../../voice/session/index.ts'
+import { findWorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
+import { sessionTools, type CallControls } from './tools.ts'
+import { workflowBrain } from './workflow-brain.ts'
+
+export interface BrainDeps {
+  db: Db
+  voice: VoiceEngines
+  workflowLlm?: WorkflowLlm
+  maxVisits: number
+  allowPrivateTools: boolean
+}
+
+export interface CallBrainInput {
+  agent: AgentSnapshot
+  profile: AgentProfile
+  variables: Record<string, string>
+  engines: CallEngines
+  controls: CallControls
+}
+
+export async function brainOfCall(d: BrainDeps, c: CallBrainInput): Promise<Brain> {
+  const graph = await findWorkflowGraph(d.db, c.agent.workspaceId, c.agent.agentId)
+  const { brain } = agentReadiness({ ...c.agent, hasWorkflow: graph !== undefined }, d.voice.serving)
+  if (brain === 'workflow' && graph) {
+    return workflowBrain({
+      graph,
+      variables: c.variables,
+      llm: d.workflowLlm,
+      maxVisits: d.maxVisits,
+      fallbackMessage: c.profile.fallbackMessage,
+      transfer: c.controls.transfer,
+    })
+  }
+  if (brain === 'llm' && c.engines.llm) {
+    const tools = sessionTools(c.agent, c.controls, { allowPrivate: d.allowPrivateTools })
+    return llmBrain(c.engines.llm, { ...c.profile, tools })
+  }
+  return noBrain(c.profile.firstSpeaker === 'agent' ? c.profile.welcomeMessage : '', c.profile.fallbackMessage)
+}

@@ -1,0 +1,65 @@
+// One structured log line per step of a call (start, answer, transfer, end) at info, provider
+// failures at warn, and with LOG_CALL_DETAIL a line per caller turn.
+import type { Logger } from '../../log.ts'
+import type { NumberRoute } from '../../numbers/index.ts'
+import type { InboundCall, OutboundCall } from '../../telephony/sip/index.ts'
+import type { CallEngines } from '../../voice/index.ts'
+import type { TurnLatency } from '../../voice/turn/metrics.ts'
+import type { TransferOutcome } from './tools.ts'
+
+/** What a log line says about the call it is about. */
+export interface LoggedCall {
+  id: string
+  type: 'inbound' | 'outbound'
+  sip: InboundCall | OutboundCall
+  route: NumberRoute
+  agent: { agentId: string; workspaceId: string; name: string }
+}
+
+export class CallLog {
+  constructor(
+    private readonly log: Logger,
+    private readonly detail: boolean,
+  ) {}
+
+  private fields(call: LoggedCall) {
+    const r = 'info' in call.sip ? call.sip.info.remote : call.sip.remote
+    return {
+      callId: call.id,
+      workspaceId: call.agent.workspaceId,
+      agentId: call.agent.agentId,
+      number: call.route.e164,
+      direction: call.type,
+      peer: `${r.transport}:${r.address}:${r.port}`,
+    }
+  }
+
+  started(call: LoggedCall): void {
+    this.log.info({ ...this.fields(call), event: 'call_start', agent: call.agent.name }, 'call started')
+  }
+
+  answered(call: LoggedCall, brain: string, engines: CallEngines): void {
+    const line = { ...this.fields(call), event: 'call_answer', brain, llm: engines.llm?.model, tts: engines.tts.provider, stt: engines.stt?.provider }
+    this.log.info(line, 'call answered')
+    for (const why of engines.fallbacks) this.log.warn({ ...this.fields(call), event: 'call_fallback' }, why)
+  }
+
+  transferred(call: LoggedCall, target: string, outcome: TransferOutcome): void {
+    const result = outcome.ok ? { ok: true, via: outcome.via } : { ok: false, reason: outcome.reason }
+    this.log.info({ ...this.fields(call), event: 'call_transfer', target, ...result }, 'call transfer')
+  }
+
+  ended(call: LoggedCall, end: { outcome: string; endReason: string | null; durationMs: number }): void {
+    const line = { ...this.fields(call), event: 'call_end', outcome: end.outcome, reason: end.endReason, durationSec: Math.round(end.durationMs) / 1000 }
+    this.log.info(line, 'call ended')
+  }
+
+  providerFailed(call: LoggedCall, provider: string, error: string): void {
+    this.log.warn({ ...this.fields(call), event: 'provider_error', provider, error }, 'provider failed')
+  }
+
+  turn(call: LoggedCall, text: string, latency: TurnLatency): void {
+    if (!this.detail) return
+    this.log.info({ ...this.fields(call), event: 'call_turn', text, ...latency }, 'caller turn')
+  }
+}

@@ -1,0 +1,122 @@
+// The LLM runs the conversation: history, tool rounds, the reply streamed sentence by sentence
+// into the host's speech, and what the caller actually heard of each reply.
+import type { ChatMessage, Llm } from '../llm/contract.ts'
+import { streamReply } from '../reply.ts'
+import { endMessage, runTool } from '../session/tools.ts'
+import { type AgentProfile, type Brain, type BrainHost, END_CALL_TOOL } from '../session/types.ts'
+import type { SpeechHandle } from '../turn/speech-handle.ts'
+
+const MAX_HISTORY = 40
+const MAX_TOOL_ROUNDS = 3
+/** A spoken reply is short; this also bounds the audio one reply can queue. */
+const MAX_REPLY_TOKENS = 400
+
+type Said = { role: 'assistant'; content: string }
+
+/** The agent's prompt, opening, goodbye line and tools, answered by `llm`. */
+export function llmBrain(llm: Llm, agent: AgentProfile): Brain {
+  return new LlmBrain(llm, agent)
+}
+
+class LlmBrain implements Brain {
+  readonly kind = 'llm' as const
+  readonly answersKeys = false
+  private host!: BrainHost
+  private readonly history: ChatMessage[] = []
+  private replying: Promise<void> | undefined
+  private stopped = false
+
+  constructor(
+    private readonly llm: Llm,
+    private readonly agent: AgentProfile,
+  ) {}
+
+  get busy(): boolean {
+    return this.replying !== undefined
+  }
+
+  start(host: BrainHost): void {
+    this.host = host
+    const a = this.agent
+    if (a.firstSpeaker !== 'agent' || !a.welcomeMessage.trim()) return
+    const message: Said = { role: 'assistant', content: host.fill(a.welcomeMessage) }
+    this.history.push(message)
+    void host.say(a.welcomeMessage, { interruptible: a.welcomeInterruptible ?? true }).then(({ speech }) => this.heard(speech, message))
+  }
+
+  onDtmf(): void {}
+
+  stop(): void {
+    this.stopped = true
+  }
+
+  onUserTurn(text: string): void {
+    this.history.push({ role: 'user', content: text })
+    const previous = this.replying ?? Promise.resolve()
+    const run = previous
+      .then(() => this.respond())
+      // a bug must not leave the caller in silence either
+      .catch((err) => this.host.fail('session', (err as Error).message))
+    this.replying = run
+    void run.finally(() => {
+      if (this.replying === run) this.replying = undefined
+    })
+  }
+
+  /** An interrupted line stays in the history as far as the caller heard it. */
+  private heard(speech: SpeechHandle, message: Said): void {
+    void speech.done.then((state) => {
+      if (state === 'interrupted') message.content = speech.playedText
+    })
+  }
+
+  private async respond(): Promise<void> {
+    if (this.stopped) return
+    const { llm } = this
+    const own = this.agent.tools
+    const host = this.host
+    const tools = [END_CALL_TOOL, ...own.map((t) => t.spec)]
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      const out = host.speak(true)
+      const speech = out.speech
+      const r = await streamReply({
+        llm,
+        request: { messages: [{ role: 'system', content: host.fill(this.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools, maxTokens: MAX_REPLY_TOKENS },
+        tts: out.tts,
+        speech,
+        onAudio: (f) => out.play(f),
+        now: host.now,
+      })
+      out.flush()
+      host.usage.llm.push({ model: llm.model, inputTokens: r.inputTokens, outputTokens: r.outputTokens })
+      if (r.ttsCharacters > 0) host.usage.tts.push({ provider: out.tts.provider, characters: r.ttsCharacters, audioMs: r.ttsAudioMs })
+      if (round === 0) host.noteLatency({ llmTtftMs: r.llmTtftMs, ttsTtfbMs: r.ttsTtfbMs })
+      if (r.outcome === 'failed') {
+        speech.interrupt()
+        await host.fail(r.error?.provider ?? llm.provider, r.error?.message ?? 'the reply failed')
+        return
+      }
+      if (r.outcome === 'interrupted') {
+        this.history.push({ role: 'assistant', content: speech.playedText })
+        return
+      }
+      const message = { role: 'assistant' as const, content: r.text, ...(r.toolCalls.length ? { toolCalls: r.toolCalls } : {}) }
+      this.history.push(message)
+      this.heard(speech, message)
+      if (r.toolCalls.length === 0) return
+      const end = r.toolCalls.find((c) => c.name === END_CALL_TOOL.name)
+      if (end) {
+        await speech.done
+        // say goodbye: the tool's message, else the agent's line when the model said nothing
+        await host.end('agent_hangup', endMessage(end) ?? (r.text.trim() ? undefined : host.fill(this.agent.goodbyeMessage)))
+        return
+      }
+      for (const call of r.toolCalls) {
+        // a transfer must not cut off what the agent is saying about it
+        if (own.find((t) => t.spec.name === call.name)?.afterSpeech) await speech.done
+        this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(own, call) })
+      }
+      if (speech.state === 'interrupted' || this.stopped) return
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/** Digits typed without '#' count as one entry after this pause. */
+export const DTMF_PAUSE_MS = 1500
+
+/** Collects a caller's keys into entries: an entry ends at '#' or after a pause. */
+export class DtmfEntry {
+  private digits = ''
+  private startAt = 0
+  private lastAt = 0
+
+  /** A key was pressed; returns the entry when it ends with this key. */
+  press(key: string, now: number): { digits: string; startAt: number; lastAt: number } | undefined {
+    if (!this.digits) this.startAt = now
+    this.lastAt = now
+    // '#' ends an entry; pressed alone it is the entry
+    if (key !== '#') {
+      this.digits += key
+      return undefined
+    }
+    if (!this.digits) this.digits = '#'
+    return this.take()
+  }
+
+  /** The entry when the pause after its last key has passed. */
+  due(now: number): { digits: string; startAt: number; lastAt: number } | undefined {
+    return this.digits && now - this.lastAt >= DTMF_PAUSE_MS ? this.take() : undefined
+  }
+
+  /** Whatever was typed, complete or not (at the end of the call). */
+  take(): { digits: string; startAt: number; lastAt: number } | undefined {
+    const digits = this.digits
+    this.digits = ''
+    return digits ? { digits, startAt: this.startAt, lastAt: this.lastAt } : undefined
+  }
+}
