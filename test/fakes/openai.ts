@@ -7,6 +7,8 @@ export interface FakeOpenAi {
   url: string
   requests: { path: string; headers: Headers; body: any }[]
   chat: Planned<ScriptedReply>[]
+  /** Replies to structured-output requests (`response_format: json_schema`, the post-call analysis), kept apart from the conversation's. */
+  structured: Planned<ScriptedReply>[]
   speech: Planned<{ ok: true }>[]
   transcripts: Planned<string>[]
   delays: Delays
@@ -19,6 +21,7 @@ export function startFakeOpenAi(): FakeOpenAi {
     url: '',
     requests: [],
     chat: [],
+    structured: [],
     speech: [],
     transcripts: [],
     delays: { ...NO_DELAY },
@@ -37,7 +40,8 @@ export function startFakeOpenAi(): FakeOpenAi {
       if (path === '/v1/chat/completions') {
         const body = await req.json()
         fake.requests.push({ path, headers: req.headers, body })
-        return handleChat(body as { model?: string; stream?: boolean }, fake.chat.shift(), fake.delays)
+        const queue = (body as { response_format?: { type?: string } }).response_format?.type === 'json_schema' ? fake.structured : fake.chat
+        return handleChat(body as { model?: string; stream?: boolean }, queue.shift(), fake.delays)
       }
       if (path === '/v1/audio/speech') {
         const body = (await req.json()) as { input?: string; response_format?: string }

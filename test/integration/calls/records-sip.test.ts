@@ -74,6 +74,8 @@ describe('with the fake LLM', () => {
     llm.chat.push(
       { text: 'Sure, Friday at ten works.', usage: { prompt: 100, completion: 8 } },
       { text: '', toolCalls: [{ name: 'end_call', arguments: JSON.stringify({ message: 'You are booked. Goodbye!' }) }], usage: { prompt: 140, completion: 10 } },
+    )
+    llm.structured.push(
       {
         text: JSON.stringify({
           summary: 'The caller booked a cleaning for Friday at ten.',
