@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
 import { CallRuntime, closeAbandonedCalls, DbNumberDirectory, TrunkRegistrations } from './calls/index.ts'
+import { amdGateFactory, Dispatcher, noEvents, type CampaignEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
@@ -21,6 +23,7 @@ export interface Appliance {
   app: App
   calls: CallRuntime
   registrations: TrunkRegistrations
+  campaigns: Dispatcher
   /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
   sip: { udp?: number; tcp?: number; tls?: number }
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:3000 */
@@ -33,7 +36,11 @@ export interface Appliance {
  * install, start the media engine, the voice engines and the SIP user agent, then build the
  * HTTP app and listen. Stop runs in reverse: HTTP first, then calls drain (new INVITEs get 503).
  */
-export async function startAppliance(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<Appliance> {
+export async function startAppliance(
+  config: Config,
+  log: Logger = createLogger(config.LOG_LEVEL),
+  opts: { campaignEvents?: CampaignEvents } = {},
+): Promise<Appliance> {
   mkdirSync(config.DATA_DIR, { recursive: true })
   const lock = lockDataDir(config.DATA_DIR)
   let database: DbHandle | undefined
@@ -75,13 +82,28 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     })
     await registrations.start()
 
+    const events = opts.campaignEvents ?? noEvents
+    const campaigns = new Dispatcher({
+      db,
+      box: secretBoxFor(config.DATA_DIR),
+      dialer: calls,
+      events,
+      log: log.child({ component: 'campaigns' }),
+      owner: config.NODE_ID || hostname(),
+      maxCalls: config.OUTBOUND_MAX_CALLS,
+      answerGate: amdGateFactory(db, voice),
+    })
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    const app = buildApp({ db, config, log, dialer: calls, authenticate: (token, now) => authenticate(db, token, now, principals) })
+    const app = buildApp({
+      db, config, log, dialer: calls, campaigns: { events, poke: () => campaigns.poke() },
+      authenticate: (token, now) => authenticate(db, token, now, principals),
+    })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')
     const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
     const url = `http://${host}:${server.port}`
+    await campaigns.start()
     log.info({ url, dataDir: config.DATA_DIR }, 'appliance started')
     const handle = database
     const mediaEngine = media
@@ -92,14 +114,17 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       app,
       calls,
       registrations,
+      campaigns,
       sip,
       url,
       async stop() {
         // SIP refuses new calls (503) from this moment, while the API closes and calls drain
+        campaigns.stop()
         const callsStopped = calls.stop(config.CALL_DRAIN_MS)
         await registrations.stop()
         await app.stop()
         await callsStopped
+        await campaigns.settled()
         await mediaEngine.stop()
         await handle.close()
         lock.release()

@@ -6,6 +6,7 @@ import * as workflows from './migrations/2026-11-21T2010_workflows.ts'
 import * as calls from './migrations/2026-11-21T2100_calls.ts'
 import * as numberRegistration from './migrations/2026-11-21T2110_number_registration.ts'
 import * as callCampaignLinks from './migrations/2026-11-23T1700_call_campaign_links.ts'
+import * as outboundJobs from './migrations/2026-11-23T1840_outbound_jobs.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T2100_calls': calls,
   '2026-11-21T2110_number_registration': numberRegistration,
   '2026-11-23T1700_call_campaign_links': callCampaignLinks,
+  '2026-11-23T1840_outbound_jobs': outboundJobs,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

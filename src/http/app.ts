@@ -4,9 +4,11 @@ import { agentsController, findAgentRow } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
 import { callsController, type Dialer } from '../calls/index.ts'
+import { campaignsController, noEvents, type CampaignEvents } from '../campaigns/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
+import { doNotCallController } from '../do-not-call/index.ts'
 import { AppError } from '../errors.ts'
 import { accessLog, type Logger } from '../log.ts'
 import { numbersController } from '../numbers/index.ts'
@@ -15,7 +17,7 @@ import { secretBoxFor } from '../secrets/index.ts'
 import { workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
-import { checkContentLength, readJsonBody } from './body.ts'
+import { bodyLimitFor, checkContentLength, isJobUpload, readJsonBody } from './body.ts'
 import { errorBody, toAppError } from './errors.ts'
 import { openapiRoutes } from './openapi.ts'
 import { RateLimiter } from './rate-limit.ts'
@@ -27,6 +29,8 @@ export interface AppDeps {
   authenticate: Authenticate
   /** Places outbound calls; absent when the telephony side is not running. */
   dialer?: Dialer
+  /** The campaign dispatcher's wake-up and where campaign events go; absent: jobs wait for the next start. */
+  campaigns?: { events: CampaignEvents; poke(): void }
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -49,6 +53,12 @@ export const FEATURES: FeatureMount[] = [
       },
     }),
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, auth),
+  (deps, auth) =>
+    campaignsController(
+      { db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), events: deps.campaigns?.events ?? noEvents, poke: () => deps.campaigns?.poke() },
+      auth,
+    ),
+  ({ db }, auth) => doNotCallController(db, auth),
 ]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -71,16 +81,18 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST))
 
   const self: { app?: AnyElysia } = {}
-  let app = new Elysia({ serve: { maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576 } })
+  let app = new Elysia({ serve: { maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.OUTBOUND_JOB_MAX_BODY_BYTES) + 16 * 1_048_576 } })
     .onRequest((ctx) => {
       const given = ctx.request.headers.get('x-request-id')
       const id = given && REQUEST_ID.test(given) ? given : nextRequestId()
       ;(ctx as Timed).requestId = id
       ;(ctx as Timed).startedAt = performance.now()
       ctx.set.headers['x-request-id'] = id
-      checkContentLength(ctx.request, config.MAX_BODY_BYTES)
+      checkContentLength(ctx.request, bodyLimitFor(ctx.request, config))
     })
-    .onParse(({ request, contentType }) => readJsonBody(request, contentType, config.MAX_BODY_BYTES))
+    .onParse(({ request, contentType }) => {
+      return readJsonBody(request, contentType, bodyLimitFor(request, config), isJobUpload(request))
+    })
     .onError((ctx) => {
       const { code, error, set } = ctx
       const requestId = (ctx as Timed).requestId ?? nextRequestId()

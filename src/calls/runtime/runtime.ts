@@ -137,8 +137,16 @@ export class CallRuntime implements Dialer {
     }
     const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }
     await repo.updateCall(this.d.db, req.callId, { status: 'ringing', sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
-    const live = new LiveCall(this.liveDeps, { id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables })
+    const live = new LiveCall(this.liveDeps, {
+      id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables,
+      answerGate: req.answerGate, onEnded: req.onEnded,
+    })
     this.live.add(live)
+    if (req.ringTimeoutMs) {
+      const ring = setTimeout(() => call.cancel(), req.ringTimeoutMs)
+      call.on('answered', () => clearTimeout(ring))
+      call.on('ended', () => clearTimeout(ring))
+    }
     call.on('answered', (sdp) => {
       let media
       try {

@@ -1,0 +1,43 @@
+import type { Db } from '../db/index.ts'
+import { keysetPage, type PageRequest } from '../http/pagination.ts'
+
+export interface DncEntry {
+  number: string
+  reason: string | null
+  source: string
+}
+
+const CHUNK = 400
+
+/** Adds numbers; those already listed keep their first reason. Returns how many were new. */
+export async function addNumbers(db: Db, workspaceId: string, entries: DncEntry[], createdAt: string): Promise<number> {
+  let added = 0
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    const rows = entries.slice(i, i + CHUNK).map((e) => ({ workspace_id: workspaceId, number: e.number, reason: e.reason, source: e.source, created_at: createdAt }))
+    const r = await db.insertInto('do_not_call').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst()
+    added += Number(r.numInsertedOrUpdatedRows ?? 0n)
+  }
+  return added
+}
+
+export const removeNumber = async (db: Db, workspaceId: string, number: string) =>
+  Number((await db.deleteFrom('do_not_call').where('workspace_id', '=', workspaceId).where('number', '=', number).executeTakeFirst()).numDeletedRows)
+
+export const isListed = async (db: Db, workspaceId: string, number: string) =>
+  (await db.selectFrom('do_not_call').select('number').where('workspace_id', '=', workspaceId).where('number', '=', number).executeTakeFirst()) !== undefined
+
+/** Which of `numbers` are listed. */
+export async function listedAmong(db: Db, workspaceId: string, numbers: string[]): Promise<Set<string>> {
+  const out = new Set<string>()
+  for (let i = 0; i < numbers.length; i += CHUNK) {
+    const rows = await db.selectFrom('do_not_call').select('number').where('workspace_id', '=', workspaceId).where('number', 'in', numbers.slice(i, i + CHUNK)).execute()
+    for (const r of rows) out.add(r.number)
+  }
+  return out
+}
+
+export function listNumbers(db: Db, workspaceId: string, page: PageRequest & { number?: string }) {
+  let qb = db.selectFrom('do_not_call').selectAll().where('workspace_id', '=', workspaceId)
+  if (page.number) qb = qb.where('number', '=', page.number)
+  return keysetPage(qb, 'created_at', 'number', page).execute()
+}
