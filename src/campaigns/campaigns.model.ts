@@ -123,7 +123,8 @@ export const OutboundContact = t.Object({
 })
 
 export const ContactsQuery = t.Object({
-  status: t.Optional(t.UnionEnum(['pending', 'dialing', 'completed', 'failed', 'suppressed', 'cancelled'])),
+  // t.UnionEnum in a query fills in its first value when absent
+  status: t.Optional(t.Union(['pending', 'dialing', 'completed', 'failed', 'suppressed', 'cancelled'].map((s) => t.Literal(s)))),
   limit: t.Optional(t.Integer({ title: 'limit', minimum: 1, maximum: 500, default: 100 })),
   cursor: t.Optional(t.String({ description: "the previous page's nextCursor" })),
 })
