@@ -57,8 +57,8 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
     .use(auth)
     .post(
       '',
-      async ({ body, query, principal }) => {
-        const b = bodyOf(body, query)
+      async ({ body, principal }) => {
+        const b = body
         if (b.contacts && b.contactsCsv !== undefined) throw validation([{ path: 'contactsCsv', message: 'give contacts or contactsCsv, not both' }])
         const contacts = b.contactsCsv !== undefined ? contactsFromCsv(b.contactsCsv) : (b.contacts ?? [])
         if (contacts.length > MAX_CONTACTS) throw validation([{ path: 'contacts', message: `at most ${MAX_CONTACTS} contacts per job` }])
@@ -68,7 +68,11 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
       },
       {
         permission: 'campaigns:write',
-        body: t.Union([CreateJobBody, t.String({ description: 'text/csv' })]),
+        // a text/csv body becomes the JSON shape before validation, so errors name the same paths
+        transform: (ctx) => {
+          if (typeof ctx.body === 'string') ctx.body = bodyOf(ctx.body, ctx.query as typeof CsvQuery.static)
+        },
+        body: CreateJobBody,
         query: CsvQuery,
         response: t.Object({ job: OutboundJob, warnings: t.Array(Warning) }),
         detail: {

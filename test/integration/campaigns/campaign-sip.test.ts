@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { invitesByNumber, maxSimultaneous, readMessages, startCallees } from '../../helpers/campaign-callees.ts'
 import { setupCallTarget } from '../../helpers/calls.ts'
+import { waitForJob } from '../../helpers/jobs.ts'
 
 let t: TestAppliance
 
@@ -16,19 +17,6 @@ afterAll(async () => {
 })
 
 const ALWAYS = { start: '00:00', end: '24:00' }
-
-async function waitForJob(id: string, done: (job: any) => boolean, timeoutMs: number): Promise<any> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const job = (await t.api('GET', `/api/outbound/jobs/${id}`)).body.job
-    if (done(job)) return job
-    if (Date.now() > end) {
-      const calls = t.appliance.database.sqlite.query('select to_number, status, outcome, end_reason, answered_by from calls where outbound_job_id = ?').all(id)
-      throw new Error(`job did not get there in time: ${JSON.stringify(job)}\ncalls: ${JSON.stringify(calls)}`)
-    }
-    await Bun.sleep(50)
-  }
-}
 
 describe('a campaign against SIPp callees', () => {
   test('30 contacts, maxConcurrent 3, retryAttempts 2: completed with exact counters; SIPp saw at most 3 calls at once and the right attempts', async () => {
@@ -63,12 +51,12 @@ describe('a campaign against SIPp callees', () => {
     const id = created.body.job.id
 
     // counters always add up while it runs
-    const job = await waitForJob(id, (j) => {
+    const job = await waitForJob(t, id, (j) => {
       const p = j.progress
       expect(j.pendingContacts + j.activeContacts + p.answered + p.noAnswer + p.busy + p.voicemail + p.failed).toBe(30)
       expect(j.activeContacts).toBeLessThanOrEqual(3)
       return j.status === 'completed'
-    }, Number(process.env.JOB_WAIT_MS ?? 120_000))
+    }, 120_000)
     expect(job).toMatchObject({
       totalContacts: 30, completedContacts: 16, failedContacts: 14, pendingContacts: 0, activeContacts: 0,
       progress: { answered: 9, noAnswer: 7, busy: 7, voicemail: 7, failed: 0 },
