@@ -78,7 +78,7 @@ export async function runCrashDrill(o: DrillOptions): Promise<DrillReport> {
   if (created.status !== 200) throw new Error(`job: ${JSON.stringify(created.body)}`)
   const jobId = created.body.job.id as string
   let kills = 0
-  const jobNow = async (url: string) => (await fetch(`${url}/api/outbound/jobs/${jobId}`, { headers: { authorization: `Bearer ${readFileSync(join(dataDir, 'admin-api-key'), 'utf8').trim()}` } }).then((r) => r.json())).job
+  const jobNow = async (url: string) => (await fetch(`${url}/api/outbound/jobs/${jobId}`, { headers: { authorization: `Bearer ${readFileSync(join(dataDir, 'admin-api-key'), 'utf8').trim()}` } }).then((r) => r.json() as Promise<{ job: any }>)).job
   while (kills < o.kills) {
     await Bun.sleep(o.minRunMs + Math.random() * (o.maxRunMs - o.minRunMs))
     const job = await jobNow(node.url)
