@@ -24,6 +24,7 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 const BUILT_IN = new Set(['caller_number', 'called_number', 'call_type', 'current_time', 'current_date'])
 const MAX_ISSUES = 50
 const MAX_WARNINGS = 100
+const YIELD_EVERY = 2000
 
 interface Contact {
   to: string
@@ -89,6 +90,7 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: Omit<C
   const kept: { to: string; variables: Record<string, string> }[] = []
   let merged = 0
   for (let i = 0; i < body.contacts.length; i++) {
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r)) // a 100,000-contact job must not hold the event loop
     const c = body.contacts[i]!
     const to = typeof c.to === 'string' ? strictE164(c.to.trim()) : undefined
     if (!to) {

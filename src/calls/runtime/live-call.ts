@@ -28,6 +28,8 @@ export interface LiveCallDeps {
   brainFor(call: LiveCall, controls: CallControls): Promise<Brain | undefined>
   transferrer: Transferrer
   onFinished(call: LiveCall): void
+  /** The other party asked not to be called again (opt_out tool or workflow tool node). */
+  optOut(call: LiveCall): Promise<void>
 }
 
 export interface LiveCallInit {
@@ -107,6 +109,7 @@ export class LiveCall {
     const controls: CallControls = {
       transfer: (target) => this.transfer(target),
       sendDtmf: (digits) => this.callMedia?.sendDtmf(digits),
+      optOut: () => this.deps.optOut(this),
     }
     const brain = await this.deps.brainFor(this, controls)
     this.hasBrain = brain !== undefined

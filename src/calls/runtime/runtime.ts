@@ -12,6 +12,7 @@ import { acceptAnswer, answerOffer, createOffer, SdpError } from '../../telephon
 import { parseSipUri, type InboundCall, type UserAgent } from '../../telephony/sip/index.ts'
 import type { VoiceEngines } from '../../voice/index.ts'
 import type { Brain } from '../../voice/session/index.ts'
+import { optOut } from '../../do-not-call/index.ts'
 import { findWorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
 import type { Dialer, OutboundRequest } from '../calls.service.ts'
 import * as repo from '../calls.repository.ts'
@@ -56,6 +57,8 @@ export class CallRuntime implements Dialer {
       brainFor: (call, controls) => this.brainFor(call, controls),
       transferrer,
       onFinished: (call) => this.live.delete(call),
+      // caller_number is the other party in both directions (profile.ts)
+      optOut: async (call) => void (await optOut(d.db, call.agent.workspaceId, call.variables.caller_number ?? '')),
     }
     d.ua.on('call', (call) => {
       this.inbound(call).catch((err) => {
@@ -173,6 +176,7 @@ export class CallRuntime implements Dialer {
         maxVisits: this.d.config.WORKFLOW_MAX_VISITS,
         fallbackMessage: this.d.config.CALL_FALLBACK_MESSAGE,
         transfer: controls.transfer,
+        optOut: controls.optOut,
       })
     }
     if (this.d.voice.llm) return undefined

@@ -119,4 +119,24 @@ describe('campaign timing and control', () => {
     expect(loudWindows(right, windows, -35)).toBeGreaterThan(20) // a few seconds of message
     expect((await callees.proc.exited).code).toBe(0)
   }, 45_000)
+
+  test('a callee who asks not to be called again (workflow tool node opt_out) lands on the do-not-call list', async () => {
+    const callees = await startCallees(1, 30)
+    const x = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${callees.port}`, direction: 'outbound', agent: { enabledTools: ['opt_out'] } })
+    const graph = {
+      nodes: [
+        { id: 'start', type: 'start', config: { text: 'Hello.' } },
+        { id: 'remove', type: 'tool', config: { tool: 'opt_out' } },
+        { id: 'bye', type: 'end', config: { text: 'You will not be called again. Goodbye.' } },
+      ],
+      edges: [{ from: 'start', to: 'remove' }, { from: 'remove', to: 'bye' }],
+    }
+    const put = await t.api('PUT', `/api/agents/${x.agentId}/workflow`, { body: graph })
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+    const r = await t.api('POST', '/api/outbound/jobs', { body: { agentId: x.agentId, phoneNumberId: x.numberId, contacts: [{ to: '+14155550177' }], settings: { callingWindow: ALWAYS } } })
+    await waitForJob(t, r.body.job.id, (j) => j.status === 'completed', 20_000)
+    const listed = (await t.api('GET', `/api/workspaces/${t.workspaceId}/do-not-call?number=%2B14155550177`)).body.numbers
+    expect(listed).toEqual([{ number: '+14155550177', reason: expect.any(String), source: 'opt_out', createdAt: expect.any(String) }])
+    expect((await callees.proc.exited).code).toBe(0)
+  }, 30_000)
 })
