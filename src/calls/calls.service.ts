@@ -88,6 +88,8 @@ export function toCall(r: CallRow, baseUrl: string): Call {
     metrics: 'model' in metrics ? (metrics as CallMetrics) : null,
     cost: 'total' in cost ? (cost as CallCost) : null,
     recordingUrl: r.recording_path ? `${baseUrl}/api/calls/${r.id}/recording` : null,
+    outboundJobId: r.outbound_job_id,
+    outboundContactId: r.outbound_contact_id,
     createdAt: r.created_at,
   }
 }

@@ -79,7 +79,7 @@ describe('a campaign against SIPp callees', () => {
     const outcome = { 1: 'answered', 2: 'busy', 3: 'no_answer', 4: 'voicemail' } as Record<number, string>
     expect(listed.map((c) => c.lastOutcome)).toEqual(kinds.map((k) => outcome[k]))
     const machineCall = (await t.api('GET', `/api/calls/${listed[29].callIds[0]}`)).body.call
-    expect(machineCall).toMatchObject({ to: contacts[29]!.to, status: 'ended' })
+    expect(machineCall).toMatchObject({ to: contacts[29]!.to, status: 'ended', outboundJobId: id, outboundContactId: listed[29].id })
     const personCall = (await t.api('GET', `/api/calls/${listed[0].callIds[0]}`)).body.call
     expect(personCall.transcript.map((x: any) => x.text)).toEqual(['Hello Person 0.', 'Bye.'])
     const rows = t.appliance.database.sqlite.query('select answered_by, count(*) n from calls where outbound_job_id = ? and answered_at is not null group by answered_by order by answered_by').all(id)
