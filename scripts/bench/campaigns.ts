@@ -54,7 +54,20 @@ async function creation() {
   const times: number[] = []
   for (let i = 0; i < runs; i++) times.push((await post(10_000)).ms)
   const rssBefore = hwmKb(proc.pid)
+  // while the big job is created, how long does a /health request wait (the event loop's longest hold)?
+  let uploading = true
+  const probes: number[] = []
+  const probe = (async () => {
+    while (uploading) {
+      const t0 = performance.now()
+      await fetch(`${url}/health`)
+      probes.push(performance.now() - t0)
+      await Bun.sleep(5)
+    }
+  })()
   const big = await post(100_000)
+  uploading = false
+  await probe
   const rssPeak = hwmKb(proc.pid)
   proc.kill('SIGTERM')
   await proc.exited
@@ -75,7 +88,7 @@ async function creation() {
   db.close()
   rmSync(dataDir, { recursive: true, force: true })
   console.log(`create job, 10,000 contacts (${runs} runs): p50 ${f(pct(times, 50))} ms, p99 ${f(pct(times, 99))} ms | floor (prepared INSERT of the rows) p50 ${f(pct(floor, 50))} ms | ratio ${(pct(times, 50) / pct(floor, 50)).toFixed(1)}x`)
-  console.log(`create job, 100,000 contacts (${(big.bytes / 1048576).toFixed(1)} MB JSON): ${f(big.ms)} ms; appliance peak RSS ${Math.round(rssPeak / 1024)} MB (before it: ${Math.round(rssBefore / 1024)} MB)`)
+  console.log(`create job, 100,000 contacts (${(big.bytes / 1048576).toFixed(1)} MB JSON): ${f(big.ms)} ms; appliance peak RSS ${Math.round(rssPeak / 1024)} MB (before it: ${Math.round(rssBefore / 1024)} MB); GET /health meanwhile p50 ${f(pct(probes, 50))} ms, max ${f(Math.max(...probes))} ms (${probes.length} probes)`)
 }
 
 function hwmKb(pid: number): number {

@@ -3,7 +3,7 @@ import { attemptOutcome } from '../../src/campaigns/claims.ts'
 import { contactsFromCsv } from '../../src/campaigns/csv.ts'
 
 describe("an attempt's outcome from its call row", () => {
-  const row = (o: Partial<Parameters<typeof attemptOutcome>[0] & object>) => ({ outcome: null, end_reason: null, answered_at: null, answered_by: null, ...o }) as any
+  const row = (o: Record<string, unknown>) => ({ outcome: null, end_reason: null, answered_at: null, answered_by: null, ...o }) as any
   test.each([
     [{ answered_at: 'x', outcome: 'completed' }, 'answered'],
     [{ answered_at: 'x', answered_by: 'human' }, 'answered'],
