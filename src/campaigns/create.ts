@@ -24,7 +24,7 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 const BUILT_IN = new Set(['caller_number', 'called_number', 'call_type', 'current_time', 'current_date'])
 const MAX_ISSUES = 50
 const MAX_WARNINGS = 100
-const YIELD_EVERY = 2000
+const YIELD_EVERY = 500
 
 interface Contact {
   to: string
