@@ -10,7 +10,7 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { claimNext, finishAttempt } from '../../src/campaigns/claims.ts'
+import { claimNext, finishAttempt, type Claim } from '../../src/campaigns/claims.ts'
 import { noEvents } from '../../src/campaigns/index.ts'
 import { apiClient, startTestAppliance } from '../../test/helpers/appliance.ts'
 import { readMessages, startCallees } from '../../test/helpers/campaign-callees.ts'
@@ -107,7 +107,7 @@ async function perDial() {
   for (let i = 0; i < dials; i++) {
     const now = Date.now() + 1000
     let t0 = performance.now()
-    const claim = (await claimNext(db, r.body.job.id, { ...ctx, nowMs: now }))!
+    const claim = (await claimNext(db, r.body.job.id, { ...ctx, nowMs: now })) as Claim
     claimMs.push(performance.now() - t0)
     await db.updateTable('calls').set({ status: 'ended', outcome: 'busy' }).where('id', '=', claim.callId).execute()
     t0 = performance.now()

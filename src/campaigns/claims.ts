@@ -33,9 +33,10 @@ export const settingsOf = (job: Pick<OutboundJobRow, 'settings'>) => JSON.parse(
 /**
  * Claims the next due contact of a running job with a free slot, under a lease, and inserts
  * its attempt's call row (queued) in the same transaction. Contacts outside their calling
- * window are moved to its opening; listed numbers are suppressed. undefined: nothing to dial now.
+ * window are moved to its opening; listed numbers are suppressed. undefined: nothing to dial
+ * now; 'again': only skipped contacts so far, ask again.
  */
-export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim | undefined> {
+export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim | 'again' | undefined> {
   return db.transaction().execute(async (trx) => {
     const job = await repo.findJobById(trx, jobId)
     if (!job || job.status !== 'in_progress') return undefined
@@ -95,7 +96,7 @@ export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim
       await repo.bump(trx, jobId, { pending: -1, active: 1 })
       return { contact: claimed, callId }
     }
-    return undefined
+    return 'again' as const
   })
 }
 

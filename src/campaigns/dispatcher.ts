@@ -115,7 +115,9 @@ export class Dispatcher {
         while (!this.stopped && this.live.size < this.d.maxCalls) {
           const claim = await claimNext(this.d.db, job.id, { ...ctx, nowMs: Date.now() })
           if (!claim) break
-          await this.dial(job, claim, resolved)
+          if (claim !== 'again') await this.dial(job, claim, resolved)
+          // bun:sqlite answers at once: without this a long pass would hold the event loop
+          await new Promise((r) => setImmediate(r))
         }
       }
       await closeIfDone(this.d.db, this.d.events, job.id)

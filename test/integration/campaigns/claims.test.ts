@@ -2,7 +2,7 @@
 // test: calling windows per contact zone, the lease and the attempt written with the claim,
 // maxConcurrent, idempotent finishing, and counters equal to counts over the contacts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { claimNext, finishAttempt } from '../../../src/campaigns/claims.ts'
+import { claimNext as claimStep, finishAttempt, type Claim, type ClaimContext } from '../../../src/campaigns/claims.ts'
 import { RecordedEvents } from '../../../src/campaigns/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
@@ -18,6 +18,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop()
 })
+
+/** One claim step; never 'again' here (fewer skipped contacts than one step looks at). */
+const claimNext = async (db: Parameters<typeof claimStep>[0], jobId: string, c: ClaimContext) => (await claimStep(db, jobId, c)) as Claim | undefined
 
 const ctx = (nowMs: number) => ({ owner: 'node-a', leaseMs: 60_000, nowMs, agentName: 'Reception', fromNumber: x.e164 })
 
@@ -75,4 +78,15 @@ describe('claiming contacts', () => {
     expect(next.contact.to_number).toBe('+14155550151') // the retry waits 5 s
     countersAgree(id)
   })
+
+  test('many contacts outside their window do not hide one inside it: a step that only skipped says again', async () => {
+    const tokyo = Array.from({ length: 149 }, (_, i) => `+8131234${String(5000 + i)}`)
+    const id = await createJob([...tokyo, '+442071838751'], { callingWindow: { start: '09:00', end: '17:00' } })
+    const monday10London = Date.parse('2026-11-30T10:00:00Z')
+    expect(await claimStep(t.appliance.database.db, id, ctx(monday10London))).toBe('again')
+    const claim = await claimNext(t.appliance.database.db, id, ctx(monday10London))
+    expect(claim?.contact.to_number).toBe('+442071838751')
+    countersAgree(id)
+  })
 })
+
