@@ -2,15 +2,17 @@
 // and answering machines with a beep. SIPp's own message log is the witness for concurrency and
 // attempts; the API's counters must agree with it and with the contacts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { RecordedEvents } from '../../../src/campaigns/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { invitesByNumber, maxSimultaneous, readMessages, startCallees } from '../../helpers/campaign-callees.ts'
 import { setupCallTarget } from '../../helpers/calls.ts'
 import { waitForJob } from '../../helpers/jobs.ts'
 
 let t: TestAppliance
+const events = new RecordedEvents()
 
 beforeAll(async () => {
-  t = await startTestAppliance({ BARGE_IN_MAX_BACKCHANNEL_MS: 60_000, BARGE_IN_MIN_SPEECH_MS: 60_000 })
+  t = await startTestAppliance({ BARGE_IN_MAX_BACKCHANNEL_MS: 60_000, BARGE_IN_MIN_SPEECH_MS: 60_000 }, undefined, undefined, { campaignEvents: events })
 })
 afterAll(async () => {
   await t?.stop()
@@ -84,5 +86,11 @@ describe('a campaign against SIPp callees', () => {
     expect(personCall.transcript.map((x: any) => x.text)).toEqual(['Hello Person 0.', 'Bye.'])
     const rows = t.appliance.database.sqlite.query('select answered_by, count(*) n from calls where outbound_job_id = ? and answered_at is not null group by answered_by order by answered_by').all(id)
     expect(rows).toEqual([{ answered_by: 'human', n: 9 }, { answered_by: 'machine', n: 7 }])
+
+    // one call.completed per attempt, between job.started and job.completed
+    const types = events.events.filter((e) => e.jobId === id).map((e) => e.type)
+    expect(types[0]).toBe('job.started')
+    expect(types.at(-1)).toBe('job.completed')
+    expect(types.filter((x) => x === 'call.completed')).toHaveLength(totalCalls)
   }, 150_000)
 })

@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 import { waitForJob } from '../../helpers/jobs.ts'
+import { RecordedEvents } from '../../../src/campaigns/index.ts'
 
 let t: TestAppliance
 let target: CallSetup
+const events = new RecordedEvents()
 
 beforeAll(async () => {
-  t = await startTestAppliance()
+  t = await startTestAppliance({}, undefined, undefined, { campaignEvents: events })
   // nothing listens on the trunk: these tests never let a call be placed
   target = await setupCallTarget(t, { trunkUri: 'sip:127.0.0.1:9', direction: 'outbound', agent: { promptPublished: 'Remind {{name}} of the visit on {{date}}.' } })
 })
@@ -157,5 +159,6 @@ describe('do-not-call', () => {
     expect(job).toMatchObject({ status: 'completed', suppressedContacts: 2, pendingContacts: 0, completedContacts: 0, failedContacts: 0 })
     const calls = t.appliance.database.sqlite.query('select count(*) n from calls where outbound_job_id = ?').get(id) as { n: number }
     expect(calls.n).toBe(0)
+    expect(events.events.filter((e) => e.jobId === id).map((e) => e.type === 'job.completed' ? `${e.type} ${e.status}` : e.type)).toEqual(['job.started', 'job.completed completed'])
   })
 })
