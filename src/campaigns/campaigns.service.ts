@@ -1,6 +1,7 @@
 // Reading jobs and contacts as the API shows them, and the pause / resume / cancel actions.
 import type { Db } from '../db/index.ts'
-import { AppError, conflict, notFound, validation } from '../errors.ts'
+import { conflict, notFound, validation } from '../errors.ts'
+import { decodeCursor, finishPage } from '../http/pagination.ts'
 import { nowIso } from '../ids.ts'
 import type { JobSettings } from './campaigns.model.ts'
 import * as repo from './campaigns.repository.ts'
@@ -60,22 +61,11 @@ export async function getJob(db: Db, workspaceId: string, id: string) {
   return row
 }
 
-const decodeCursor = (cursor: string | undefined): [string, string] | undefined => {
-  if (!cursor) return undefined
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    if (Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string') return [v[0], v[1]]
-  } catch {}
-  throw new AppError(400, 'bad_request', 'cursor is not valid', { fields: [{ path: 'cursor', message: 'not a cursor from this API' }] })
-}
-
 export async function listJobs(db: Db, workspaceId: string, q: { limit?: number; cursor?: string }) {
   const limit = q.limit ?? 50
   const rows = await repo.listJobs(db, workspaceId, limit, decodeCursor(q.cursor))
-  const items = rows.slice(0, limit)
-  const last = items.at(-1)
-  const nextCursor = rows.length > limit && last ? Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url') : null
-  return { jobs: items.map((r) => toJob(r, { names: true })), nextCursor }
+  const page = finishPage(rows, limit, (r) => [r.created_at, r.id])
+  return { jobs: page.items.map((r) => toJob(r, { names: true })), nextCursor: page.nextCursor }
 }
 
 export async function listContacts(db: Db, workspaceId: string, jobId: string, q: { status?: string; limit?: number; cursor?: string }) {

@@ -1,5 +1,5 @@
+import { sql } from 'kysely'
 import type { Db } from '../db/index.ts'
-import { keysetPage, type PageRequest } from '../http/pagination.ts'
 
 export interface DncEntry {
   number: string
@@ -38,8 +38,10 @@ export async function listedAmong(db: Db, workspaceId: string, numbers: string[]
   return out
 }
 
-export function listNumbers(db: Db, workspaceId: string, page: PageRequest & { number?: string }) {
+/** Newest first, `limit + 1` rows after the (createdAt, number) cursor. */
+export function listNumbers(db: Db, workspaceId: string, q: { limit: number; after?: [string, string]; number?: string }) {
   let qb = db.selectFrom('do_not_call').selectAll().where('workspace_id', '=', workspaceId)
-  if (page.number) qb = qb.where('number', '=', page.number)
-  return keysetPage(qb, 'created_at', 'number', page).execute()
+  if (q.number) qb = qb.where('number', '=', q.number)
+  if (q.after) qb = qb.where(sql<boolean>`(created_at, number) < (${q.after[0]}, ${q.after[1]})`)
+  return qb.orderBy('created_at', 'desc').orderBy('number', 'desc').limit(q.limit + 1).execute()
 }

@@ -5,7 +5,7 @@ import type { Db } from '../db/index.ts'
 import { notFound, validation, type FieldIssue } from '../errors.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { NextCursor, Ok, WorkspaceParams } from '../http/models.ts'
-import { finishPage, pageLimit, PaginationQuery } from '../http/pagination.ts'
+import { decodeCursor, finishPage, pageLimit, PaginationQuery } from '../http/pagination.ts'
 import { nowIso } from '../ids.ts'
 import { strictE164 } from '../numbers/index.ts'
 import * as repo from './do-not-call.repository.ts'
@@ -34,7 +34,7 @@ export function doNotCallController(db: Db, auth: AuthPlugin) {
       async ({ params, query }) => {
         const number = query.number ? strictE164(query.number) : undefined
         if (query.number && !number) throw validation([{ path: 'number', message: 'must be an E.164 number' }])
-        const rows = await repo.listNumbers(db, params.workspace_id, { ...query, number })
+        const rows = await repo.listNumbers(db, params.workspace_id, { limit: pageLimit(query), after: decodeCursor(query.cursor), number })
         const page = finishPage(rows, pageLimit(query), (r) => [r.created_at, r.number])
         return { numbers: page.items.map((r) => ({ number: r.number, reason: r.reason, source: r.source, createdAt: r.created_at })), nextCursor: page.nextCursor }
       },
