@@ -52,12 +52,6 @@ export const TOOLS: Record<string, ToolDefinition> = {
     configRequired: false,
     config: T.Object({ allowedDigits: T.String({ pattern: '^[0-9*#A-D]+$', default: '0123456789*#' }) }, strict),
   },
-  opt_out: {
-    name: 'opt_out',
-    description: 'The callee asks not to be called again: add their number to the do-not-call list',
-    configRequired: false,
-    config: T.Object({}, strict),
-  },
   http_request: {
     name: 'http_request',
     description: 'Call an HTTP API during the conversation and use its answer',
@@ -73,6 +67,12 @@ export const TOOLS: Record<string, ToolDefinition> = {
       },
       strict,
     ),
+  },
+  opt_out: {
+    name: 'opt_out',
+    description: 'The callee asks not to be called again: add their number to the do-not-call list',
+    configRequired: false,
+    config: T.Object({}, strict),
   },
 }
 
