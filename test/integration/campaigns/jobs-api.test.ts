@@ -130,6 +130,22 @@ describe('job actions', () => {
   })
 })
 
+describe('a job whose agent is gone', () => {
+  test('fails at its start: pending contacts fail, nothing is dialled, job.completed says failed', async () => {
+    const agent = (await t.api('POST', '/api/agents', { body: { name: 'Temp', agentType: 'outbound' } })).body.agent.id
+    const r = await t.api('POST', '/api/outbound/jobs', {
+      body: { agentId: agent, phoneNumberId: target.numberId, contacts: [{ to: '+14155550170' }, { to: '+14155550171' }], settings: { scheduling: { startAt: new Date(Date.now() + 1000).toISOString() }, callingWindow: { start: '00:00', end: '24:00' } } },
+    })
+    expect(r.status).toBe(200)
+    expect((await t.api('DELETE', `/api/agents/${agent}`)).status).toBe(200)
+    const job = await waitForJob(t, r.body.job.id, (j) => j.status === 'failed', 4000)
+    expect(job).toMatchObject({ pendingContacts: 0, failedContacts: 2, progress: { failed: 2 } })
+    expect(job.completedAt).toBeString()
+    expect((t.appliance.database.sqlite.query('select count(*) n from calls where outbound_job_id = ?').get(r.body.job.id) as { n: number }).n).toBe(0)
+    expect(events.events.filter((e) => e.jobId === r.body.job.id).map((e) => e.type === 'job.completed' ? e.status : e.type)).toEqual(['job.started', 'failed'])
+  })
+})
+
 describe('do-not-call', () => {
   const dnc = () => `/api/workspaces/${t.workspaceId}/do-not-call`
 
