@@ -133,7 +133,8 @@ export function finishAttempt(db: Db, events: CampaignEvents, contactId: string,
     const settings = settingsOf(job)
     const call = await trx.selectFrom('calls').select(['outcome', 'answered_at', 'answered_by', 'end_reason']).where('id', '=', callId).executeTakeFirst()
     const outcome = attemptOutcome(call)
-    const next = job.status === 'cancelled' ? afterAttempt(outcome, Number.MAX_SAFE_INTEGER, settings, nowMs) : afterAttempt(outcome, contact.attempts, settings, nowMs)
+    // a cancelled or failed job retries nothing: the contact closes with this attempt's outcome
+    const next = job.status === 'cancelled' || job.status === 'failed' ? afterAttempt(outcome, Number.MAX_SAFE_INTEGER, settings, nowMs) : afterAttempt(outcome, contact.attempts, settings, nowMs)
     const at = nowIso()
     await trx
       .updateTable('outbound_contacts')
