@@ -88,5 +88,22 @@ describe('claiming contacts', () => {
     expect(claim?.contact.to_number).toBe('+442071838751')
     countersAgree(id)
   })
+
+  test('an attempt ending after cancel is not retried, and the cancelled job then gets its completedAt', async () => {
+    const id = await createJob(['+14155550155', '+14155550156'], { retryAttempts: 3, retryDelayMs: 0, callingWindow: { start: '00:00', end: '24:00' } })
+    const now = Date.now()
+    const claim = (await claimNext(t.appliance.database.db, id, ctx(now)))!
+    const cancelled = (await t.api('POST', `/api/outbound/jobs/${id}/cancel`)).body.job
+    expect(cancelled).toMatchObject({ status: 'cancelled', activeContacts: 1, cancelledContacts: 1 })
+    expect(cancelled.completedAt).toBeUndefined()
+    t.appliance.database.sqlite.query("update calls set status = 'ended', outcome = 'busy' where id = ?").run(claim.callId)
+    const events = new RecordedEvents()
+    await finishAttempt(t.appliance.database.db, events, claim.contact.id, claim.callId, now)
+    const job = (await t.api('GET', `/api/outbound/jobs/${id}`)).body.job
+    expect(job).toMatchObject({ status: 'cancelled', activeContacts: 0, pendingContacts: 0, failedContacts: 1, cancelledContacts: 1, progress: { busy: 1 } })
+    expect(job.completedAt).toBeString()
+    expect(events.events.map((e) => e.type)).toEqual(['call.completed', 'job.completed'])
+    countersAgree(id)
+  })
 })
 
