@@ -39,7 +39,7 @@ export interface Appliance {
 export async function startAppliance(
   config: Config,
   log: Logger = createLogger(config.LOG_LEVEL),
-  opts: { campaignEvents?: CampaignEvents } = {},
+  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
 ): Promise<Appliance> {
   mkdirSync(config.DATA_DIR, { recursive: true })
   const lock = lockDataDir(config.DATA_DIR)
@@ -92,6 +92,7 @@ export async function startAppliance(
       owner: config.NODE_ID || hostname(),
       maxCalls: config.OUTBOUND_MAX_CALLS,
       answerGate: amdGateFactory(db, voice),
+      now: opts.campaignClock,
     })
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
     const app = buildApp({

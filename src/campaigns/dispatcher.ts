@@ -29,6 +29,8 @@ export interface DispatcherDeps {
   leaseMs?: number
   /** The answering-machine hook of one attempt, when the job asks for detection. */
   answerGate?: (attempt: { callId: string; settings: JobSettings; variables: Record<string, string> }) => AnswerGate | undefined
+  /** The clock of schedules, windows and leases (epoch ms); Date.now by default. */
+  now?: () => number
 }
 
 const LEASE_MS = 60_000
@@ -46,9 +48,11 @@ export class Dispatcher {
   private timer?: ReturnType<typeof setTimeout>
   private leaseTimer?: ReturnType<typeof setInterval>
   private readonly leaseMs: number
+  private readonly now: () => number
 
   constructor(private readonly d: DispatcherDeps) {
     this.leaseMs = d.leaseMs ?? LEASE_MS
+    this.now = d.now ?? Date.now
   }
 
   get liveCalls(): number {
@@ -102,7 +106,7 @@ export class Dispatcher {
   }
 
   private async pass(): Promise<void> {
-    for (const job of await repo.runnableJobs(this.d.db, Date.now())) {
+    for (const job of await repo.runnableJobs(this.d.db, this.now())) {
       if (this.stopped) return
       if (job.status === 'scheduled') await this.startJob(job)
       if (this.live.size < this.d.maxCalls && job.pending > 0) {
@@ -113,7 +117,7 @@ export class Dispatcher {
         }
         const ctx = { owner: this.d.owner, leaseMs: this.leaseMs, agentName: resolved.agent.name, fromNumber: resolved.route.e164 }
         while (!this.stopped && this.live.size < this.d.maxCalls) {
-          const claim = await claimNext(this.d.db, job.id, { ...ctx, nowMs: Date.now() })
+          const claim = await claimNext(this.d.db, job.id, { ...ctx, nowMs: this.now() })
           if (!claim) break
           if (claim !== 'again') await this.dial(job, claim, resolved)
           // bun:sqlite answers at once: without this a long pass would hold the event loop
@@ -161,18 +165,18 @@ export class Dispatcher {
       this.live.delete(callId)
       if (err instanceof AppError && err.status === 503) {
         // refused before any INVITE (stopping, no RTP port): the attempt did not happen
-        await releaseClaim(this.d.db, claim, Date.now() + 5000)
+        await releaseClaim(this.d.db, claim, this.now() + 5000)
         return
       }
       this.d.log.warn({ err, callId, jobId: job.id }, 'campaign call could not be placed')
       await this.d.db.updateTable('calls').set({ status: 'ended', outcome: 'failed', end_reason: String((err as Error).message).slice(0, 200), ended_at: nowIso() }).where('id', '=', callId).execute()
-      await finishAttempt(this.d.db, this.d.events, contactId, callId, Date.now())
+      await finishAttempt(this.d.db, this.d.events, contactId, callId, this.now())
     }
   }
 
   private ended(callId: string, contactId: string): void {
     this.live.delete(callId)
-    const p = finishAttempt(this.d.db, this.d.events, contactId, callId, Date.now())
+    const p = finishAttempt(this.d.db, this.d.events, contactId, callId, this.now())
       .catch((err) => this.d.log.error({ err, callId }, 'could not record a campaign attempt; it is reconciled at the next start'))
       .finally(() => {
         this.settling.delete(p)
@@ -200,14 +204,14 @@ export class Dispatcher {
     if (this.stopped) return
     const next = await repo.nextDueMs(this.d.db)
     if (next === undefined) return
-    const wait = next - Date.now()
+    const wait = next - this.now()
     this.timer = setTimeout(() => this.poke(), wait <= 0 ? FULL_RECHECK_MS : Math.min(wait, MAX_SLEEP_MS))
   }
 
   private async keepLeases(): Promise<void> {
     if (this.stopped) return
     try {
-      await repo.renewLeases(this.d.db, this.d.owner, [...this.live.values()], Date.now() + this.leaseMs)
+      await repo.renewLeases(this.d.db, this.d.owner, [...this.live.values()], this.now() + this.leaseMs)
       await this.reconcile(undefined)
     } catch (err) {
       this.d.log.warn({ err }, 'campaign lease renewal failed')
@@ -219,7 +223,7 @@ export class Dispatcher {
    * anyone's expired lease (a node was lost): the call row tells what happened.
    */
   private async reconcile(mine: string | undefined): Promise<void> {
-    const stale = await repo.staleClaims(this.d.db, mine, Date.now())
+    const stale = await repo.staleClaims(this.d.db, mine, this.now())
     for (const c of stale) {
       if (!c.call_id || this.live.has(c.call_id)) continue
       await this.d.db
@@ -228,7 +232,7 @@ export class Dispatcher {
         .where('id', '=', c.call_id)
         .where('status', '!=', 'ended')
         .execute()
-      await finishAttempt(this.d.db, this.d.events, c.id, c.call_id, Date.now())
+      await finishAttempt(this.d.db, this.d.events, c.id, c.call_id, this.now())
     }
     if (stale.length) this.poke()
   }

@@ -51,7 +51,7 @@ export async function startTestAppliance(
   overrides: Partial<Config> = {},
   dataDir?: string,
   logSink?: { write(line: string): void },
-  opts: { campaignEvents?: CampaignEvents } = {},
+  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
 ): Promise<TestAppliance> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
   const rtpBase = 20000 + 400 * Math.floor(Math.random() * 50)
