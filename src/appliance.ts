@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
 import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
+import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
 import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
@@ -26,6 +28,7 @@ export interface Appliance {
   calls: CallRuntime
   registrations: TrunkRegistrations
   metrics: Metrics
+  campaigns: Dispatcher
   /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
   sip: { udp?: number; tcp?: number; tls?: number }
   /** Base URL of the HTTP API, e.g. http://127.0.0.1:3000 */
@@ -38,7 +41,11 @@ export interface Appliance {
  * install, start the media engine, the voice engines and the SIP user agent, then build the
  * HTTP app and listen. Stop runs in reverse: HTTP first, then calls drain (new INVITEs get 503).
  */
-export async function startAppliance(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<Appliance> {
+export async function startAppliance(
+  config: Config,
+  log: Logger = createLogger(config.LOG_LEVEL),
+  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
+): Promise<Appliance> {
   secureDataDir(config.DATA_DIR)
   const lock = lockDataDir(config.DATA_DIR)
   let database: DbHandle | undefined
@@ -74,8 +81,10 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const readiness = () => ({ starting: !started, problems: voiceProblems() })
     metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
     metrics.start()
-    // the analysis worker needs the speech engines' LLM and is made once they are loaded
+    // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
     let analysis: AnalysisWorker | undefined
+    let campaigns: Dispatcher | undefined
+    const campaignEvents = opts.campaignEvents ?? outboxEvents
     const publicBase = { url: '' }
     const webhooks = new WebhookWorker({
       db,
@@ -85,7 +94,12 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
       concurrency: config.WEBHOOK_CONCURRENCY,
       pollMs: config.BACKGROUND_POLL_MS,
-      render: async (row) => (row.call_id ? exportCallById(recordsDeps(db, config, publicBase.url), row.call_id) : null),
+      render: async (row) => {
+        if (!row.call_id) return null
+        const doc = await exportCallById(recordsDeps(db, config, publicBase.url), row.call_id)
+        const contact = doc && (await contactOfCall(db, row.call_id))
+        return contact ? { ...doc, contact } : doc
+      },
     })
     const retention = new RetentionSweeper(db, { recordingDays: config.RECORDING_RETENTION_DAYS, callDays: config.CALL_RETENTION_DAYS }, log.child({ component: 'retention' }))
     app = buildApp({
@@ -97,6 +111,7 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       metrics,
       authenticate: (token, now) => authenticate(db, token, now, principals),
       background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
+      campaigns: { events: campaignEvents, poke: () => campaigns?.poke() },
     })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
@@ -133,9 +148,21 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       pollMs: config.BACKGROUND_POLL_MS,
       onReleased: () => webhooks.wake(),
     })
+    campaigns = new Dispatcher({
+      db,
+      box: secretBoxFor(config.DATA_DIR),
+      dialer: calls,
+      events: campaignEvents,
+      log: log.child({ component: 'campaigns' }),
+      owner: config.NODE_ID || hostname(),
+      maxCalls: config.OUTBOUND_MAX_CALLS,
+      answerGate: amdGateFactory(db, voice),
+      now: opts.campaignClock,
+    })
     analysis.start()
     webhooks.start()
     retention.start()
+    await campaigns.start()
     started = calls
     log.info({ url, dataDir: config.DATA_DIR }, 'appliance started')
     const handle = database
@@ -143,6 +170,7 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
     const httpApp = app
     const probe = metrics
     const analysisWorker = analysis
+    const dispatcher = campaigns
     return {
       config,
       log,
@@ -150,16 +178,19 @@ export async function startAppliance(config: Config, log: Logger = createLogger(
       metrics: probe,
       calls,
       registrations,
+      campaigns: dispatcher,
       sip,
       url,
       app,
       async stop() {
         // SIP refuses new calls (503) from this moment, while the API closes and calls drain
+        dispatcher.stop()
         const callsStopped = calls.stop(config.CALL_DRAIN_MS)
         await registrations.stop()
         await httpApp.stop()
         await callsStopped
         // calls that ended while draining have written their analysis and webhook rows by now
+        await dispatcher.settled()
         await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop()])
         await mediaEngine.stop()
         probe.stop()

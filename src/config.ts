@@ -105,6 +105,9 @@ export const CONFIG_KEYS = {
   OPENAI_TTS_VOICE: { default: 'alloy', doc: 'OpenAI speech voice' },
   OPENAI_STT_MODEL: { default: 'gpt-4o-transcribe', doc: 'OpenAI transcription model' },
   VOICE_PRICE_TABLE: { default: '', doc: 'JSON price table (USD) merged over the built-in list prices: {"llm":{"model":{"inputPerMTok":n,"outputPerMTok":n}},"tts":{"provider":perMillionChars},"stt":{"provider":perMinute},"telephony":{"inbound":perMinute,"outbound":perMinute}}' },
+  OUTBOUND_MAX_CALLS: { default: 20, doc: 'live campaign calls this node places at once, across all outbound jobs (each job also keeps to its settings.maxConcurrent)' },
+  OUTBOUND_JOB_MAX_BODY_BYTES: { default: 67_108_864, doc: 'largest request body of POST /api/outbound/jobs (up to 100,000 contacts, JSON or CSV)' },
+  NODE_ID: { default: '', doc: 'name of this appliance node on campaign leases; empty means the host name (give each node sharing one database its own)' },
 } as const
 
 type Keys = typeof CONFIG_KEYS

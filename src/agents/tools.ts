@@ -71,6 +71,12 @@ const DEFINITIONS: Record<string, ToolDefinition> = {
       strict,
     ),
   },
+  opt_out: {
+    name: 'opt_out',
+    description: 'The callee asks not to be called again: add their number to the do-not-call list',
+    configRequired: false,
+    config: T.Object({}, strict),
+  },
 }
 
 export const TOOLS: ReadonlyMap<string, ToolDefinition> = new Map(Object.entries(DEFINITIONS))

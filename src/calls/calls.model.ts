@@ -75,6 +75,8 @@ export const Call = t.Object({
   metrics: t.Union([CallMetrics, t.Null()], { description: 'null until the call has ended' }),
   cost: t.Union([CallCost, t.Null()], { description: 'null until the call has ended' }),
   recordingUrl: nullableString('GET it with the same API key; null when the call was not recorded'),
+  outboundJobId: t.Optional(nullableString('the outbound job (campaign) that placed the call')),
+  outboundContactId: t.Optional(nullableString("that job's contact")),
   createdAt: t.String(),
 })
 export type Call = typeof Call.static

@@ -23,6 +23,28 @@ export interface OutboundRequest {
   agent: AgentSnapshot
   to: string
   variables: Record<string, string>
+  /** Still ringing after this long: cancelled (outcome cancelled). Default: until the callee's side gives up. */
+  ringTimeoutMs?: number
+  /** Runs once answered, before the agent speaks, with the callee's audio (see AnswerGate). */
+  answerGate?: AnswerGate
+  /** Called once the call has ended and its row is final. */
+  onEnded?: () => void
+}
+
+/**
+ * A hook into the first moments of an answered outbound call (answering-machine detection):
+ * it hears the callee's audio and may play audio, then says whether the agent takes the call
+ * (`converse`) or the call ends (`hangup`).
+ */
+export type AnswerGate = (tap: AnswerTap) => Promise<'converse' | 'hangup'>
+
+export interface AnswerTap {
+  /** Receives the callee's audio (16 kHz frames) until the gate resolves; undefined stops it. */
+  listen(sink: ((frame: Int16Array) => void) | undefined): void
+  /** Plays 16 kHz audio to the callee; resolves when it has been sent. */
+  play(pcm16k: Int16Array): Promise<void>
+  /** True once the callee hung up. */
+  readonly ended: boolean
 }
 
 export interface CallsDeps {
@@ -67,6 +89,8 @@ export function toCall(r: CallRow, baseUrl: string): Call {
     metrics: 'model' in metrics ? (metrics as CallMetrics) : null,
     cost: 'total' in cost ? (cost as CallCost) : null,
     recordingUrl: r.recording_path ? `${baseUrl}/api/calls/${r.id}/recording` : null,
+    outboundJobId: r.outbound_job_id,
+    outboundContactId: r.outbound_contact_id,
     createdAt: r.created_at,
   }
 }

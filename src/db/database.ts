@@ -6,6 +6,8 @@ import type { CallTable } from '../calls/calls.table.ts'
 import type { AgentAnalysisSettingsTable, CallAnalysisTable, CallEvaluationTable, CallLabelTable } from '../calls/records/records.table.ts'
 import type { CarrierSettingsTable } from '../carrier/carrier.table.ts'
 import type { JobLeaseTable } from '../jobs/jobs.table.ts'
+import type { OutboundContactTable, OutboundJobTable } from '../campaigns/campaigns.table.ts'
+import type { DoNotCallTable } from '../do-not-call/do-not-call.table.ts'
 import type { PhoneNumberTable } from '../numbers/numbers.table.ts'
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookSecretTable } from '../webhooks/webhooks.table.ts'
 import type { WorkflowTable } from '../workflows/workflows.table.ts'
@@ -32,6 +34,9 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable
   webhook_secrets: WebhookSecretTable
   job_leases: JobLeaseTable
+  outbound_jobs: OutboundJobTable
+  outbound_contacts: OutboundContactTable
+  do_not_call: DoNotCallTable
 }
 
 export type Db = Kysely<Database>

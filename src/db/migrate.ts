@@ -9,6 +9,7 @@ import * as callCampaignLinks from './migrations/2026-11-23T1700_call_campaign_l
 import * as numberOwner from './migrations/2026-11-23T1820_number_owner.ts'
 import * as callRecords from './migrations/2026-11-23T1830_call_records.ts'
 import * as webhooks from './migrations/2026-11-23T1831_webhooks.ts'
+import * as outboundJobs from './migrations/2026-11-23T1840_outbound_jobs.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T1820_number_owner': numberOwner,
   '2026-11-23T1830_call_records': callRecords,
   '2026-11-23T1831_webhooks': webhooks,
+  '2026-11-23T1840_outbound_jobs': outboundJobs,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

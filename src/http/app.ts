@@ -4,9 +4,11 @@ import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
 import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor } from '../calls/index.ts'
+import { campaignsController, noEvents, type CampaignEvents } from '../campaigns/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
+import { doNotCallController } from '../do-not-call/index.ts'
 import { AppError } from '../errors.ts'
 import { accessLog, type Logger } from '../log.ts'
 import { type Metrics, metricsController } from '../metrics/index.ts'
@@ -17,7 +19,7 @@ import { webhooksController } from '../webhooks/index.ts'
 import { findWorkflowGraph, replaceWorkflow, workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
-import { checkContentLength, readJsonBody } from './body.ts'
+import { bodyLimitFor, checkContentLength, isJobUpload, readJsonBody } from './body.ts'
 import { errorBody, toAppError } from './errors.ts'
 import { openapiRoutes } from './openapi.ts'
 import { RateLimiter } from './rate-limit.ts'
@@ -35,6 +37,8 @@ export interface AppDeps {
   readiness?: () => { starting: boolean; problems: string[] }
   /** Nudges background workers when the API made work due (absent: they find it at their next poll). */
   background?: { wakeAnalysis(): void; wakeWebhooks(): void }
+  /** The campaign dispatcher's wake-up and where campaign events go; absent: jobs wait for the next start. */
+  campaigns?: { events: CampaignEvents; poke(): void }
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -68,6 +72,12 @@ export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => analysisSettingsController(db, auth),
   ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR)),
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
+  (deps, auth) =>
+    campaignsController(
+      { db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), events: deps.campaigns?.events ?? noEvents, poke: () => deps.campaigns?.poke() },
+      auth,
+    ),
+  ({ db }, auth) => doNotCallController(db, auth),
 ]
 
 function agentWorkflowHooks(db: Db, config: Config): AgentWorkflowHooks {
@@ -110,7 +120,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const self: { app?: AnyElysia } = {}
   let app = new Elysia({
     serve: {
-      maxRequestBodySize: config.MAX_BODY_BYTES + 16 * 1_048_576,
+      maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.OUTBOUND_JOB_MAX_BODY_BYTES) + 16 * 1_048_576,
       // Bun's development mode answers a failure of our own error hook with a page showing the
       // stack; this answers it with the error body instead.
       development: false,
@@ -123,9 +133,11 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       ;(ctx as Timed).requestId = id
       ;(ctx as Timed).startedAt = performance.now()
       ctx.set.headers['x-request-id'] = id
-      checkContentLength(ctx.request, config.MAX_BODY_BYTES)
+      checkContentLength(ctx.request, bodyLimitFor(ctx.request, config))
     })
-    .onParse(({ request, contentType }) => readJsonBody(request, contentType, config.MAX_BODY_BYTES))
+    .onParse(({ request, contentType }) => {
+      return readJsonBody(request, contentType, bodyLimitFor(request, config), isJobUpload(request))
+    })
     .onError((ctx) => {
       const { code, error, set } = ctx
       const requestId = (ctx as Timed).requestId ?? nextRequestId()

@@ -6,6 +6,13 @@ const tooLarge = (limit: number) =>
 const badBody = (message: string) =>
   new AppError(422, 'validation_failed', `body: ${message}`, { fields: [{ path: 'body', location: 'body', message }] })
 
+/** The one route whose body may exceed MAX_BODY_BYTES and be CSV: a campaign's contacts. */
+export const isJobUpload = (request: Request) => request.method === 'POST' && new URL(request.url).pathname === '/api/outbound/jobs'
+
+export function bodyLimitFor(request: Request, limits: { MAX_BODY_BYTES: number; OUTBOUND_JOB_MAX_BODY_BYTES: number }): number {
+  return isJobUpload(request) ? limits.OUTBOUND_JOB_MAX_BODY_BYTES : limits.MAX_BODY_BYTES
+}
+
 /** Refuses early when Content-Length already says the body is too large. */
 export function checkContentLength(request: Request, limit: number): void {
   const len = request.headers.get('content-length')
@@ -32,6 +39,9 @@ export const JSON_LIMITS = {
   /** Values in the whole body (members of every array and object together). */
   values: 50_000,
 }
+
+/** A campaign's upload: up to 100,000 contacts, each with its variables; its byte limit bounds the work. */
+export const JOB_JSON_LIMITS = { depth: JSON_LIMITS.depth, members: 100_000, values: 100_000 * 70 }
 
 /**
  * What is wrong with the shape of JSON text, if anything: nesting, members of one container or
@@ -76,9 +86,10 @@ function isBlank(bytes: Uint8Array): boolean {
  * route takes an object, so any other JSON value is refused here (Elysia would otherwise turn
  * `"hello"` into `{}` on routes whose fields are all optional), as is a body beyond JSON_LIMITS.
  */
-export async function readJsonBody(request: Request, contentType: string, limit: number): Promise<unknown> {
+export async function readJsonBody(request: Request, contentType: string, limit: number, acceptCsv = false): Promise<unknown> {
   if (!request.body) return {}
-  if (contentType && !/^application\/([a-z0-9.+-]+\+)?json\b/i.test(contentType)) {
+  const csv = acceptCsv && /^text\/csv\b/i.test(contentType)
+  if (contentType && !csv && !/^application\/([a-z0-9.+-]+\+)?json\b/i.test(contentType)) {
     throw new AppError(415, 'unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)')
   }
   const chunks: Uint8Array[] = []
@@ -95,8 +106,9 @@ export async function readJsonBody(request: Request, contentType: string, limit:
     chunks.push(value)
   }
   const bytes = Buffer.concat(chunks)
+  if (csv) return bytes.toString('utf8')
   if (isBlank(bytes)) return {}
-  const problem = jsonShapeProblem(bytes)
+  const problem = jsonShapeProblem(bytes, acceptCsv ? JOB_JSON_LIMITS : JSON_LIMITS)
   if (problem) throw badBody(problem)
   const text = bytes.toString('utf8')
   const reserved = RESERVED_KEY.exec(text)

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Appliance, startAppliance } from '../../src/appliance.ts'
+import type { CampaignEvents } from '../../src/campaigns/index.ts'
 import { type Config, loadConfig } from '../../src/config.ts'
 import { createLogger } from '../../src/log.ts'
 
@@ -50,6 +51,7 @@ export async function startTestAppliance(
   overrides: Partial<Config> = {},
   dataDir?: string,
   logSink?: { write(line: string): void },
+  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
 ): Promise<TestAppliance> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
   const rtpBase = 20000 + 400 * Math.floor(Math.random() * 50)
@@ -71,7 +73,7 @@ export async function startTestAppliance(
     LOG_LEVEL: 'silent',
     ...overrides,
   })
-  const appliance = await startAppliance(config, createLogger(config.LOG_LEVEL, logSink))
+  const appliance = await startAppliance(config, createLogger(config.LOG_LEVEL, logSink), opts)
   const adminKey = readFileSync(join(dir, 'admin-api-key'), 'utf8').trim()
   const api = apiClient(appliance.url, adminKey)
   const list = await api('GET', '/api/workspaces')

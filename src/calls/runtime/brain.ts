@@ -36,6 +36,7 @@ export async function brainOfCall(d: BrainDeps, c: CallBrainInput): Promise<Brai
       maxVisits: d.maxVisits,
       fallbackMessage: c.profile.fallbackMessage,
       transfer: c.controls.transfer,
+      optOut: c.controls.optOut,
     })
   }
   if (brain === 'llm' && c.engines.llm) {

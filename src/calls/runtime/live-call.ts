@@ -18,6 +18,7 @@ import { agentProfile, type CallLines } from './profile.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
 import type { CallControls, TransferOutcome } from './tools.ts'
 import type { Transferrer } from './transfer.ts'
+import type { AnswerGate } from '../calls.service.ts'
 
 export interface LiveCallDeps {
   db: Db
@@ -31,6 +32,8 @@ export interface LiveCallDeps {
   /** Writes the call's log lines (start, answer, transfer, end; turns with LOG_CALL_DETAIL). */
   callLog: CallLog
   onFinished(call: LiveCall): void
+  /** The other party asked not to be called again (opt_out tool or workflow tool node). */
+  optOut(call: LiveCall): Promise<void>
 }
 
 export interface LiveCallInit {
@@ -41,6 +44,8 @@ export interface LiveCallInit {
   route: NumberRoute
   agent: AgentSnapshot
   variables: Record<string, string>
+  answerGate?: AnswerGate
+  onEnded?: () => void
 }
 
 export class LiveCall {
@@ -64,6 +69,8 @@ export class LiveCall {
   /** While bridged to a transfer target, the caller's audio goes there instead of the session. */
   private audioSink?: (frame: Int16Array) => void
   private finishing?: Promise<void>
+  private readonly answerGate?: AnswerGate
+  private readonly onEnded?: () => void
   readonly finished: Promise<void>
   private resolveFinished!: () => void
 
@@ -78,6 +85,8 @@ export class LiveCall {
     this.route = init.route
     this.agent = init.agent
     this.variables = init.variables
+    this.answerGate = init.answerGate
+    this.onEnded = init.onEnded
     this.finished = new Promise((r) => (this.resolveFinished = r))
     this.sip.on('ended', (info) => this.onSipEnded(info))
     this.sip.on('dtmf', (digit) => this.session?.pushDtmf(digit))
@@ -101,9 +110,11 @@ export class LiveCall {
       onAudio: (frame) => (this.audioSink ? this.audioSink(frame) : this.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE })),
       onDtmf: (e) => this.session?.pushDtmf(e.digit),
     })
+    if (this.answerGate && (await this.passAnswerGate(this.answerGate)) === 'hangup') return
     const controls: CallControls = {
       transfer: (target) => this.transfer(target),
       sendDtmf: (digits) => this.callMedia?.sendDtmf(digits),
+      optOut: () => this.deps.optOut(this),
     }
     const engines = (this.engines = this.deps.voice.forAgent(this.agent, ENGINE_RATE))
     const profile = agentProfile(this.agent, this.deps.lines, this.variables, [])
@@ -131,6 +142,28 @@ export class LiveCall {
     }
     if (this.agent.welcome.delayMs > 0) setTimeout(start, this.agent.welcome.delayMs)
     else start()
+  }
+
+  private async passAnswerGate(gate: AnswerGate): Promise<'converse' | 'hangup'> {
+    const media = this.callMedia!
+    const call = this
+    const verdict = await gate({
+      listen: (sink) => this.bridgeAudio(sink),
+      play: async (pcm) => void (await media.play(pcm).done),
+      get ended() {
+        return call.sipEnd !== undefined
+      },
+    }).catch((err) => {
+      this.deps.log.warn({ err, callId: this.id }, 'answer gate failed; the agent takes the call')
+      return 'converse' as const
+    })
+    this.bridgeAudio(undefined)
+    if (this.sipEnd) {
+      void this.finish()
+      return 'hangup'
+    }
+    if (verdict === 'hangup') this.hangup()
+    return verdict
   }
 
   private direction(direction: NegotiatedMedia['direction']): void {
@@ -187,6 +220,7 @@ export class LiveCall {
       .finally(() => {
         this.deps.onFinished(this)
         this.resolveFinished()
+        this.onEnded?.()
       })
     return this.finishing
   }

@@ -11,6 +11,7 @@ import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
 import { acceptAnswer, answerOffer, createOffer, SdpError } from '../../telephony/sdp/index.ts'
 import { parseSipUri, TargetRefusedError, type InboundCall, type UserAgent } from '../../telephony/sip/index.ts'
 import type { VoiceEngines } from '../../voice/index.ts'
+import { optOut } from '../../do-not-call/index.ts'
 import type { WorkflowLlm } from '../../workflows/index.ts'
 import type { Dialer, OutboundRequest } from '../calls.service.ts'
 import * as repo from '../calls.repository.ts'
@@ -64,6 +65,8 @@ export class CallRuntime implements Dialer {
       transferrer,
       callLog: this.callLog,
       onFinished: (call) => this.live.delete(call),
+      // caller_number is the other party in both directions (profile.ts)
+      optOut: async (call) => void (await optOut(d.db, call.agent.workspaceId, call.variables.caller_number ?? '')),
     }
     d.ua.on('call', (call) => {
       this.inbound(call).catch((err) => {
@@ -147,9 +150,17 @@ export class CallRuntime implements Dialer {
     }
     const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }
     await repo.updateCall(this.d.db, req.callId, { status: 'ringing', sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
-    const live = new LiveCall(this.liveDeps, { id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables })
+    const live = new LiveCall(this.liveDeps, {
+      id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables,
+      answerGate: req.answerGate, onEnded: req.onEnded,
+    })
     this.live.add(live)
     this.callLog.started(live)
+    if (req.ringTimeoutMs) {
+      const ring = setTimeout(() => call.cancel(), req.ringTimeoutMs)
+      call.on('answered', () => clearTimeout(ring))
+      call.on('ended', () => clearTimeout(ring))
+    }
     call.on('answered', (sdp) => {
       let media
       try {

@@ -7,6 +7,8 @@ export interface CallControls {
   /** Blind transfer; resolves with how it went once the peer accepted, refused or failed. */
   transfer(target: string): Promise<TransferOutcome>
   sendDtmf(digits: string): void
+  /** Puts the other party's number on the workspace's do-not-call list. */
+  optOut(): Promise<void>
 }
 
 export type TransferOutcome = { ok: true; via: 'refer' | 'bridge' } | { ok: false; reason: TransferFailure }
@@ -24,6 +26,7 @@ export function sessionTools(agent: AgentSnapshot, controls: CallControls, opts:
   for (const name of agent.enabledTools) {
     const config = Object.hasOwn(agent.toolConfigs, name) ? agent.toolConfigs[name] : undefined
     if (name === 'transfer_call' && config) tools.push(transferTool(config as TransferConfig, controls))
+    else if (name === 'opt_out') tools.push(optOutTool(controls))
     else if (name === 'send_dtmf') tools.push(dtmfTool(((config ?? {}) as { allowedDigits?: string }).allowedDigits ?? '0123456789*#', controls))
     else if (name === 'http_request' && config) {
       const c = config as { url: string; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; description: string; headers: Record<string, string>; timeoutMs: number; parameters?: Schema }
@@ -58,6 +61,20 @@ function transferTool(config: TransferConfig, controls: CallControls): SessionTo
       if (!dest) return JSON.stringify({ error: 'invalid_target', message: `destination must be 0..${config.destinations.length - 1}` })
       const outcome = await controls.transfer(dest.number)
       return JSON.stringify(outcome.ok ? { transferred: true, via: outcome.via } : { transferred: false, error: outcome.reason })
+    },
+  }
+}
+
+function optOutTool(controls: CallControls): SessionTool {
+  return {
+    spec: {
+      name: 'opt_out',
+      description: 'The person asks not to be called again. Their number goes on the do-not-call list; confirm it to them.',
+      parameters: { type: 'object', properties: {} },
+    },
+    async run() {
+      await controls.optOut()
+      return JSON.stringify({ optedOut: true })
     },
   }
 }

@@ -1,6 +1,6 @@
 // A workflow runs the conversation: its say nodes speak, caller speech and keys drive it.
 import type { Brain, BrainHost } from '../../voice/session/index.ts'
-import { WorkflowCallDriver, type WorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
+import { WorkflowCallDriver, WorkflowRunError, type ToolRunner, type WorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
 import type { TransferOutcome } from './tools.ts'
 
 export interface WorkflowBrainOptions {
@@ -10,6 +10,8 @@ export interface WorkflowBrainOptions {
   maxVisits: number
   fallbackMessage: string
   transfer(target: string): Promise<TransferOutcome>
+  /** A tool node calling opt_out. */
+  optOut?(): Promise<void>
   /** The workflow's final action, for the call record. */
   onFinal?(action: string, nodeId: string): void
 }
@@ -18,7 +20,7 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
   let host: BrainHost | undefined
   const driver = new WorkflowCallDriver(
     o.graph,
-    { llm: o.llm, maxVisits: o.maxVisits, today: () => new Date().toISOString().slice(0, 10) },
+    { llm: o.llm, maxVisits: o.maxVisits, today: () => new Date().toISOString().slice(0, 10), tools: callTools(o) },
     {
       say: async (text) => {
         await host?.say(text)
@@ -51,5 +53,18 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
     },
     onDtmf: (key) => void driver.onDtmf(key),
     stop: () => driver.stop(),
+  }
+}
+
+/** Tool nodes during a call: opt_out; other tools are not available to workflows on calls yet. */
+function callTools(o: WorkflowBrainOptions): ToolRunner {
+  return {
+    async run(tool, _args, ctx) {
+      if (tool === 'opt_out' && o.optOut) {
+        await o.optOut()
+        return { optedOut: true }
+      }
+      throw new WorkflowRunError('tool_not_available', ctx.nodeId, `tool node "${ctx.nodeId}" calls ${tool}, which workflows cannot run during a call`)
+    },
   }
 }

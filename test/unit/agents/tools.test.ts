@@ -3,7 +3,7 @@ import { checkTools, fillTemplate, templateVariables, TOOL_NAMES } from '../../.
 
 describe('tool registry', () => {
   test('has the built-in tools', () => {
-    expect(TOOL_NAMES).toEqual(['end_call', 'transfer_call', 'send_dtmf', 'http_request'])
+    expect(TOOL_NAMES).toEqual(['end_call', 'transfer_call', 'send_dtmf', 'http_request', 'opt_out'])
   })
 
   test('fills defaults for enabled tools that need no config', () => {

@@ -1,0 +1,67 @@
+// The answering-machine hook of a campaign call: listens to the first seconds after answer,
+// stores what answered on the call row, and on a machine hangs up or waits for the beep and
+// leaves the job's voicemail message.
+import { fillTemplate } from '../../agents/index.ts'
+import type { AnswerGate, AnswerTap, AnsweredBy } from '../../calls/index.ts'
+import type { tts as ttsNs } from '../../voice/index.ts'
+
+type Tts = ttsNs.Tts
+import type { JobSettings } from '../campaigns.model.ts'
+import { AMD_DEFAULTS, AmdClassifier, type AmdDecision } from './classifier.ts'
+
+/** After a machine's greeting with no beep, this much silence is taken as the moment to speak. */
+const PAUSE_BEFORE_MESSAGE_MS = 1500
+const MAX_WAIT_FOR_BEEP_MS = 20_000
+
+export interface GateDeps {
+  settings: JobSettings['answeringMachineDetection']
+  variables: Record<string, string>
+  tts(): Tts
+  record(answeredBy: AnsweredBy): Promise<void>
+}
+
+export function amdGate(d: GateDeps): AnswerGate {
+  return async (tap) => {
+    const c = new AmdClassifier()
+    const decision = await listenUntil<AmdDecision>(tap, AMD_DEFAULTS.totalMs + 1000, (frame) => c.push(frame))
+    const answeredBy = decision?.answeredBy ?? 'unknown'
+    await d.record(answeredBy)
+    if (answeredBy !== 'machine') return 'converse'
+    if (d.settings.action === 'hangup') return 'hangup'
+    const ready = () => c.beepEndedAtMs !== undefined || (c.silenceMs >= PAUSE_BEFORE_MESSAGE_MS && c.decision?.reason !== 'beep')
+    if (!ready()) await listenUntil(tap, MAX_WAIT_FOR_BEEP_MS, (frame) => (c.push(frame), ready() || undefined))
+    if (tap.ended) return 'hangup'
+    await tap.play(await synthesize(d.tts(), fillTemplate(d.settings.voicemailMessage, d.variables)))
+    return 'hangup'
+  }
+}
+
+/** Feeds the callee's audio to `step` until it returns a value, the callee hangs up, or `maxMs` passes. */
+function listenUntil<T>(tap: AnswerTap, maxMs: number, step: (frame: Int16Array) => T | undefined): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const done = (v: T | undefined) => {
+      clearTimeout(timer)
+      clearInterval(hungUp)
+      tap.listen(undefined)
+      resolve(v)
+    }
+    const timer = setTimeout(() => done(undefined), maxMs)
+    const hungUp = setInterval(() => tap.ended && done(undefined), 100)
+    tap.listen((frame) => {
+      const v = step(frame)
+      if (v !== undefined) done(v)
+    })
+  })
+}
+
+async function synthesize(tts: Tts, text: string): Promise<Int16Array> {
+  const parts: Int16Array[] = []
+  for await (const ev of tts.synthesize(text)) if (ev.type === 'audio') parts.push(ev.frame.samples)
+  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
+  let off = 0
+  for (const p of parts) {
+    out.set(p, off)
+    off += p.length
+  }
+  return out
+}

@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'bun:test'
+import { attemptOutcome } from '../../src/campaigns/claims.ts'
+import { contactsFromCsv } from '../../src/campaigns/csv.ts'
+
+describe("an attempt's outcome from its call row", () => {
+  const row = (o: Record<string, unknown>) => ({ outcome: null, end_reason: null, answered_at: null, answered_by: null, ...o }) as any
+  test.each([
+    [{ answered_at: 'x', outcome: 'completed' }, 'answered'],
+    [{ answered_at: 'x', answered_by: 'human' }, 'answered'],
+    [{ answered_at: 'x', answered_by: 'unknown' }, 'answered'],
+    [{ answered_at: 'x', answered_by: 'machine' }, 'voicemail'],
+    [{ answered_at: 'x', outcome: 'failed', end_reason: 'appliance_restart' }, 'answered'], // cut by a crash after answer
+    [{ outcome: 'busy' }, 'busy'],
+    [{ outcome: 'declined' }, 'busy'],
+    [{ outcome: 'no_answer' }, 'no_answer'],
+    [{ outcome: 'cancelled' }, 'no_answer'], // our ring timeout
+    [{ outcome: 'shutdown' }, 'no_answer'],
+    [{ outcome: 'failed', end_reason: 'appliance_restart' }, 'no_answer'], // may have rung: the attempt counts
+    [{ outcome: 'failed', end_reason: 'lease_expired' }, 'no_answer'],
+    [{ outcome: 'failed', end_reason: 'failed (500)' }, 'failed'],
+    [{ outcome: 'not_found' }, 'failed'],
+  ])('%o is %s', (call, expected) => {
+    expect(attemptOutcome(row(call))).toBe(expected as any)
+  })
+  test('a deleted call row counts as an unanswered attempt', () => {
+    expect(attemptOutcome(undefined)).toBe('no_answer')
+  })
+})
+
+describe('contacts from CSV', () => {
+  test('quoted fields, doubled quotes, line breaks in quotes, CRLF, a BOM and empty cells', () => {
+    const csv = '\ufeffname,to,note\r\n"Smith, Ann",+14155550100,"said ""hi""\nthen left"\r\nBob,+14155550101,\n'
+    expect(contactsFromCsv(csv)).toEqual([
+      { to: '+14155550100', dynamicVariables: { name: 'Smith, Ann', note: 'said "hi"\nthen left' } },
+      { to: '+14155550101', dynamicVariables: { name: 'Bob' } },
+    ])
+  })
+  test('a row with the wrong number of fields is refused with its line', () => {
+    expect(() => contactsFromCsv('to,name\n+14155550100\n')).toThrow('contactsCsv[line 2]')
+  })
+})
