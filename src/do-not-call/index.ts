@@ -78,7 +78,8 @@ export function doNotCallController(db: Db, auth: AuthPlugin) {
     .delete(
       '/:number',
       async ({ params }) => {
-        const number = strictE164(decodeURIComponent(params.number))
+        // Elysia has decoded the path already; a number never holds '%', so there is nothing more to decode
+        const number = strictE164(params.number)
         if (!number || !(await repo.removeNumber(db, params.workspace_id, number))) throw notFound('do-not-call number')
         return { ok: true as const }
       },
