@@ -15,6 +15,7 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v openssl >/dev/null || need+=(openssl)
   command -v systemd-analyze >/dev/null || need+=(systemd)
   command -v wrk >/dev/null || need+=(wrk) # npm run bench:http
+  command -v chromium >/dev/null || need+=(chromium) # console tests (playwright-core drives it)
   [[ -e /usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3 || -e /usr/lib/aarch64-linux-gnu/libpocketsphinx.so.3 ]] || need+=(libpocketsphinx3)
   [[ -d /usr/share/pocketsphinx/model/en-us ]] || need+=(pocketsphinx-en-us)
   if ((${#need[@]})); then
