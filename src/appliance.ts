@@ -132,7 +132,7 @@ export async function startAppliance(
     })
     ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics))
     const sip = await ua.start()
-    const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config) })
+    const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config), metrics })
     log.info({ sip }, 'SIP listening')
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,

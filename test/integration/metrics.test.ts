@@ -1,9 +1,15 @@
 // GET /metrics, read by a Prometheus text-format parser after real traffic: a SIPp call, API requests.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 import { setupCallTarget, waitForCall } from '../helpers/calls.ts'
+import { dialWithBaresip } from '../helpers/baresip.ts'
+import { testNeedingPackage } from '../helpers/debian.ts'
 import { freePort, sipp } from '../helpers/sipp.ts'
+import { fliteSpeech, silence } from '../helpers/speech.ts'
+import { concatFrames, writeWav } from '../../src/voice/audio.ts'
+import { resample } from '../../src/voice/resample.ts'
+import { PocketsphinxStt } from '../../src/voice/stt/index.ts'
 
 interface Family {
   name: string
@@ -89,4 +95,48 @@ test('every metric the Grafana dashboard queries is one the appliance exports', 
   for (const panel of dashboard.panels) for (const target of panel.targets) for (const name of target.expr.match(/voice_agent_[a-z_]+/g) ?? []) queried.add(name.replace(/_(bucket|count|sum)$/, ''))
   expect(queried.size).toBeGreaterThan(10)
   for (const name of queried) expect(exported.has(name), name).toBe(true)
+})
+
+describe('after a conversation', () => {
+  const installed = PocketsphinxStt.available()
+  const conversation = testNeedingPackage('libpocketsphinx3', installed)
+  let talk: TestAppliance
+
+  beforeAll(async () => {
+    if (installed) talk = await startTestAppliance({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none' })
+  })
+  afterAll(async () => {
+    await talk?.stop()
+  })
+
+  conversation('the call counter, the voice-to-voice histogram and the RTP counters have samples', async () => {
+    const target = await setupCallTarget(talk)
+    const graph = {
+      nodes: [
+        { id: 'start', type: 'start', config: { text: 'Hello, how can I help you?' } },
+        { id: 'bye', type: 'end', config: { text: 'Thank you. Goodbye.' } },
+      ],
+      edges: [{ from: 'start', to: 'bye', condition: { type: 'regex', pattern: '\\w' } }],
+    }
+    expect((await talk.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })).status).toBe(200)
+    const speech = concatFrames([silence(3000, 16000), fliteSpeech('what are your opening hours'), silence(6000, 16000)])
+    const mic = writeWav({ samples: resample(speech.samples, 16000, 8000), sampleRate: 8000 })
+    const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${talk.appliance.sip.udp}`, mic, { timeoutSec: 30 })
+    try {
+      expect(await phone.saw('session closed'), phone.output()).toBe(true)
+    } finally {
+      await phone.stop()
+    }
+    const call = await waitForCall(talk, (c) => c.status === 'ended' && c.to === target.e164)
+    expect(call.metrics.turns.length).toBeGreaterThanOrEqual(1)
+    const res = await fetch(`${talk.url}/metrics`)
+    const m = new Map((parsePrometheusTextFormat(await res.text()) as Family[]).map((f) => [f.name, f]))
+    expect(sample(m.get('voice_agent_calls_total'), { direction: 'inbound', outcome: 'completed' })).toBe(1)
+    const v2v = m.get('voice_agent_voice_to_voice_ms')!
+    expect(v2v.type).toBe('HISTOGRAM')
+    expect(Number(v2v.metrics[0]?.count)).toBe(call.metrics.turns.filter((t: any) => t.voiceToVoiceMs !== null).length)
+    expect(Number(v2v.metrics[0]?.count)).toBeGreaterThanOrEqual(1)
+    expect(sample(m.get('voice_agent_rtp_packets_total'), { direction: 'in' })).toBeGreaterThan(200)
+    expect(sample(m.get('voice_agent_rtp_packets_total'), { direction: 'out' })).toBeGreaterThan(100)
+  }, 60_000)
 })

@@ -1,5 +1,6 @@
 // One answered-or-ringing call: its SIP dialog, its media, the voice session talking on it, and
 // the call row that records how it went. The runtime creates it; it ends itself.
+import type { Metrics, TurnLatencies } from '../../metrics/index.ts'
 import type { AgentSnapshot } from '../../agents/index.ts'
 import type { Db } from '../../db/index.ts'
 import { nowIso } from '../../ids.ts'
@@ -34,6 +35,8 @@ export interface LiveCallDeps {
   onFinished(call: LiveCall): void
   /** The other party asked not to be called again (opt_out tool or workflow tool node). */
   optOut(call: LiveCall): Promise<void>
+  /** Prometheus instruments: ended calls (outcome, turn latencies, RTP) and provider failures. */
+  metrics?: Pick<Metrics, 'callEnded' | 'providerError'>
 }
 
 export interface LiveCallInit {
@@ -130,7 +133,10 @@ export class LiveCall {
       hooks: {
         send: (frame) => this.callMedia?.play(frame.samples),
         hangup: (reason) => this.onSessionEnded(reason),
-        providerFailed: (provider, error) => this.deps.callLog.providerFailed(this, provider, error),
+        providerFailed: (provider, error) => {
+          this.deps.metrics?.providerError(provider)
+          this.deps.callLog.providerFailed(this, provider, error)
+        },
         turn: (text, latency) => this.deps.callLog.turn(this, text, latency),
       },
     })
@@ -231,6 +237,7 @@ export class LiveCall {
     // without media the ports were never handed to it, so they are freed here
     if (!this.callMedia) this.ports.release()
     const closed = await this.callMedia?.close()
+    let turns: TurnLatencies[] = []
     const endedAt = performance.now()
     const answered = this.answeredAt !== undefined
     const answeredMs = answered ? endedAt - this.answeredAt! : 0
@@ -248,18 +255,25 @@ export class LiveCall {
     if (this.session && this.engines) {
       const report = this.session.report()
       patch.transcript = JSON.stringify(transcriptOf(report))
-      patch.metrics = JSON.stringify(
-        callMetrics(report, {
-          model: report.usage.llm[0]?.model ?? (this.brain?.kind === 'llm' ? (this.engines.llm?.model ?? '') : ''),
-          ttsProvider: catalogId(this.engines.tts.provider),
-          sttProvider: catalogId(this.engines.stt?.provider ?? ''),
-        }),
-      )
+      const metrics = callMetrics(report, {
+        model: report.usage.llm[0]?.model ?? (this.brain?.kind === 'llm' ? (this.engines.llm?.model ?? '') : ''),
+        ttsProvider: catalogId(this.engines.tts.provider),
+        sttProvider: catalogId(this.engines.stt?.provider ?? ''),
+      })
+      turns = metrics.turns
+      patch.metrics = JSON.stringify(metrics)
       patch.cost = JSON.stringify(callCostOf(report, this.deps.voice.settings.prices, this.type, answeredMs))
     }
     // the call-records hook: the end, its analysis and its post-call webhook in one transaction
     await finaliseCall(this.deps.db, this.id, patch)
     this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
+    const rtp = closed?.stats.rtp
+    this.deps.metrics?.callEnded({
+      direction: this.type,
+      outcome,
+      turns,
+      rtp: rtp && { received: rtp.packetsReceived, sent: rtp.packetsSent, lost: rtp.packetsLost, jitterMs: rtp.jitterMs },
+    })
   }
 }
 

@@ -30,6 +30,7 @@ export interface CallRuntimeDeps {
   media: MediaEngine
   voice: VoiceEngines
   workflowLlm?: WorkflowLlm
+  metrics?: LiveCallDeps['metrics']
 }
 
 /** The caller's number when the From user is one, else the user (or host) as sent. */
@@ -65,6 +66,7 @@ export class CallRuntime implements Dialer {
       transferrer,
       callLog: this.callLog,
       onFinished: (call) => this.live.delete(call),
+      metrics: d.metrics,
       // caller_number is the other party in both directions (profile.ts)
       optOut: async (call) => void (await optOut(d.db, call.agent.workspaceId, call.variables.caller_number ?? '')),
     }

@@ -1,7 +1,8 @@
 // The compiled executable, alone in an empty folder and started from another one, holds an offline
 // conversation with a real phone (baresip): Silero hears the caller, pocketsphinx transcribes,
 // the workflow answers and flite speaks, all from inside the one file.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect } from 'bun:test'
+import { testNeedingPackage } from '../../helpers/debian.ts'
 import { readFileSync } from 'node:fs'
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
@@ -12,6 +13,7 @@ import { resample } from '../../../src/voice/resample.ts'
 import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
 
 const installed = PocketsphinxStt.available()
+const test = testNeedingPackage('libpocketsphinx3', installed)
 let exe: RunningExecutable
 
 beforeAll(async () => {
@@ -22,7 +24,7 @@ afterAll(async () => {
   await exe?.stop()
 })
 
-test.skipIf(!installed)('the executable starts with Silero active from any folder and says so in its start log and /ready', async () => {
+test('the executable starts with Silero active from any folder and says so in its start log and /ready', async () => {
   const engines = exe.logs.find((l) => l.msg === 'voice engines ready')?.engines as string[]
   expect(engines).toContain('VAD: silero-v5')
   expect(engines).toContain('TTS: flite')
@@ -30,7 +32,7 @@ test.skipIf(!installed)('the executable starts with Silero active from any folde
   expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } })
 })
 
-test.skipIf(!installed)('a caller talks with a workflow agent of the executable: the agent is heard and the transcript holds both sides', async () => {
+test('a caller talks with a workflow agent of the executable: the agent is heard and the transcript holds both sides', async () => {
   const target = await setupCallTarget({ api: exe.api, workspaceId: await workspaceId() } as any)
   const graph = {
     nodes: [
@@ -70,7 +72,7 @@ async function workspaceId(): Promise<string> {
   return (await exe.api('GET', '/api/workspaces')).body.workspaces[0].id
 }
 
-test.skipIf(!installed)('with its VAD model missing the executable reports degraded on /ready, and its start log names the fallback', async () => {
+test('with its VAD model missing the executable reports degraded on /ready, and its start log names the fallback', async () => {
   const other = await runExecutable({ VAD_MODEL_FILE: '/nonexistent/silero.onnx', STT_PROVIDER: 'none' })
   try {
     const engines = other.logs.find((l) => l.msg === 'voice engines ready')?.engines as string[]

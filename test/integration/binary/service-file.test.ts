@@ -1,5 +1,6 @@
 // deploy/voice-agent.service is checked by systemd itself, pointing at a real built executable.
 import { expect, test } from 'bun:test'
+import { testNeedingPackage } from '../../helpers/debian.ts'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,7 +9,7 @@ import { buildExecutable } from '../../helpers/executable.ts'
 const UNIT = join(import.meta.dir, '../../../deploy/voice-agent.service')
 const analyze = Bun.which('systemd-analyze')
 
-test.skipIf(!analyze)('systemd-analyze verify accepts the service unit', () => {
+testNeedingPackage('systemd', analyze !== null)('systemd-analyze verify accepts the service unit', () => {
   const dir = mkdtempSync(join(tmpdir(), 'unit-'))
   try {
     const unit = readFileSync(UNIT, 'utf8')

@@ -159,4 +159,6 @@ test("a provider that fails for good is logged at warn with the provider's error
   expect(warn.error).toContain('The model does not exist')
   const end = logs.find((l) => l.callId === call.id && l.event === 'call_end')
   expect(end).toMatchObject({ outcome: 'provider_error', reason: 'provider_error' })
+  // and Prometheus counts it by provider
+  expect(await t.appliance.metrics.text()).toMatch(/^voice_agent_provider_errors_total\{provider="openai-llm"\} [1-9]/m)
 }, 60_000)
