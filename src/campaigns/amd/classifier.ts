@@ -2,6 +2,7 @@
 // what a person and a machine do differently in the first seconds: a person says a short word
 // and waits; a machine talks on (long greeting, many words) and often ends with a beep (a pure
 // tone, found by Goertzel energy at one frequency holding most of the block's energy).
+import { goertzelCoefficients, goertzelPower } from '../../media/dtmf/index.ts'
 
 export type AnsweredBy = 'human' | 'machine' | 'unknown'
 
@@ -55,7 +56,7 @@ export class AmdClassifier {
   constructor(readonly sampleRate = 16000, private readonly o: AmdOptions = AMD_DEFAULTS) {
     this.block = new Float64Array((sampleRate * BLOCK_MS) / 1000)
     for (let f = TONE_MIN_HZ; f <= TONE_MAX_HZ; f += TONE_STEP_HZ) this.freqs.push(f)
-    this.coeffs = Float64Array.from(this.freqs, (f) => 2 * Math.cos((2 * Math.PI * f) / sampleRate))
+    this.coeffs = goertzelCoefficients(this.freqs, sampleRate)
   }
 
   get decision(): AmdDecision | undefined {
@@ -132,15 +133,7 @@ export class AmdClassifier {
     let best = 0
     let bestHz = 0
     for (let f = 0; f < this.coeffs.length; f++) {
-      const c = this.coeffs[f]!
-      let s1 = 0
-      let s2 = 0
-      for (let i = 0; i < n; i++) {
-        const s = this.block[i]! + c * s1 - s2
-        s2 = s1
-        s1 = s
-      }
-      const p = s1 * s1 + s2 * s2 - c * s1 * s2
+      const p = goertzelPower(this.block, n, this.coeffs[f]!)
       if (p > best) {
         best = p
         bestHz = this.freqs[f]!

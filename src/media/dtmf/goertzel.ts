@@ -8,6 +8,22 @@ const ROWS = [697, 770, 852, 941]
 const COLS = [1209, 1336, 1477, 1633]
 const KEYPAD = ['123A', '456B', '789C', '*0#D']
 
+/** Goertzel coefficients (2 cos ω) of `freqs` at `sampleRate`. */
+export const goertzelCoefficients = (freqs: readonly number[], sampleRate: number): Float64Array =>
+  Float64Array.from(freqs, (f) => 2 * Math.cos((2 * Math.PI * f) / sampleRate))
+
+/** The power of one frequency (its Goertzel coefficient) in the first `n` samples of `block`. */
+export function goertzelPower(block: ArrayLike<number>, n: number, coeff: number): number {
+  let s1 = 0
+  let s2 = 0
+  for (let i = 0; i < n; i++) {
+    const s = block[i]! + coeff * s1 - s2
+    s2 = s1
+    s1 = s
+  }
+  return s1 * s1 + s2 * s2 - coeff * s1 * s2
+}
+
 export class InbandDtmfDetector {
   private readonly blockSize: number
   private readonly coeffs: Float64Array
@@ -22,7 +38,7 @@ export class InbandDtmfDetector {
   constructor(readonly sampleRate = 8000) {
     this.blockSize = Math.round(sampleRate * 0.025625)
     this.block = new Float64Array(this.blockSize)
-    this.coeffs = Float64Array.from([...ROWS, ...COLS], (f) => 2 * Math.cos((2 * Math.PI * f) / sampleRate))
+    this.coeffs = goertzelCoefficients([...ROWS, ...COLS], sampleRate)
   }
 
   push(pcm: Int16Array): DtmfEvent[] {
@@ -44,17 +60,7 @@ export class InbandDtmfDetector {
     for (let i = 0; i < n; i++) energy += this.block[i]! * this.block[i]!
     if (energy / n < 100 * 100) return '' // below about -50 dBFS
     const power = new Float64Array(8)
-    for (let f = 0; f < 8; f++) {
-      const c = this.coeffs[f]!
-      let s1 = 0
-      let s2 = 0
-      for (let i = 0; i < n; i++) {
-        const s = this.block[i]! + c * s1 - s2
-        s2 = s1
-        s1 = s
-      }
-      power[f] = s1 * s1 + s2 * s2 - c * s1 * s2
-    }
+    for (let f = 0; f < 8; f++) power[f] = goertzelPower(this.block, n, this.coeffs[f]!)
     const row = argmax(power, 0)
     const col = argmax(power, 4)
     const pr = power[row]!

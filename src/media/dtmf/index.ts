@@ -8,4 +8,4 @@ export {
   type DtmfSendPacket,
   type TelephoneEvent,
 } from './rfc4733.ts'
-export { InbandDtmfDetector, isDtmfDigit } from './goertzel.ts'
+export { goertzelCoefficients, goertzelPower, InbandDtmfDetector, isDtmfDigit } from './goertzel.ts'
