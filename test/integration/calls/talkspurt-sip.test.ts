@@ -29,7 +29,7 @@ const peak = (payload: Uint8Array) => decodeG711('ulaw', payload).reduce((m, s) 
 
 test('on a SIP call the first packet of the agent speaking after silence carries the marker bit and continues the timeline', async () => {
   const rtp = await RtpPeer.open()
-  const sip = await SipPeer.udp(t.appliance.sip.udp)
+  const sip = await SipPeer.udp(t.appliance.sip.udp!)
   const callId = `talkspurt-${Date.now()}`
   const user = target.e164.slice(1)
   const request = (method: string, cseq: number, toTag = '', body = '') =>
