@@ -255,7 +255,8 @@ export class CallMedia {
   private startTalkspurtNow(): void {
     const sending = canSend(this.media) && !this.media.remoteHold
     if (!sending || !this.sentAny || this.lastHadAudio || this.dtmfOut.length > 0) return
-    if (this.queue.pendingSamples < this.outBuf.length) return
+    // and the next packet too, or the next slot would find the queue empty: a hole in the reply
+    if (this.queue.pendingSamples < 2 * this.outBuf.length) return
     const ts = this.timeline.early(this.rtpTsAt(this.nextSendMs), (this.codec.clockRate * this.media.ptimeMs) / 1000)
     if (ts === undefined) return
     this.queue.read(this.outBuf)
