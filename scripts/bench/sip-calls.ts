@@ -6,11 +6,12 @@
 //   STEP_SEC=10 RATES=50,100,200 bun run scripts/bench/sip-calls.ts
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { UserAgent } from '../../src/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../test/helpers/number-directory.ts'
 import { freePort } from '../../test/helpers/sipp.ts'
+import { LagProbe } from '../../test/helpers/lag-probe.ts'
 
 const STEP_SEC = Number(process.env.STEP_SEC ?? 60)
 const RATES = (process.env.RATES ?? '50,100,200,300,400').split(',').map(Number)
@@ -30,11 +31,16 @@ interface Step {
   failed: number
   p50: number
   p99: number
+  /** The worst event-loop lag of this process during the step, and its memory at the end. */
+  lagMs: number
+  rssMiB: number
+  heapMiB: number
 }
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN
 
 async function step(rate: number): Promise<Step> {
+  const lag = new LagProbe(5).start()
   const dir = mkdtempSync(join(tmpdir(), 'sipp-bench-'))
   const calls = rate * STEP_SEC
   const proc = Bun.spawn([
@@ -50,15 +56,17 @@ async function step(rate: number): Promise<Step> {
     ? readFileSync(join(dir, rttFile), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(';')[1])).filter(Number.isFinite).sort((a, b) => a - b)
     : []
   rmSync(dir, { recursive: true, force: true })
-  return { rate, ok: num('Successful call'), failed: num('Failed call'), p50: pct(rtts, 50), p99: pct(rtts, 99) }
+  lag.stop()
+  const mem = process.memoryUsage()
+  return { rate, ok: num('Successful call'), failed: num('Failed call'), p50: pct(rtts, 50), p99: pct(rtts, 99), lagMs: lag.worstMs, rssMiB: mem.rss / 2 ** 20, heapMiB: mem.heapUsed / 2 ** 20 }
 }
 
 console.log(`SIPp -sn uac, 1 s calls, no media, ${STEP_SEC} s per step, user agent in this process`)
-console.log('rate cps | successful | failed | INVITE->200 p50 ms | p99 ms')
+console.log('rate cps | successful | failed | INVITE->200 p50 ms | p99 ms | worst loop lag ms | RSS MiB | heap MiB | load1')
 let best = 0
 for (const rate of RATES) {
   const s = await step(rate)
-  console.log(`${String(rate).padStart(8)} | ${String(s.ok).padStart(10)} | ${String(s.failed).padStart(6)} | ${s.p50.toFixed(2).padStart(18)} | ${s.p99.toFixed(2)}`)
+  console.log(`${String(rate).padStart(8)} | ${String(s.ok).padStart(10)} | ${String(s.failed).padStart(6)} | ${s.p50.toFixed(2).padStart(18)} | ${s.p99.toFixed(2).padStart(6)} | ${s.lagMs.toFixed(1).padStart(17)} | ${s.rssMiB.toFixed(0).padStart(7)} | ${s.heapMiB.toFixed(0).padStart(8)} | ${loadavg()[0]!.toFixed(2)}`)
   if (s.failed === 0 && s.ok === rate * STEP_SEC) best = rate
   else break
 }

@@ -11,6 +11,7 @@ import { createAudioCodec, ENGINE_RATE, type AudioCodec } from './codec-adapter.
 import { dtmfTones } from './dtmf-tones.ts'
 import { OutputQueue, type PlaybackHandle } from './output-queue.ts'
 import { PacingHistogram } from './pacing.ts'
+import { SendTimeline } from './send-timeline.ts'
 
 export const FRAME_MS = 20
 export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
@@ -63,6 +64,7 @@ export class CallMedia {
   private sentAny = false
   private lastHadAudio = false
   private resumeMarker = false
+  private readonly timeline = new SendTimeline()
   private ignored = 0
   private readonly pacing = new PacingHistogram()
   private closed = false
@@ -93,6 +95,7 @@ export class CallMedia {
   play(pcm16k: Int16Array): PlaybackHandle {
     const handle = this.queue.enqueue(pcm16k)
     if (this.closed) this.queue.flush() // nothing plays after hang-up; the handle says so at once
+    else this.startTalkspurtNow()
     return handle
   }
 
@@ -244,12 +247,31 @@ export class CallMedia {
     this.opts.onAudio?.(frame)
   }
 
+  private rtpTsAt(ms: number): number {
+    return Math.round(((ms - this.startMs!) * this.codec.clockRate) / 1000)
+  }
+
+  /** A reply after silence leaves as soon as a packet of it exists, not at the next slot. */
+  private startTalkspurtNow(): void {
+    const sending = canSend(this.media) && !this.media.remoteHold
+    if (!sending || !this.sentAny || this.lastHadAudio || this.dtmfOut.length > 0) return
+    // and the next packet too, or the next slot would find the queue empty: a hole in the reply
+    if (this.queue.pendingSamples < 2 * this.outBuf.length) return
+    const ts = this.timeline.early(this.rtpTsAt(this.nextSendMs), (this.codec.clockRate * this.media.ptimeMs) / 1000)
+    if (ts === undefined) return
+    this.queue.read(this.outBuf)
+    this.lastHadAudio = true
+    this.opts.recorder?.writeRight(this.outBuf)
+    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), ts, true)
+  }
+
   private sendPacket(scheduled: number): void {
-    const rtpTs = Math.round(((scheduled - this.startMs!) * this.codec.clockRate) / 1000)
+    const clockTs = this.rtpTsAt(scheduled)
     const sending = canSend(this.media) && !this.media.remoteHold
     const silence = this.outBuf.fill(0)
     if (sending && this.dtmfOut.length > 0) {
-      this.sendDtmfPacket(rtpTs)
+      const slot = this.timeline.slot(clockTs, true)
+      if (slot.send) this.sendDtmfPacket(slot.timestamp)
       this.opts.recorder?.writeRight(silence)
       this.pacing.record(performance.now() - scheduled)
       return
@@ -257,10 +279,13 @@ export class CallMedia {
     const hadAudio = sending ? this.queue.read(this.outBuf) > 0 : false
     const talkspurt = hadAudio && !this.lastHadAudio
     this.lastHadAudio = hadAudio
+    // the packet sent ahead of its slot was recorded then: its slot's share is the one given back
+    const slot = sending ? this.timeline.slot(clockTs, hadAudio) : this.timeline.pause() ? { send: false as const } : undefined
+    if (slot && !slot.send) return
     this.opts.recorder?.writeRight(this.outBuf)
-    if (!sending) return
+    if (!sending || !slot) return
     const marker = !this.sentAny || this.resumeMarker || talkspurt
-    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, marker)
+    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), slot.timestamp, marker)
     this.pacing.record(performance.now() - scheduled)
     this.sentAny = true
     this.resumeMarker = false

@@ -40,7 +40,10 @@ export class OutputQueue {
   }
 
   get pendingMs(): number {
-    return (this.items.reduce((n, i) => n + i.pcm.length - i.offset, 0) / this.sampleRate) * 1000
+    return (this.pendingSamples / this.sampleRate) * 1000
+  }
+  get pendingSamples(): number {
+    return this.items.reduce((n, i) => n + i.pcm.length - i.offset, 0)
   }
   get idle(): boolean {
     return this.items.length === 0

@@ -78,9 +78,15 @@ export class StereoRecorder {
     })
   }
 
+  /** The last flush's buffer once its write is done, so a running call allocates none per flush. */
+  private spare: Int16Array | undefined
+
   private flush(frames: number): void {
     if (frames === 0) return
-    const out = new Int16Array(frames * 2)
+    const spare = this.spare
+    this.spare = undefined
+    const buffer = spare && spare.length >= frames * 2 ? spare : new Int16Array(Math.max(frames, Math.ceil(this.flushSamples * 1.25)) * 2)
+    const out = buffer.subarray(0, frames * 2)
     for (let i = 0; i < frames; i++) {
       out[2 * i] = i < this.leftLen ? this.left[i]! : 0
       out[2 * i + 1] = i < this.rightLen ? this.right[i]! : 0
@@ -91,11 +97,12 @@ export class StereoRecorder {
     this.rightLen = Math.max(0, this.rightLen - frames)
     const position = WAV_HEADER_BYTES + this.dataBytes
     this.dataBytes += out.byteLength
-    const bytes = new Uint8Array(out.buffer)
+    const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
     this.writing = this.writing.then(async () => {
       if (this.failed) return
       try {
         await this.fh.write(bytes, 0, bytes.length, position)
+        this.spare = buffer
       } catch (err) {
         this.failed = err as Error
       }

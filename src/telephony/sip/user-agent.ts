@@ -261,6 +261,24 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     this.onRequest(msg, checked.core, m.remote)
   }
 
+  // Its closures are made here, not in onRequest: closures share their function's scope, and one
+  // that captured onRequest's would keep the whole request alive as long as the transaction.
+  private newServerTx(key: string, req: SipRequest, remote: Remote): ServerTx {
+    const tx: ServerTx =
+      req.method === 'INVITE'
+        ? new InviteServerTransaction(key, req, remote, this.timers, this.txSend)
+        : new NonInviteServerTransaction(key, req, remote, this.timers, this.txSend)
+    tx.onTerminated = () => this.serverTx.delete(key)
+    tx.onError = this.txError
+    if (this.opts.observe) tx.onRespond = this.observeOut
+    this.serverTx.set(key, tx)
+    return tx
+  }
+
+  private readonly txSend = (to: Remote, bytes: Uint8Array) => this.sendBytes(to, bytes)
+  private readonly txError = (err: unknown) => this.log.warn({ err }, 'server transaction timer failed')
+  private readonly observeOut = (res: SipResponse) => this.opts.observe?.('out', res)
+
   /** A stateless error answer to a request we could not use; never to an ACK. */
   private refuse(req: SipRequest, remote: Remote, status: number, reason?: string): void {
     if (req.method === 'ACK') return
@@ -290,15 +308,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     const key = serverKey(req, core)
     const existing = this.serverTx.get(key)
     if (existing) return existing.retransmission(remote)
-    const send = (to: Remote, bytes: Uint8Array) => this.sendBytes(to, bytes)
-    const tx: ServerTx =
-      req.method === 'INVITE'
-        ? new InviteServerTransaction(key, req, remote, this.timers, send)
-        : new NonInviteServerTransaction(key, req, remote, this.timers, send)
-    tx.onTerminated = () => this.serverTx.delete(key)
-    tx.onError = (err) => this.log.warn({ err }, 'server transaction timer failed')
-    if (this.opts.observe) tx.onRespond = (res) => this.opts.observe!('out', res)
-    this.serverTx.set(key, tx)
+    const tx = this.newServerTx(key, req, remote)
     const tag = newTag()
     const reply = (status: number, headers: Header[] = []) => {
       // a 401 is the normal first step of an authenticated call, not a refusal
@@ -364,7 +374,13 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000, timer?.terms)
     this.calls.add(call)
     this.inviteCalls.set(tx, call)
+    this.forgetCallOnFinal(tx)
     if (!this.emit('call', call)) call.reject(480)
+  }
+
+  /** A CANCEL after the final response changes nothing: the call need not be found then. */
+  private forgetCallOnFinal(tx: InviteServerTransaction): void {
+    tx.onFinal = () => this.inviteCalls.delete(tx)
   }
 
   private onCancel(req: SipRequest, core: Core, tx: NonInviteServerTransaction): void {
@@ -373,6 +389,6 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     tx.respond(responseTo(req, 200))
     const call = this.inviteCalls.get(invite)
     if (call) call.cancelled()
-    else if (invite.state === 'proceeding') invite.respond(responseTo(invite.request, 487, { toTag: newTag() }))
+    else if (invite.state === 'proceeding' && invite.request) invite.respond(responseTo(invite.request, 487, { toTag: newTag() }))
   }
 }

@@ -30,10 +30,10 @@ export class Playout {
   }
 
   /**
-   * Queues audio; with `nowMs`, an idle playout sends the first frame at once instead of at the
-   * next tick (saves up to one frame of latency at the start of every reply), and the second at
-   * the next tick: the sink (the call's media) sends on its own 20 ms clock, so it must always
-   * hold the next frame when it reads, or the reply would have a 20 ms hole after its first frame.
+   * Queues audio; with `nowMs`, an idle playout hands the sink (the call's media) the first two
+   * frames at once instead of at the next ticks: the sink sends the first at once (no wait for
+   * its next 20 ms slot) and must always hold the next frame when its slot comes, or the reply
+   * would have a 20 ms hole after its first frame.
    */
   enqueue(frame: AudioFrame, speech: SpeechHandle, nowMs?: number): void {
     if (frame.sampleRate !== this.sampleRate) throw new RangeError(`playout is ${this.sampleRate} Hz, frame is ${frame.sampleRate} Hz`)
@@ -52,11 +52,14 @@ export class Playout {
       this.queue.push({ samples: samples.subarray(i, i + this.frameSamples), speech })
     }
     if (i < samples.length) this.partial = samples.slice(i)
-    if (nowMs !== undefined && this.nextDueMs === undefined) {
+    if (nowMs !== undefined && this.nextDueMs === undefined && this.queue.length > 0) {
       this.ahead = true
       this.tick(nowMs)
-      const due = this.nextDueMs as number | undefined // tick() may have set it
-      if (due !== undefined) this.nextDueMs = due - this.frameMs
+      // the second frame at once too: the sink sends the first as soon as it gets it, and must
+      // already hold the second when its next slot comes, before this playout's next tick
+      if (this.nextDueMs !== undefined) this.nextDueMs = nowMs
+      this.tick(nowMs)
+      if (this.nextDueMs !== undefined) this.nextDueMs = nowMs
     }
   }
 

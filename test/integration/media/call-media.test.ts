@@ -113,6 +113,38 @@ describe('call media: sending', () => {
     else console.log(`pacing bound not judged: the bare timer loop itself had p99 ${baseline.toFixed(2)} ms`)
   })
 
+  test('a reply after silence leaves at once: its first packet is sent inside play(), with the marker and the next slot timestamp; the lead is given back in the next pause', async () => {
+    const { peer, t } = await setup()
+    await peer.waitFor(() => peer.received.length >= 5) // the agent is silent: silence packets flow
+    const before = t.call.stats().rtp.packetsSent
+    t.call.play(tone(1000, 16000, 16000 / 2, 8000)) // 500 ms: 25 packets
+    expect(t.call.stats().rtp.packetsSent).toBe(before + 1) // no wait for the call's next slot
+    const spurt = before // the peer receives in order on 127.0.0.1
+    await peer.waitFor(() => peer.received.length >= spurt + 25 + 30)
+    const got = peer.received.slice(0, spurt + 25 + 30).map((r) => r.packet)
+    expect(got[spurt]!.marker).toBe(true)
+    expect(toneLevelDb(decodeG711('ulaw', got[spurt]!.payload), 1000, 8000)).toBeGreaterThan(-20)
+    expect(got.slice(1).filter((p) => p.marker).length).toBe(1) // only the talk-spurt's start
+    // one timeline: every step one packet (160), across the early start and the given-back slot
+    const tsSteps = got.slice(1).map((p, i) => (p.timestamp - got[i]!.timestamp) >>> 0)
+    expect(new Set(tsSteps)).toEqual(new Set([160]))
+    expect(new Set(got.slice(1).map((p, i) => (p.sequenceNumber - got[i]!.sequenceNumber + 0x10000) & 0xffff))).toEqual(new Set([1]))
+    // within the talk-spurt the stream runs one packet ahead of the clock; after the pause the
+    // skipped slot has given that back and timestamps match the wall clock again
+    const aheadMs = (i: number) => ((got[i]!.timestamp - got[0]!.timestamp) >>> 0) / 8 - (peer.received[i]!.atMs - peer.received[0]!.atMs)
+    expect(Math.round(aheadMs(spurt + 5) / 20)).toBe(1)
+    expect(Math.abs(Math.round(aheadMs(got.length - 1) / 20))).toBe(0)
+  })
+
+  test('a single frame after silence (audio bridged frame by frame) waits for its slot: sent early, the next slot would find nothing', async () => {
+    const { peer, t } = await setup()
+    await peer.waitFor(() => peer.received.length >= 3)
+    const before = t.call.stats().rtp.packetsSent
+    t.call.play(tone(1000, 16000, 320, 8000))
+    expect(t.call.stats().rtp.packetsSent).toBe(before)
+    await peer.waitFor(() => peer.received.some((r) => r.packet.marker && r !== peer.received[0]))
+  })
+
   test('flush stops the queue at once and each item reports how much of it was played', async () => {
     const { peer, t } = await setup()
     const first = t.call.play(tone(500, 16000, 32000))

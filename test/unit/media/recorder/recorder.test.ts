@@ -6,6 +6,7 @@ import { parseWavHeader, repairWavFiles, StereoRecorder, wavHeader } from '../..
 import { OutputQueue } from '../../../../src/media/call/index.ts'
 import { FadeConcealer } from '../../../../src/media/call/index.ts'
 import { readStereoWav } from '../../../helpers/media-call.ts'
+import { until } from '../../../helpers/until.ts'
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'rec-'))
 
@@ -26,6 +27,20 @@ describe('StereoRecorder', () => {
     expect(left.length).toBe(3200)
     expect([left[0], right[0], left[3199], right[3199], left[320], right[320]]).toEqual([1, -1, 10, -10, 2, -2])
     expect(statSync(path).size).toBe(44 + 3200 * 4)
+  })
+
+  test('a recording written over many flushes (each buffer reused once its write is done) holds every frame in order', async () => {
+    const path = join(tmp(), 'many.wav')
+    const rec = await StereoRecorder.create(path, 16000, 20)
+    for (let i = 0; i < 30; i++) {
+      rec.writeLeft(new Int16Array(320).fill(i + 1))
+      rec.writeRight(new Int16Array(320).fill(-(i + 1)))
+      await until(() => statSync(path).size >= 44 + (i + 1) * 320 * 4) // this frame's write landed
+    }
+    await rec.close()
+    const { left, right } = readStereoWav(path)
+    expect(left.length).toBe(30 * 320)
+    for (let i = 0; i < 30; i++) expect([left[i * 320], left[i * 320 + 319], right[i * 320], right[i * 320 + 319]]).toEqual([i + 1, i + 1, -(i + 1), -(i + 1)])
   })
 
   test('a channel that fell behind is padded with silence at close, keeping the other one aligned', async () => {
