@@ -7,6 +7,7 @@ import { analysisSettingsController, callsController, type Dialer, recordingLink
 import { campaignsController, noEvents, type CampaignEvents } from '../campaigns/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
+import { consoleController } from '../console/index.ts'
 import type { Db } from '../db/index.ts'
 import { doNotCallController } from '../do-not-call/index.ts'
 import { AppError } from '../errors.ts'
@@ -78,6 +79,7 @@ export const FEATURES: FeatureMount[] = [
       auth,
     ),
   ({ db }, auth) => doNotCallController(db, auth),
+  () => consoleController(),
 ]
 
 function agentWorkflowHooks(db: Db, config: Config): AgentWorkflowHooks {

@@ -1,0 +1,161 @@
+// One call: the stereo recording (caller and agent lanes), the transcript following playback,
+// per-turn latencies, cost, analysis, evaluations, labels, export and delete.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import uPlot from 'uplot'
+import WaveSurfer from 'wavesurfer.js'
+import { api, del, get, post } from '../api.mjs'
+import { Field, html, money, Problem, Status, useAction, useData, when } from '../ui.mjs'
+
+function Player({ url, transcript }) {
+  const box = useRef()
+  const ws = useRef()
+  const [time, setTime] = useState(0)
+  const [state, setState] = useState('loading')
+  useEffect(() => {
+    const w = WaveSurfer.create({ container: box.current, url, splitChannels: [{ waveColor: '#1f6feb' }, { waveColor: '#b35900' }], height: 60, mediaControls: true, normalize: true })
+    ws.current = w
+    w.on('ready', () => setState('ready'))
+    w.on('redraw', () => box.current?.setAttribute('data-painted', 'true'))
+    w.on('error', (e) => setState(`error: ${e?.message ?? e}`))
+    w.on('timeupdate', (t) => setTime(t))
+    w.getMediaElement().setAttribute('aria-label', 'Call recording')
+    return () => w.destroy()
+  }, [url])
+  const current = transcript.findLastIndex((t) => t.timestamp <= time + 0.05)
+  return html`<section aria-label="Recording">
+    <h2>Recording</h2>
+    <p class="lanes"><span class="lane-caller">caller (top)</span> <span class="lane-agent">agent (bottom)</span> <span>${state === 'ready' ? '' : state}</span></p>
+    <div class="wave" ref=${box} data-state=${state}></div>
+    <h2>Transcript</h2>
+    <ol class="transcript">
+      ${transcript.map((t, i) => html`<li class=${`${t.role}${i === current ? ' current' : ''}`} aria-current=${i === current ? 'true' : undefined}>
+        <button class="line" onClick=${() => ws.current?.setTime(t.timestamp)}>
+          <span class="at">${t.timestamp.toFixed(1)} s</span> <span class="who">${t.role}</span> ${t.text}
+        </button></li>`)}
+    </ol>
+  </section>`
+}
+
+const SERIES = [
+  ['endpointingMs', 'endpointing', '#6e7781'],
+  ['sttFinalMs', 'STT final', '#1f6feb'],
+  ['llmTtftMs', 'LLM first token', '#8250df'],
+  ['ttsTtfbMs', 'TTS first audio', '#b35900'],
+  ['voiceToVoiceMs', 'voice to voice', '#1a7f37'],
+]
+
+function LatencyChart({ turns }) {
+  const box = useRef()
+  useEffect(() => {
+    if (!turns.length) return
+    const data = [turns.map((_, i) => i + 1), ...SERIES.map(([k]) => turns.map((t) => t[k] ?? null))]
+    const width = Math.min(720, box.current.clientWidth || 600)
+    const plot = new uPlot({
+      width, height: 220, title: 'Latency per caller turn (ms)',
+      scales: { x: { time: false } },
+      axes: [{ label: 'turn' }, { label: 'ms' }],
+      series: [{ label: 'turn' }, ...SERIES.map(([, label, stroke]) => ({ label, stroke, width: 2, points: { show: true } }))],
+    }, data, box.current)
+    return () => plot.destroy()
+  }, [turns])
+  if (!turns.length) return html`<p>No caller turn was measured.</p>`
+  return html`<figure class="chart" ref=${box} aria-label="Per-turn latency chart">
+    <figcaption class="sr-only">${turns.map((t, i) => `turn ${i + 1}: voice to voice ${t.voiceToVoiceMs ?? '-'} ms`).join('; ')}</figcaption>
+  </figure>`
+}
+
+function Labels({ call, onChange }) {
+  const [label, setLabel] = useState('')
+  const { error, run, fieldError } = useAction()
+  const add = (e) => {
+    e.preventDefault()
+    run(async () => {
+      await post(`/api/calls/${call.id}/labels`, { label })
+      setLabel('')
+      onChange()
+    })
+  }
+  const remove = (l) => run(async () => {
+    await api('DELETE', `/api/calls/${call.id}/labels/${encodeURIComponent(l)}`)
+    onChange()
+  })
+  return html`<section aria-label="Labels"><h2>Labels</h2>
+    <ul class="labels">${call.labels.map((l) => html`<li>${l} <button class="link" aria-label=${`Remove label ${l}`} onClick=${() => remove(l)}>×</button></li>`)}</ul>
+    <form onSubmit=${add} class="inline">
+      <${Field} label="New label" name="label" value=${label} onInput=${(e) => setLabel(e.target.value)} error=${fieldError('label') ?? (error && !Object.keys(error.fields).length ? error.message : undefined)} />
+      <button type="submit">Add label</button>
+    </form></section>`
+}
+
+function Evaluations({ call, onChange }) {
+  const [form, setForm] = useState({ score: '', evaluatorName: '', comment: '' })
+  const { run, fieldError, error } = useAction()
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
+  const add = (e) => {
+    e.preventDefault()
+    run(async () => {
+      await post(`/api/calls/${call.id}/evaluations`, { score: Number(form.score), ...(form.evaluatorName ? { evaluatorName: form.evaluatorName } : {}), ...(form.comment ? { comment: form.comment } : {}) })
+      setForm({ score: '', evaluatorName: '', comment: '' })
+      onChange()
+    })
+  }
+  return html`<section aria-label="Evaluations"><h2>Evaluations</h2>
+    <ul class="evaluations">${call.evaluations.map((ev) => html`<li><strong>${ev.score}/100</strong> ${ev.type} by ${ev.evaluatorName || 'someone'}${ev.comment ? `: ${ev.comment}` : ''}</li>`)}</ul>
+    <form onSubmit=${add} class="inline" aria-label="Add a manual evaluation">
+      <${Field} label="Score (0-100)" name="score" type="number" min="0" max="100" value=${form.score} onInput=${set('score')} error=${fieldError('score')} />
+      <${Field} label="Evaluator" name="evaluatorName" value=${form.evaluatorName} onInput=${set('evaluatorName')} error=${fieldError('evaluatorName')} />
+      <${Field} label="Comment" name="comment" value=${form.comment} onInput=${set('comment')} error=${fieldError('comment')} />
+      ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
+      <button type="submit">Add evaluation</button>
+    </form></section>`
+}
+
+async function exportJson(id) {
+  const doc = await get(`/api/calls/${id}/export`)
+  const a = document.createElement('a')
+  a.href = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }))
+  a.download = `${id}.json`
+  a.click()
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000)
+}
+
+export function CallPage({ id }) {
+  const { data, error, reload } = useData(() => get(`/api/calls/${id}`), [id])
+  const call = data?.call
+  const live = call && call.status !== 'ended'
+  useEffect(() => {
+    if (!live) return
+    const t = setInterval(reload, 2000)
+    return () => clearInterval(t)
+  }, [live])
+  const action = useAction()
+  if (!call) return html`<h1>Call</h1><${Problem} error=${error} />`
+  const remove = () => action.run(async () => {
+    if (!confirm('Delete this call, its transcript and recording for good?')) return
+    await del(`/api/calls/${id}`)
+    location.hash = '#/calls'
+  })
+  const cost = call.cost ?? {}
+  const a = call.analysis
+  return html`<h1>Call ${call.from} → ${call.to}</h1>
+    <p><${Status} value=${call.status} /> ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)}</p>
+    <div class="actions">
+      <button onClick=${() => action.run(() => exportJson(id))} disabled=${live}>Export JSON</button>
+      <button class="danger" onClick=${remove}>Delete call</button>
+    </div>
+    <${Problem} error=${action.error} />
+    ${call.recordingUrl && !live ? html`<${Player} url=${call.recordingUrl} transcript=${call.transcript ?? []} />` : html`<p>${live ? 'The call is in progress.' : 'No recording.'}</p>
+      <ol class="transcript">${(call.transcript ?? []).map((t) => html`<li class=${t.role}><span class="who">${t.role}</span> ${t.text}</li>`)}</ol>`}
+    <section aria-label="Latency"><h2>Latency</h2>
+      <p>voice to voice p50 ${call.metrics?.latencyP50 ?? '-'} ms, p99 ${call.metrics?.latencyP99 ?? '-'} ms</p>
+      <${LatencyChart} turns=${call.metrics?.turns ?? []} />
+    </section>
+    <section aria-label="Cost"><h2>Cost</h2>
+      <dl class="grid">${['llm', 'stt', 'tts', 'telephony', 'analysis', 'total'].map((k) => html`<dt>${k}</dt><dd>${money(cost[k])}</dd>`)}</dl>
+    </section>
+    <section aria-label="Analysis"><h2>Analysis</h2>
+      ${a ? html`<p>${a.status}${a.sentiment ? ` · ${a.sentiment}` : ''}${a.isVoicemail ? ' · voicemail' : ''}</p><p>${a.summary}</p>${a.error ? html`<p class="warn">${a.error}</p>` : null}` : html`<p>None yet.</p>`}
+    </section>
+    <${Labels} call=${call} onChange=${reload} />
+    <${Evaluations} call=${{ ...call, evaluations: call.evaluations ?? [] }} onChange=${reload} />`
+}

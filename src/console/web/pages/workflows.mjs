@@ -1,0 +1,89 @@
+// An agent's workflow: the graph drawn in layers, the graph edited as JSON with validation
+// issues shown on the node or edge they name, and a test-run that lights the path taken.
+import { useState } from 'preact/hooks'
+import { get, post, put } from '../api.mjs'
+import { BOX, conditionText, layoutGraph } from '../graph-layout.mjs'
+import { Field, html, Problem, useAction, useData } from '../ui.mjs'
+
+function issuesOf(error) {
+  return error?.status === 422 ? (error.issues ?? []) : []
+}
+
+function Graph({ graph, path, issues }) {
+  const g = layoutGraph(graph)
+  const lit = new Set(path)
+  const litEdges = new Set(path.slice(1).map((to, i) => `${path[i]}>${to}`))
+  const nodeIssue = (id) => issues.filter((i) => i.nodeId === id).map((i) => i.message).join('; ')
+  return html`<svg class="graph" viewBox=${`0 0 ${g.width} ${g.height}`} width=${g.width} role="img" aria-label=${`Workflow graph, ${g.nodes.length} nodes${path.length ? `, path ${path.join(' then ')}` : ''}`}>
+    <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 10 5 0 10z" fill="#57606a" /></marker></defs>
+    ${g.edges.map((e) => html`<g class=${`edge${litEdges.has(`${e.from}>${e.to}`) ? ' lit' : ''}${issues.some((i) => i.edgeIndex === e.index) ? ' invalid' : ''}`}>
+      <line x1=${e.x1} y1=${e.y1} x2=${e.x2} y2=${e.y2} marker-end="url(#arrow)" />
+      <text x=${(e.x1 + e.x2) / 2 + 4} y=${(e.y1 + e.y2) / 2}>${conditionText(e.condition)}</text></g>`)}
+    ${g.nodes.map((n) => {
+      const problem = nodeIssue(n.id)
+      return html`<g class=${`node node-${n.type}${lit.has(n.id) ? ' lit' : ''}${problem ? ' invalid' : ''}`} data-node=${n.id} data-lit=${lit.has(n.id) ? 'true' : 'false'}>
+        <rect x=${n.x} y=${n.y} width=${BOX.w} height=${BOX.h} rx="6" />
+        <text x=${n.x + 8} y=${n.y + 18}>${n.id}</text>
+        <text class="type" x=${n.x + 8} y=${n.y + 35}>${n.type}</text>
+        ${problem ? html`<title>${problem}</title>` : null}</g>`
+    })}
+  </svg>`
+}
+
+function TestRun({ id, draft, onPath }) {
+  const [lines, setLines] = useState('dtmf:1')
+  const [result, setResult] = useState()
+  const { error, busy, run } = useAction()
+  const submit = (e) => {
+    e.preventDefault()
+    run(async () => {
+      const inputs = lines.split('\n').filter((l) => l.trim()).map((content) => ({ role: 'user', content }))
+      const r = await post(`/api/agents/${id}/workflow/test-run`, { inputs, ...(draft ? { workflow: draft } : {}) })
+      setResult(r)
+      onPath(r.path)
+    })
+  }
+  return html`<form class="card" onSubmit=${submit} aria-label="Test-run">
+    <h2>Test-run</h2>
+    <${Field} label="Caller turns, one a line (dtmf:12# for keys)" name="inputs" as="textarea" rows="4" value=${lines} onInput=${(e) => setLines(e.target.value)} />
+    <button type="submit" disabled=${busy}>Run</button>
+    <${Problem} error=${error} />
+    ${result ? html`<div class="result" aria-live="polite">
+      <p>Path: <strong class="path">${result.path.join(' → ')}</strong></p>
+      <p>Final: ${result.finalNode} (${result.finalAction ?? 'none'})</p>
+      <ol>${result.responses.map((r) => html`<li><span class="who">${r.nodeId}</span> ${r.output}</li>`)}</ol>
+    </div>` : null}
+  </form>`
+}
+
+export function WorkflowPage({ id }) {
+  const { data, error } = useData(() => get(`/api/agents/${id}/workflow`), [id])
+  const [path, setPath] = useState([])
+  const [text, setText] = useState()
+  const save = useAction()
+  const wf = data?.workflow
+  if (!wf) return html`<h1>Workflow</h1><${Problem} error=${error} /><p><a href=${`#/agents/${id}`}>Back to the agent</a></p>`
+  const source = text ?? JSON.stringify({ nodes: wf.nodes, edges: wf.edges, settings: wf.settings }, null, 2)
+  let draft
+  try {
+    draft = JSON.parse(source)
+  } catch {}
+  const issues = issuesOf(save.error)
+  const submit = (e) => {
+    e.preventDefault()
+    save.run(async () => {
+      if (!draft) throw Object.assign(new Error('the graph is not valid JSON'), { fields: {} })
+      await put(`/api/agents/${id}/workflow`, draft)
+      setText(undefined)
+    })
+  }
+  return html`<h1>Workflow</h1>
+    <p><a href=${`#/agents/${id}`}>Back to the agent</a></p>
+    <div class="graph-wrap">${draft ? html`<${Graph} graph=${draft} path=${path} issues=${issues} />` : html`<p class="warn">The graph is not valid JSON.</p>`}</div>
+    <${TestRun} id=${id} draft=${text === undefined ? undefined : draft} onPath=${setPath} />
+    <form class="card" onSubmit=${submit} aria-label="Edit the graph">
+      <${Field} label="Graph (nodes, edges, settings)" name="graph" as="textarea" rows="14" class="code" value=${source} onInput=${(e) => setText(e.target.value)} />
+      ${issues.length ? html`<ul class="problems" role="alert">${issues.map((i) => html`<li>${i.nodeId ? html`<strong>${i.nodeId}</strong>: ` : ''}${i.message}</li>`)}</ul>` : html`<${Problem} error=${save.error} />`}
+      <button type="submit" disabled=${save.busy}>Save workflow</button>
+    </form>`
+}
