@@ -8,17 +8,17 @@ import { Field, html, money, Problem, Status, useAction, useData, when } from '.
 
 function Player({ url, transcript }) {
   const box = useRef()
+  const audio = useRef()
   const ws = useRef()
   const [time, setTime] = useState(0)
   const [state, setState] = useState('loading')
   useEffect(() => {
-    const w = WaveSurfer.create({ container: box.current, url, splitChannels: [{ waveColor: '#1f6feb' }, { waveColor: '#b35900' }], height: 60, mediaControls: true, normalize: true })
+    const w = WaveSurfer.create({ container: box.current, media: audio.current, url, splitChannels: [{ waveColor: '#1f6feb' }, { waveColor: '#b35900' }], height: 60, normalize: true })
     ws.current = w
     w.on('ready', () => setState('ready'))
-    w.on('redraw', () => box.current?.setAttribute('data-painted', 'true'))
+    w.on('redrawcomplete', () => box.current?.setAttribute('data-painted', String(performance.now())))
     w.on('error', (e) => setState(`error: ${e?.message ?? e}`))
     w.on('timeupdate', (t) => setTime(t))
-    w.getMediaElement().setAttribute('aria-label', 'Call recording')
     return () => w.destroy()
   }, [url])
   const current = transcript.findLastIndex((t) => t.timestamp <= time + 0.05)
@@ -26,6 +26,7 @@ function Player({ url, transcript }) {
     <h2>Recording</h2>
     <p class="lanes"><span class="lane-caller">caller (top)</span> <span class="lane-agent">agent (bottom)</span> <span>${state === 'ready' ? '' : state}</span></p>
     <div class="wave" ref=${box} data-state=${state}></div>
+    <audio ref=${audio} controls preload="auto" aria-label="Call recording"></audio>
     <h2>Transcript</h2>
     <ol class="transcript">
       ${transcript.map((t, i) => html`<li class=${`${t.role}${i === current ? ' current' : ''}`} aria-current=${i === current ? 'true' : undefined}>
@@ -102,7 +103,7 @@ function Evaluations({ call, onChange }) {
   return html`<section aria-label="Evaluations"><h2>Evaluations</h2>
     <ul class="evaluations">${call.evaluations.map((ev) => html`<li><strong>${ev.score}/100</strong> ${ev.type} by ${ev.evaluatorName || 'someone'}${ev.comment ? `: ${ev.comment}` : ''}</li>`)}</ul>
     <form onSubmit=${add} class="inline" aria-label="Add a manual evaluation">
-      <${Field} label="Score (0-100)" name="score" type="number" min="0" max="100" value=${form.score} onInput=${set('score')} error=${fieldError('score')} />
+      <${Field} label="Score (0-100)" name="score" type="number" value=${form.score} onInput=${set('score')} error=${fieldError('score')} />
       <${Field} label="Evaluator" name="evaluatorName" value=${form.evaluatorName} onInput=${set('evaluatorName')} error=${fieldError('evaluatorName')} />
       <${Field} label="Comment" name="comment" value=${form.comment} onInput=${set('comment')} error=${fieldError('comment')} />
       ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
@@ -122,12 +123,15 @@ async function exportJson(id) {
 export function CallPage({ id }) {
   const { data, error, reload } = useData(() => get(`/api/calls/${id}`), [id])
   const call = data?.call
-  const live = call && call.status !== 'ended'
+  const ended = call?.status === 'ended'
+  // the export document carries what the call row does not: a signed recording link an <audio>
+  // element can fetch without the key, the analysis, evaluations and labels
+  const doc = useData(() => (ended ? get(`/api/calls/${id}/export`) : Promise.resolve(undefined)), [id, ended])
   useEffect(() => {
-    if (!live) return
+    if (!call || ended) return
     const t = setInterval(reload, 2000)
     return () => clearInterval(t)
-  }, [live])
+  }, [call?.status])
   const action = useAction()
   if (!call) return html`<h1>Call</h1><${Problem} error=${error} />`
   const remove = () => action.run(async () => {
@@ -135,27 +139,30 @@ export function CallPage({ id }) {
     await del(`/api/calls/${id}`)
     location.hash = '#/calls'
   })
+  const d = doc.data
   const cost = call.cost ?? {}
-  const a = call.analysis
+  const a = d?.analysis
+  const transcript = call.transcript ?? []
   return html`<h1>Call ${call.from} → ${call.to}</h1>
-    <p><${Status} value=${call.status} /> ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)}</p>
+    <p><${Status} value=${call.status} /> ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · agent ${call.agentName ?? ''}</p>
     <div class="actions">
-      <button onClick=${() => action.run(() => exportJson(id))} disabled=${live}>Export JSON</button>
+      <button onClick=${() => action.run(() => exportJson(id))} disabled=${!ended}>Export JSON</button>
       <button class="danger" onClick=${remove}>Delete call</button>
     </div>
-    <${Problem} error=${action.error} />
-    ${call.recordingUrl && !live ? html`<${Player} url=${call.recordingUrl} transcript=${call.transcript ?? []} />` : html`<p>${live ? 'The call is in progress.' : 'No recording.'}</p>
-      <ol class="transcript">${(call.transcript ?? []).map((t) => html`<li class=${t.role}><span class="who">${t.role}</span> ${t.text}</li>`)}</ol>`}
+    <${Problem} error=${action.error ?? doc.error} />
+    ${d?.recordingUrl ? html`<${Player} url=${d.recordingUrl} transcript=${transcript} />` : html`<p>${ended ? (d ? 'No recording.' : 'Loading…') : 'The call is in progress.'}</p>
+      <h2>Transcript</h2>
+      <ol class="transcript">${transcript.map((t) => html`<li class=${t.role}><span class="who">${t.role}</span> ${t.text}</li>`)}</ol>`}
     <section aria-label="Latency"><h2>Latency</h2>
       <p>voice to voice p50 ${call.metrics?.latencyP50 ?? '-'} ms, p99 ${call.metrics?.latencyP99 ?? '-'} ms</p>
       <${LatencyChart} turns=${call.metrics?.turns ?? []} />
     </section>
     <section aria-label="Cost"><h2>Cost</h2>
-      <dl class="grid">${['llm', 'stt', 'tts', 'telephony', 'analysis', 'total'].map((k) => html`<dt>${k}</dt><dd>${money(cost[k])}</dd>`)}</dl>
+      <dl class="grid">${['llm', 'stt', 'tts', 'telephony', 'analysis', 'total'].map((k) => html`<dt>${k}</dt><dd>${money(cost[k] ?? 0)}</dd>`)}</dl>
     </section>
-    <section aria-label="Analysis"><h2>Analysis</h2>
-      ${a ? html`<p>${a.status}${a.sentiment ? ` · ${a.sentiment}` : ''}${a.isVoicemail ? ' · voicemail' : ''}</p><p>${a.summary}</p>${a.error ? html`<p class="warn">${a.error}</p>` : null}` : html`<p>None yet.</p>`}
+    ${d ? html`<section aria-label="Analysis"><h2>Analysis</h2>
+      ${a ? html`<p>${a.status ?? ''}${a.sentiment ? ` · ${a.sentiment}` : ''}${a.isVoicemail ? ' · voicemail' : ''}</p><p>${a.summary}</p>` : html`<p>None yet.</p>`}
     </section>
-    <${Labels} call=${call} onChange=${reload} />
-    <${Evaluations} call=${{ ...call, evaluations: call.evaluations ?? [] }} onChange=${reload} />`
+    <${Labels} call=${{ id, labels: d.labels ?? [] }} onChange=${doc.reload} />
+    <${Evaluations} call=${{ id, evaluations: d.evaluations ?? [] }} onChange=${doc.reload} />` : null}`
 }

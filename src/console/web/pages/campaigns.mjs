@@ -8,7 +8,7 @@ import { Field, html, Problem, Status, Table, useAction, useData, when } from '.
 function CreateCampaign({ onCreated }) {
   const agents = useData(() => get('/api/agents?limit=100'))
   const numbers = useData(() => get('/api/phone-numbers?limit=100'))
-  const [form, setForm] = useState({ name: '', agentId: '', phoneNumberId: '', maxConcurrent: '1' })
+  const [form, setForm] = useState({ name: '', agentId: '', phoneNumberId: '', maxConcurrent: '1', windowStart: '08:00', windowEnd: '21:00' })
   const [csv, setCsv] = useState()
   const [mapping, setMapping] = useState([])
   const { error, busy, run, fieldError } = useAction()
@@ -29,7 +29,7 @@ function CreateCampaign({ onCreated }) {
         agentId: form.agentId,
         phoneNumberId: form.phoneNumberId,
         contacts,
-        settings: { maxConcurrent: Number(form.maxConcurrent) },
+        settings: { maxConcurrent: Number(form.maxConcurrent), callingWindow: { start: form.windowStart, end: form.windowEnd } },
       })
       onCreated(r.job)
     })
@@ -45,6 +45,8 @@ function CreateCampaign({ onCreated }) {
       <option value="">choose…</option>${(numbers.data?.phoneNumbers ?? []).map((n) => html`<option value=${n.id}>${n.e164}</option>`)}
     <//>
     <${Field} label="Calls at once" name="maxConcurrent" type="number" min="1" max="10" value=${form.maxConcurrent} onInput=${set('maxConcurrent')} error=${fieldError('settings.maxConcurrent')} />
+    <${Field} label="Calling window start (HH:MM, contact's local time)" name="windowStart" value=${form.windowStart} onInput=${set('windowStart')} error=${fieldError('settings.callingWindow.start') ?? fieldError('settings.callingWindow')} />
+    <${Field} label="Calling window end (HH:MM, up to 24:00)" name="windowEnd" value=${form.windowEnd} onInput=${set('windowEnd')} error=${fieldError('settings.callingWindow.end')} />
     <${Field} label="Contacts (CSV file with a header line)" name="csv" type="file" accept=".csv,text/csv" onChange=${load} error=${contactError.map(([p, m]) => `${p}: ${m}`).join('; ') || undefined} />
     ${csv ? html`<fieldset><legend>Column mapping</legend>
       ${csv.header.map((h, i) => html`<${Field} label=${`Column "${h}"`} name=${`map-${i}`} value=${mapping[i]} list="map-targets"

@@ -1,0 +1,228 @@
+// The console in Debian's Chromium (headless, playwright-core) against a started appliance and
+// real SIPp peers: every page is used as an operator would, checked by axe-core, and
+// photographed for docs/console.md. The page may talk to 127.0.0.1 only.
+import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { join } from 'node:path'
+import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+import { type ConsoleBrowser, externalRequests, hasChromium, openBrowser, screenshot, seriousViolations, signIn } from '../../helpers/browser.ts'
+import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
+import { startCallees } from '../../helpers/campaign-callees.ts'
+import { testNeedingPackage } from '../../helpers/debian.ts'
+import { SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
+import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
+import { untilAsync } from '../../helpers/until.ts'
+
+const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
+const test = testNeedingPackage('chromium', hasChromium)
+
+let t: TestAppliance
+let b: ConsoleBrowser
+let agentId = ''
+let callId = ''
+
+beforeAll(async () => {
+  if (!hasChromium) return
+  t = await startTestAppliance()
+  b = await openBrowser()
+})
+afterAll(async () => {
+  await b?.close()
+  await t?.stop()
+})
+
+/** No serious or critical axe violation on the page as shown, then a screenshot for the docs. */
+async function checkPage(name: string) {
+  expect(await seriousViolations(b.page)).toEqual([])
+  await screenshot(b.page, name)
+}
+
+describe('the web console in a browser', () => {
+  test('sign-in: a wrong key is refused next to the field; the right key is kept in session storage only, never in the URL or a cookie', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console`)
+    await page.getByLabel('API key').fill('vak_wrong')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.locator('.field-error').textContent()).resolves.toBeTruthy()
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true')
+    await checkPage('sign-in')
+    await signIn(page, t.url, t.adminKey)
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+    expect(await page.evaluate(() => sessionStorage.getItem('voice-agent-api-key'))).toBe(t.adminKey)
+    expect(await page.context().cookies()).toEqual([])
+    expect(b.requests.some((u) => u.includes(t.adminKey))).toBe(false)
+    await checkPage('overview')
+  }, 20_000)
+
+  test('agents: an empty name is refused next to the Name field; an agent from the "receptionist" template shows it can converse', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console#/agents`)
+    await page.getByText('No agent yet').waitFor()
+    await page.getByRole('button', { name: 'Create agent' }).click()
+    const nameField = page.getByRole('form', { name: 'Create an agent' }).getByLabel('Name')
+    await page.getByRole('form', { name: 'Create an agent' }).locator('.field-error').waitFor()
+    expect(await nameField.getAttribute('aria-invalid')).toBe('true')
+    await nameField.fill('Front desk')
+    await page.getByRole('button', { name: 'Create agent' }).click()
+    await page.getByRole('heading', { name: 'Agent: Front desk' }).waitFor()
+    await page.getByText('Ready to converse').waitFor()
+    expect(await page.getByRole('region', { name: 'Readiness' }).textContent()).toContain('brain: workflow')
+    agentId = decodeURIComponent(new URL(page.url()).hash).split('/')[2]!
+    expect(agentId).toStartWith('ag_')
+    await checkPage('agent')
+    await page.goto(`${t.url}/console#/agents`)
+    await page.getByRole('link', { name: 'Front desk' }).waitFor()
+    await checkPage('agents')
+  }, 20_000)
+
+  test('numbers: after a payment method is added in Settings, a SIP trunk number is connected and its inbound agent assigned', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console#/settings`)
+    await page.getByLabel('Manual reference').fill('console test account')
+    await page.getByRole('form', { name: 'Add a manual payment method' }).getByRole('button', { name: 'Add' }).click()
+    await page.getByRole('cell', { name: 'console test account' }).waitFor()
+
+    await page.goto(`${t.url}/console#/numbers`)
+    await page.getByLabel('Number (E.164)').fill('+1415')
+    await page.getByLabel('Trunk URI').fill('sip:127.0.0.1:5999')
+    await page.getByRole('button', { name: 'Connect number' }).click()
+    await page.getByRole('form', { name: 'Connect a SIP trunk number' }).locator('.field-error').first().waitFor()
+    expect(await page.getByLabel('Number (E.164)').getAttribute('aria-invalid')).toBe('true')
+    await page.getByLabel('Number (E.164)').fill('+14155550100')
+    await page.getByRole('button', { name: 'Connect number' }).click()
+    const select = page.getByLabel('Inbound agent of +14155550100')
+    await select.waitFor()
+    await select.selectOption({ label: 'Front desk' })
+    await untilAsync(async () => (await t.api('GET', '/api/phone-numbers')).body.phoneNumbers[0].inboundAgentId === agentId, 10_000, 'the inbound agent assigned')
+    await checkPage('numbers')
+  }, 20_000)
+
+  test('calls: a SIPp call shows on the overview while it is up, then in the calls list as completed', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console#/`)
+    await page.getByText('No call matches.').waitFor()
+    const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf-listen.xml'), { PCAP: join(SIPP_PCAP_DIR, 'dtmf_2833_1.pcap'), BEFORE: '2500', AFTER: '5000' })
+    const caller = sipp(['-sf', scenario, `127.0.0.1:${t.appliance.sip.udp}`, '-s', '14155550100', '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())], 40)
+    const live = page.getByRole('table', { name: 'Calls in progress' }).getByText('in_progress')
+    await live.waitFor({ timeout: 15_000 })
+    await screenshot(page, 'overview-live-call')
+    const run = await caller.exited
+    expect(run.code, run.stderr).toBe(0)
+    const call = await waitForCall(t, (c) => c.status === 'ended')
+    callId = call.id
+    await page.goto(`${t.url}/console#/calls`)
+    await page.getByRole('table', { name: 'Calls' }).getByText('completed').waitFor({ timeout: 10_000 })
+    expect(await page.getByRole('link', { name: /inbound sipp → \+14155550100/ }).count()).toBe(1)
+    await checkPage('calls')
+  }, 45_000)
+
+  test('call page: the recording plays past one second, a transcript line seeks it, the latency chart is drawn; a label and a manual evaluation are added', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console#/calls/${callId}`)
+    const audio = page.getByLabel('Call recording')
+    await audio.waitFor()
+    await page.locator('.wave[data-state="ready"]').waitFor({ timeout: 15_000 })
+    // the recording is fetched by its signed link, not with the API key
+    expect(b.requests.some((u) => u.includes(`/recordings/${callId}?`) && u.includes('signature='))).toBe(true)
+    expect(b.requests.some((u) => u.includes(`/api/calls/${callId}/recording`))).toBe(false)
+    await page.getByRole('button', { name: /\[DTMF\] 1/ }).click()
+    await page.waitForFunction(() => (document.querySelector('audio') as HTMLAudioElement).currentTime >= 2.5)
+    await audio.evaluate((a: HTMLAudioElement) => {
+      a.currentTime = 0
+      return a.play()
+    })
+    await page.waitForFunction(() => (document.querySelector('audio') as HTMLAudioElement).currentTime > 1, undefined, { timeout: 15_000 })
+    await audio.evaluate((a: HTMLAudioElement) => a.pause())
+    expect(await page.locator('.transcript li').count()).toBeGreaterThanOrEqual(2)
+    await page.locator('.chart canvas').first().waitFor()
+
+    await page.getByLabel('New label').fill('needs-review')
+    await page.getByRole('button', { name: 'Add label' }).click()
+    await page.getByRole('region', { name: 'Labels' }).getByText('needs-review').waitFor()
+    await page.getByLabel('Score (0-100)').fill('150')
+    await page.getByRole('button', { name: 'Add evaluation' }).click()
+    // the API's 422 names the field; the console shows it under that field
+    await page.getByRole('form', { name: 'Add a manual evaluation' }).locator('.field-error').waitFor()
+    expect(await page.getByLabel('Score (0-100)').getAttribute('aria-invalid')).toBe('true')
+    await page.getByLabel('Score (0-100)').fill('80')
+    await page.getByLabel('Evaluator').fill('Dana')
+    await page.getByRole('button', { name: 'Add evaluation' }).click()
+    await page.getByText('80/100').waitFor()
+    const doc = (await t.api('GET', `/api/calls/${callId}/export`)).body
+    expect(doc.labels).toEqual(['needs-review'])
+    expect(doc.evaluations.map((e: any) => [e.type, e.score, e.evaluatorName])).toEqual([['manual', 80, 'Dana']])
+    await checkPage('call')
+  }, 40_000)
+
+  test('workflow: the template graph is drawn; a test-run pressing 1 lights the path it took', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console#/agents/${agentId}/workflow`)
+    await page.locator('svg.graph g.node').first().waitFor()
+    const graph = (await t.api('GET', `/api/agents/${agentId}/workflow`)).body.workflow
+    expect(await page.locator('svg.graph g.node').count()).toBe(graph.nodes.length)
+    await page.getByLabel(/Caller turns/).fill('dtmf:1')
+    await page.getByRole('button', { name: 'Run' }).click()
+    const path = page.locator('.result .path')
+    await path.waitFor()
+    const expected = (await t.api('POST', `/api/agents/${agentId}/workflow/test-run`, { body: { inputs: [{ role: 'user', content: 'dtmf:1' }] } })).body.path as string[]
+    expect(await path.textContent()).toBe(expected.join(' → '))
+    const lit = await page.locator('svg.graph g.node[data-lit="true"]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-node')))
+    expect(lit.sort()).toEqual([...new Set(expected)].sort())
+    await checkPage('workflow')
+  }, 20_000)
+
+  test('campaigns: a CSV is uploaded, mapped and previewed; the campaign calls SIPp callees and its counters reach the end', async () => {
+    const { page } = b
+    const callees = await startCallees(3, 90)
+    const target = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${callees.port}`, direction: 'outbound', e164: '+14155550199' })
+    const graph = { nodes: [{ id: 'start', type: 'start', config: { text: 'Hello {{first}}.' } }, { id: 'bye', type: 'end', config: { text: 'Bye.' } }], edges: [{ from: 'start', to: 'bye' }] }
+    expect((await t.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })).status).toBe(200)
+
+    await page.goto(`${t.url}/console#/campaigns`)
+    await page.getByLabel('Name', { exact: true }).fill('Console campaign')
+    await page.getByLabel('Agent').selectOption({ label: 'Reception' })
+    await page.getByLabel('Caller ID number').selectOption({ label: '+14155550199' })
+    await page.getByLabel('Calls at once').fill('3')
+    await page.getByLabel(/Calling window start/).fill('00:00')
+    await page.getByLabel(/Calling window end/).fill('24:00')
+    const csv = 'First Name,Phone\n"Ada, the first",+14155550101\nGrace,+14155550102\nAlan,+14155550103\n'
+    await page.getByLabel(/Contacts \(CSV/).setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+    expect(await page.getByLabel('Column "Phone"').inputValue()).toBe('to')
+    await page.getByLabel('Column "First Name"').fill('first')
+    const preview = page.getByRole('table', { name: 'Preview: 3 contacts' })
+    await preview.getByText('first=Ada, the first').waitFor()
+    await screenshot(page, 'campaign-new')
+    await page.getByRole('button', { name: 'Start campaign' }).click()
+    await page.getByRole('heading', { name: 'Campaign Console campaign' }).waitFor()
+    await page.locator('[data-counter="status"]', { hasText: 'completed' }).waitFor({ timeout: 60_000 })
+    expect(await page.locator('[data-counter="completed"]').textContent()).toBe('3')
+    expect(await page.locator('[data-counter="failed"]').textContent()).toBe('0')
+    await page.getByRole('table', { name: 'Contacts' }).getByText('first=Grace').waitFor()
+    const run = await callees.proc.exited
+    expect(run.code, run.stderr).toBe(0)
+    await checkPage('campaign')
+  }, 90_000)
+
+  test('settings: a new API key is shown once; revoking it makes the API refuse it', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console#/settings`)
+    await page.getByLabel('Key name').fill('ci script')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const secret = await page.locator('.once .secret').textContent()
+    expect(secret).toStartWith('vak_')
+    expect((await t.api('GET', '/api/workspaces', { key: secret })).status).toBe(200)
+    await checkPage('settings')
+    page.once('dialog', (d) => d.accept())
+    await page.getByRole('button', { name: 'Revoke key ci script' }).click()
+    await page.getByRole('button', { name: 'Revoke key ci script' }).waitFor({ state: 'detached' })
+    expect((await t.api('GET', '/api/workspaces', { key: secret })).status).toBe(401)
+    await page.reload()
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    expect(await page.locator('.once').count()).toBe(0)
+  }, 20_000)
+
+  test('offline: no request of the whole session left 127.0.0.1, and no CSP refusal or script error happened', () => {
+    expect(b.requests.length).toBeGreaterThan(20)
+    expect(externalRequests(b.requests)).toEqual([])
+    expect(b.problems).toEqual([])
+  })
+})
