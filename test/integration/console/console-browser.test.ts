@@ -125,13 +125,13 @@ describe('the web console in a browser', () => {
     expect(b.requests.some((u) => u.includes(`/recordings/${callId}?`) && u.includes('signature='))).toBe(true)
     expect(b.requests.some((u) => u.includes(`/api/calls/${callId}/recording`))).toBe(false)
     await page.getByRole('button', { name: /\[DTMF\] 1/ }).click()
-    await page.waitForFunction(() => (document.querySelector('audio') as HTMLAudioElement).currentTime >= 2.5)
-    await audio.evaluate((a: HTMLAudioElement) => {
+    await page.waitForFunction('document.querySelector("audio").currentTime >= 2.5')
+    await audio.evaluate((a: any) => {
       a.currentTime = 0
       return a.play()
     })
-    await page.waitForFunction(() => (document.querySelector('audio') as HTMLAudioElement).currentTime > 1, undefined, { timeout: 15_000 })
-    await audio.evaluate((a: HTMLAudioElement) => a.pause())
+    await page.waitForFunction('document.querySelector("audio").currentTime > 1', undefined, { timeout: 15_000 })
+    await audio.evaluate((a: any) => a.pause())
     expect(await page.locator('.transcript li').count()).toBeGreaterThanOrEqual(2)
     await page.locator('.chart canvas').first().waitFor()
 

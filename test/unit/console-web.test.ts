@@ -1,0 +1,73 @@
+// The console's pure parts: CSV parsing and column mapping for campaigns, the workflow graph
+// layout, and the shell page's import map.
+import { describe, expect, test } from 'bun:test'
+import { renderIndex } from '../../src/console/index.ts'
+// @ts-ignore: plain browser modules without type declarations
+import { guessMapping, parseCsv, toContacts } from '../../src/console/web/csv.mjs'
+// @ts-ignore: plain browser modules without type declarations
+import { BOX, layoutGraph } from '../../src/console/web/graph-layout.mjs'
+
+describe('campaign CSV', () => {
+  test('quoted fields keep commas, doubled quotes and line breaks; CRLF and blank lines are fine', () => {
+    const { header, rows } = parseCsv('name,phone\r\n"Doe, Jane",+14155550101\r\n\r\n"say ""hi""\nthere",+14155550102')
+    expect(header).toEqual(['name', 'phone'])
+    expect(rows).toEqual([['Doe, Jane', '+14155550101'], ['say "hi"\nthere', '+14155550102']])
+  })
+
+  test('the phone column is guessed as "to"; other columns become variables, an emptied mapping leaves a column out', () => {
+    const { header, rows } = parseCsv('First Name,Phone,notes\nAda,+14155550101,x\n')
+    const mapping = guessMapping(header)
+    expect(mapping).toEqual(['First_Name', 'to', 'notes'])
+    expect(toContacts(rows, ['first', 'to', ''])).toEqual([{ to: '+14155550101', dynamicVariables: { first: 'Ada' } }])
+  })
+})
+
+describe('workflow graph layout', () => {
+  const graph = {
+    nodes: [
+      { id: 'bye', type: 'end' },
+      { id: 'start', type: 'start' },
+      { id: 'menu', type: 'say' },
+      { id: 'sales', type: 'transfer' },
+      { id: 'orphan', type: 'say' },
+    ],
+    edges: [
+      { from: 'start', to: 'menu' },
+      { from: 'menu', to: 'sales', condition: { type: 'dtmf', digits: '1' } },
+      { from: 'menu', to: 'bye' },
+      { from: 'menu', to: 'menu' },
+      { from: 'menu', to: 'ghost' },
+    ],
+  }
+
+  test('nodes sit in layers by their distance from start; an unreachable node goes below; no two boxes overlap', () => {
+    const g = layoutGraph(graph)
+    const y = Object.fromEntries(g.nodes.map((n: any) => [n.id, n.y]))
+    expect(y.start).toBeLessThan(y.menu)
+    expect(y.menu).toBeLessThan(y.sales)
+    expect(y.sales).toBe(y.bye)
+    expect(y.orphan).toBeGreaterThan(y.bye)
+    for (const a of g.nodes) for (const b of g.nodes) {
+      if (a === b) continue
+      const apart = Math.abs(a.x - b.x) >= BOX.w || Math.abs(a.y - b.y) >= BOX.h
+      expect([a.id, b.id, apart]).toEqual([a.id, b.id, true])
+    }
+    for (const n of g.nodes) {
+      expect(n.x).toBeGreaterThanOrEqual(0)
+      expect(n.x + BOX.w).toBeLessThanOrEqual(g.width)
+      expect(n.y + BOX.h).toBeLessThanOrEqual(g.height)
+    }
+  })
+
+  test('an edge to a node that does not exist is not drawn (validation reports it)', () => {
+    const g = layoutGraph(graph)
+    expect(g.edges.map((e: any) => `${e.from}>${e.to}`)).toEqual(['start>menu', 'menu>sales', 'menu>bye', 'menu>menu'])
+  })
+})
+
+test('the shell page points every module at the versioned folder through its import map', () => {
+  const { html, importMap } = renderIndex('<link href="{{base}}x.css"><script type="importmap">{{importMap}}</script>', 'abc123')
+  expect(html).toContain('href="/console/assets/abc123/x.css"')
+  expect(JSON.parse(importMap).imports.preact).toBe('/console/assets/abc123/vendor/preact.mjs')
+  expect(html).toContain(importMap)
+})
