@@ -125,12 +125,12 @@ describe('the web console in a browser', () => {
     expect(b.requests.some((u) => u.includes(`/recordings/${callId}?`) && u.includes('signature='))).toBe(true)
     expect(b.requests.some((u) => u.includes(`/api/calls/${callId}/recording`))).toBe(false)
     await page.getByRole('button', { name: /\[DTMF\] 1/ }).click()
-    await page.waitForFunction('document.querySelector("audio").currentTime >= 2.5')
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('audio').currentTime >= 2.5)
     await audio.evaluate((a: any) => {
       a.currentTime = 0
       return a.play()
     })
-    await page.waitForFunction('document.querySelector("audio").currentTime > 1', undefined, { timeout: 15_000 })
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('audio').currentTime > 1, undefined, { timeout: 15_000 })
     await audio.evaluate((a: any) => a.pause())
     expect(await page.locator('.transcript li').count()).toBeGreaterThanOrEqual(2)
     await page.locator('.chart canvas').first().waitFor()
@@ -219,6 +219,26 @@ describe('the web console in a browser', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     expect(await page.locator('.once').count()).toBe(0)
   }, 20_000)
+
+  test('phone width: the calls and call pages fit 390 px without sideways scrolling and pass axe; the menu is reached by keyboard', async () => {
+    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 } })
+    await context.addInitScript(`sessionStorage.setItem('voice-agent-api-key', ${JSON.stringify(t.adminKey)})`)
+    const phone = await context.newPage()
+    phone.on('request', (r) => b.requests.push(r.url()))
+    for (const [hash, name] of [['#/calls', 'calls'], [`#/calls/${callId}`, 'call']] as const) {
+      await phone.goto(`${t.url}/console${hash}`)
+      await phone.getByRole('heading', { level: 1 }).waitFor()
+      await phone.locator('table, .wave[data-state="ready"]').first().waitFor()
+      expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
+      expect(await seriousViolations(phone)).toEqual([])
+      await screenshot(phone, `phone-${name}`)
+    }
+    await phone.keyboard.press('Tab')
+    expect(await phone.evaluate('document.activeElement.textContent')).toBe('Skip to content')
+    await phone.keyboard.press('Tab')
+    expect(await phone.evaluate('document.activeElement.textContent')).toBe('Overview')
+    await context.close()
+  }, 30_000)
 
   test('offline: no request of the whole session left 127.0.0.1, and no CSP refusal or script error happened', () => {
     expect(b.requests.length).toBeGreaterThan(20)
