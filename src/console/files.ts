@@ -9,6 +9,7 @@ import uplot from '../../node_modules/uplot/dist/uPlot.esm.js' with { type: 'fil
 import wavesurfer from '../../node_modules/wavesurfer.js/dist/wavesurfer.esm.js' with { type: 'file' }
 import api from './web/api.mjs' with { type: 'file' }
 import app from './web/app.mjs' with { type: 'file' }
+import chart from './web/chart.mjs' with { type: 'file' }
 import css from './web/console.css' with { type: 'file' }
 import csv from './web/csv.mjs' with { type: 'file' }
 import graphLayout from './web/graph-layout.mjs' with { type: 'file' }
@@ -31,6 +32,7 @@ export const ASSET_FILES: Record<string, string> = {
   'app.mjs': app,
   'api.mjs': api,
   'ui.mjs': ui,
+  'chart.mjs': chart,
   'console.css': css,
   'csv.mjs': csv,
   'graph-layout.mjs': graphLayout,

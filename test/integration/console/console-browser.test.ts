@@ -3,6 +3,7 @@
 // photographed for docs/console.md. The page may talk to 127.0.0.1 only.
 import { afterAll, beforeAll, describe, expect } from 'bun:test'
 import { join } from 'node:path'
+import { type FakeTwilio, startFakeTwilio } from '../../fakes/twilio.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { type ConsoleBrowser, externalRequests, hasChromium, openBrowser, screenshot, seriousViolations, signIn } from '../../helpers/browser.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
@@ -17,17 +18,20 @@ const test = testNeedingPackage('chromium', hasChromium)
 
 let t: TestAppliance
 let b: ConsoleBrowser
+let twilio: FakeTwilio
 let agentId = ''
 let callId = ''
 
 beforeAll(async () => {
   if (!hasChromium) return
-  t = await startTestAppliance()
+  twilio = startFakeTwilio()
+  t = await startTestAppliance({ CARRIER_API_BASE: twilio.url, CARRIER_ACCOUNT_SID: twilio.accountSid, CARRIER_AUTH_TOKEN: twilio.authToken })
   b = await openBrowser()
 })
 afterAll(async () => {
   await b?.close()
   await t?.stop()
+  await twilio?.stop()
 })
 
 /** No serious or critical axe violation on the page as shown, then a screenshot for the docs. */
@@ -68,6 +72,19 @@ describe('the web console in a browser', () => {
     expect(await page.getByRole('region', { name: 'Readiness' }).textContent()).toContain('brain: workflow')
     agentId = decodeURIComponent(new URL(page.url()).hash).split('/')[2]!
     expect(agentId).toStartWith('ag_')
+    await page.getByLabel('Voice (JSON)').fill('{"provider": ')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('not valid JSON').waitFor()
+    await page.getByLabel('Voice (JSON)').fill('{"provider": 42}')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('[name="voice"][aria-invalid="true"]').waitFor()
+    await page.getByLabel('Prompt (draft)').fill('You are the front desk of Acme.')
+    await page.getByLabel('Voice (JSON)').fill(JSON.stringify((await t.api('GET', `/api/agents/${agentId}`)).body.agent.voice))
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('+ You are the front desk of Acme.').waitFor()
+    await page.getByRole('button', { name: 'Publish draft' }).click()
+    await page.getByText('Draft vs published (0 changed lines)').waitFor()
+    expect((await t.api('GET', `/api/agents/${agentId}`)).body.agent.promptPublished).toBe('You are the front desk of Acme.')
     await checkPage('agent')
     await page.goto(`${t.url}/console#/agents`)
     await page.getByRole('link', { name: 'Front desk' }).waitFor()
@@ -92,7 +109,15 @@ describe('the web console in a browser', () => {
     const select = page.getByLabel('Inbound agent of +14155550100')
     await select.waitFor()
     await select.selectOption({ label: 'Front desk' })
-    await untilAsync(async () => (await t.api('GET', '/api/phone-numbers')).body.phoneNumbers[0].inboundAgentId === agentId, 10_000, 'the inbound agent assigned')
+    await untilAsync(async () => (await t.api('GET', '/api/phone-numbers')).body.phoneNumbers?.[0]?.inboundAgentId === agentId, 10_000, 'the inbound agent assigned', 100)
+
+    // the carrier (a local fake speaking Twilio's API) is asked by the appliance, never by the page
+    await page.getByLabel('Area code').fill('415')
+    await page.getByRole('button', { name: 'Search' }).click()
+    page.once('dialog', (d) => d.accept())
+    await page.getByRole('button', { name: 'Buy +14155550124' }).click()
+    await page.getByLabel('Inbound agent of +14155550124').waitFor()
+    expect(twilio.requests.some((r) => r.path.endsWith('/IncomingPhoneNumbers.json'))).toBe(true)
     await checkPage('numbers')
   }, 20_000)
 
@@ -168,6 +193,14 @@ describe('the web console in a browser', () => {
     const lit = await page.locator('svg.graph g.node[data-lit="true"]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-node')))
     expect(lit.sort()).toEqual([...new Set(expected)].sort())
     await checkPage('workflow')
+
+    // an invalid draft: the API's issues are listed and mark the node they name; nothing is saved
+    const broken = { ...graph, nodes: [...graph.nodes, { id: 'lonely', type: 'say', config: { text: 'Hi' } }] }
+    await page.getByLabel('Graph (nodes, edges, settings)').fill(JSON.stringify({ nodes: broken.nodes, edges: broken.edges, settings: broken.settings }))
+    await page.getByRole('button', { name: 'Save workflow' }).click()
+    await page.locator('svg.graph g.node.invalid[data-node="lonely"]').waitFor()
+    expect(await page.locator('.problems').textContent()).toContain('lonely')
+    expect((await t.api('GET', `/api/agents/${agentId}/workflow`)).body.workflow.nodes.length).toBe(graph.nodes.length)
   }, 20_000)
 
   test('campaigns: a CSV is uploaded, mapped and previewed; the campaign calls SIPp callees and its counters reach the end', async () => {
@@ -202,7 +235,28 @@ describe('the web console in a browser', () => {
     await checkPage('campaign')
   }, 90_000)
 
-  test('settings: a new API key is shown once; revoking it makes the API refuse it', async () => {
+  test('campaigns: pause, resume and cancel from the campaign page change the job as the API reports it', async () => {
+    const { page } = b
+    const numbers = (await t.api('GET', '/api/phone-numbers')).body.phoneNumbers as any[]
+    const caller = numbers.find((n) => n.e164 === '+14155550199')
+    // a calling window that is closed now keeps the contact waiting while the buttons are used
+    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', hourCycle: 'h23' }).format(new Date()))
+    const far = String((hour + 12) % 24).padStart(2, '0')
+    const closed = { start: `${far}:00`, end: `${far}:01` }
+    const job = await t.api('POST', '/api/outbound/jobs', { body: { agentId: caller.outboundAgentId, phoneNumberId: caller.id, name: 'Held', contacts: [{ to: '+14155550105' }], settings: { callingWindow: closed } } })
+    expect(job.status, JSON.stringify(job.body)).toBe(200)
+    const id = job.body.job.id
+    await page.goto(`${t.url}/console#/campaigns/${id}`)
+    await page.getByRole('button', { name: 'Pause' }).click()
+    await page.locator('[data-counter="status"]', { hasText: 'paused' }).waitFor()
+    await page.getByRole('button', { name: 'Resume' }).click()
+    await page.locator('[data-counter="status"]:not(:has-text("paused"))').waitFor()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.locator('[data-counter="status"]', { hasText: 'cancelled' }).waitFor()
+    expect((await t.api('GET', `/api/outbound/jobs/${id}`)).body.job.status).toBe('cancelled')
+  }, 20_000)
+
+  test('settings: a new API key is shown once and revoking it makes the API refuse it; a member is invited and promoted; do-not-call numbers are added (a bad one refused at its field) and removed', async () => {
     const { page } = b
     await page.goto(`${t.url}/console#/settings`)
     await page.getByLabel('Key name').fill('ci script')
@@ -218,6 +272,19 @@ describe('the web console in a browser', () => {
     await page.reload()
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     expect(await page.locator('.once').count()).toBe(0)
+
+    await page.getByLabel('Email').fill('sam@example.com')
+    await page.getByRole('button', { name: 'Invite' }).click()
+    await page.getByLabel('Role of sam@example.com').selectOption('admin')
+    await untilAsync(async () => (await t.api('GET', `/api/workspaces/${t.workspaceId}/members`)).body.members?.some((m: any) => m.email === 'sam@example.com' && m.role === 'admin') === true, 10_000, 'the member promoted', 100)
+    await page.getByLabel('Number (E.164)').fill('not a number')
+    await page.getByRole('form', { name: 'Add a do-not-call number' }).getByRole('button', { name: 'Add' }).click()
+    await page.locator('[name="dncNumber"][aria-invalid="true"]').waitFor()
+    await page.getByLabel('Number (E.164)').fill('+14155550177')
+    await page.getByRole('form', { name: 'Add a do-not-call number' }).getByRole('button', { name: 'Add' }).click()
+    await page.getByRole('cell', { name: '+14155550177', exact: true }).waitFor()
+    await page.getByRole('button', { name: 'Remove +14155550177' }).click()
+    await page.getByRole('cell', { name: '+14155550177', exact: true }).waitFor({ state: 'detached' })
   }, 20_000)
 
   test('phone width: the calls and call pages fit 390 px without sideways scrolling and pass axe; the menu is reached by keyboard', async () => {

@@ -63,6 +63,17 @@ export function lineDiff(before, after) {
   return [...a.filter((l) => !inB.has(l)).map((l) => ['-', l]), ...b.filter((l) => !inA.has(l)).map((l) => ['+', l])]
 }
 
+function parseJson(field, text) {
+  try {
+    return JSON.parse(text || '{}')
+  } catch {
+    throw Object.assign(new Error(`${field} is not valid JSON`), { fields: { [field]: 'not valid JSON' } })
+  }
+}
+
+/** The API's message for a field or anything under it (`voice.provider`). */
+const nested = (error, field) => Object.entries(error?.fields ?? {}).find(([p]) => p === field || p.startsWith(`${field}.`) || p.startsWith(`${field}[`))?.[1]
+
 function AgentForm({ agent, onSaved }) {
   const [form, setForm] = useState({
     name: agent.name,
@@ -74,6 +85,7 @@ function AgentForm({ agent, onSaved }) {
     language: agent.language ?? '',
     voice: JSON.stringify(agent.voice ?? {}),
     enabledTools: (agent.enabledTools ?? []).join(', '),
+    toolConfigs: JSON.stringify(agent.toolConfigs ?? {}),
     webhookUrl: agent.webhookUrl ?? '',
   })
   const { error, busy, run, fieldError } = useAction()
@@ -81,12 +93,8 @@ function AgentForm({ agent, onSaved }) {
   const submit = (e) => {
     e.preventDefault()
     run(async () => {
-      let voice
-      try {
-        voice = JSON.parse(form.voice || '{}')
-      } catch {
-        throw Object.assign(new Error('voice is not valid JSON'), { fields: { voice: 'not valid JSON' } })
-      }
+      const voice = parseJson('voice', form.voice)
+      const toolConfigs = parseJson('toolConfigs', form.toolConfigs)
       const body = {
         name: form.name,
         agentType: form.agentType,
@@ -96,6 +104,7 @@ function AgentForm({ agent, onSaved }) {
         language: form.language || undefined,
         voice,
         enabledTools: form.enabledTools.split(',').map((s) => s.trim()).filter(Boolean),
+        toolConfigs,
         webhookUrl: form.webhookUrl || null,
       }
       onSaved((await put(`/api/agents/${agent.id}`, body)).agent)
@@ -115,8 +124,9 @@ function AgentForm({ agent, onSaved }) {
     <${Field} label="Welcome message" name="welcomeMessage" value=${form.welcomeMessage} onInput=${set('welcomeMessage')} error=${fieldError('welcome.message')} />
     <${Field} label="LLM model" name="llmModel" value=${form.llmModel} onInput=${set('llmModel')} error=${fieldError('llmModel')} />
     <${Field} label="Language" name="language" value=${form.language} onInput=${set('language')} error=${fieldError('language')} />
-    <${Field} label="Voice (JSON)" name="voice" value=${form.voice} onInput=${set('voice')} error=${fieldError('voice') ?? Object.entries(error?.fields ?? {}).find(([p]) => p.startsWith('voice.'))?.[1]} />
+    <${Field} label="Voice (JSON)" name="voice" value=${form.voice} onInput=${set('voice')} error=${nested(error, 'voice')} />
     <${Field} label="Enabled tools (comma separated)" name="enabledTools" value=${form.enabledTools} onInput=${set('enabledTools')} error=${fieldError('enabledTools')} />
+    <${Field} label="Tool configs (JSON, by tool name)" name="toolConfigs" as="textarea" rows="3" value=${form.toolConfigs} onInput=${set('toolConfigs')} error=${nested(error, 'toolConfigs')} />
     <${Field} label="Webhook URL" name="webhookUrl" value=${form.webhookUrl} onInput=${set('webhookUrl')} error=${fieldError('webhookUrl')} />
     ${error && !Object.keys(error.fields ?? {}).length ? html`<${Problem} error=${error} />` : null}
     <div class="actions">

@@ -1,9 +1,9 @@
 // One call: the stereo recording (caller and agent lanes), the transcript following playback,
 // per-turn latencies, cost, analysis, evaluations, labels, export and delete.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import uPlot from 'uplot'
 import WaveSurfer from 'wavesurfer.js'
 import { api, del, get, post } from '../api.mjs'
+import { LineChart } from '../chart.mjs'
 import { Field, html, money, Problem, Status, useAction, useData, when } from '../ui.mjs'
 
 function Player({ url, transcript }) {
@@ -46,23 +46,10 @@ const SERIES = [
 ]
 
 function LatencyChart({ turns }) {
-  const box = useRef()
-  useEffect(() => {
-    if (!turns.length) return
-    const data = [turns.map((_, i) => i + 1), ...SERIES.map(([k]) => turns.map((t) => t[k] ?? null))]
-    const width = Math.min(720, box.current.clientWidth || 600)
-    const plot = new uPlot({
-      width, height: 220, title: 'Latency per caller turn (ms)',
-      scales: { x: { time: false } },
-      axes: [{ label: 'turn' }, { label: 'ms' }],
-      series: [{ label: 'turn' }, ...SERIES.map(([, label, stroke]) => ({ label, stroke, width: 2, points: { show: true } }))],
-    }, data, box.current)
-    return () => plot.destroy()
-  }, [turns])
   if (!turns.length) return html`<p>No caller turn was measured.</p>`
-  return html`<figure class="chart" ref=${box} aria-label="Per-turn latency chart">
-    <figcaption class="sr-only">${turns.map((t, i) => `turn ${i + 1}: voice to voice ${t.voiceToVoiceMs ?? '-'} ms`).join('; ')}</figcaption>
-  </figure>`
+  return html`<${LineChart} title="Latency per caller turn (ms)" xLabel="turn" yLabel="ms" x=${turns.map((_, i) => i + 1)}
+    series=${SERIES.map(([k, label, stroke]) => ({ label, stroke, values: turns.map((t) => t[k] ?? null) }))}
+    summary=${turns.map((t, i) => `turn ${i + 1}: voice to voice ${t.voiceToVoiceMs ?? '-'} ms`).join('; ')} />`
 }
 
 function Labels({ call, onChange }) {

@@ -1,6 +1,6 @@
 // Numbers: connect a SIP trunk number, assign the inbound and outbound agents, see the status.
 import { useState } from 'preact/hooks'
-import { get, patch, post } from '../api.mjs'
+import { get, patch, post, qs, workspaceId } from '../api.mjs'
 import { Field, html, Problem, Status, Table, useAction, useData } from '../ui.mjs'
 
 function Connect({ onDone }) {
@@ -34,15 +34,54 @@ function Connect({ onDone }) {
 
 function AgentSelect({ number, field, agents, onDone }) {
   const { error, run } = useAction()
-  const change = (e) => run(async () => {
-    await patch(`/api/phone-numbers/${number.id}`, { [field]: e.target.value || null })
-    onDone()
-  })
+  const change = (e) => {
+    const agentId = e.target.value || null // read now: the controlled select is re-rendered before the request
+    return run(async () => {
+      await patch(`/api/phone-numbers/${number.id}`, { [field]: agentId })
+      onDone()
+    })
+  }
   const label = `${field === 'inboundAgentId' ? 'Inbound' : 'Outbound'} agent of ${number.e164}`
   return html`<select aria-label=${label} value=${number[field] ?? ''} onChange=${change}>
       <option value="">none</option>
       ${agents.map((a) => html`<option value=${a.id}>${a.name}</option>`)}
     </select>${error ? html`<p class="field-error" role="alert">${error.message}</p>` : null}`
+}
+
+function BuyFromCarrier({ onDone }) {
+  const [q, setQ] = useState({ country: 'US', area_code: '' })
+  const [found, setFound] = useState()
+  const search = useAction()
+  const buy = useAction()
+  const set = (k) => (e) => setQ({ ...q, [k]: e.target.value })
+  const base = async () => `/api/workspaces/${await workspaceId()}/carrier`
+  const submit = (e) => {
+    e.preventDefault()
+    search.run(async () => setFound((await get(`${await base()}/available-numbers${qs({ ...q, limit: 20 })}`)).numbers))
+  }
+  const purchase = (n) => buy.run(async () => {
+    if (!confirm(`Buy ${n.phoneNumber} through the carrier?`)) return
+    await post(`${await base()}/buy-number`, { phoneNumber: n.phoneNumber })
+    setFound(found.filter((f) => f !== n))
+    onDone()
+  })
+  return html`<form class="card" onSubmit=${submit} aria-label="Search and buy a number">
+    <h2>Search and buy through the carrier</h2>
+    <div class="inline">
+      <${Field} label="Country (ISO code)" name="country" value=${q.country} onInput=${set('country')} error=${search.fieldError('country')} />
+      <${Field} label="Area code" name="area_code" value=${q.area_code} onInput=${set('area_code')} error=${search.fieldError('area_code')} />
+      <button type="submit" disabled=${search.busy}>Search</button>
+    </div>
+    ${search.error && !Object.keys(search.error.fields).length ? html`<${Problem} error=${search.error} />` : null}
+    <${Problem} error=${buy.error} />
+    ${found ? html`<${Table} caption="Available numbers" rows=${found.map((n) => ({ ...n, id: n.phoneNumber }))} empty="The carrier has no number for this search."
+      columns=${[
+        { label: 'Number', cell: (n) => n.friendlyName },
+        { label: 'Where', cell: (n) => [n.locality, n.region, n.isoCountry].filter(Boolean).join(', ') },
+        { label: 'Voice', cell: (n) => (n.capabilities?.voice ? 'yes' : 'no') },
+        { label: '', cell: (n) => html`<button aria-label=${`Buy ${n.phoneNumber}`} onClick=${(e) => { e.preventDefault(); purchase(n) }}>Buy</button>` },
+      ]} />` : null}
+  </form>`
 }
 
 export function NumbersPage() {
@@ -59,5 +98,6 @@ export function NumbersPage() {
         { label: 'Inbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="inboundAgentId" agents=${list} onDone=${numbers.reload} />` },
         { label: 'Outbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="outboundAgentId" agents=${list} onDone=${numbers.reload} />` },
       ]} />
-    <${Connect} onDone=${numbers.reload} />`
+    <${Connect} onDone=${numbers.reload} />
+    <${BuyFromCarrier} onDone=${numbers.reload} />`
 }

@@ -19,10 +19,13 @@ function Members() {
       list.reload()
     })
   }
-  const change = (m) => (e) => run(async () => {
-    await patch(await ws(`/members/${m.userId}`), { role: e.target.value })
-    list.reload()
-  })
+  const change = (m) => (e) => {
+    const role = e.target.value // read now: the controlled select is re-rendered before the request
+    return run(async () => {
+      await patch(await ws(`/members/${m.userId}`), { role })
+      list.reload()
+    })
+  }
   return html`<section aria-label="Members"><h2>Members</h2>
     <${Table} caption="Members" rows=${list.data?.members?.map((m) => ({ ...m, id: m.userId }))}
       columns=${[
