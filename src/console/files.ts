@@ -21,6 +21,7 @@ import campaigns from './web/pages/campaigns.mjs' with { type: 'file' }
 import numbers from './web/pages/numbers.mjs' with { type: 'file' }
 import overview from './web/pages/overview.mjs' with { type: 'file' }
 import settings from './web/pages/settings.mjs' with { type: 'file' }
+import workflowEditor from './web/pages/workflow-editor.mjs' with { type: 'file' }
 import workflows from './web/pages/workflows.mjs' with { type: 'file' }
 import ui from './web/ui.mjs' with { type: 'file' }
 
@@ -42,6 +43,7 @@ export const ASSET_FILES: Record<string, string> = {
   'pages/calls.mjs': calls,
   'pages/call.mjs': call,
   'pages/workflows.mjs': workflows,
+  'pages/workflow-editor.mjs': workflowEditor,
   'pages/campaigns.mjs': campaigns,
   'pages/settings.mjs': settings,
   'vendor/preact.mjs': preact,

@@ -27,7 +27,7 @@ beforeAll(async () => {
   twilio = startFakeTwilio()
   t = await startTestAppliance({ CARRIER_API_BASE: twilio.url, CARRIER_ACCOUNT_SID: twilio.accountSid, CARRIER_AUTH_TOKEN: twilio.authToken })
   b = await openBrowser()
-})
+}, 60_000)
 afterAll(async () => {
   await b?.close()
   await t?.stop()
@@ -178,7 +178,7 @@ describe('the web console in a browser', () => {
     await checkPage('call')
   }, 40_000)
 
-  test('workflow: the template graph is drawn; a test-run pressing 1 lights the path it took', async () => {
+  test('workflow: the template graph is drawn; a test-run pressing 1 lights the path; a node edited in the draft is test-run then saved; a node nothing reaches is marked with the API issue', async () => {
     const { page } = b
     await page.goto(`${t.url}/console#/agents/${agentId}/workflow`)
     await page.locator('svg.graph g.node').first().waitFor()
@@ -194,12 +194,29 @@ describe('the web console in a browser', () => {
     expect(lit.sort()).toEqual([...new Set(expected)].sort())
     await checkPage('workflow')
 
-    // an invalid draft: the API's issues are listed and mark the node they name; nothing is saved
-    const broken = { ...graph, nodes: [...graph.nodes, { id: 'lonely', type: 'say', config: { text: 'Hi' } }] }
-    await page.getByLabel('Graph (nodes, edges, settings)').fill(JSON.stringify({ nodes: broken.nodes, edges: broken.edges, settings: broken.settings }))
+    // edit a node in the draft: the test-run uses the draft, saving stores it
+    const start = graph.nodes.find((n: any) => n.type === 'start')
+    await page.getByRole('button', { name: new RegExp(`^${start.id}\\s*start$`) }).click()
+    await page.getByLabel('Node config (JSON)').fill(JSON.stringify({ ...start.config, text: 'Welcome to Acme.' }))
+    await page.getByRole('button', { name: 'Apply to draft' }).click()
+    await page.getByRole('button', { name: 'Run' }).click()
+    await page.locator('.result li', { hasText: 'Welcome to Acme.' }).waitFor()
+    expect((await t.api('GET', `/api/agents/${agentId}/workflow`)).body.workflow.nodes.find((n: any) => n.id === start.id).config.text).not.toBe('Welcome to Acme.')
+    await page.getByRole('button', { name: 'Save workflow' }).click()
+    await page.getByRole('button', { name: 'Discard the draft' }).waitFor({ state: 'detached' })
+    expect((await t.api('GET', `/api/agents/${agentId}/workflow`)).body.workflow.nodes.find((n: any) => n.id === start.id).config.text).toBe('Welcome to Acme.')
+
+    // a node nothing leads to: the API's issues are listed and mark that node; nothing is saved
+    await page.getByLabel('New node id').fill('lonely')
+    await page.getByRole('button', { name: 'Add node' }).click()
+    await page.getByLabel('Node config (JSON)').fill('{"text": "Hi"}')
+    await page.getByRole('button', { name: 'Apply to draft' }).click()
     await page.getByRole('button', { name: 'Save workflow' }).click()
     await page.locator('svg.graph g.node.invalid[data-node="lonely"]').waitFor()
     expect(await page.locator('.problems').textContent()).toContain('lonely')
+    expect(await page.getByRole('form', { name: 'Node lonely' }).locator('.field-error').count()).toBeGreaterThan(0)
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, 'workflow-invalid')
     expect((await t.api('GET', `/api/agents/${agentId}/workflow`)).body.workflow.nodes.length).toBe(graph.nodes.length)
   }, 20_000)
 
