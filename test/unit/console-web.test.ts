@@ -6,6 +6,8 @@ import { renderIndex } from '../../src/console/index.ts'
 import { guessMapping, parseCsv, toContacts } from '../../src/console/web/csv.mjs'
 // @ts-ignore: plain browser modules without type declarations
 import { BOX, layoutGraph } from '../../src/console/web/graph-layout.mjs'
+// @ts-ignore: plain browser modules without type declarations
+import { withNode } from '../../src/console/web/pages/workflow-editor.mjs'
 
 describe('campaign CSV', () => {
   test('quoted fields keep commas, doubled quotes and line breaks; CRLF and blank lines are fine', () => {
@@ -70,4 +72,24 @@ test('the shell page points every module at the versioned folder through its imp
   expect(html).toContain('href="/console/assets/abc123/x.css"')
   expect(JSON.parse(importMap).imports.preact).toBe('/console/assets/abc123/vendor/preact.mjs')
   expect(html).toContain(importMap)
+})
+
+describe('workflow draft edits', () => {
+  const graph = {
+    nodes: [{ id: 'start', type: 'start' }, { id: 'menu', type: 'say', config: { text: 'Hi' } }, { id: 'bye', type: 'end' }],
+    edges: [{ from: 'start', to: 'menu' }, { from: 'menu', to: 'bye', condition: { type: 'dtmf', digits: '1' } }, { from: 'menu', to: 'menu' }],
+    settings: { maxVisits: 5 },
+  }
+
+  test('renaming a node keeps its place and moves every edge end that named it', () => {
+    const g = withNode(graph, 'menu', { id: 'main', type: 'say', config: { text: 'Hello' } })
+    expect(g.nodes.map((n: any) => n.id)).toEqual(['start', 'main', 'bye'])
+    expect(g.edges.map((e: any) => `${e.from}>${e.to}`)).toEqual(['start>main', 'main>bye', 'main>main'])
+    expect(g.settings).toEqual({ maxVisits: 5 })
+  })
+
+  test('removing a node removes the edges to and from it; a new node goes last', () => {
+    expect(withNode(graph, 'menu', undefined).edges).toEqual([])
+    expect(withNode(graph, 'extra', { id: 'extra', type: 'say' }).nodes.at(-1).id).toBe('extra')
+  })
 })
