@@ -19,21 +19,32 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body, key = session.key()) {
+/** The response itself (for audio); a failure throws like `api`. */
+export async function apiResponse(method, path, body, key = session.key()) {
   const headers = { authorization: `Bearer ${key}` }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  if (!res.ok) await failed(res, key)
+  return res
+}
+
+async function failed(res, key) {
   const text = await res.text()
-  const parsed = text ? JSON.parse(text) : undefined
-  if (!res.ok) {
-    if (res.status === 401 && key === session.key()) {
-      session.signOut()
-      location.hash = '#/'
-      dispatchEvent(new Event('signed-out'))
-    }
-    throw new ApiError(res.status, parsed)
+  let parsed
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {}
+  if (res.status === 401 && key === session.key()) {
+    session.signOut()
+    location.hash = '#/'
+    dispatchEvent(new Event('signed-out'))
   }
-  return parsed
+  throw new ApiError(res.status, parsed)
+}
+
+export async function api(method, path, body, key = session.key()) {
+  const text = await (await apiResponse(method, path, body, key)).text()
+  return text ? JSON.parse(text) : undefined
 }
 
 export const get = (path) => api('GET', path)

@@ -57,7 +57,7 @@ describe('the web console in a browser', () => {
     await checkPage('overview')
   }, 20_000)
 
-  test('agents: an empty name is refused next to the Name field; an agent from the "receptionist" template shows it can converse', async () => {
+  test('agents: an empty name is refused next to the Name field; an agent from the "receptionist" template shows it can converse; its voice previews; bad voice input is refused at the field; the draft prompt is published with its diff', async () => {
     const { page } = b
     await page.goto(`${t.url}/console#/agents`)
     await page.getByText('No agent yet').waitFor()
@@ -72,6 +72,8 @@ describe('the web console in a browser', () => {
     expect(await page.getByRole('region', { name: 'Readiness' }).textContent()).toContain('brain: workflow')
     agentId = decodeURIComponent(new URL(page.url()).hash).split('/')[2]!
     expect(agentId).toStartWith('ag_')
+    await page.getByRole('button', { name: 'Preview voice' }).click()
+    await page.waitForFunction(() => ((globalThis as any).document.querySelector('audio[aria-label="Voice preview"]')?.duration ?? 0) > 0.5)
     await page.getByLabel('Voice (JSON)').fill('{"provider": ')
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('not valid JSON').waitFor()

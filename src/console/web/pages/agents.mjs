@@ -1,7 +1,7 @@
 // Agents: the list, create (blank or from a template), and one agent's page to edit its fields,
 // publish the draft prompt (with the difference shown) and read its readiness.
 import { useState } from 'preact/hooks'
-import { del, get, post, put } from '../api.mjs'
+import { apiResponse, del, get, post, put } from '../api.mjs'
 import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
 
 function Readiness({ readiness }) {
@@ -74,6 +74,26 @@ function parseJson(field, text) {
 /** The API's message for a field or anything under it (`voice.provider`). */
 const nested = (error, field) => Object.entries(error?.fields ?? {}).find(([p]) => p === field || p.startsWith(`${field}.`) || p.startsWith(`${field}[`))?.[1]
 
+/** Plays the voice being edited (saved or not) through the appliance's TTS. */
+function VoicePreview({ agentId, voiceText }) {
+  const [src, setSrc] = useState()
+  const [note, setNote] = useState()
+  const { error, busy, run } = useAction()
+  const preview = () => run(async () => {
+    const voice = parseJson('voice', voiceText)
+    const res = await apiResponse('POST', `/api/agents/${agentId}/voice-preview`, { voice })
+    setNote(res.headers.get('x-voice-fallback') ?? undefined)
+    if (src) URL.revokeObjectURL(src)
+    setSrc(URL.createObjectURL(await res.blob()))
+  })
+  return html`<div class="preview">
+    <button type="button" onClick=${preview} disabled=${busy}>Preview voice</button>
+    ${src ? html`<audio src=${src} controls autoplay aria-label="Voice preview"></audio>` : null}
+    ${note ? html`<p class="warn">${note}</p>` : null}
+    ${error ? html`<p class="field-error" role="alert">${error.message}</p>` : null}
+  </div>`
+}
+
 function AgentForm({ agent, onSaved }) {
   const [form, setForm] = useState({
     name: agent.name,
@@ -125,6 +145,7 @@ function AgentForm({ agent, onSaved }) {
     <${Field} label="LLM model" name="llmModel" value=${form.llmModel} onInput=${set('llmModel')} error=${fieldError('llmModel')} />
     <${Field} label="Language" name="language" value=${form.language} onInput=${set('language')} error=${fieldError('language')} />
     <${Field} label="Voice (JSON)" name="voice" value=${form.voice} onInput=${set('voice')} error=${nested(error, 'voice')} />
+    <${VoicePreview} agentId=${agent.id} voiceText=${form.voice} />
     <${Field} label="Enabled tools (comma separated)" name="enabledTools" value=${form.enabledTools} onInput=${set('enabledTools')} error=${fieldError('enabledTools')} />
     <${Field} label="Tool configs (JSON, by tool name)" name="toolConfigs" as="textarea" rows="3" value=${form.toolConfigs} onInput=${set('toolConfigs')} error=${nested(error, 'toolConfigs')} />
     <${Field} label="Webhook URL" name="webhookUrl" value=${form.webhookUrl} onInput=${set('webhookUrl')} error=${fieldError('webhookUrl')} />
