@@ -51,8 +51,8 @@ export function Problem({ error }) {
   return html`<div class="problem" role="alert">${error.message}${fields.length ? html`<ul>${fields.map(([p, m]) => html`<li>${p}: ${m}</li>`)}</ul>` : null}</div>`
 }
 
-export function Table({ caption, columns, rows, empty = 'Nothing yet.' }) {
-  if (!rows) return html`<p aria-busy="true">Loading…</p>`
+export function Table({ caption, columns, rows, empty = 'Nothing yet.', error }) {
+  if (!rows) return error ? html`<${Problem} error=${error} />` : html`<p aria-busy="true">Loading…</p>`
   if (!rows.length) return html`<p class="empty">${empty}</p>`
   return html`<div class="table-wrap"><table>
     <caption>${caption}</caption>

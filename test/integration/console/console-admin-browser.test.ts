@@ -2,7 +2,7 @@
 // against a started appliance and SIPp callees; each page checked by axe-core and photographed for
 // docs/console.md. The page may talk to 127.0.0.1 only.
 import { afterAll, beforeAll, describe, expect } from 'bun:test'
-import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+import { memberKey, startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { type ConsoleBrowser, externalRequests, hasChromium, openBrowser, screenshot, seriousViolations, signIn } from '../../helpers/browser.ts'
 import { setupCallTarget } from '../../helpers/calls.ts'
 import { startCallees } from '../../helpers/campaign-callees.ts'
@@ -49,13 +49,20 @@ describe('the web console in a browser: campaigns and settings', () => {
     await page.getByLabel('Calls at once').fill('3')
     await page.getByLabel(/Calling window start/).fill('00:00')
     await page.getByLabel(/Calling window end/).fill('24:00')
+    // a bad number in the file: the API's 422 names the contact, shown at the file field; nothing is created
+    await page.getByLabel(/Contacts \(CSV/).setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('phone\n+14155550101\nnot-a-number\n') })
+    await page.getByRole('button', { name: 'Start campaign' }).click()
+    await page.locator('[name="csv"][aria-invalid="true"]').waitFor()
+    expect(await page.getByRole('form', { name: 'Create a campaign' }).locator('.field-error').textContent()).toContain('contacts[1].to')
+    expect((await t.api('GET', '/api/outbound/jobs')).body.jobs).toEqual([])
+
     const csv = 'First Name,Phone\n"Ada, the first",+14155550101\nGrace,+14155550102\nAlan,+14155550103\n'
     await page.getByLabel(/Contacts \(CSV/).setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
     expect(await page.getByLabel('Column "Phone"').inputValue()).toBe('to')
     await page.getByLabel('Column "First Name"').fill('first')
     const preview = page.getByRole('table', { name: 'Preview: 3 contacts' })
     await preview.getByText('first=Ada, the first').waitFor()
-    await screenshot(page, 'campaign-new')
+    await checkPage('campaign-new')
     await page.getByRole('button', { name: 'Start campaign' }).click()
     await page.getByRole('heading', { name: 'Campaign Console campaign' }).waitFor()
     await page.locator('[data-counter="status"]', { hasText: 'completed' }).waitFor({ timeout: 60_000 })
@@ -117,6 +124,20 @@ describe('the web console in a browser: campaigns and settings', () => {
     await page.getByRole('cell', { name: '+14155550177', exact: true }).waitFor()
     await page.getByRole('button', { name: 'Remove +14155550177' }).click()
     await page.getByRole('cell', { name: '+14155550177', exact: true }).waitFor({ state: 'detached' })
+  }, 20_000)
+
+  test('a member key: the pages still render, and what members may not do shows the API refusal instead of failing silently', async () => {
+    const member = await memberKey(t, 'mo@example.com')
+    const context = await b.browser.newContext()
+    await context.addInitScript(`sessionStorage.setItem('voice-agent-api-key', ${JSON.stringify(member.key)})`)
+    const page = await context.newPage()
+    page.on('request', (r) => b.requests.push(r.url()))
+    await page.goto(`${t.url}/console#/settings`)
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
+    await page.getByRole('region', { name: 'API keys' }).locator('.problem').waitFor()
+    expect(await page.getByRole('region', { name: 'API keys' }).locator('.problem').textContent()).toContain('may not do this (needs api-keys:manage)')
+    expect(await seriousViolations(page)).toEqual([])
+    await context.close()
   }, 20_000)
 
   test('offline: no request of the whole session left 127.0.0.1, and no CSP refusal or script error happened', () => {

@@ -99,7 +99,7 @@ export function CampaignPage({ id }) {
       <button class="danger" onClick=${act('cancel')} disabled=${!open}>Cancel</button>
     </div>
     <${Problem} error=${error} />
-    <${Table} caption="Contacts" rows=${contacts.data?.contacts}
+    <${Table} caption="Contacts" error=${contacts.error} rows=${contacts.data?.contacts}
       columns=${[
         { label: 'To', cell: (c) => c.to },
         { label: 'Variables', cell: (c) => Object.entries(c.dynamicVariables).map(([k, v]) => `${k}=${v}`).join(', ') },

@@ -27,7 +27,7 @@ function Members() {
     })
   }
   return html`<section aria-label="Members"><h2>Members</h2>
-    <${Table} caption="Members" rows=${list.data?.members?.map((m) => ({ ...m, id: m.userId }))}
+    <${Table} caption="Members" error=${list.error} rows=${list.data?.members?.map((m) => ({ ...m, id: m.userId }))}
       columns=${[
         { label: 'Email', cell: (m) => m.email },
         { label: 'Role', cell: (m) => html`<select aria-label=${`Role of ${m.email}`} value=${m.role} onChange=${change(m)}><option>member</option><option>admin</option></select>` },
@@ -61,7 +61,7 @@ function ApiKeys() {
     list.reload()
   })
   return html`<section aria-label="API keys"><h2>API keys</h2>
-    <${Table} caption="API keys" rows=${list.data?.apiKeys}
+    <${Table} caption="API keys" error=${list.error} rows=${list.data?.apiKeys}
       columns=${[
         { label: 'Name', cell: (k) => k.name },
         { label: 'Key', cell: (k) => html`<code>${k.prefix}…${k.last4}</code>` },
@@ -91,7 +91,7 @@ function PaymentMethods() {
     })
   }
   return html`<section aria-label="Payment methods"><h2>Payment methods</h2>
-    <${Table} caption="Payment methods" rows=${list.data?.paymentMethods}
+    <${Table} caption="Payment methods" error=${list.error} rows=${list.data?.paymentMethods}
       columns=${[
         { label: 'Provider', cell: (p) => p.provider },
         { label: 'Details', cell: (p) => (p.card ? `${p.card.brand} …${p.card.last4}` : p.reference) },
@@ -125,7 +125,7 @@ function Webhooks() {
       <button onClick=${() => setShown(!shown)}>${shown ? 'Hide' : 'Show'}</button> <button onClick=${rotate}>Rotate</button>
       ${s.rotatedAt ? html` <small>rotated ${when(s.rotatedAt)}</small>` : null}</p>` : null}
     <${Problem} error=${error ?? secret.error} />
-    <${Table} caption="Deliveries" rows=${deliveries.data?.deliveries} empty="No webhook delivery yet."
+    <${Table} caption="Deliveries" error=${deliveries.error} rows=${deliveries.data?.deliveries} empty="No webhook delivery yet."
       columns=${[
         { label: 'Event', cell: (d) => d.type },
         { label: 'URL', cell: (d) => d.url },
@@ -156,7 +156,7 @@ function DoNotCall() {
     list.reload()
   })
   return html`<section aria-label="Do not call"><h2>Do-not-call list</h2>
-    <${Table} caption="Do-not-call numbers" rows=${list.data?.numbers?.map((n) => ({ ...n, id: n.number }))} empty="The list is empty."
+    <${Table} caption="Do-not-call numbers" error=${list.error} rows=${list.data?.numbers?.map((n) => ({ ...n, id: n.number }))} empty="The list is empty."
       columns=${[
         { label: 'Number', cell: (n) => n.number },
         { label: 'Reason', cell: (n) => n.reason ?? '' },
