@@ -40,7 +40,7 @@ export function OverviewPage() {
       <${Problem} error=${live.error} />
       <${CallsTable} caption="Calls in progress" calls=${live.data?.calls} />
     </section>
-    <section aria-label="Today"><h2>Today${today.data?.hasMore ? ' (latest 100 calls)' : ''}</h2>
+    <section aria-label="Today"><h2>Today${today.data?.nextCursor ? ' (latest 100 calls)' : ''}</h2>
       ${s ? html`
         <h3>Calls by outcome</h3>
         <dl class="grid">${Object.entries(s.outcomes).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
