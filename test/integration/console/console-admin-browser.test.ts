@@ -95,7 +95,7 @@ describe('the web console in a browser: campaigns and settings', () => {
     expect((await t.api('GET', `/api/outbound/jobs/${id}`)).body.job.status).toBe('cancelled')
   }, 20_000)
 
-  test('settings: a new API key is shown once and revoking it makes the API refuse it; a member is invited and promoted; do-not-call numbers are added (a bad one refused at its field) and removed', async () => {
+  test('settings: a new API key is shown once and revoking it makes the API refuse it; a member is invited, promoted and given a key that expires; do-not-call numbers are added (a bad one refused at its field) and removed', async () => {
     const { page } = b
     await page.goto(`${t.url}/console#/settings`)
     await page.getByLabel('Key name').fill('ci script')
@@ -116,6 +116,20 @@ describe('the web console in a browser: campaigns and settings', () => {
     await page.getByRole('button', { name: 'Invite' }).click()
     await page.getByLabel('Role of sam@example.com').selectOption('admin')
     await untilAsync(async () => (await t.api('GET', `/api/workspaces/${t.workspaceId}/members`)).body.members?.some((m: any) => m.email === 'sam@example.com' && m.role === 'admin') === true, 10_000, 'the member promoted', 100)
+    // a key for that member, expiring tomorrow
+    const tomorrow = new Date(Date.now() + 86_400_000)
+    const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16)
+    await page.getByLabel('Key name').fill('sam laptop')
+    await page.getByLabel('For member').selectOption({ label: 'sam@example.com' })
+    await page.getByLabel('Expires (optional)').fill(local)
+    await page.getByRole('button', { name: 'Create key' }).click()
+    await page.getByRole('cell', { name: 'sam laptop', exact: true }).waitFor()
+    const keys = (await t.api('GET', `/api/workspaces/${t.workspaceId}/api-keys`)).body.apiKeys as any[]
+    const sams = keys.find((k) => k.name === 'sam laptop')
+    const members = (await t.api('GET', `/api/workspaces/${t.workspaceId}/members`)).body.members as any[]
+    expect(sams.userId).toBe(members.find((m) => m.email === 'sam@example.com').userId)
+    expect(Math.abs(Date.parse(sams.expiresAt) - tomorrow.getTime())).toBeLessThan(61_000)
+
     await page.getByLabel('Number (E.164)').fill('not a number')
     await page.getByRole('form', { name: 'Add a do-not-call number' }).getByRole('button', { name: 'Add' }).click()
     await page.locator('[name="dncNumber"][aria-invalid="true"]').waitFor()

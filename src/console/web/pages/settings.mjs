@@ -6,8 +6,7 @@ import { Field, html, Problem, Status, Table, useAction, useData, when } from '.
 
 const ws = async (path) => `/api/workspaces/${await workspaceId()}${path}`
 
-function Members() {
-  const list = useData(async () => get(await ws('/members?limit=100')))
+function Members({ list }) {
   const [email, setEmail] = useState('')
   const [role, setRole] = useState('member')
   const { error, run, fieldError } = useAction()
@@ -42,16 +41,18 @@ function Members() {
   </section>`
 }
 
-function ApiKeys() {
+function ApiKeys({ members }) {
   const list = useData(async () => get(await ws('/api-keys?limit=100')))
-  const [name, setName] = useState('')
+  const [form, setForm] = useState({ name: '', userId: '', expires: '' })
   const [created, setCreated] = useState()
   const { error, run, fieldError } = useAction()
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
   const create = (e) => {
     e.preventDefault()
     run(async () => {
-      setCreated((await post(await ws('/api-keys'), { name })).apiKey)
-      setName('')
+      const body = { name: form.name, ...(form.userId ? { userId: form.userId } : {}), ...(form.expires ? { expiresAt: new Date(form.expires).toISOString() } : {}) }
+      setCreated((await post(await ws('/api-keys'), body)).apiKey)
+      setForm({ name: '', userId: '', expires: '' })
       list.reload()
     })
   }
@@ -60,18 +61,24 @@ function ApiKeys() {
     await del(await ws(`/api-keys/${k.id}`))
     list.reload()
   })
+  const emailOf = (userId) => members.data?.members?.find((m) => m.userId === userId)?.email ?? userId
   return html`<section aria-label="API keys"><h2>API keys</h2>
     <${Table} caption="API keys" error=${list.error} rows=${list.data?.apiKeys}
       columns=${[
         { label: 'Name', cell: (k) => k.name },
         { label: 'Key', cell: (k) => html`<code>${k.prefix}…${k.last4}</code>` },
+        { label: 'Acts as', cell: (k) => emailOf(k.userId) },
         { label: 'Created', cell: (k) => when(k.createdAt) },
         { label: 'Expires', cell: (k) => when(k.expiresAt) || 'never' },
         { label: '', cell: (k) => html`<button class="danger" aria-label=${`Revoke key ${k.name}`} onClick=${() => revoke(k)}>Revoke</button>` },
       ]} />
     ${created ? html`<div class="once" role="status"><p>Key "${created.name}": copy it now, it is not shown again.</p><code class="secret">${created.key}</code></div>` : null}
     <form class="inline" onSubmit=${create} aria-label="Create an API key">
-      <${Field} label="Key name" name="keyName" value=${name} onInput=${(e) => setName(e.target.value)} error=${fieldError('name')} />
+      <${Field} label="Key name" name="keyName" value=${form.name} onInput=${set('name')} error=${fieldError('name')} />
+      <${Field} label="For member" name="keyUser" as="select" value=${form.userId} onChange=${set('userId')} error=${fieldError('userId')}>
+        <option value="">me</option>${(members.data?.members ?? []).map((m) => html`<option value=${m.userId}>${m.email}</option>`)}
+      <//>
+      <${Field} label="Expires (optional)" name="keyExpires" type="datetime-local" value=${form.expires} onInput=${set('expires')} error=${fieldError('expiresAt')} />
       <button type="submit">Create key</button>
     </form>
     ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
@@ -173,5 +180,6 @@ function DoNotCall() {
 }
 
 export function SettingsPage() {
-  return html`<h1>Settings</h1><${Members} /><${ApiKeys} /><${PaymentMethods} /><${Webhooks} /><${DoNotCall} />`
+  const members = useData(async () => get(await ws('/members?limit=100')))
+  return html`<h1>Settings</h1><${Members} list=${members} /><${ApiKeys} members=${members} /><${PaymentMethods} /><${Webhooks} /><${DoNotCall} />`
 }
