@@ -3,6 +3,7 @@
 // page checked by axe-core and photographed for docs/console.md. The page may talk to 127.0.0.1
 // only. Campaigns and settings: console-admin-browser.test.ts.
 import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type FakeTwilio, startFakeTwilio } from '../../fakes/twilio.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
@@ -241,6 +242,22 @@ describe('the web console in a browser', () => {
     expect(await phone.evaluate('document.activeElement.textContent')).toBe('Overview')
     await context.close()
   }, 30_000)
+
+  test('call page: Export JSON downloads the export document; Delete, once confirmed, removes the call', async () => {
+    const { page } = b
+    await page.goto(`${t.url}/console#/calls/${callId}`)
+    const downloading = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Export JSON' }).click()
+    const download = await downloading
+    expect(download.suggestedFilename()).toBe(`${callId}.json`)
+    const doc = JSON.parse(readFileSync((await download.path())!, 'utf8'))
+    expect(doc.call.id).toBe(callId)
+    expect(doc.labels).toEqual(['needs-review'])
+    page.once('dialog', (d) => d.accept())
+    await page.getByRole('button', { name: 'Delete call' }).click()
+    await page.getByRole('heading', { name: 'Calls', level: 1 }).waitFor()
+    expect((await t.api('GET', `/api/calls/${callId}`)).status).toBe(404)
+  }, 20_000)
 
   test('offline: no request of the whole session left 127.0.0.1, and no CSP refusal or script error happened', () => {
     expect(b.requests.length).toBeGreaterThan(20)
