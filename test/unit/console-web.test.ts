@@ -61,6 +61,20 @@ describe('workflow graph layout', () => {
     }
   })
 
+  test('an edge inside one layer or to its own node curves under the row instead of crossing the boxes', () => {
+    const g = layoutGraph(graph)
+    const loop = g.edges.find((e: any) => e.from === 'menu' && e.to === 'menu')
+    const side = g.edges.find((e: any) => e.from === 'sales' || (e.from === 'menu' && e.to === 'bye'))
+    expect(loop.d).toStartWith('M ')
+    expect(loop.d).toContain(' C ')
+    const flat = layoutGraph({ nodes: [{ id: 's', type: 'start' }, { id: 'a', type: 'say' }, { id: 'b', type: 'end' }], edges: [{ from: 's', to: 'a' }, { from: 's', to: 'b' }, { from: 'a', to: 'b' }] })
+    const within = flat.edges.find((e: any) => e.from === 'a' && e.to === 'b')
+    expect(within.d).toContain(' Q ')
+    const row = flat.nodes.find((n: any) => n.id === 'a').y + BOX.h
+    expect(within.ly).toBeGreaterThan(row)
+    expect(side.d).toContain(' L ')
+  })
+
   test('an edge to a node that does not exist is not drawn (validation reports it)', () => {
     const g = layoutGraph(graph)
     expect(g.edges.map((e: any) => `${e.from}>${e.to}`)).toEqual(['start>menu', 'menu>sales', 'menu>bye', 'menu>menu'])

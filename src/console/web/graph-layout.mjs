@@ -34,13 +34,30 @@ export function layoutGraph(graph) {
     width,
     height: layers.length * (BOX.h + BOX.gapY) + BOX.gapY / 2,
     nodes: nodes.map((n) => ({ ...n, ...pos.get(n.id) })),
-    edges: edges.map((e, index) => {
-      const a = pos.get(e.from)
-      const b = pos.get(e.to)
-      const down = b.y > a.y
-      return { ...e, index, x1: a.x + BOX.w / 2, y1: down ? a.y + BOX.h : a.y, x2: b.x + BOX.w / 2, y2: down ? b.y : b.y + BOX.h }
-    }),
+    edges: edges.map((e, index) => ({ ...e, index, ...route(pos.get(e.from), pos.get(e.to), index) })),
   }
+}
+
+/**
+ * An edge's SVG path and label position: straight between layers; within a layer (or to itself)
+ * a curve under the row, so it does not run through the boxes between. Labels sit past the
+ * middle, where edges leaving one node have spread apart.
+ */
+function route(a, b, index) {
+  if (a.y === b.y) {
+    const x1 = a.x + BOX.w / 2
+    const x2 = b.x + BOX.w / 2
+    const y = a.y + BOX.h
+    const dip = y + BOX.gapY * 0.6 + (a === b ? 0 : 4 * (index % 3))
+    const d = a === b ? `M ${x1 - 20} ${y} C ${x1 - 40} ${dip}, ${x1 + 40} ${dip}, ${x1 + 20} ${y}` : `M ${x1} ${y} Q ${(x1 + x2) / 2} ${dip} ${x2} ${y}`
+    return { d, lx: (x1 + x2) / 2 + 4, ly: dip - 8 }
+  }
+  const down = b.y > a.y
+  const x1 = a.x + BOX.w / 2
+  const y1 = down ? a.y + BOX.h : a.y
+  const x2 = b.x + BOX.w / 2
+  const y2 = down ? b.y : b.y + BOX.h
+  return { d: `M ${x1} ${y1} L ${x2} ${y2}`, x1, y1, x2, y2, lx: x1 + (x2 - x1) * 0.6 + 4, ly: y1 + (y2 - y1) * 0.6 }
 }
 
 export function conditionText(c) {

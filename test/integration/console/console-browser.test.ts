@@ -208,6 +208,8 @@ describe('the web console in a browser', () => {
     await page.getByRole('button', { name: 'Save workflow' }).click()
     await page.getByRole('button', { name: 'Discard the draft' }).waitFor({ state: 'detached' })
     expect((await t.api('GET', `/api/agents/${agentId}/workflow`)).body.workflow.nodes.find((n: any) => n.id === start.id).config.text).toBe('Welcome to Acme.')
+    // the page now shows the saved graph, not the one it loaded
+    expect(await page.getByLabel('Graph (nodes, edges, settings)').inputValue()).toContain('Welcome to Acme.')
 
     // a node nothing leads to: the API's issues are listed and mark that node; nothing is saved
     await page.getByLabel('New node id').fill('lonely')

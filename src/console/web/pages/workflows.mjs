@@ -18,8 +18,8 @@ function Graph({ graph, path, issues, selected, onSelect }) {
   return html`<svg class="graph" viewBox=${`0 0 ${g.width} ${g.height}`} width=${g.width} role="group" aria-label=${`Workflow graph, ${g.nodes.length} nodes${path.length ? `, path ${path.join(' then ')}` : ''}`}>
     <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 10 5 0 10z" fill="#57606a" /></marker></defs>
     ${g.edges.map((e) => html`<g class=${`edge${litEdges.has(`${e.from}>${e.to}`) ? ' lit' : ''}${issues.some((i) => i.edgeIndex === e.index) ? ' invalid' : ''}`}>
-      <line x1=${e.x1} y1=${e.y1} x2=${e.x2} y2=${e.y2} marker-end="url(#arrow)" />
-      <text x=${(e.x1 + e.x2) / 2 + 4} y=${(e.y1 + e.y2) / 2}>${conditionText(e.condition)}</text></g>`)}
+      <path d=${e.d} marker-end="url(#arrow)" />
+      <text x=${e.lx} y=${e.ly}>${conditionText(e.condition)}</text></g>`)}
     ${g.nodes.map((n) => {
       const problem = nodeIssue(n.id)
       const choose = () => onSelect(n.id)
@@ -65,8 +65,9 @@ export function WorkflowPage({ id }) {
   const [path, setPath] = useState([])
   const [text, setText] = useState()
   const [selected, setSelected] = useState()
+  const [saved, setSaved] = useState()
   const save = useAction()
-  const wf = data?.workflow
+  const wf = saved ?? data?.workflow
   if (!wf) return html`<h1>Workflow</h1><${Problem} error=${error} /><p><a href=${`#/agents/${id}`}>Back to the agent</a></p>`
   const source = text ?? JSON.stringify({ nodes: wf.nodes, edges: wf.edges, settings: wf.settings }, null, 2)
   let draft
@@ -82,7 +83,7 @@ export function WorkflowPage({ id }) {
     e.preventDefault()
     save.run(async () => {
       if (!draft) throw Object.assign(new Error('the graph is not valid JSON'), { fields: {} })
-      await put(`/api/agents/${id}/workflow`, draft)
+      setSaved((await put(`/api/agents/${id}/workflow`, draft)).workflow)
       setText(undefined)
     })
   }
