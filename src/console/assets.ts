@@ -1,6 +1,8 @@
 // The console's files, read once into memory with their content type, a content-hash version
 // and a gzip copy: the whole console is a few hundred kilobytes.
 import { createHash } from 'node:crypto'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
 import { ASSET_FILES, IMPORTS, INDEX_HTML } from './files.ts'
 
 export interface Asset {
@@ -29,8 +31,11 @@ export function contentType(name: string): string {
   return TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream'
 }
 
-function asset(body: Uint8Array, type: string): Asset {
-  return { body, gzip: Bun.gzipSync(body as Uint8Array<ArrayBuffer>), type }
+const gzipped = promisify(gzip)
+
+// compressed on libuv's thread pool: the first request for the console does not hold the event loop
+async function asset(body: Uint8Array, type: string): Promise<Asset> {
+  return { body, gzip: new Uint8Array(await gzipped(body)), type }
 }
 
 /** Pure: the shell page and its import map for one version. */
@@ -55,10 +60,10 @@ export async function loadAssets(): Promise<ConsoleAssets> {
   const version = hash.digest('hex').slice(0, 12)
   const { html, importMap } = renderIndex(template, version)
   const files = new Map<string, Asset>()
-  for (const [name, bytes] of raw) files.set(name, asset(bytes, contentType(name)))
+  for (const [name, bytes] of raw) files.set(name, await asset(bytes, contentType(name)))
   return {
     version,
-    index: asset(new TextEncoder().encode(html), TYPES.html!),
+    index: await asset(new TextEncoder().encode(html), TYPES.html!),
     importMapHash: `sha256-${createHash('sha256').update(importMap).digest('base64')}`,
     files,
   }
