@@ -74,6 +74,7 @@ export async function startAppliance(
     // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
     let started: CallRuntime | undefined
     let voiceProblems = (): string[] => []
+    let voiceEngines: Awaited<ReturnType<typeof createVoiceEngines>> | undefined
     const dialer: Dialer = {
       dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
     }
@@ -112,6 +113,7 @@ export async function startAppliance(
       authenticate: (token, now) => authenticate(db, token, now, principals),
       background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
       campaigns: { events: campaignEvents, poke: () => campaigns?.poke() },
+      voices: () => voiceEngines,
     })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
     const server = app.server
@@ -126,6 +128,7 @@ export async function startAppliance(
     if (repaired.length) log.warn({ recordings: repaired }, 'recordings left open by the last run were repaired')
     const voice = await createVoiceEngines(config)
     voiceProblems = voice.problems
+    voiceEngines = voice
     log.info({ engines: voice.notes }, 'voice engines ready')
     const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
       carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),

@@ -1,12 +1,13 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
-import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow } from '../agents/index.ts'
+import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, voicePreviewController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
 import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor } from '../calls/index.ts'
 import { campaignsController, noEvents, type CampaignEvents } from '../campaigns/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
+import { consoleController } from '../console/index.ts'
 import type { Db } from '../db/index.ts'
 import { doNotCallController } from '../do-not-call/index.ts'
 import { AppError } from '../errors.ts'
@@ -15,6 +16,7 @@ import { type Metrics, metricsController } from '../metrics/index.ts'
 import { numbersController } from '../numbers/index.ts'
 import { providersController, servingFromConfig } from '../providers/index.ts'
 import { secretBoxFor } from '../secrets/index.ts'
+import type { VoiceEngines } from '../voice/engines.ts'
 import { webhooksController } from '../webhooks/index.ts'
 import { findWorkflowGraph, replaceWorkflow, workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
@@ -39,6 +41,8 @@ export interface AppDeps {
   background?: { wakeAnalysis(): void; wakeWebhooks(): void }
   /** The campaign dispatcher's wake-up and where campaign events go; absent: jobs wait for the next start. */
   campaigns?: { events: CampaignEvents; poke(): void }
+  /** The speech engines once loaded (voice previews); absent or undefined: previews answer 503. */
+  voices?: () => VoiceEngines | undefined
 }
 
 export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
@@ -49,6 +53,7 @@ export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => apiKeysController(db, auth),
   ({ config }, auth) => providersController(auth, config),
   ({ db, config }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config)),
+  ({ db, voices }, auth) => voicePreviewController(db, auth, () => voices?.()),
   ({ db, config }, auth) => billingController(db, config, auth),
   ({ db, config }, auth) => carrierController(db, config, auth),
   ({ db, config }, auth) =>
@@ -78,6 +83,7 @@ export const FEATURES: FeatureMount[] = [
       auth,
     ),
   ({ db }, auth) => doNotCallController(db, auth),
+  () => consoleController(),
 ]
 
 function agentWorkflowHooks(db: Db, config: Config): AgentWorkflowHooks {

@@ -85,3 +85,17 @@ test('with its VAD model missing the executable reports degraded on /ready, and 
     await other.stop()
   }
 }, 30_000)
+
+test.skipIf(!installed)('the executable serves the web console and every file its page and modules name, from inside itself', async () => {
+  const res = await fetch(`${exe.url}/console`)
+  expect(res.status).toBe(200)
+  const shell = await res.text()
+  const base = /src="(\/console\/assets\/[0-9a-f]{12}\/)app\.mjs"/.exec(shell)![1]!
+  const importMap = JSON.parse(/<script type="importmap">([^<]*)<\/script>/.exec(shell)![1]!) as { imports: Record<string, string> }
+  const app = await (await fetch(`${exe.url}${base}app.mjs`)).text()
+  const relative = [...app.matchAll(/from '\.\/([^']+)'/g)].map((m) => base + m[1])
+  for (const path of [...Object.values(importMap.imports), ...relative, `${base}console.css`, `${base}vendor/uplot.css`]) {
+    const file = await fetch(`${exe.url}${path}`)
+    expect([path, file.status, (await file.arrayBuffer()).byteLength > 100]).toEqual([path, 200, true])
+  }
+})

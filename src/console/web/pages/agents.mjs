@@ -1,0 +1,178 @@
+// Agents: the list, create (blank or from a template), and one agent's page to edit its fields,
+// publish the draft prompt (with the difference shown) and read its readiness.
+import { useState } from 'preact/hooks'
+import { apiResponse, del, get, post, put } from '../api.mjs'
+import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
+
+function Readiness({ readiness }) {
+  if (!readiness) return null
+  return html`<section class=${`readiness ${readiness.canConverse ? 'ok' : 'bad'}`} aria-label="Readiness">
+    <p><strong>${readiness.canConverse ? 'Ready to converse' : 'Cannot converse'}</strong> (brain: ${readiness.brain})</p>
+    ${readiness.problems?.length ? html`<ul class="problems">${readiness.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
+  </section>`
+}
+
+function CreateAgent({ onCreated }) {
+  const [name, setName] = useState('')
+  const [template, setTemplate] = useState('receptionist')
+  const { error, busy, run, fieldError } = useAction()
+  const submit = (e) => {
+    e.preventDefault()
+    run(async () => {
+      const r = await post('/api/agents', { name, ...(template ? { template } : {}) })
+      onCreated(r.agent)
+    })
+  }
+  return html`<form class="card" onSubmit=${submit} aria-label="Create an agent">
+    <h2>Create an agent</h2>
+    <${Field} label="Name" name="name" value=${name} onInput=${(e) => setName(e.target.value)} error=${fieldError('name')} />
+    <${Field} label="Template" name="template" as="select" value=${template} onChange=${(e) => setTemplate(e.target.value)} error=${fieldError('template')}>
+      <option value="receptionist">Receptionist (offline workflow)</option>
+      <option value="">Blank</option>
+    <//>
+    ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
+    <button type="submit" disabled=${busy}>Create agent</button>
+  </form>`
+}
+
+export function AgentsPage() {
+  const { data, error, reload } = useData(() => get('/api/agents?limit=100'))
+  const created = (agent) => {
+    location.hash = `#/agents/${agent.id}`
+    reload()
+  }
+  return html`<h1>Agents</h1>
+    <${Problem} error=${error} />
+    <${Table} caption="Agents" rows=${data?.agents} empty="No agent yet: create one below."
+      columns=${[
+        { label: 'Name', cell: (a) => html`<a href=${`#/agents/${a.id}`}>${a.name}</a>` },
+        { label: 'Type', cell: (a) => a.agentType },
+        { label: 'Brain', cell: (a) => a.readiness?.brain },
+        { label: 'Ready', cell: (a) => (a.readiness?.canConverse ? 'yes' : html`<span class="warn">no: ${a.readiness?.problems?.[0]}</span>`) },
+        { label: 'Updated', cell: (a) => when(a.updatedAt) },
+      ]} />
+    <${CreateAgent} onCreated=${created} />`
+}
+
+/** Line-level difference of the draft against the published prompt. */
+export function lineDiff(before, after) {
+  const a = (before ?? '').split('\n')
+  const b = (after ?? '').split('\n')
+  const inA = new Set(a)
+  const inB = new Set(b)
+  return [...a.filter((l) => !inB.has(l)).map((l) => ['-', l]), ...b.filter((l) => !inA.has(l)).map((l) => ['+', l])]
+}
+
+function parseJson(field, text) {
+  try {
+    return JSON.parse(text || '{}')
+  } catch {
+    throw Object.assign(new Error(`${field} is not valid JSON`), { fields: { [field]: 'not valid JSON' } })
+  }
+}
+
+/** The API's message for a field or anything under it (`voice.provider`). */
+const nested = (error, field) => Object.entries(error?.fields ?? {}).find(([p]) => p === field || p.startsWith(`${field}.`) || p.startsWith(`${field}[`))?.[1]
+
+/** Plays the voice being edited (saved or not) through the appliance's TTS. */
+function VoicePreview({ agentId, voiceText }) {
+  const [src, setSrc] = useState()
+  const [note, setNote] = useState()
+  const { error, busy, run } = useAction()
+  const preview = () => run(async () => {
+    const voice = parseJson('voice', voiceText)
+    const res = await apiResponse('POST', `/api/agents/${agentId}/voice-preview`, { voice })
+    setNote(res.headers.get('x-voice-fallback') ?? undefined)
+    if (src) URL.revokeObjectURL(src)
+    setSrc(URL.createObjectURL(await res.blob()))
+  })
+  return html`<div class="preview">
+    <button type="button" onClick=${preview} disabled=${busy}>Preview voice</button>
+    ${src ? html`<audio src=${src} controls autoplay aria-label="Voice preview"></audio>` : null}
+    ${note ? html`<p class="warn">${note}</p>` : null}
+    ${error ? html`<p class="field-error" role="alert">${error.message}</p>` : null}
+  </div>`
+}
+
+function AgentForm({ agent, onSaved }) {
+  const [form, setForm] = useState({
+    name: agent.name,
+    agentType: agent.agentType,
+    promptDraft: agent.promptDraft ?? '',
+    welcomeMessage: agent.welcome?.message ?? '',
+    welcomeMode: agent.welcome?.mode ?? 'agent_speaks_first',
+    llmModel: agent.llmModel ?? '',
+    language: agent.language ?? '',
+    voice: JSON.stringify(agent.voice ?? {}),
+    enabledTools: (agent.enabledTools ?? []).join(', '),
+    toolConfigs: JSON.stringify(agent.toolConfigs ?? {}),
+    webhookUrl: agent.webhookUrl ?? '',
+  })
+  const { error, busy, run, fieldError } = useAction()
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
+  const submit = (e) => {
+    e.preventDefault()
+    run(async () => {
+      const voice = parseJson('voice', form.voice)
+      const toolConfigs = parseJson('toolConfigs', form.toolConfigs)
+      const body = {
+        name: form.name,
+        agentType: form.agentType,
+        promptDraft: form.promptDraft,
+        welcome: { ...agent.welcome, mode: form.welcomeMode, message: form.welcomeMessage },
+        llmModel: form.llmModel || undefined,
+        language: form.language || undefined,
+        voice,
+        enabledTools: form.enabledTools.split(',').map((s) => s.trim()).filter(Boolean),
+        toolConfigs,
+        webhookUrl: form.webhookUrl || null,
+      }
+      onSaved((await put(`/api/agents/${agent.id}`, body)).agent)
+    })
+  }
+  const diff = lineDiff(agent.promptPublished, agent.promptDraft)
+  const publish = () => run(async () => onSaved((await post(`/api/agents/${agent.id}/publish`)).agent))
+  return html`<form class="card" onSubmit=${submit} aria-label="Edit the agent">
+    <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} error=${fieldError('name')} />
+    <${Field} label="Type" name="agentType" as="select" value=${form.agentType} onChange=${set('agentType')} error=${fieldError('agentType')}>
+      <option value="inbound">inbound</option><option value="outbound">outbound</option>
+    <//>
+    <${Field} label="Prompt (draft)" name="promptDraft" as="textarea" rows="6" value=${form.promptDraft} onInput=${set('promptDraft')} error=${fieldError('promptDraft')} />
+    <${Field} label="Welcome mode" name="welcomeMode" as="select" value=${form.welcomeMode} onChange=${set('welcomeMode')} error=${fieldError('welcome.mode')}>
+      <option value="agent_speaks_first">agent speaks first</option><option value="user_speaks_first">caller speaks first</option>
+    <//>
+    <${Field} label="Welcome message" name="welcomeMessage" value=${form.welcomeMessage} onInput=${set('welcomeMessage')} error=${fieldError('welcome.message')} />
+    <${Field} label="LLM model" name="llmModel" value=${form.llmModel} onInput=${set('llmModel')} error=${fieldError('llmModel')} />
+    <${Field} label="Language" name="language" value=${form.language} onInput=${set('language')} error=${fieldError('language')} />
+    <${Field} label="Voice (JSON)" name="voice" value=${form.voice} onInput=${set('voice')} error=${nested(error, 'voice')} />
+    <${VoicePreview} agentId=${agent.id} voiceText=${form.voice} />
+    <${Field} label="Enabled tools (comma separated)" name="enabledTools" value=${form.enabledTools} onInput=${set('enabledTools')} error=${fieldError('enabledTools')} />
+    <${Field} label="Tool configs (JSON, by tool name)" name="toolConfigs" as="textarea" rows="3" value=${form.toolConfigs} onInput=${set('toolConfigs')} error=${nested(error, 'toolConfigs')} />
+    <${Field} label="Webhook URL" name="webhookUrl" value=${form.webhookUrl} onInput=${set('webhookUrl')} error=${fieldError('webhookUrl')} />
+    ${error && !Object.keys(error.fields ?? {}).length ? html`<${Problem} error=${error} />` : null}
+    <div class="actions">
+      <button type="submit" disabled=${busy}>Save</button>
+      <button type="button" disabled=${busy || !diff.length} onClick=${publish}>Publish draft</button>
+    </div>
+    <details open=${diff.length > 0}>
+      <summary>Draft vs published (${diff.length} changed lines)</summary>
+      <pre class="diff">${diff.map(([s, l]) => html`<span class=${s === '+' ? 'add' : 'del'}>${s} ${l}\n</span>`)}</pre>
+    </details>
+  </form>`
+}
+
+export function AgentPage({ id }) {
+  const { data, error, reload } = useData(() => get(`/api/agents/${id}`), [id])
+  const agent = data?.agent
+  if (!agent) return html`<h1>Agent</h1><${Problem} error=${error} />`
+  const remove = async () => {
+    if (!confirm(`Delete agent ${agent.name}?`)) return
+    await del(`/api/agents/${id}`)
+    location.hash = '#/agents'
+  }
+  return html`<h1>Agent: ${agent.name}</h1>
+    <${Readiness} readiness=${agent.readiness} />
+    <p><a href=${`#/agents/${id}/workflow`}>Workflow and test-run</a></p>
+    <${AgentForm} key=${agent.updatedAt} agent=${agent} onSaved=${reload} />
+    <button class="danger" onClick=${remove}>Delete agent</button>`
+}

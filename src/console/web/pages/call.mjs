@@ -1,0 +1,155 @@
+// One call: the stereo recording (caller and agent lanes), the transcript following playback,
+// per-turn latencies, cost, analysis, evaluations, labels, export and delete.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import WaveSurfer from 'wavesurfer.js'
+import { api, del, get, post } from '../api.mjs'
+import { LineChart } from '../chart.mjs'
+import { Field, html, money, Problem, Status, useAction, useData, when } from '../ui.mjs'
+
+function Player({ url, transcript }) {
+  const box = useRef()
+  const audio = useRef()
+  const ws = useRef()
+  const [time, setTime] = useState(0)
+  const [state, setState] = useState('loading')
+  useEffect(() => {
+    const w = WaveSurfer.create({ container: box.current, media: audio.current, url, splitChannels: [{ waveColor: '#1f6feb' }, { waveColor: '#b35900' }], height: 60, normalize: true })
+    ws.current = w
+    w.on('ready', () => setState('ready'))
+    w.on('redrawcomplete', () => box.current?.setAttribute('data-painted', String(performance.now())))
+    w.on('error', (e) => setState(`error: ${e?.message ?? e}`))
+    w.on('timeupdate', (t) => setTime(t))
+    return () => w.destroy()
+  }, [url])
+  const current = transcript.findLastIndex((t) => t.timestamp <= time + 0.05)
+  return html`<section aria-label="Recording">
+    <h2>Recording</h2>
+    <p class="lanes"><span class="lane-caller">caller (top)</span> <span class="lane-agent">agent (bottom)</span> <span>${state === 'ready' ? '' : state}</span></p>
+    <div class="wave" ref=${box} data-state=${state}></div>
+    <audio ref=${audio} controls preload="auto" aria-label="Call recording"></audio>
+    <h2>Transcript</h2>
+    <ol class="transcript">
+      ${transcript.map((t, i) => html`<li class=${`${t.role}${i === current ? ' current' : ''}`} aria-current=${i === current ? 'true' : undefined}>
+        <button class="line" onClick=${() => ws.current?.setTime(t.timestamp)}>
+          <span class="at">${t.timestamp.toFixed(1)} s</span> <span class="who">${t.role}</span> ${t.text}
+        </button></li>`)}
+    </ol>
+  </section>`
+}
+
+const SERIES = [
+  ['endpointingMs', 'endpointing', '#6e7781'],
+  ['sttFinalMs', 'STT final', '#1f6feb'],
+  ['llmTtftMs', 'LLM first token', '#8250df'],
+  ['ttsTtfbMs', 'TTS first audio', '#b35900'],
+  ['voiceToVoiceMs', 'voice to voice', '#1a7f37'],
+]
+
+function LatencyChart({ turns }) {
+  if (!turns.length) return html`<p>No caller turn was measured.</p>`
+  return html`<${LineChart} title="Latency per caller turn (ms)" xLabel="turn" yLabel="ms" x=${turns.map((_, i) => i + 1)}
+    series=${SERIES.map(([k, label, stroke]) => ({ label, stroke, values: turns.map((t) => t[k] ?? null) }))}
+    summary=${turns.map((t, i) => `turn ${i + 1}: voice to voice ${t.voiceToVoiceMs ?? '-'} ms`).join('; ')} />`
+}
+
+function Labels({ call, onChange }) {
+  const [label, setLabel] = useState('')
+  const { error, run, fieldError } = useAction()
+  const add = (e) => {
+    e.preventDefault()
+    run(async () => {
+      await post(`/api/calls/${call.id}/labels`, { label })
+      setLabel('')
+      onChange()
+    })
+  }
+  const remove = (l) => run(async () => {
+    await api('DELETE', `/api/calls/${call.id}/labels/${encodeURIComponent(l)}`)
+    onChange()
+  })
+  return html`<section aria-label="Labels"><h2>Labels</h2>
+    <ul class="labels">${call.labels.map((l) => html`<li>${l} <button class="link" aria-label=${`Remove label ${l}`} onClick=${() => remove(l)}>×</button></li>`)}</ul>
+    <form onSubmit=${add} class="inline">
+      <${Field} label="New label" name="label" value=${label} onInput=${(e) => setLabel(e.target.value)} error=${fieldError('label') ?? (error && !Object.keys(error.fields).length ? error.message : undefined)} />
+      <button type="submit">Add label</button>
+    </form></section>`
+}
+
+function Evaluations({ call, onChange }) {
+  const [form, setForm] = useState({ score: '', evaluatorName: '', comment: '' })
+  const { run, fieldError, error } = useAction()
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
+  const add = (e) => {
+    e.preventDefault()
+    run(async () => {
+      await post(`/api/calls/${call.id}/evaluations`, { score: Number(form.score), ...(form.evaluatorName ? { evaluatorName: form.evaluatorName } : {}), ...(form.comment ? { comment: form.comment } : {}) })
+      setForm({ score: '', evaluatorName: '', comment: '' })
+      onChange()
+    })
+  }
+  return html`<section aria-label="Evaluations"><h2>Evaluations</h2>
+    <ul class="evaluations">${call.evaluations.map((ev) => html`<li><strong>${ev.score}/100</strong> ${ev.type} by ${ev.evaluatorName || 'someone'}${ev.comment ? `: ${ev.comment}` : ''}</li>`)}</ul>
+    <form onSubmit=${add} class="inline" aria-label="Add a manual evaluation">
+      <${Field} label="Score (0-100)" name="score" type="number" value=${form.score} onInput=${set('score')} error=${fieldError('score')} />
+      <${Field} label="Evaluator" name="evaluatorName" value=${form.evaluatorName} onInput=${set('evaluatorName')} error=${fieldError('evaluatorName')} />
+      <${Field} label="Comment" name="comment" value=${form.comment} onInput=${set('comment')} error=${fieldError('comment')} />
+      ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
+      <button type="submit">Add evaluation</button>
+    </form></section>`
+}
+
+async function exportJson(id) {
+  const doc = await get(`/api/calls/${id}/export`)
+  const a = document.createElement('a')
+  a.href = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }))
+  a.download = `${id}.json`
+  a.click()
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000)
+}
+
+export function CallPage({ id }) {
+  const { data, error, reload } = useData(() => get(`/api/calls/${id}`), [id])
+  const call = data?.call
+  const ended = call?.status === 'ended'
+  // the export document carries what the call row does not: a signed recording link an <audio>
+  // element can fetch without the key, the analysis, evaluations and labels
+  const doc = useData(() => (ended ? get(`/api/calls/${id}/export`) : Promise.resolve(undefined)), [id, ended])
+  useEffect(() => {
+    if (!call || ended) return
+    const t = setInterval(reload, 2000)
+    return () => clearInterval(t)
+  }, [call?.status])
+  const action = useAction()
+  if (!call) return html`<h1>Call</h1><${Problem} error=${error} />`
+  const remove = () => action.run(async () => {
+    if (!confirm('Delete this call, its transcript and recording for good?')) return
+    await del(`/api/calls/${id}`)
+    location.hash = '#/calls'
+  })
+  const d = doc.data
+  const cost = call.cost ?? {}
+  const a = d?.analysis
+  const transcript = call.transcript ?? []
+  return html`<h1>Call ${call.from} → ${call.to}</h1>
+    <p><${Status} value=${call.status} /> ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · agent ${call.agentName ?? ''}</p>
+    <div class="actions">
+      <button onClick=${() => action.run(() => exportJson(id))} disabled=${!ended}>Export JSON</button>
+      <button class="danger" onClick=${remove}>Delete call</button>
+    </div>
+    <${Problem} error=${action.error ?? doc.error} />
+    ${d?.recordingUrl ? html`<${Player} url=${d.recordingUrl} transcript=${transcript} />` : html`<p>${ended ? (d ? 'No recording.' : 'Loading…') : 'The call is in progress.'}</p>
+      <h2>Transcript</h2>
+      <ol class="transcript">${transcript.map((t) => html`<li class=${t.role}><span class="who">${t.role}</span> ${t.text}</li>`)}</ol>`}
+    <section aria-label="Latency"><h2>Latency</h2>
+      <p>voice to voice p50 ${call.metrics?.latencyP50 ?? '-'} ms, p99 ${call.metrics?.latencyP99 ?? '-'} ms</p>
+      <${LatencyChart} turns=${call.metrics?.turns ?? []} />
+    </section>
+    <section aria-label="Cost"><h2>Cost</h2>
+      <dl class="grid">${['llm', 'stt', 'tts', 'telephony', 'analysis', 'total'].map((k) => html`<dt>${k}</dt><dd>${money(cost[k] ?? 0)}</dd>`)}</dl>
+    </section>
+    ${d ? html`<section aria-label="Analysis"><h2>Analysis</h2>
+      ${a ? html`<p>${a.status ?? ''}${a.sentiment ? ` · ${a.sentiment}` : ''}${a.isVoicemail ? ' · voicemail' : ''}</p><p>${a.summary}</p>` : html`<p>None yet.</p>`}
+    </section>
+    <${Labels} call=${{ id, labels: d.labels ?? [] }} onChange=${doc.reload} />
+    <${Evaluations} call=${{ id, evaluations: d.evaluations ?? [] }} onChange=${doc.reload} />` : null}`
+}

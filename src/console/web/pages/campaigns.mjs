@@ -1,0 +1,111 @@
+// Campaigns: create one from a CSV (column mapping and a preview of each contact's variables),
+// the list, and one campaign's live counters, contacts and pause / resume / cancel.
+import { useState } from 'preact/hooks'
+import { get, post } from '../api.mjs'
+import { guessMapping, parseCsv, toContacts } from '../csv.mjs'
+import { Field, html, Problem, Status, Table, useAction, useData, when } from '../ui.mjs'
+
+function CreateCampaign({ onCreated }) {
+  const agents = useData(() => get('/api/agents?limit=100'))
+  const numbers = useData(() => get('/api/phone-numbers?limit=100'))
+  const [form, setForm] = useState({ name: '', agentId: '', phoneNumberId: '', maxConcurrent: '1', windowStart: '08:00', windowEnd: '21:00' })
+  const [csv, setCsv] = useState()
+  const [mapping, setMapping] = useState([])
+  const { error, busy, run, fieldError } = useAction()
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
+  const load = async (e) => {
+    const file = e.target.files[0]
+    if (!file) return
+    const parsed = parseCsv(await file.text())
+    setCsv(parsed)
+    setMapping(guessMapping(parsed.header))
+  }
+  const contacts = csv ? toContacts(csv.rows, mapping) : []
+  const submit = (e) => {
+    e.preventDefault()
+    run(async () => {
+      const r = await post('/api/outbound/jobs', {
+        name: form.name || undefined,
+        agentId: form.agentId,
+        phoneNumberId: form.phoneNumberId,
+        contacts,
+        settings: { maxConcurrent: Number(form.maxConcurrent), callingWindow: { start: form.windowStart, end: form.windowEnd } },
+      })
+      onCreated(r.job)
+    })
+  }
+  const contactError = Object.entries(error?.fields ?? {}).filter(([p]) => p.startsWith('contacts'))
+  return html`<form class="card" onSubmit=${submit} aria-label="Create a campaign">
+    <h2>Create a campaign</h2>
+    <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} error=${fieldError('name')} />
+    <${Field} label="Agent" name="agentId" as="select" value=${form.agentId} onChange=${set('agentId')} error=${fieldError('agentId')}>
+      <option value="">choose…</option>${(agents.data?.agents ?? []).map((a) => html`<option value=${a.id}>${a.name}</option>`)}
+    <//>
+    <${Field} label="Caller ID number" name="phoneNumberId" as="select" value=${form.phoneNumberId} onChange=${set('phoneNumberId')} error=${fieldError('phoneNumberId')}>
+      <option value="">choose…</option>${(numbers.data?.phoneNumbers ?? []).map((n) => html`<option value=${n.id}>${n.e164}</option>`)}
+    <//>
+    <${Field} label="Calls at once" name="maxConcurrent" type="number" min="1" max="10" value=${form.maxConcurrent} onInput=${set('maxConcurrent')} error=${fieldError('settings.maxConcurrent')} />
+    <${Field} label="Calling window start (HH:MM, contact's local time)" name="windowStart" value=${form.windowStart} onInput=${set('windowStart')} error=${fieldError('settings.callingWindow.start') ?? fieldError('settings.callingWindow')} />
+    <${Field} label="Calling window end (HH:MM, up to 24:00)" name="windowEnd" value=${form.windowEnd} onInput=${set('windowEnd')} error=${fieldError('settings.callingWindow.end')} />
+    <${Field} label="Contacts (CSV file with a header line)" name="csv" type="file" accept=".csv,text/csv" onChange=${load} error=${contactError.map(([p, m]) => `${p}: ${m}`).join('; ') || undefined} />
+    ${csv ? html`<fieldset><legend>Column mapping</legend>
+      ${csv.header.map((h, i) => html`<${Field} label=${`Column "${h}"`} name=${`map-${i}`} value=${mapping[i]} list="map-targets"
+        onInput=${(e) => setMapping(mapping.map((m, j) => (j === i ? e.target.value : m)))} />`)}
+      <datalist id="map-targets"><option value="to" /></datalist>
+      <p class="hint">"to" is the number to call; any other name becomes a {{variable}}; empty leaves the column out.</p>
+    </fieldset>
+    <${Table} caption=${`Preview: ${contacts.length} contacts`} rows=${contacts.slice(0, 10).map((c, i) => ({ ...c, id: i }))}
+      columns=${[{ label: 'To', cell: (c) => c.to }, { label: 'Variables', cell: (c) => Object.entries(c.dynamicVariables).map(([k, v]) => `${k}=${v}`).join(', ') }]} />` : null}
+    ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
+    <button type="submit" disabled=${busy || !contacts.length}>Start campaign</button>
+  </form>`
+}
+
+export function CampaignsPage() {
+  const { data, error } = useData(() => get('/api/outbound/jobs?limit=100'), [], 3000)
+  return html`<h1>Campaigns</h1>
+    <${Problem} error=${error} />
+    <${Table} caption="Campaigns" rows=${data?.jobs} empty="No campaign yet."
+      columns=${[
+        { label: 'Name', cell: (j) => html`<a href=${`#/campaigns/${j.id}`}>${j.name || j.id}</a>` },
+        { label: 'Status', cell: (j) => html`<${Status} value=${j.status} />` },
+        { label: 'Done', cell: (j) => `${j.completedContacts} + ${j.failedContacts} failed / ${j.totalContacts}` },
+        { label: 'Created', cell: (j) => when(j.createdAt) },
+      ]} />
+    <${CreateCampaign} onCreated=${(job) => (location.hash = `#/campaigns/${job.id}`)} />`
+}
+
+export function CampaignPage({ id }) {
+  const job = useData(() => get(`/api/outbound/jobs/${id}`), [id], 1500)
+  const contacts = useData(() => get(`/api/outbound/jobs/${id}/contacts?limit=100`), [id], 3000)
+  const { error, run } = useAction()
+  const j = job.data?.job
+  if (!j) return html`<h1>Campaign</h1><${Problem} error=${job.error} />`
+  const act = (verb) => () => run(async () => {
+    await post(`/api/outbound/jobs/${id}/${verb}`)
+    job.reload()
+  })
+  const open = !['completed', 'cancelled', 'failed'].includes(j.status)
+  return html`<h1>Campaign ${j.name || j.id}</h1>
+    <dl class="grid counters" aria-live="polite">
+      <dt>status</dt><dd data-counter="status"><${Status} value=${j.status} /></dd>
+      <dt>contacts</dt><dd data-counter="total">${j.totalContacts}</dd>
+      <dt>completed</dt><dd data-counter="completed">${j.completedContacts}</dd>
+      <dt>failed</dt><dd data-counter="failed">${j.failedContacts}</dd>
+    </dl>
+    <div class="actions">
+      <button onClick=${act('pause')} disabled=${!open || j.status === 'paused'}>Pause</button>
+      <button onClick=${act('resume')} disabled=${j.status !== 'paused'}>Resume</button>
+      <button class="danger" onClick=${act('cancel')} disabled=${!open}>Cancel</button>
+    </div>
+    <${Problem} error=${error} />
+    <${Table} caption="Contacts" error=${contacts.error} rows=${contacts.data?.contacts}
+      columns=${[
+        { label: 'To', cell: (c) => c.to },
+        { label: 'Variables', cell: (c) => Object.entries(c.dynamicVariables).map(([k, v]) => `${k}=${v}`).join(', ') },
+        { label: 'Status', cell: (c) => html`<${Status} value=${c.status} />` },
+        { label: 'Attempts', cell: (c) => c.attempts },
+        { label: 'Last outcome', cell: (c) => c.lastOutcome ?? '' },
+        { label: 'Calls', cell: (c) => c.callIds.map((cid) => html`<a href=${`#/calls/${cid}`}>${cid}</a> `) },
+      ]} />`
+}
