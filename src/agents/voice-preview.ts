@@ -8,6 +8,7 @@ import type { AuthPlugin } from '../http/auth.ts'
 import { IdParams } from '../http/models.ts'
 import { writeWav } from '../voice/audio.ts'
 import type { VoiceEngines } from '../voice/engines.ts'
+import { synthesizeAll } from '../voice/tts/index.ts'
 import { type Voice, VoiceInput } from './agents.model.ts'
 import { findAgent } from './agents.repository.ts'
 
@@ -25,14 +26,7 @@ const PreviewBody = t.Object(
 /** The whole sample as one mono 16 kHz WAV, and why another voice spoke when the chosen one cannot here. */
 export async function speakPreview(engines: VoiceEngines, voice: Voice, language: string, text: string): Promise<{ wav: Uint8Array; fallback?: string }> {
   const { tts, fallbacks } = engines.forAgent({ llmModel: '', voice, language }, PREVIEW_SAMPLE_RATE)
-  const parts: Int16Array[] = []
-  for await (const ev of tts.synthesize(text)) if (ev.type === 'audio') parts.push(ev.frame.samples)
-  const samples = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    samples.set(p, at)
-    at += p.length
-  }
+  const samples = await synthesizeAll(tts, text)
   return { wav: writeWav({ samples, sampleRate: PREVIEW_SAMPLE_RATE }), fallback: fallbacks[0] }
 }
 

@@ -3,9 +3,7 @@
 // leaves the job's voicemail message.
 import { fillTemplate } from '../../agents/index.ts'
 import type { AnswerGate, AnswerTap, AnsweredBy } from '../../calls/index.ts'
-import type { tts as ttsNs } from '../../voice/index.ts'
-
-type Tts = ttsNs.Tts
+import { tts as ttsNs } from '../../voice/index.ts'
 import type { JobSettings } from '../campaigns.model.ts'
 import { AMD_DEFAULTS, AmdClassifier, type AmdDecision } from './classifier.ts'
 
@@ -16,7 +14,7 @@ const MAX_WAIT_FOR_BEEP_MS = 20_000
 export interface GateDeps {
   settings: JobSettings['answeringMachineDetection']
   variables: Record<string, string>
-  tts(): Tts
+  tts(): ttsNs.Tts
   record(answeredBy: AnsweredBy): Promise<void>
 }
 
@@ -31,7 +29,7 @@ export function amdGate(d: GateDeps): AnswerGate {
     const ready = () => c.beepEndedAtMs !== undefined || (c.silenceMs >= PAUSE_BEFORE_MESSAGE_MS && c.decision?.reason !== 'beep')
     if (!ready()) await listenUntil(tap, MAX_WAIT_FOR_BEEP_MS, (frame) => (c.push(frame), ready() || undefined))
     if (tap.ended) return 'hangup'
-    await tap.play(await synthesize(d.tts(), fillTemplate(d.settings.voicemailMessage, d.variables)))
+    await tap.play(await ttsNs.synthesizeAll(d.tts(), fillTemplate(d.settings.voicemailMessage, d.variables)))
     return 'hangup'
   }
 }
@@ -54,14 +52,3 @@ function listenUntil<T>(tap: AnswerTap, maxMs: number, step: (frame: Int16Array)
   })
 }
 
-async function synthesize(tts: Tts, text: string): Promise<Int16Array> {
-  const parts: Int16Array[] = []
-  for await (const ev of tts.synthesize(text)) if (ev.type === 'audio') parts.push(ev.frame.samples)
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
-  let off = 0
-  for (const p of parts) {
-    out.set(p, off)
-    off += p.length
-  }
-  return out
-}

@@ -1,4 +1,4 @@
-import type { AudioFrame } from '../audio.ts'
+import { type AudioFrame, concatFrames } from '../audio.ts'
 import type { ConnOptions, ProviderStream } from '../base.ts'
 
 export interface TtsCapabilities {
@@ -35,4 +35,11 @@ export function cleanTtsText(text: string): string {
   if (!clean) throw new RangeError('nothing to say: text is empty')
   if (clean.length > MAX_TTS_CHARS) throw new RangeError(`text too long for one synthesis (${clean.length} > ${MAX_TTS_CHARS} characters)`)
   return clean
+}
+
+/** The whole synthesis of `text` as one buffer at the engine's rate (previews, recorded messages). */
+export async function synthesizeAll(tts: Tts, text: string): Promise<Int16Array> {
+  const frames: AudioFrame[] = []
+  for await (const ev of tts.synthesize(text)) if (ev.type === 'audio') frames.push(ev.frame)
+  return concatFrames(frames).samples
 }
