@@ -2,23 +2,18 @@
 // or carries maddr (stored before the save-time rule existed) fails its call with a clear reason
 // and no INVITE leaves; a real UDP socket where maddr points stays silent.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import dgram from 'node:dgram'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
+import { startUdpSink, type UdpSink } from '../../helpers/udp-sink.ts'
 
 let t: TestAppliance
 let target: CallSetup
-let sink: dgram.Socket
-let sinkPort: number
-const received: string[] = []
+let sink: UdpSink
 
 beforeAll(async () => {
-  sink = dgram.createSocket('udp4')
-  sink.on('message', (m) => received.push(m.toString('utf8').split('\r\n')[0] as string))
-  await new Promise<void>((res) => sink.bind(0, '127.0.0.1', res))
-  sinkPort = sink.address().port
+  sink = await startUdpSink()
   t = await startTestAppliance({ LLM_PROVIDER: 'none' })
-  target = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${sinkPort}`, direction: 'outbound' })
+  target = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${sink.port}`, direction: 'outbound' })
 })
 
 afterAll(async () => {
@@ -36,12 +31,12 @@ describe('dialling through a refused trunk', () => {
     ['sip:[fe80::1]:5060', 'fe80::1, a link-local address'],
     [`sip:127.0.0.1:PORT;maddr=127.0.0.1`, 'must not carry a maddr parameter'],
   ])('a call through %s fails with the reason, is recorded as failed, and sends nothing', async (uri, reason) => {
-    await storeTrunk(uri.replace('PORT', String(sinkPort)))
+    await storeTrunk(uri.replace('PORT', String(sink.port)))
     const placed = await t.api('POST', '/api/calls', { body: { phoneNumberId: target.numberId, to: '+14155550199' } })
     expect(placed.status).toBe(422)
     expect(placed.body.error.details.fields).toEqual([{ path: 'phoneNumberId', message: expect.stringContaining(reason) }])
     const calls = (await t.api('GET', '/api/calls?limit=1')).body.calls as any[]
     expect(calls[0]).toMatchObject({ phoneNumberId: target.numberId, status: 'ended', outcome: 'failed', endReason: expect.stringContaining(reason) })
-    expect(received).toEqual([])
+    expect(sink.received).toEqual([])
   })
 })

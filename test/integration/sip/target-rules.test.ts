@@ -2,10 +2,10 @@
 // unspecified, maddr, and host names resolving to any of them; loopback and private trunks work.
 // A real UDP socket stands where a refused request would have gone and must stay silent.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import dgram from 'node:dgram'
 import { TargetRefusedError, UserAgent } from '../../../src/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { until } from '../../helpers/until.ts'
+import { startUdpSink, type UdpSink } from '../../helpers/udp-sink.ts'
 
 const SDP = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 43000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'
 const lookups: string[] = []
@@ -15,15 +15,10 @@ const dns: Record<string, string[]> = {
   'linklocal.example.test': ['fe80::1'],
 }
 let ua: UserAgent
-let sink: dgram.Socket
-let sinkPort: number
-const received: string[] = []
+let sink: UdpSink
 
 beforeAll(async () => {
-  sink = dgram.createSocket('udp4')
-  sink.on('message', (m) => received.push(m.toString('utf8').split('\r\n')[0] as string))
-  await new Promise<void>((res) => sink.bind(0, '127.0.0.1', res))
-  sinkPort = sink.address().port
+  sink = await startUdpSink()
   ua = new UserAgent({
     host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([]),
     timers: { t1: 50, t2: 400, t4: 200, timerD: 200 },
@@ -60,15 +55,15 @@ describe('SIP targets', () => {
   })
 
   test('a maddr parameter is refused: nothing reaches the address it names nor the host', async () => {
-    const target = `sip:+14155550100@127.0.0.1:${sinkPort};maddr=127.0.0.1`
+    const target = `sip:+14155550100@127.0.0.1:${sink.port};maddr=127.0.0.1`
     await expect(ua.placeCall({ target, from: { user: '+14155550111' }, sdp: SDP })).rejects.toThrow('must not carry a maddr parameter')
-    await expect(ua.register({ registrar: `sip:127.0.0.1:${sinkPort};maddr=127.0.0.1`, user: 'u', expiresSec: 60 })).rejects.toBeInstanceOf(TargetRefusedError)
+    await expect(ua.register({ registrar: `sip:127.0.0.1:${sink.port};maddr=127.0.0.1`, user: 'u', expiresSec: 60 })).rejects.toBeInstanceOf(TargetRefusedError)
     await expect(ua.register({ registrar: 'sip:169.254.169.254', user: 'u', expiresSec: 60 })).rejects.toBeInstanceOf(TargetRefusedError)
     // a loopback trunk by name is dialled, once resolved, at the address that was checked
     lookups.length = 0
-    const ok = await ua.placeCall({ target: `sip:+14155550100@trunk.example.test:${sinkPort}`, from: { user: '+14155550111' }, sdp: SDP })
-    await until(() => received.length > 0)
-    expect(new Set(received)).toEqual(new Set([`INVITE sip:+14155550100@trunk.example.test:${sinkPort} SIP/2.0`]))
+    const ok = await ua.placeCall({ target: `sip:+14155550100@trunk.example.test:${sink.port}`, from: { user: '+14155550111' }, sdp: SDP })
+    await until(() => sink.received.length > 0)
+    expect(new Set(sink.received)).toEqual(new Set([`INVITE sip:+14155550100@trunk.example.test:${sink.port} SIP/2.0`]))
     expect(lookups).toEqual(['trunk.example.test'])
     ok.hangup()
   })
