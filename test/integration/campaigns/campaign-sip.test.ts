@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { RecordedEvents } from '../../../src/campaigns/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { invitesByNumber, maxSimultaneous, readMessages, startCallees } from '../../helpers/campaign-callees.ts'
-import { setupCallTarget } from '../../helpers/calls.ts'
-import { waitForJob } from '../../helpers/jobs.ts'
+import { campaignTarget, waitForJob } from '../../helpers/jobs.ts'
 
 let t: TestAppliance
 const events = new RecordedEvents()
@@ -28,15 +27,7 @@ describe('a campaign against SIPp callees', () => {
     const attemptsOf = (k: number) => (k === 2 || k === 3 ? 3 : 1)
     const totalCalls = kinds.reduce((n, k) => n + attemptsOf(k), 0)
     const callees = await startCallees(totalCalls, 150)
-    const target = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${callees.port}`, direction: 'outbound' })
-    const graph = {
-      nodes: [
-        { id: 'start', type: 'start', config: { text: 'Hello {{name}}.' } },
-        { id: 'bye', type: 'end', config: { text: 'Bye.' } },
-      ],
-      edges: [{ from: 'start', to: 'bye' }],
-    }
-    expect((await t.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })).status).toBe(200)
+    const target = await campaignTarget(t, callees.port)
 
     const created = await t.api('POST', '/api/outbound/jobs', {
       body: {

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { startCallees } from '../../helpers/campaign-callees.ts'
-import { setupCallTarget } from '../../helpers/calls.ts'
-import { waitForJob } from '../../helpers/jobs.ts'
+import { campaignTarget, waitForJob } from '../../helpers/jobs.ts'
 import { until } from '../../helpers/until.ts'
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
 
@@ -25,15 +24,7 @@ test('a campaign sends job.started, a call.completed with the contact for each c
   // kind 1 answers as a person
   const contacts = [0, 1].map((i) => ({ to: `+14155550${1}${String(i).padStart(2, '0')}`, dynamicVariables: { name: `Person ${i}` } }))
   const callees = await startCallees(contacts.length, 60)
-  const target = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${callees.port}`, direction: 'outbound', agent: { webhookUrl: rx.url } })
-  const graph = {
-    nodes: [
-      { id: 'start', type: 'start', config: { text: 'Hello {{name}}.' } },
-      { id: 'bye', type: 'end', config: { text: 'Bye.' } },
-    ],
-    edges: [{ from: 'start', to: 'bye' }],
-  }
-  expect((await t.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })).status).toBe(200)
+  const target = await campaignTarget(t, callees.port, { agent: { webhookUrl: rx.url } })
   const created = await t.api('POST', '/api/outbound/jobs', {
     body: { agentId: target.agentId, phoneNumberId: target.numberId, contacts, settings: { maxConcurrent: 2, callingWindow: { start: '00:00', end: '24:00' } } },
   })

@@ -6,7 +6,7 @@ import { DateTime } from 'luxon'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { invitesByNumber, readMessages, startCallees } from '../../helpers/campaign-callees.ts'
 import { setupCallTarget } from '../../helpers/calls.ts'
-import { waitForJob } from '../../helpers/jobs.ts'
+import { campaignTarget, waitForJob } from '../../helpers/jobs.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
 import { loudWindows } from '../../helpers/speech.ts'
 
@@ -20,19 +20,7 @@ afterAll(async () => {
 })
 
 const ALWAYS = { start: '00:00', end: '24:00' }
-const GREETING = {
-  nodes: [
-    { id: 'start', type: 'start', config: { text: 'Hello {{name}}, this is a reminder.' } },
-    { id: 'bye', type: 'end', config: { text: 'Goodbye.' } },
-  ],
-  edges: [{ from: 'start', to: 'bye' }],
-}
-
-async function target(port: number) {
-  const x = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${port}`, direction: 'outbound' })
-  expect((await t.api('PUT', `/api/agents/${x.agentId}/workflow`, { body: GREETING })).status).toBe(200)
-  return x
-}
+const target = (port: number) => campaignTarget(t, port, { greeting: 'Hello {{name}}, this is a reminder.', goodbye: 'Goodbye.' })
 
 describe('campaign timing and control', () => {
   test('a startAt 3 s ahead in Asia/Tokyo keeps the job scheduled, then it starts and completes', async () => {
