@@ -120,9 +120,19 @@ export class Metrics {
     this.providerErrors.inc({ provider })
   }
 
+  // Every request lands here: the labelled series are looked up once per (method, route, status)
+  // instead of prom-client hashing a label object on each call.
+  private readonly httpSeries = new Map<string, { count: { inc(): void }; time: { observe(ms: number): void } }>()
+
   http(method: string, route: string, status: number, ms: number): void {
-    this.httpRequests.inc({ method, route, status: String(status) })
-    this.httpDuration.observe({ method, route }, ms)
+    const key = `${method} ${status} ${route}`
+    let series = this.httpSeries.get(key)
+    if (!series) {
+      series = { count: this.httpRequests.labels(method, route, String(status)), time: this.httpDuration.labels(method, route) }
+      this.httpSeries.set(key, series)
+    }
+    series.count.inc()
+    series.time.observe(ms)
   }
 
   text(): Promise<string> {
