@@ -18,6 +18,9 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v chromium >/dev/null || need+=(chromium) # console tests (playwright-core drives it)
   [[ -e /usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3 || -e /usr/lib/aarch64-linux-gnu/libpocketsphinx.so.3 ]] || need+=(libpocketsphinx3)
   [[ -d /usr/share/pocketsphinx/model/en-us ]] || need+=(pocketsphinx-en-us)
+  # scale-out tests: a throwaway PostgreSQL cluster (initdb/pg_ctl in a temp dir) and Kamailio in front of two nodes
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+  command -v kamailio >/dev/null || [[ -x /usr/sbin/kamailio ]] || need+=(kamailio)
   if ((${#need[@]})); then
     sudo=""
     [[ $(id -u) -ne 0 ]] && sudo="sudo"
