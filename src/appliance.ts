@@ -80,7 +80,7 @@ export async function startAppliance(
     }
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
     const readiness = () => ({ starting: !started, problems: voiceProblems() })
-    metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
+    metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0, enginesLoaded: () => voiceEngines?.loaded() ?? {} })
     metrics.start()
     // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
     let analysis: AnalysisWorker | undefined

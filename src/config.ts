@@ -95,6 +95,10 @@ export const CONFIG_KEYS = {
   TTS_PROVIDER: { default: 'flite', doc: 'flite (offline), elevenlabs or openai' },
   FLITE_VOICE: { default: 'kal16', doc: 'flite voice: kal16, slt, rms, awb (16 kHz) or kal (8 kHz)' },
   FLITE_WORKERS: { default: 1, doc: 'worker threads running flite syntheses in parallel' },
+  ENGINE_IDLE_RELEASE_MS: {
+    default: 60_000,
+    doc: 'with no call for this long, the offline engines (flite workers, the pocketsphinx model) are unloaded to give their memory back; a new call loads them again while it rings (0.2-0.3 s). 0 keeps them loaded',
+  },
   ELEVENLABS_BASE_URL: { default: 'https://api.elevenlabs.io', doc: 'ElevenLabs API base URL' },
   ELEVENLABS_API_KEY: { default: '', doc: 'ElevenLabs API key' },
   ELEVENLABS_VOICE_ID: { default: '21m00Tcm4TlvDq8ikWAM', doc: 'ElevenLabs voice id' },

@@ -36,7 +36,7 @@ export class Metrics {
   private lagMaxMs = 0
   private lagTimer: ReturnType<typeof setInterval> | undefined
 
-  constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number> } = {}) {
+  constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean> } = {}) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry, prefix: 'voice_agent_' })
     new Gauge({ name: 'voice_agent_calls_live', help: 'calls in progress now', registers, collect() { this.set(opts.liveCalls?.() ?? 0) } })
@@ -65,6 +65,15 @@ export class Metrics {
       collect() {
         this.set(Math.round(self.lagMaxMs * 10) / 10)
         self.lagMaxMs = 0
+      },
+    })
+    new Gauge({
+      name: 'voice_agent_engine_loaded',
+      help: 'offline engines in memory now (1) or unloaded while idle (0), see ENGINE_IDLE_RELEASE_MS',
+      labelNames: ['engine'],
+      registers,
+      collect() {
+        for (const [engine, loaded] of Object.entries(opts.enginesLoaded?.() ?? {})) this.set({ engine }, loaded ? 1 : 0)
       },
     })
     new Gauge({

@@ -58,7 +58,7 @@ export function callEnginesFactory(
       } else if (v.provider === 'openai') {
         tts = new OpenAiTts({ baseUrl: cfg.OPENAI_BASE_URL, apiKey: cfg.OPENAI_API_KEY, model: cfg.OPENAI_TTS_MODEL, voice: v.voiceId, speed: v.speed, sampleRate, conn })
       } else {
-        tts = new FliteTts({ voice: v.voiceId as FliteVoice, speed: v.speed, sampleRate, workers: Math.max(1, Math.floor(cfg.FLITE_WORKERS)) })
+        tts = new FliteTts({ voice: v.voiceId as FliteVoice, speed: v.speed, sampleRate, workers: Math.max(1, Math.floor(cfg.FLITE_WORKERS)), idleReleaseMs: cfg.ENGINE_IDLE_RELEASE_MS })
       }
       voices.set(key, tts)
     }

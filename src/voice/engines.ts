@@ -8,6 +8,8 @@ import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.t
 import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, type Stt } from './stt/index.ts'
 import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, type Tts } from './tts/index.ts'
 import { EnergyVad, SileroVad, type VadModel } from './vad/index.ts'
+import { IdleRelease } from './idle.ts'
+import { trimHeap } from './stt/pocketsphinx-ffi.ts'
 
 export interface VoiceEngines {
   vad: VadModel
@@ -26,6 +28,13 @@ export interface VoiceEngines {
   serving: Serving
   /** The engines of one call, from its agent's model, voice and language. */
   forAgent(agent: AgentVoice, sampleRate: number): CallEngines
+  /**
+   * Keeps the offline engines loaded for a call (loading those released while idle) until the
+   * returned function is called; ENGINE_IDLE_RELEASE_MS after the last call they are unloaded.
+   */
+  hold(): () => void
+  /** The offline engines that unload while idle, and whether each is in memory now. */
+  loaded(): Record<string, boolean>
 }
 
 /** Picks and builds the engines named by config; fails with a ConfigError on a bad choice. */
@@ -63,7 +72,7 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
       t = new ElevenLabsTts({ baseUrl: cfg.ELEVENLABS_BASE_URL, apiKey: cfg.ELEVENLABS_API_KEY, voiceId: cfg.ELEVENLABS_VOICE_ID, modelId: cfg.ELEVENLABS_MODEL, sampleRate, conn })
     } else if (ttsName === 'openai') {
       t = new OpenAiTts({ baseUrl: cfg.OPENAI_BASE_URL, apiKey: cfg.OPENAI_API_KEY, model: cfg.OPENAI_TTS_MODEL, voice: cfg.OPENAI_TTS_VOICE, sampleRate, conn })
-    } else t = new FliteTts({ voice, sampleRate, workers: Math.max(1, Math.floor(cfg.FLITE_WORKERS)) })
+    } else t = new FliteTts({ voice, sampleRate, workers: Math.max(1, Math.floor(cfg.FLITE_WORKERS)), idleReleaseMs: cfg.ENGINE_IDLE_RELEASE_MS })
     ttsByRate.set(sampleRate, t)
     return t
   }
@@ -80,7 +89,27 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
   }
   const sttFor = stt instanceof SherpaOnnxStt ? await sherpaByLanguage(stt, resolve(cfg.STT_SHERPA_MODEL_DIR), Math.min(cfg.VAD_MIN_SILENCE_MS, 1000), notes) : undefined
   const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts, stt, sttFor })
-  return { vad, stt, llm, tts, settings, notes, problems, serving, forAgent }
+  // after the engines unload, the process gives back what the calls left: a full collection,
+  // then glibc's free pages (Bun's own allocator returns its pages on collection)
+  const idleProcess = new IdleRelease(cfg.ENGINE_IDLE_RELEASE_MS > 0 ? cfg.ENGINE_IDLE_RELEASE_MS + 1000 : 0, () => {
+    Bun.gc(true)
+    trimHeap()
+  })
+  const hold = () => {
+    const releases: (() => void)[] = [idleProcess.hold()]
+    if (ttsName === 'flite') releases.push((tts(8000) as FliteTts).hold())
+    if (stt instanceof PocketsphinxStt) releases.push(stt.hold())
+    return () => {
+      for (const r of releases.splice(0)) r()
+    }
+  }
+  const loaded = () => {
+    const out: Record<string, boolean> = {}
+    if (ttsName === 'flite') out.flite = (tts(8000) as FliteTts).loaded
+    if (stt instanceof PocketsphinxStt) out.pocketsphinx = stt.loaded
+    return out
+  }
+  return { vad, stt, llm, tts, settings, notes, problems, serving, forAgent, hold, loaded }
 }
 
 async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[], degraded: string[]): Promise<Stt | undefined> {
@@ -136,7 +165,7 @@ async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string
         conn,
       })
     case 'pocketsphinx':
-      return new PocketsphinxStt({ mode: 'dictation' })
+      return new PocketsphinxStt({ mode: 'dictation', idleReleaseMs: cfg.ENGINE_IDLE_RELEASE_MS })
     default:
       return undefined
   }

@@ -19,6 +19,7 @@ export function buildExecutable(): string {
 }
 
 export interface RunningExecutable {
+  pid: number
   url: string
   sipUdp: number
   dataDir: string
@@ -88,6 +89,7 @@ export async function runExecutable(env: Record<string, string> = {}): Promise<R
   const { url } = await ready
   const adminKey = (await Bun.file(join(dataDir, 'admin-api-key')).text()).trim()
   return {
+    pid: proc.pid,
     url,
     sipUdp,
     dataDir,

@@ -41,7 +41,8 @@ function callerOf(uri: string): string {
 }
 
 export class CallRuntime implements Dialer {
-  private readonly live = new Set<LiveCall>()
+  /** Each live call with the release of its hold on the offline engines. */
+  private readonly live = new Map<LiveCall, () => void>()
   private readonly liveDeps: LiveCallDeps
   private readonly callLog: CallLog
   private stopping = false
@@ -65,7 +66,10 @@ export class CallRuntime implements Dialer {
       brainOf: (input) => brainOfCall(brainDeps, input),
       transferrer,
       callLog: this.callLog,
-      onFinished: (call) => this.live.delete(call),
+      onFinished: (call) => {
+        this.live.get(call)?.()
+        this.live.delete(call)
+      },
       metrics: d.metrics,
       // caller_number is the other party in both directions (profile.ts)
       optOut: async (call) => void (await optOut(d.db, call.agent.workspaceId, call.variables.caller_number ?? '')),
@@ -76,6 +80,11 @@ export class CallRuntime implements Dialer {
         if (call.state === 'ringing') call.reject(500)
       })
     })
+  }
+
+  /** A call keeps the offline engines loaded (loading them again after an idle release) until it finishes. */
+  private track(live: LiveCall): void {
+    this.live.set(live, this.d.voice.hold())
   }
 
   get activeCalls(): number {
@@ -117,7 +126,7 @@ export class CallRuntime implements Dialer {
       started_at: startedAt.toISOString(),
     })
     const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, ports, route, agent, variables })
-    this.live.add(live)
+    this.track(live)
     this.callLog.started(live)
     call.answer(answer.sdp)
     await live.answered(answer.media)
@@ -156,7 +165,7 @@ export class CallRuntime implements Dialer {
       id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables,
       answerGate: req.answerGate, onEnded: req.onEnded,
     })
-    this.live.add(live)
+    this.track(live)
     this.callLog.started(live)
     if (req.ringTimeoutMs) {
       const ring = setTimeout(() => call.cancel(), req.ringTimeoutMs)
@@ -186,10 +195,10 @@ export class CallRuntime implements Dialer {
   async stop(drainMs: number): Promise<void> {
     this.stopping = true
     const cut = setTimeout(() => {
-      for (const c of this.live) c.shutdown()
+      for (const c of this.live.keys()) c.shutdown()
     }, drainMs)
     await this.d.ua.stop(drainMs + 1000)
     clearTimeout(cut)
-    await Promise.all([...this.live].map((c) => c.finished))
+    await Promise.all([...this.live.keys()].map((c) => c.finished))
   }
 }

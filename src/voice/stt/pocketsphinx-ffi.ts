@@ -102,3 +102,18 @@ export class SphinxDecoder {
     this.n.ps.ps_free(this.handle)
   }
 }
+
+let trim: (() => void) | null | undefined
+
+/** Hands glibc's free pages back to the system (malloc_trim); a no-op where libc has no such call. */
+export function trimHeap(): void {
+  if (trim === undefined) {
+    try {
+      const lib = (require('bun:ffi') as Ffi).dlopen('libc.so.6', { malloc_trim: { args: ['u64'], returns: 'i32' } })
+      trim = () => void lib.symbols.malloc_trim(0)
+    } catch {
+      trim = null
+    }
+  }
+  trim?.()
+}

@@ -7,12 +7,15 @@ import type { AsyncQueue } from '../queue.ts'
 import { Resampler } from '../resample.ts'
 import type { Stt, SttEvent, SttStreamOptions } from './contract.ts'
 import { DEBIAN_MODEL_DIR, loadNative, type SphinxMode } from './pocketsphinx-ffi.ts'
-import type { SphinxJob, SphinxResult } from './pocketsphinx-worker.ts'
+import type { SphinxJob, SphinxRelease, SphinxResult } from './pocketsphinx-worker.ts'
+import { IdleRelease } from '../idle.ts'
 
 export interface PocketsphinxOptions {
   /** dictation: the en-us language model (usable on clear 16 kHz audio); digits / yesno: grammars for phone audio. */
   mode: SphinxMode
   modelDir?: string
+  /** Free the model after this long unused (0: never); the next utterance or hold() loads it again (0.1-0.3 s). */
+  idleReleaseMs?: number
 }
 
 export const MAX_SPHINX_UTTERANCE_MS = 60_000
@@ -28,13 +31,35 @@ export class PocketsphinxStt implements Stt {
   private readonly pending = new Map<number, (r: SphinxResult) => void>()
   private nextId = 1
   private readonly modelDir: string
+  private readonly idle: IdleRelease
+  private modelLoaded = false
 
   constructor(private readonly opts: PocketsphinxOptions) {
     if (!loadNative()) throw new Error('pocketsphinx is not installed (Debian packages libpocketsphinx3 and pocketsphinx-en-us)')
     this.modelDir = opts.modelDir ?? DEBIAN_MODEL_DIR
     if (!existsSync(join(this.modelDir, 'en-us'))) throw new Error(`pocketsphinx model not found in ${this.modelDir} (Debian package pocketsphinx-en-us)`)
+    this.idle = new IdleRelease(opts.idleReleaseMs ?? 0, () => {
+      this.modelLoaded = false
+      this.worker?.postMessage({ release: true } satisfies SphinxRelease)
+    })
     // load the model now (0.1-0.3 s in the worker) rather than during the first caller's turn
-    void this.decode(new Int16Array(0))
+    this.warm()
+  }
+
+  /** Whether the model is in memory now (false after an idle release). */
+  get loaded(): boolean {
+    return this.modelLoaded
+  }
+
+  /** Keeps the model loaded (loading it if it was released) until the returned function is called. */
+  hold(): () => void {
+    const release = this.idle.hold()
+    if (!this.modelLoaded) void this.decode(new Int16Array(0))
+    return release
+  }
+
+  private warm(): void {
+    this.hold()()
   }
 
   /** True when the libraries and the en-us model are present. */
@@ -63,13 +88,16 @@ export class PocketsphinxStt implements Stt {
     }
     const id = this.nextId++
     const worker = this.worker
-    return new Promise((resolve) => {
+    const release = this.idle.hold()
+    this.modelLoaded = true
+    return new Promise<SphinxResult>((resolve) => {
       this.pending.set(id, resolve)
       worker.postMessage({ id, mode: this.opts.mode, modelDir: this.modelDir, samples } satisfies SphinxJob, [samples.buffer as ArrayBuffer])
-    })
+    }).finally(release)
   }
 
   close(): void {
+    this.idle.cancel()
     this.worker?.terminate()
     this.worker = undefined
     for (const [id, done] of this.pending) done({ id, ok: false, error: 'pocketsphinx engine closed' })

@@ -1,6 +1,7 @@
 import { workerScript } from '../../embedded/index.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
 import type { AsyncQueue } from '../queue.ts'
+import { IdleRelease } from '../idle.ts'
 import { resample } from '../resample.ts'
 import { cleanTtsText, type Tts, type TtsEvent } from './contract.ts'
 import type { FliteJob, FliteReady, FliteResult } from './flite-worker.ts'
@@ -17,23 +18,53 @@ export interface FliteOptions {
   workers: number
   /** Speaking rate, 1 is normal (0.5-2). */
   speed?: number
+  /** Stop the worker threads after this long unused (0: never); they start again on the next synthesis. */
+  idleReleaseMs?: number
 }
 
 /**
- * One pool per process: each worker holds a compiled flite module (~2 MB) and one instance
- * (17 MB of memory). A job goes to the worker with the least work: one still warming up or
- * readying its instance after a job would make the caller wait for that first.
+ * One pool per process: each worker holds a compiled flite module and one instance (together
+ * about 70 MB). A job goes to the worker with the least work: one still warming up or readying
+ * its instance after a job would make the caller wait for that first. Idle for `idleMs`, the
+ * workers stop (their memory goes back to the system) and the next job or warm() starts them
+ * again in 0.2-0.3 s.
  */
 class FlitePool {
   private readonly workers: { worker: Worker; load: number }[] = []
   private readonly pending = new Map<number, (r: FliteResult) => void>()
   private nextId = 1
   private turn = 0
+  private readonly idle: IdleRelease
   /** Why the pool cannot synthesize (a worker failed to load or crashed); jobs then fail at once. */
   broken: string | undefined
 
-  constructor(size: number) {
-    for (let i = 0; i < Math.max(1, size); i++) {
+  constructor(
+    private readonly size: number,
+    idleMs: number,
+  ) {
+    this.idle = new IdleRelease(idleMs, () => this.terminate())
+    this.warm()
+  }
+
+  /** True while the workers are running (loaded or loading). */
+  get loaded(): boolean {
+    return this.workers.length > 0
+  }
+
+  /** Starts the workers if they were stopped; the idle countdown starts again. */
+  warm(): void {
+    this.idle.hold()()
+  }
+
+  /** Keeps the workers running until the returned function is called. */
+  hold(): () => void {
+    this.start()
+    return this.idle.hold()
+  }
+
+  private start(): void {
+    if (this.workers.length > 0) return
+    for (let i = 0; i < Math.max(1, this.size); i++) {
       const entry = { worker: new Worker(workerScript('voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url))), load: 1 }
       entry.worker.onmessage = (ev: MessageEvent<FliteResult | FliteReady>) => {
         if ('ready' in ev.data) {
@@ -59,16 +90,18 @@ class FlitePool {
   run(text: string, voice: string, speed: number): Promise<FliteResult> {
     const id = this.nextId++
     if (this.broken) return Promise.resolve({ id, ok: false, error: this.broken })
+    const release = this.hold()
     let best = this.workers[this.turn++ % this.workers.length]!
     for (const w of this.workers) if (w.load < best.load) best = w
     best.load++
-    return new Promise((resolve) => {
+    return new Promise<FliteResult>((resolve) => {
       this.pending.set(id, resolve)
       best.worker.postMessage({ id, text, voice, speed } satisfies FliteJob)
-    })
+    }).finally(release)
   }
 
   terminate(): void {
+    this.idle.cancel()
     for (const w of this.workers) w.worker.terminate()
     this.workers.length = 0
   }
@@ -91,7 +124,7 @@ export class FliteTts implements Tts {
   private pool(): FlitePool {
     let pool = pools.get(this.opts.workers)
     if (!pool) {
-      pool = new FlitePool(this.opts.workers)
+      pool = new FlitePool(this.opts.workers, this.opts.idleReleaseMs ?? 0)
       pools.set(this.opts.workers, pool)
     }
     return pool
@@ -103,6 +136,16 @@ export class FliteTts implements Tts {
 
   synthesize(text: string): FliteStream {
     return new FliteStream(this.pool(), cleanTtsText(text), this.opts)
+  }
+
+  /** Keeps the workers loaded (starting them if they were released) until the returned function is called. */
+  hold(): () => void {
+    return this.pool().hold()
+  }
+
+  /** Whether the worker threads are running now (false after an idle release). */
+  get loaded(): boolean {
+    return this.pool().loaded
   }
 
   /** Why flite cannot speak (its worker failed), or undefined while it can. */

@@ -1,0 +1,75 @@
+// With no call for ENGINE_IDLE_RELEASE_MS the offline engines (flite's workers, pocketsphinx's
+// model) are unloaded; a call loads them again, keeps them for its whole length, and is heard.
+import { afterAll, beforeAll, expect } from 'bun:test'
+import { join } from 'node:path'
+import parsePrometheusTextFormat from 'parse-prometheus-text-format'
+import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
+import { testNeedingPackage } from '../../helpers/debian.ts'
+import { SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
+import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
+import { untilAsync } from '../../helpers/until.ts'
+import { FliteTts } from '../../../src/voice/tts/index.ts'
+import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+
+const installed = PocketsphinxStt.available()
+const test = testNeedingPackage('libpocketsphinx3', installed)
+const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
+let t: TestAppliance
+
+beforeAll(async () => {
+  // the flite pool is one per process: start from none, so this appliance's idle time applies
+  FliteTts.shutdown()
+  if (installed) t = await startTestAppliance({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: 400 })
+})
+
+afterAll(async () => {
+  await t?.stop()
+  FliteTts.shutdown()
+})
+
+async function loaded(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${t.url}/metrics`)).text()
+  const family = (parsePrometheusTextFormat(text) as any[]).find((f: any) => f.name === 'voice_agent_engine_loaded')
+  return Object.fromEntries((family?.metrics ?? []).map((m: any) => [m.labels.engine, Number(m.value)]))
+}
+
+test('idle engines unload, a call loads them again and holds them until it ends, and the agent is heard', async () => {
+  await untilAsync(async () => {
+    const l = await loaded()
+    return l.flite === 0 && l.pocketsphinx === 0
+  }, 10_000, 'the engines to unload while idle', 100)
+
+  const target = await setupCallTarget(t)
+  const graph = {
+    nodes: [
+      { id: 'start', type: 'start', config: { text: 'Hello, the engines are back. Please press a key.' } },
+      { id: 'bye', type: 'end', config: { text: 'Goodbye.' } },
+    ],
+    edges: [{ from: 'start', to: 'bye', condition: { type: 'dtmf', digits: '5' } }],
+  }
+  expect((await t.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })).status).toBe(200)
+  // the caller presses 5 after 200 ms and hangs up 1.2 s later: longer than the idle time
+  const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf.xml'), { PCAP: join(SIPP_PCAP_DIR, 'dtmf_2833_5.pcap') })
+  const run = sipp(['-sf', scenario, `127.0.0.1:${t.appliance.sip.udp}`, '-s', target.e164.slice(1), '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())], 30)
+  let heldDuringCall = false
+  await untilAsync(async () => {
+    const calls = (await t.api('GET', '/api/calls')).body.calls ?? []
+    if (!calls.some((c: any) => c.status === 'in_progress')) return false
+    const l = await loaded()
+    heldDuringCall = l.flite === 1 && l.pocketsphinx === 1
+    return true
+  }, 10_000, 'the call to be in progress', 100)
+  expect(heldDuringCall).toBe(true)
+  expect((await run.exited).code).toBe(0)
+  const call = await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164)
+  const agentSaid = call.transcript.filter((i: any) => i.role === 'agent').map((i: any) => i.text)
+  // the key cuts the greeting short: what was spoken before it is the transcript's first line
+  expect(agentSaid[0]?.length ?? 0).toBeGreaterThan(0)
+  expect(graph.nodes[0]!.config.text.startsWith(agentSaid[0])).toBe(true)
+
+  await untilAsync(async () => {
+    const l = await loaded()
+    return l.flite === 0 && l.pocketsphinx === 0
+  }, 10_000, 'the engines to unload again after the call', 100)
+}, 60_000)
