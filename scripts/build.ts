@@ -1,9 +1,9 @@
 // `npm run build`: the appliance as one executable, dist/voice-agent. Every worker script is an
 // extra entry point (see src/embedded); the Silero model, flite's wasm and onnxruntime's shared
 // library are embedded as files, native addons required by static paths are embedded by Bun.
-import { mkdirSync, statSync } from 'node:fs'
+import { cpSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { WORKER_SCRIPTS } from '../src/embedded/index.ts'
+import { SHERPA_BESIDE, WORKER_SCRIPTS } from '../src/embedded/index.ts'
 
 const root = join(import.meta.dir, '..')
 const outfile = process.argv[2] ?? join(root, 'dist', 'voice-agent')
@@ -23,5 +23,12 @@ if (!result.success) {
   for (const log of result.logs) console.error(log)
   process.exit(1)
 }
+// sherpa-onnx's addon links its own onnxruntime by path: it goes beside the executable, as
+// sherpa-onnx/node_modules/{sherpa-onnx-node, sherpa-onnx-<platform>} (the layout its loader expects)
+const beside = join(outfile, '..', SHERPA_BESIDE, 'node_modules')
+rmSync(join(outfile, '..', SHERPA_BESIDE), { recursive: true, force: true })
+for (const pkg of ['sherpa-onnx-node', `sherpa-onnx-${process.platform}-${process.arch}`]) {
+  cpSync(join(root, 'node_modules', pkg), join(beside, pkg), { recursive: true, dereference: true })
+}
 const mb = (statSync(outfile).size / 1_048_576).toFixed(1)
-console.log(`built ${outfile} (${mb} MB) in ${Math.round(performance.now() - started)} ms`)
+console.log(`built ${outfile} (${mb} MB) and ${SHERPA_BESIDE}/ beside it in ${Math.round(performance.now() - started)} ms`)

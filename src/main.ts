@@ -2,6 +2,7 @@ import { runCli } from './cli/index.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DataDirLockedError } from './db/index.ts'
 import { startAppliance } from './appliance.ts'
+import { SHERPA_PROBE_COMMAND, sherpaProbe } from './voice/stt/sherpa-onnx-probe.ts'
 
 /** Exit codes: 0 clean stop, 1 unexpected failure, 2 bad configuration, 3 DATA_DIR in use. */
 async function serve(): Promise<void> {
@@ -30,6 +31,7 @@ function exit(code: number, message: string): never {
   process.exit(code)
 }
 
+if (process.argv[2] === SHERPA_PROBE_COMMAND) process.exit(sherpaProbe(process.argv[3]))
 const command = await runCli(process.argv.slice(2))
 if (command === 'serve') await serve()
 else process.exit(command)

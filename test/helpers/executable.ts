@@ -1,9 +1,10 @@
 // The compiled appliance as an operator runs it: built once per test run into a temporary folder,
 // copied alone to an empty folder and started from a third one with only environment variables.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiClient, type Api } from './appliance.ts'
+import { SHERPA_BESIDE } from '../../src/embedded/index.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 let built: string | undefined
@@ -35,6 +36,8 @@ export async function runExecutable(env: Record<string, string> = {}): Promise<R
   const home = mkdtempSync(join(tmpdir(), 'voice-agent-bin-'))
   const exe = join(home, 'voice-agent')
   copyFileSync(buildExecutable(), exe)
+  // what dist/ holds beside the executable: sherpa-onnx, whose native addon cannot be embedded
+  cpSync(join(buildExecutable(), '..', SHERPA_BESIDE), join(home, SHERPA_BESIDE), { recursive: true })
   const cwd = mkdtempSync(join(tmpdir(), 'voice-agent-cwd-'))
   const dataDir = join(mkdtempSync(join(tmpdir(), 'voice-agent-data-')), 'data')
   const rtpBase = 24000 + 200 * Math.floor(Math.random() * 40)

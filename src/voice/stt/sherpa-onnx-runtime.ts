@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module'
+import { requireSherpa } from '../../embedded/index.ts'
 import type { SherpaModel } from './sherpa-model.ts'
 
 /** The rate every sherpa-onnx ASR model is fed at. */
@@ -25,7 +25,7 @@ export interface Offline {
 
 /** Builds the recognizer for a detected model (in the worker, or in the probe process). */
 export function createRecognizer(m: SherpaModel, numThreads: number, endpointingMs: number): { online?: Online; offline?: Offline; version: string } {
-  const sherpa = createRequire(import.meta.url)('sherpa-onnx-node')
+  const sherpa = requireSherpa() as any
   const featConfig = { sampleRate: SHERPA_RATE, featureDim: 80 }
   const modelConfig = { ...m.modelConfig, numThreads, provider: 'cpu', debug: 0 }
   const version = String(sherpa.version)

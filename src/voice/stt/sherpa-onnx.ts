@@ -1,5 +1,6 @@
+import { requireSherpa, standalone } from '../../embedded/index.ts'
+import { SHERPA_PROBE_COMMAND } from './sherpa-onnx-probe.ts'
 import { workerScript } from '../../embedded/index.ts'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { AudioFrame } from '../audio.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
@@ -22,7 +23,7 @@ export interface SherpaOnnxOptions {
 /** The runtime's version, or the reason it cannot be loaded on this machine. */
 export function sherpaRuntime(): { ok: true; version: string } | { ok: false; error: string } {
   try {
-    const sherpa = createRequire(import.meta.url)('sherpa-onnx-node') as { version: string }
+    const sherpa = requireSherpa() as { version: string }
     return { ok: true, version: String(sherpa.version) }
   } catch (err) {
     return { ok: false, error: `sherpa-onnx-node cannot be loaded: ${(err as Error).message.split('\n')[0]}` }
@@ -33,10 +34,9 @@ type Listener = (r: SherpaReply) => void
 
 /** Loads the model in a child process first: a malformed model makes sherpa-onnx exit the process. */
 async function probe(model: SherpaModel, numThreads: number, endpointingMs: number): Promise<void> {
-  const script = fileURLToPath(new URL('./sherpa-onnx-probe.ts', import.meta.url))
-  const child = Bun.spawn([process.execPath, script, JSON.stringify({ model, numThreads, endpointingMs })], {
-    // a compiled appliance binary runs scripts as bun only when told so
-    env: { ...process.env, BUN_BE_BUN: '1' },
+  const main = fileURLToPath(new URL('../../main.ts', import.meta.url))
+  const entry = standalone ? [process.execPath] : [process.execPath, main]
+  const child = Bun.spawn([...entry, SHERPA_PROBE_COMMAND, JSON.stringify({ model, numThreads, endpointingMs })], {
     stdout: 'ignore',
     stderr: 'pipe',
   })
