@@ -11,6 +11,7 @@ import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToL
 import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
+import { NodePresence } from './jobs/index.ts'
 import { MediaEngine } from './media/index.ts'
 import { Metrics, sipObserver } from './metrics/index.ts'
 import { TrunkRegistrations } from './numbers/index.ts'
@@ -58,6 +59,7 @@ export async function startAppliance(
   let app: App | undefined
   let metrics: Metrics | undefined
   let changes: ChangeListener | undefined
+  let presence: NodePresence | undefined
   try {
     database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
@@ -74,7 +76,15 @@ export async function startAppliance(
       )
     }
     const db = database.db
-    const abandoned = await closeAbandonedCalls(db)
+    if (postgres) {
+      // closes the calls of nodes lost meanwhile, after each renewal of this node's own presence
+      presence = new NodePresence(db, config.NODE_ID, config.NODE_LEASE_MS, log, async () => {
+        const lost = await closeAbandonedCalls(db, new Date(), { id: config.NODE_ID, ownToo: false })
+        if (lost > 0) log.warn({ calls: lost }, 'calls of a lost node were closed as failed')
+      })
+      await presence.start()
+    }
+    const abandoned = await closeAbandonedCalls(db, new Date(), postgres ? { id: config.NODE_ID, ownToo: true } : undefined)
     if (abandoned > 0) log.warn({ calls: abandoned }, 'calls left unfinished by the last run were closed as failed')
 
     // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
@@ -159,6 +169,8 @@ export async function startAppliance(
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,
       expiresSec: config.SIP_REGISTER_EXPIRES_SEC,
+      owner: config.NODE_ID,
+      leaseMs: config.NODE_LEASE_MS,
     })
     await registrations.start()
 
@@ -217,6 +229,7 @@ export async function startAppliance(
         await mediaEngine.stop()
         probe.stop()
         await changes?.stop()
+        await presence?.stop()
         await handle.close()
         lock.release()
         log.info('appliance stopped')
@@ -225,6 +238,7 @@ export async function startAppliance(
   } catch (err) {
     metrics?.stop()
     await changes?.stop()
+    await presence?.stop()
     await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
     await media?.stop().catch(() => {})

@@ -124,7 +124,7 @@ export class Dispatcher {
           await new Promise((r) => setImmediate(r))
         }
       }
-      await closeIfDone(this.d.db, this.d.events, job.id)
+      await this.d.db.transaction().execute((trx) => closeIfDone(trx as Db, this.d.events, job.id))
     }
   }
 
