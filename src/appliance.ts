@@ -123,6 +123,7 @@ export async function startAppliance(
       schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
       concurrency: config.WEBHOOK_CONCURRENCY,
       pollMs: config.BACKGROUND_POLL_MS,
+      leaseMs: config.WEBHOOK_LEASE_MS,
       render: async (row) => {
         if (!row.call_id) return null
         const doc = await exportCallById(recordsDeps(db, config, publicBase.url), row.call_id)
@@ -189,6 +190,7 @@ export async function startAppliance(
       events: campaignEvents,
       log: log.child({ component: 'campaigns' }),
       owner: config.NODE_ID,
+      leaseMs: config.CAMPAIGN_LEASE_MS,
       maxCalls: config.OUTBOUND_MAX_CALLS,
       answerGate: amdGateFactory(db, voice),
       now: opts.campaignClock,
