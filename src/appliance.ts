@@ -7,7 +7,7 @@ import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, ty
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
-import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
+import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, notifyChange, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
 import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -94,11 +94,18 @@ export async function startAppliance(
     const dialer: Dialer = {
       dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
     }
+    // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
+    let analysis: AnalysisWorker | undefined
+    let campaigns: Dispatcher | undefined
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
     if (postgres) {
       setChangeOrigin(config.NODE_ID)
       changes = new ChangeListener(config.DATABASE_URL, {
-        onChange: (c) => (c.topic === 'workspace' ? forgetWorkspace(db, c.id) : void invalidatePrincipals()),
+        onChange: (c) => {
+          if (c.topic === 'workspace') forgetWorkspace(db, c.id)
+          else if (c.topic === 'campaigns') campaigns?.poke()
+          else void invalidatePrincipals()
+        },
         onReset: () => {
           forgetWorkspace(db, undefined)
           void invalidatePrincipals()
@@ -110,9 +117,6 @@ export async function startAppliance(
     const readiness = () => ({ starting: !started, problems: voiceProblems() })
     metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
     metrics.start()
-    // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
-    let analysis: AnalysisWorker | undefined
-    let campaigns: Dispatcher | undefined
     const campaignEvents = opts.campaignEvents ?? outboxEvents
     const publicBase = { url: '' }
     const webhooks = new WebhookWorker({
@@ -142,7 +146,14 @@ export async function startAppliance(
       authenticate: (token, now) => authenticate(db, token, now, principals),
       authenticateAsync: postgres ? (token, now) => authenticateAsync(db, token, now, principals) : undefined,
       background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
-      campaigns: { events: campaignEvents, poke: () => campaigns?.poke() },
+      campaigns: {
+        events: campaignEvents,
+        poke: () => {
+          campaigns?.poke()
+          // the other nodes' dispatchers take part too
+          if (postgres) notifyChange(db, 'campaigns').catch((err) => log.warn({ err }, 'could not tell the other nodes about campaign work'))
+        },
+      },
       voices: () => voiceEngines,
     })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
@@ -191,6 +202,7 @@ export async function startAppliance(
       log: log.child({ component: 'campaigns' }),
       owner: config.NODE_ID,
       leaseMs: config.CAMPAIGN_LEASE_MS,
+      idleRecheckMs: postgres ? 10_000 : undefined,
       maxCalls: config.OUTBOUND_MAX_CALLS,
       answerGate: amdGateFactory(db, voice),
       now: opts.campaignClock,
