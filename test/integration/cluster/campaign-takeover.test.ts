@@ -102,6 +102,6 @@ pgTest('200 contacts over two nodes, one killed mid-way: every contact accounted
   for (const n of invites.keys()) expect(contacts).toContain(n)
   const byNode = await placedBy()
   expect(byNode['node-a']).toBeGreaterThan(0)
-  expect(byNode['node-b']).toBeGreaterThan(byNode['node-a'])
+  expect(byNode['node-b']).toBeGreaterThan(byNode['node-a']!)
   expect(await b.stop()).toBe(0)
 }, 300_000)
