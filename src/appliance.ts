@@ -1,15 +1,17 @@
+import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { authenticate, PrincipalCache } from './api-keys/index.ts'
+import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
 import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
-import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
+import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, notifyChange, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
 import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
+import { NodePresence } from './jobs/index.ts'
 import { MediaEngine } from './media/index.ts'
 import { Metrics, sipObserver } from './metrics/index.ts'
 import { TrunkRegistrations } from './numbers/index.ts'
@@ -18,7 +20,7 @@ import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
 import { createVoiceEngines } from './voice/index.ts'
 import { parseSchedule, WebhookWorker } from './webhooks/index.ts'
 import { workflowLlmFromConfig } from './workflows/index.ts'
-import { bootstrapIfEmpty } from './workspaces/index.ts'
+import { bootstrapIfEmpty, forgetWorkspace } from './workspaces/index.ts'
 
 export interface Appliance {
   config: Config
@@ -46,15 +48,21 @@ export async function startAppliance(
   log: Logger = createLogger(config.LOG_LEVEL),
   opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
 ): Promise<Appliance> {
-  secureDataDir(config.DATA_DIR)
-  const lock = lockDataDir(config.DATA_DIR)
+  const postgres = config.DATABASE_URL !== ''
+  config.NODE_ID ||= postgres ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
+  secureDataDir(config.DATA_DIR, { sqlite: !postgres })
+  // one process per SQLite file; PostgreSQL nodes share the database and coordinate through leases
+  const lock = postgres ? { release() {} } : lockDataDir(config.DATA_DIR)
   let database: DbHandle | undefined
   let ua: UserAgent | undefined
   let media: MediaEngine | undefined
   let app: App | undefined
   let metrics: Metrics | undefined
+  let changes: ChangeListener | undefined
+  let presence: NodePresence | undefined
   try {
-    database = openDatabase(join(config.DATA_DIR, DATABASE_FILE))
+    database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
+    log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
     const applied = await migrateToLatest(database.db)
     if (applied.length) log.info({ migrations: applied }, 'database migrated')
     const boot = await bootstrapIfEmpty(database.db)
@@ -68,7 +76,15 @@ export async function startAppliance(
       )
     }
     const db = database.db
-    const abandoned = await closeAbandonedCalls(db)
+    if (postgres) {
+      // closes the calls of nodes lost meanwhile, after each renewal of this node's own presence
+      presence = new NodePresence(db, config.NODE_ID, config.NODE_LEASE_MS, log, async () => {
+        const lost = await closeAbandonedCalls(db, new Date(), { id: config.NODE_ID, ownToo: false })
+        if (lost > 0) log.warn({ calls: lost }, 'calls of a lost node were closed as failed')
+      })
+      await presence.start()
+    }
+    const abandoned = await closeAbandonedCalls(db, new Date(), postgres ? { id: config.NODE_ID, ownToo: true } : undefined)
     if (abandoned > 0) log.warn({ calls: abandoned }, 'calls left unfinished by the last run were closed as failed')
 
     // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
@@ -78,13 +94,29 @@ export async function startAppliance(
     const dialer: Dialer = {
       dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
     }
-    const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    const readiness = () => ({ starting: !started, problems: voiceProblems() })
-    metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0, enginesLoaded: () => voiceEngines?.loaded() ?? {} })
-    metrics.start()
     // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
     let analysis: AnalysisWorker | undefined
     let campaigns: Dispatcher | undefined
+    const principals = new PrincipalCache(config.AUTH_CACHE_MS)
+    if (postgres) {
+      setChangeOrigin(config.NODE_ID)
+      changes = new ChangeListener(config.DATABASE_URL, {
+        onChange: (c) => {
+          if (c.topic === 'workspace') forgetWorkspace(db, c.id)
+          else if (c.topic === 'campaigns') campaigns?.poke()
+          else void invalidatePrincipals()
+        },
+        onReset: () => {
+          forgetWorkspace(db, undefined)
+          void invalidatePrincipals()
+        },
+        onError: (err) => log.warn({ err: err.message }, 'cache invalidation listener lost its connection; reconnecting (caches expire meanwhile)'),
+      })
+      await changes.start()
+    }
+    const readiness = () => ({ starting: !started, problems: voiceProblems() })
+    metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0, enginesLoaded: () => voiceEngines?.loaded() ?? {} })
+    metrics.start()
     const campaignEvents = opts.campaignEvents ?? outboxEvents
     const publicBase = { url: '' }
     const webhooks = new WebhookWorker({
@@ -95,6 +127,7 @@ export async function startAppliance(
       schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
       concurrency: config.WEBHOOK_CONCURRENCY,
       pollMs: config.BACKGROUND_POLL_MS,
+      leaseMs: config.WEBHOOK_LEASE_MS,
       render: async (row) => {
         if (!row.call_id) return null
         const doc = await exportCallById(recordsDeps(db, config, publicBase.url), row.call_id)
@@ -111,8 +144,16 @@ export async function startAppliance(
       readiness,
       metrics,
       authenticate: (token, now) => authenticate(db, token, now, principals),
+      authenticateAsync: postgres ? (token, now) => authenticateAsync(db, token, now, principals) : undefined,
       background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
-      campaigns: { events: campaignEvents, poke: () => campaigns?.poke() },
+      campaigns: {
+        events: campaignEvents,
+        poke: () => {
+          campaigns?.poke()
+          // the other nodes' dispatchers take part too
+          if (postgres) notifyChange(db, 'campaigns').catch((err) => log.warn({ err }, 'could not tell the other nodes about campaign work'))
+        },
+      },
       voices: () => voiceEngines,
     })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
@@ -140,6 +181,8 @@ export async function startAppliance(
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,
       expiresSec: config.SIP_REGISTER_EXPIRES_SEC,
+      owner: config.NODE_ID,
+      leaseMs: config.NODE_LEASE_MS,
     })
     await registrations.start()
 
@@ -157,7 +200,9 @@ export async function startAppliance(
       dialer: calls,
       events: campaignEvents,
       log: log.child({ component: 'campaigns' }),
-      owner: config.NODE_ID || hostname(),
+      owner: config.NODE_ID,
+      leaseMs: config.CAMPAIGN_LEASE_MS,
+      idleRecheckMs: postgres ? 10_000 : undefined,
       maxCalls: config.OUTBOUND_MAX_CALLS,
       answerGate: amdGateFactory(db, voice),
       now: opts.campaignClock,
@@ -197,6 +242,8 @@ export async function startAppliance(
         await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop()])
         await mediaEngine.stop()
         probe.stop()
+        await changes?.stop()
+        await presence?.stop()
         await handle.close()
         lock.release()
         log.info('appliance stopped')
@@ -204,6 +251,8 @@ export async function startAppliance(
     }
   } catch (err) {
     metrics?.stop()
+    await changes?.stop()
+    await presence?.stop()
     await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
     await media?.stop().catch(() => {})

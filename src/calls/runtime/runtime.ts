@@ -25,7 +25,7 @@ import { Transferrer } from './transfer.ts'
 export interface CallRuntimeDeps {
   db: Db
   log: Logger
-  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS' | 'LOG_CALL_DETAIL'>
+  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS' | 'LOG_CALL_DETAIL' | 'NODE_ID'>
   ua: UserAgent
   media: MediaEngine
   voice: VoiceEngines
@@ -124,6 +124,7 @@ export class CallRuntime implements Dialer {
       variables: JSON.stringify(variables),
       created_at: startedAt.toISOString(),
       started_at: startedAt.toISOString(),
+      node_id: this.d.config.NODE_ID || null,
     })
     const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, ports, route, agent, variables })
     this.track(live)
@@ -160,7 +161,9 @@ export class CallRuntime implements Dialer {
       throw err
     }
     const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }
-    await repo.updateCall(this.d.db, req.callId, { status: 'ringing', sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
+    // The callee may answer or refuse before this write lands (a PostgreSQL round trip): the
+    // listeners below are attached before any await, and the write never overrides a later status.
+    const ringing = repo.markRinging(this.d.db, req.callId, { sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
     const live = new LiveCall(this.liveDeps, {
       id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables,
       answerGate: req.answerGate, onEnded: req.onEnded,
@@ -186,6 +189,7 @@ export class CallRuntime implements Dialer {
         call.hangup()
       })
     })
+    await ringing
   }
 
   /**
