@@ -9,10 +9,11 @@ import { hasKamailio, startKamailio, type Kamailio } from '../../helpers/kamaili
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { untilAsync } from '../../helpers/until.ts'
 import { startSqliteNode, type NodeProcess } from './sqlite-node.ts'
-import { allCalls, connectNumber } from './nodes-setup.ts'
+import { allCalls, connectNumber, dialThrough } from './nodes-setup.ts'
 
 const E164 = '+14155550142'
 const SCENARIO = join(import.meta.dir, '../../fixtures/sip/uac-record-route.xml')
+const TRUNK_SCENARIO = join(import.meta.dir, '../../fixtures/sip/uas-record-route.xml')
 const test = testNeedingPackage('kamailio', hasKamailio())
 
 /** SIPp places `calls` calls through Kamailio, `rate` per second, each held `holdMs` then hung up by BYE. */
@@ -55,6 +56,24 @@ describe('two nodes behind Kamailio', () => {
     for (const c of [...onA!, ...onB!]) expect({ outcome: c.outcome, endReason: c.endReason }).toEqual({ outcome: 'completed', endReason: 'caller_hangup' })
   }, 120_000)
 
+  test('outbound calls from either node leave through the one trunk behind Kamailio and are hung up through it', async () => {
+    const trunkPort = await freePort()
+    const trunk = sipp(['-sf', TRUNK_SCENARIO, '-i', '127.0.0.1', '-p', String(trunkPort), '-mp', String(await freePort()), '-m', '2'], 40)
+    const front = await startKamailio({ nodes: [a.sipUri, b.sipUri], pingIntervalSec: 1, trunk: { host: '127.0.0.1', port: trunkPort } })
+    try {
+      const placed = await Promise.all([a, b].map((n) => dialThrough(n, `sip:127.0.0.1:${front.port}`)))
+      const run = await trunk.exited
+      expect(run.code, run.stderr + run.stdout.slice(-1500)).toBe(0)
+      for (const [i, n] of [a, b].entries()) {
+        await untilAsync(async () => (await n.api('GET', `/api/calls/${placed[i]}`)).body.call.status === 'ended', 20_000, 'the outbound call to end', 200)
+        expect((await n.api('GET', `/api/calls/${placed[i]}`)).body.call).toMatchObject({ outcome: 'completed', endReason: 'agent_hangup' })
+      }
+    } finally {
+      trunk.kill()
+      await front.stop()
+    }
+  }, 60_000)
+
   test('a node killed with SIGKILL is taken out after its probe goes unanswered, and every next call succeeds on the other', async () => {
     const before = (await allCalls(b)).length
     await a.kill('SIGKILL')
@@ -64,6 +83,33 @@ describe('two nodes behind Kamailio', () => {
     expect(run.failed).toBe(0)
     const onB = await untilAllEnded(b, (c) => c.length === before + 20)
     expect(onB.length).toBe(before + 20)
+  }, 60_000)
+})
+
+describe('a node that died before its next probe', () => {
+  let a: NodeProcess
+  let b: NodeProcess
+  let kamailio: Kamailio
+
+  beforeAll(async () => {
+    if (!hasKamailio()) return
+    ;[a, b] = await Promise.all([startSqliteNode('c'), startSqliteNode('d')])
+    // probes far apart: only the INVITE's own timeout can find the dead node
+    kamailio = await startKamailio({ nodes: [a.sipUri, b.sipUri], pingIntervalSec: 3600, nodeAnswerTimeoutMs: 500 })
+    await Promise.all([a, b].map((n) => connectNumber(n, E164, `sip:127.0.0.1:${kamailio.port}`)))
+  }, 60_000)
+  afterAll(async () => {
+    await kamailio?.stop()
+    await Promise.all([a?.stop(), b?.stop()])
+  })
+
+  test('an INVITE the dead node never answers fails over to the next node, which answers it, and the dead node is marked down', async () => {
+    await a.kill('SIGKILL')
+    const run = await placeCalls(kamailio, 10, 5)
+    expect(run.code, run.stderr + run.stdout.slice(-2500)).toBe(0)
+    expect(run.failed).toBe(0)
+    expect((await untilAllEnded(b, (c) => c.length === 10)).length).toBe(10)
+    expect((await kamailio.targets()).find((t) => t.uri === a.sipUri)?.flags).toStartWith('I')
   }, 60_000)
 })
 
