@@ -1,12 +1,13 @@
+import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { authenticate, PrincipalCache } from './api-keys/index.ts'
+import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
 import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
-import { type DbHandle, lockDataDir, migrateToLatest, openDatabase } from './db/index.ts'
+import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
 import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -19,7 +20,7 @@ import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
 import { createVoiceEngines } from './voice/index.ts'
 import { parseSchedule, WebhookWorker } from './webhooks/index.ts'
 import { workflowLlmFromConfig } from './workflows/index.ts'
-import { bootstrapIfEmpty } from './workspaces/index.ts'
+import { bootstrapIfEmpty, forgetWorkspace } from './workspaces/index.ts'
 
 export interface Appliance {
   config: Config
@@ -47,15 +48,20 @@ export async function startAppliance(
   log: Logger = createLogger(config.LOG_LEVEL),
   opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
 ): Promise<Appliance> {
-  secureDataDir(config.DATA_DIR)
-  const lock = lockDataDir(config.DATA_DIR)
+  const postgres = config.DATABASE_URL !== ''
+  config.NODE_ID ||= postgres ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
+  secureDataDir(config.DATA_DIR, { sqlite: !postgres })
+  // one process per SQLite file; PostgreSQL nodes share the database and coordinate through leases
+  const lock = postgres ? { release() {} } : lockDataDir(config.DATA_DIR)
   let database: DbHandle | undefined
   let ua: UserAgent | undefined
   let media: MediaEngine | undefined
   let app: App | undefined
   let metrics: Metrics | undefined
+  let changes: ChangeListener | undefined
   try {
-    database = openDatabase(join(config.DATA_DIR, DATABASE_FILE))
+    database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
+    log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
     const applied = await migrateToLatest(database.db)
     if (applied.length) log.info({ migrations: applied }, 'database migrated')
     const boot = await bootstrapIfEmpty(database.db)
@@ -80,6 +86,18 @@ export async function startAppliance(
       dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
     }
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
+    if (postgres) {
+      setChangeOrigin(config.NODE_ID)
+      changes = new ChangeListener(config.DATABASE_URL, {
+        onChange: (c) => (c.topic === 'workspace' ? forgetWorkspace(db, c.id) : void invalidatePrincipals()),
+        onReset: () => {
+          forgetWorkspace(db, undefined)
+          void invalidatePrincipals()
+        },
+        onError: (err) => log.warn({ err: err.message }, 'cache invalidation listener lost its connection; reconnecting (caches expire meanwhile)'),
+      })
+      await changes.start()
+    }
     const readiness = () => ({ starting: !started, problems: voiceProblems() })
     metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
     metrics.start()
@@ -113,6 +131,7 @@ export async function startAppliance(
       readiness,
       metrics,
       authenticate: (token, now) => authenticate(db, token, now, principals),
+      authenticateAsync: postgres ? (token, now) => authenticateAsync(db, token, now, principals) : undefined,
       background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
       campaigns: { events: campaignEvents, poke: () => campaigns?.poke() },
       voices: () => voiceEngines,
@@ -162,7 +181,7 @@ export async function startAppliance(
       dialer: calls,
       events: campaignEvents,
       log: log.child({ component: 'campaigns' }),
-      owner: config.NODE_ID || hostname(),
+      owner: config.NODE_ID,
       maxCalls: config.OUTBOUND_MAX_CALLS,
       answerGate: amdGateFactory(db, voice),
       now: opts.campaignClock,
@@ -202,6 +221,7 @@ export async function startAppliance(
         await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop(), uploader.stop()])
         await mediaEngine.stop()
         probe.stop()
+        await changes?.stop()
         await handle.close()
         lock.release()
         log.info('appliance stopped')
@@ -209,6 +229,7 @@ export async function startAppliance(
     }
   } catch (err) {
     metrics?.stop()
+    await changes?.stop()
     await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
     await media?.stop().catch(() => {})

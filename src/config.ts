@@ -114,7 +114,9 @@ export const CONFIG_KEYS = {
   VOICE_PRICE_TABLE: { default: '', doc: 'JSON price table (USD) merged over the built-in list prices: {"llm":{"model":{"inputPerMTok":n,"outputPerMTok":n}},"tts":{"provider":perMillionChars},"stt":{"provider":perMinute},"telephony":{"inbound":perMinute,"outbound":perMinute}}' },
   OUTBOUND_MAX_CALLS: { default: 20, doc: 'live campaign calls this node places at once, across all outbound jobs (each job also keeps to its settings.maxConcurrent)' },
   OUTBOUND_JOB_MAX_BODY_BYTES: { default: 67_108_864, doc: 'largest request body of POST /api/outbound/jobs (up to 100,000 contacts, JSON or CSV)' },
-  NODE_ID: { default: '', doc: 'name of this appliance node on campaign leases; empty means the host name (give each node sharing one database its own)' },
+  NODE_ID: { default: '', doc: 'name of this appliance node on its leases and calls; empty means the host name (SQLite) or the host name and a random suffix (PostgreSQL); nodes sharing one database each need their own' },
+  DATABASE_URL: { default: '', doc: 'postgres://user:password@host:port/database to keep state in PostgreSQL (several nodes may share it); empty means SQLite in DATA_DIR' },
+  DATABASE_POOL_SIZE: { default: 10, doc: 'PostgreSQL connections this node keeps open at most (with DATABASE_URL)' },
 } as const
 
 type Keys = typeof CONFIG_KEYS
@@ -154,6 +156,17 @@ export function loadConfig(
   }
   const storageProblem = storageSettingsProblem(cfg)
   if (storageProblem) throw new ConfigError(storageProblem)
+  if (cfg.DATABASE_URL && !/^postgres(ql)?:\/\/[^/]/.test(cfg.DATABASE_URL)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// (or postgresql://) URL, or empty for SQLite')
+  }
+  if (cfg.DATABASE_URL) {
+    try {
+      new URL(cfg.DATABASE_URL)
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid URL')
+    }
+  }
+  if (cfg.DATABASE_POOL_SIZE < 1) throw new ConfigError('DATABASE_POOL_SIZE must be at least 1')
   cfg.DATA_DIR = resolve(cfg.DATA_DIR)
   return cfg
 }

@@ -15,9 +15,10 @@ const LOCK_FILE = 'appliance.lock'
  * every folder under it 0700, every file 0600 (database with -wal/-shm, lock, secret.key,
  * admin-api-key, recordings). Creates the database and lock files 0600 before SQLite opens them.
  */
-export function secureDataDir(dataDir: string): void {
+export function secureDataDir(dataDir: string, opts: { sqlite: boolean } = { sqlite: true }): void {
   mkdirSync(dataDir, { recursive: true, mode: DIR_MODE })
   tighten(dataDir, 2)
+  if (!opts.sqlite) return
   for (const file of [DATABASE_FILE, LOCK_FILE]) closeSync(openSync(join(dataDir, file), 'a', FILE_MODE))
 }
 

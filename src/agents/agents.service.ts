@@ -1,4 +1,4 @@
-import type { Db } from '../db/index.ts'
+import { isConstraintViolation, type Db } from '../db/index.ts'
 import { conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { finishPage, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
@@ -239,7 +239,7 @@ export async function deleteAgent(db: Db, workspaceId: string, id: string): Prom
   try {
     await repo.deleteAgent(db, workspaceId, id)
   } catch (err) {
-    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
+    if (isConstraintViolation(err)) {
       throw conflict('the agent is still used (for example by an outbound job); finish or delete that first', { reason: 'agent_in_use' })
     }
     throw err

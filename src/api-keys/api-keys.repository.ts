@@ -8,7 +8,7 @@ export async function insertKey(db: Db, row: ApiKeyTable): Promise<void> {
   await db.insertInto('api_keys').values(row).execute()
 }
 
-type KeyWithRole = ApiKeyTable & { role: Role | null }
+export type KeyWithRole = ApiKeyTable & { role: Role | null }
 
 const keyByHashQuery = (db: Db, hash: string) =>
   db

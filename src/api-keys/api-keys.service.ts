@@ -63,22 +63,35 @@ export async function listKeys(db: Db, workspaceId: string, page: PageRequest) {
 
 export async function revoke(db: Db, workspaceId: string, keyId: string): Promise<void> {
   const revoked = await repo.revokeKey(db, workspaceId, keyId, nowIso())
-  invalidatePrincipals()
+  await invalidatePrincipals(db)
   if (!revoked) throw notFound('API key')
 }
 
 export async function revokeUserKeys(db: Db, workspaceId: string, userId: string): Promise<void> {
   await repo.revokeUserKeys(db, workspaceId, userId, nowIso())
-  invalidatePrincipals()
+  await invalidatePrincipals(db)
 }
 
-/** Resolves a bearer token to who is calling, synchronously; every failure is a 401. */
+/** Resolves a bearer token to who is calling, synchronously (SQLite); every failure is a 401. */
 export function authenticate(db: Db, token: string, now: Date, cache?: PrincipalCache): Principal {
-  const nowMs = now.getTime()
-  const hit = cache?.get(token, nowMs)
+  const hit = cache?.get(token, now.getTime())
   if (hit) return hit
   const started = cache?.begin() ?? 0
   const row = repo.findKeyByHash(db, hashKey(token))
+  if (row instanceof Promise) throw new Error('authenticate: this database reads asynchronously; use authenticateAsync')
+  return admitKey(row, token, now, cache, started)
+}
+
+/** authenticate for PostgreSQL, whose reads are promises. */
+export async function authenticateAsync(db: Db, token: string, now: Date, cache?: PrincipalCache): Promise<Principal> {
+  const hit = cache?.get(token, now.getTime())
+  if (hit) return hit
+  const started = cache?.begin() ?? 0
+  return admitKey(await repo.findKeyByHash(db, hashKey(token)), token, now, cache, started)
+}
+
+function admitKey(row: repo.KeyWithRole | undefined, token: string, now: Date, cache: PrincipalCache | undefined, started: number): Principal {
+  const nowMs = now.getTime()
   if (!row) throw unauthorized('API key is not valid')
   if (row.revoked_at !== null) throw unauthorized('API key has been revoked')
   const expiresAtMs = row.expires_at === null ? null : new Date(row.expires_at).getTime()

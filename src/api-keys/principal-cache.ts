@@ -1,11 +1,17 @@
+import { type Db, notifyChange } from '../db/index.ts'
 import type { Principal } from '../http/auth.ts'
 
-// Bumped by every local write that changes what a key may do (revocation, role change, removal).
+// Bumped by every write that changes what a key may do (revocation, role change, removal).
 let epoch = 0
 
-/** Call after a write that changes who a key is or what it may do; every cache forgets at once. */
-export function invalidatePrincipals(): void {
+/**
+ * Call after a write that changes who a key is or what it may do; every cache of this process
+ * forgets at once, and with `db` on PostgreSQL the other nodes are told (their change listener
+ * calls this without `db`).
+ */
+export async function invalidatePrincipals(db?: Db): Promise<void> {
   epoch++
+  if (db) await notifyChange(db, 'principals')
 }
 
 interface Entry {

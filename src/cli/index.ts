@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
 import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../config.ts'
-import { DataDirLockedError, openDatabase } from '../db/index.ts'
+import { DataDirLockedError, maskDatabaseUrl, openDatabase, openPostgres } from '../db/index.ts'
 import { createVoiceEngines } from '../voice/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, DB_FILE, restore } from './backup.ts'
@@ -15,10 +15,10 @@ export const HELP = `voice-agent ${VERSION}: AI voice agents that answer and pla
 Usage:
   voice-agent [serve]                 run the appliance (configuration from the environment
                                       and CONFIG_FILE; see README "Configuration")
-  voice-agent backup FILE             write a consistent copy of DATA_DIR's database and secret
+  voice-agent backup FILE             (SQLite only; PostgreSQL: pg_dump) write a consistent copy of DATA_DIR's database and secret
                                       key to FILE, also while the appliance runs (recordings are
                                       not included: copy DATA_DIR/recordings yourself)
-  voice-agent restore FILE            replace DATA_DIR's database and secret key with a backup's;
+  voice-agent restore FILE            (SQLite only; PostgreSQL: pg_restore) replace DATA_DIR's database and secret key with a backup's;
                                       refused while an appliance uses DATA_DIR
   voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]
                                       print a new API key of the workspace's (first) admin
@@ -52,13 +52,17 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         return await checkConfig(loadConfig(env), io)
       case 'backup': {
         const file = oneFile(rest, 'backup')
-        const r = backup(loadConfig(env).DATA_DIR, file)
+        const cfg = loadConfig(env)
+        if (cfg.DATABASE_URL) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_dump --format=custom --file=FILE "$DATABASE_URL" (then copy DATA_DIR/secret.key with it)`)
+        const r = backup(cfg.DATA_DIR, file)
         io.out(`backup written to ${r.file} (${r.bytes} bytes, ${r.calls} calls); recordings are not included`)
         return 0
       }
       case 'restore': {
         const file = oneFile(rest, 'restore')
-        const dataDir = loadConfig(env).DATA_DIR
+        const cfg = loadConfig(env)
+        if (cfg.DATABASE_URL) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_restore --clean --if-exists --dbname="$DATABASE_URL" FILE (with every node stopped)`)
+        const dataDir = cfg.DATA_DIR
         const r = restore(dataDir, file)
         io.out(`restored ${dataDir} from the backup of ${r.createdAt}; the replaced files end in .before-restore`)
         return 0
@@ -79,6 +83,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
 
 class UsageError extends Error {}
 
+const NOT_FOR_POSTGRES = 'backup and restore are for the SQLite database in DATA_DIR; with DATABASE_URL the state is in PostgreSQL, use its tools:'
+
 function fail(io: Out, code: number, message: string): number {
   io.err(message)
   return code
@@ -97,9 +103,11 @@ async function checkConfig(cfg: Config, io: Out): Promise<number> {
   const problems = engines.problems()
   io.out(problems.length ? `configuration is valid, but degraded: ${problems.join('; ')}` : 'configuration is valid')
   for (const note of engines.notes) io.out(`# ${note}`)
+  io.out(cfg.DATABASE_URL ? `# database: postgres ${maskDatabaseUrl(cfg.DATABASE_URL)}` : `# database: sqlite ${join(cfg.DATA_DIR, DB_FILE)}`)
   for (const key of Object.keys(CONFIG_KEYS) as (keyof Config)[]) {
     const value = String(cfg[key])
-    const shown = SECRET.test(key) && value !== '' ? '******' : JSON.stringify(cfg[key])
+    const masked = key === 'DATABASE_URL' && value !== '' ? JSON.stringify(maskDatabaseUrl(value)) : '******'
+    const shown = (SECRET.test(key) || key === 'DATABASE_URL') && value !== '' ? masked : JSON.stringify(cfg[key])
     io.out(`${key}=${shown}`)
   }
   return 0
@@ -113,7 +121,7 @@ async function adminKey(args: string[], cfg: Config, io: Out): Promise<number> {
     throw new UsageError((err as Error).message)
   }
   if (!values.workspace) throw new UsageError('usage: voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]')
-  const handle = openDatabase(join(cfg.DATA_DIR, DB_FILE))
+  const handle = cfg.DATABASE_URL ? openPostgres(cfg.DATABASE_URL, 1) : openDatabase(join(cfg.DATA_DIR, DB_FILE))
   try {
     const r = await createAdminKey(handle.db, values.workspace, values.name ?? 'created by voice-agent create-api-key', values.email)
     io.err(`new API key for ${r.userEmail} in ${values.workspace}; it is shown once:`)

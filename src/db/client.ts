@@ -1,9 +1,13 @@
 import { Database as Sqlite } from 'bun:sqlite'
 import { Kysely, SqliteDialect } from 'kysely'
 import type { Database, Db } from './database.ts'
+import type { DbKind } from './dialect.ts'
+import { openPostgresPool } from './postgres.ts'
 
 export interface DbHandle {
+  kind: DbKind
   db: Db
+  /** The raw SQLite connection (tests, benchmarks); throws on PostgreSQL. */
   sqlite: Sqlite
   close(): Promise<void>
 }
@@ -34,6 +38,7 @@ export function openDatabase(file: string): DbHandle {
     readers.set(db, reader)
   }
   return {
+    kind: 'sqlite',
     db,
     sqlite,
     async close() {
@@ -41,5 +46,18 @@ export function openDatabase(file: string): DbHandle {
       reader?.close()
       await db.destroy()
     },
+  }
+}
+
+/** PostgreSQL at `url` (postgres://...), pooled. */
+export function openPostgres(url: string, poolSize?: number): DbHandle {
+  const { db } = openPostgresPool(url, poolSize)
+  return {
+    kind: 'postgres',
+    db,
+    get sqlite(): Sqlite {
+      throw new Error('this appliance runs on PostgreSQL: there is no SQLite connection')
+    },
+    close: () => db.destroy(),
   }
 }

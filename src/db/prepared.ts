@@ -2,6 +2,7 @@ import type { SQLQueryBindings, Statement } from 'bun:sqlite'
 import type { CompiledQuery, Compilable } from 'kysely'
 import { readerOf } from './client.ts'
 import type { Db } from './database.ts'
+import { isPostgres } from './dialect.ts'
 
 /** Compiles once per database; checks that the compiled parameters are exactly the arguments, in order. */
 function compiler<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
@@ -38,14 +39,15 @@ export function preparedQuery<Row, Args extends unknown[]>(build: (db: Db, ...ar
  * Like preparedQuery, but returns the first row only, read synchronously as a bun:sqlite prepared statement on the database's
  * read-only connection: no Kysely executor, no promise. It sees the last committed state, so it
  * is for reads outside transactions only; a transaction or an in-memory database has no reader
- * and gets an error.
+ * and gets an error. On PostgreSQL there is no synchronous read: the row comes as a promise.
  */
 export function preparedRead<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
   const compile = compiler(build)
   const statements = new WeakMap<Db, Statement>()
-  return (db: Db, ...args: Args): Row | undefined => {
+  return (db: Db, ...args: Args): Row | undefined | Promise<Row | undefined> => {
     let statement = statements.get(db)
     if (!statement) {
+      if (isPostgres(db)) return db.executeQuery<Row>({ ...compile(db, args), parameters: args }).then((r) => r.rows[0])
       const reader = readerOf(db)
       if (!reader) throw new Error('preparedRead: this database has no read-only connection (a transaction or :memory:)')
       statement = reader.prepare(compile(db, args).sql)

@@ -8,7 +8,7 @@ import { campaignsController, noEvents, type CampaignEvents } from '../campaigns
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import { consoleController } from '../console/index.ts'
-import type { Db } from '../db/index.ts'
+import { type Db, isPostgres } from '../db/index.ts'
 import { doNotCallController } from '../do-not-call/index.ts'
 import { AppError } from '../errors.ts'
 import { accessLog, type Logger } from '../log.ts'
@@ -20,7 +20,7 @@ import type { VoiceEngines } from '../voice/engines.ts'
 import { webhooksController } from '../webhooks/index.ts'
 import { findWorkflowGraph, replaceWorkflow, workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
-import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
+import { type AuthPlugin, createAuth, type Authenticate, type AuthenticateAsync } from './auth.ts'
 import { bodyLimitFor, checkContentLength, isJobUpload, readJsonBody } from './body.ts'
 import { errorBody, toAppError } from './errors.ts'
 import { openapiRoutes } from './openapi.ts'
@@ -32,6 +32,8 @@ export interface AppDeps {
   config: Config
   log: Logger
   authenticate: Authenticate
+  /** Given (PostgreSQL): key lookups are asynchronous and the auth hook awaits this instead. */
+  authenticateAsync?: AuthenticateAsync
   /** Places outbound calls; absent when the telephony side is not running. */
   dialer?: Dialer
   /** Prometheus instruments; GET /metrics is served when present. */
@@ -122,8 +124,10 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const logRequest = accessLog(log)
   const failures = new RateLimiter(config.AUTH_FAILURE_BURST > 0 ? config.AUTH_FAILURES_PER_MIN / 60 : 0, config.AUTH_FAILURE_BURST)
-  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures)
+  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures, deps.authenticateAsync)
 
+  // PostgreSQL cannot hold U+0000 in text (SQLite can): refused up front, before a streamed answer began
+  const refuseNul = isPostgres(db)
   const self: { app?: AnyElysia } = {}
   let app = new Elysia({
     serve: {
@@ -141,6 +145,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       ;(ctx as Timed).startedAt = performance.now()
       ctx.set.headers['x-request-id'] = id
       checkContentLength(ctx.request, bodyLimitFor(ctx.request, config))
+      if (refuseNul && ctx.request.url.includes('%00')) throw new AppError(400, 'bad_request', 'the URL must not contain NUL (%00) characters')
     })
     .onParse(({ request, contentType }) => {
       return readJsonBody(request, contentType, bodyLimitFor(request, config), isJobUpload(request))

@@ -17,6 +17,9 @@ export interface Principal {
  */
 export type Authenticate = (token: string, now: Date) => Principal
 
+/** On PostgreSQL a cache miss reads the key asynchronously; the auth hook is then an async one. */
+export type AuthenticateAsync = (token: string, now: Date) => Promise<Principal>
+
 const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/
 
 const tooMany = (wait: number, message: string) =>
@@ -38,18 +41,24 @@ const unauthorized = (message: string) =>
  * without access must get 401/403/404, never a validation error. The declared permission is
  * tagged on the hook so the route inventory can read it back.
  */
-export function createAuth(authenticate: Authenticate, limiter: RateLimiter, failures: RateLimiter = new RateLimiter(0, 0)) {
+export function createAuth(
+  authenticate: Authenticate,
+  limiter: RateLimiter,
+  failures: RateLimiter = new RateLimiter(0, 0),
+  authenticateAsync?: AuthenticateAsync,
+) {
   return new Elysia({ name: 'auth' }).macro({
     permission(permission: Permission) {
       // Elysia infers from each hook's source which parts of the context to prepare; the header
       // is read from the request and the context is never passed whole to a function, or every
       // request would pay for copied headers, parsed cookies and query.
-      const identify = (header: string | null) => {
+      const tokenOf = (header: string | null) => {
         if (!header) throw unauthorized('missing Authorization header; send Authorization: Bearer <api key>')
         const match = BEARER.exec(header)
         if (!match) throw unauthorized('malformed Authorization header; expected Bearer <api key>')
-        return authenticate(match[1] as string, new Date())
+        return match[1] as string
       }
+      const identify = (header: string | null) => authenticate(tokenOf(header), new Date())
       const admit = (principal: Principal, params: Record<string, string> | undefined) => {
         const wait = limiter.take(principal.keyId, Date.now())
         if (wait > 0) throw tooMany(wait, `too many requests; retry in ${wait} s`)
@@ -73,9 +82,22 @@ export function createAuth(authenticate: Authenticate, limiter: RateLimiter, fai
         admit(principal, ctx.params)
         ctx.principal = principal
       }
+      const transformAsync = async (ctx: AuthContext) => {
+        const source = () => ctx.server?.requestIP(ctx.request)?.address ?? 'unknown'
+        if (failures.size > 0) refuseWhileBlocked(failures.waitFor(source(), Date.now()))
+        let principal: Principal
+        try {
+          principal = await authenticateAsync!(tokenOf(ctx.request.headers.get('authorization')), new Date())
+        } catch (err) {
+          if (err instanceof AppError && err.status === 401) refuseWhileBlocked(failures.take(source(), Date.now()))
+          throw err
+        }
+        admit(principal, ctx.params)
+        ctx.principal = principal
+      }
       const resolve = (ctx: object) => ({ principal: (ctx as AuthContext).principal as Principal })
       return {
-        transform: Object.assign(transform, { permission }),
+        transform: Object.assign(authenticateAsync ? transformAsync : transform, { permission }),
         resolve,
         detail: { security: [{ bearer: [] }], 'x-permission': permission } as Record<string, unknown>,
       }

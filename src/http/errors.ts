@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox'
+import { isUnstorableText } from '../db/index.ts'
 import { ValueErrorType } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import { AppError, type FieldIssue } from '../errors.ts'
@@ -113,6 +114,7 @@ export function toAppError(code: string | number, error: unknown, log: Logger, r
     const cause = (error as { cause?: unknown }).cause
     return cause instanceof AppError ? cause : new AppError(400, 'bad_request', 'request body is not valid JSON')
   }
+  if (isUnstorableText(error)) return new AppError(400, 'bad_request', 'text must not contain NUL (U+0000) characters')
   log.error({ err: error, requestId }, 'unhandled error')
   return new AppError(500, 'internal', 'internal error')
 }

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts'
 import { findAgentRow } from '../agents/index.ts'
 import { requirePaymentMethod } from '../billing/index.ts'
 import { carrierCall, carrierClient, CarrierError, fromCarrier } from '../carrier/index.ts'
-import type { Db } from '../db/index.ts'
+import { isConstraintViolation, type Db } from '../db/index.ts'
 import { AppError, conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
@@ -73,7 +73,7 @@ async function uniqueInsert(db: Db, row: PhoneNumberTable): Promise<void> {
     await repo.insertNumber(db, row)
   } catch (err) {
     // a concurrent connect of the same e164 won the race: the unique index refused this one
-    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) await refuseIfTaken(db, row.workspace_id, row.e164)
+    if (isConstraintViolation(err)) await refuseIfTaken(db, row.workspace_id, row.e164)
     throw err
   }
 }

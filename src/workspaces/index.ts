@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { ApiKeyWithSecret } from '../api-keys/index.ts'
-import type { Db } from '../db/index.ts'
+import { type Db, isPostgres } from '../db/index.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { NextCursor, Ok, WorkspaceParams } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
@@ -18,6 +18,7 @@ import {
 import * as workspaces from './workspaces.service.ts'
 
 export { bootstrapIfEmpty } from './workspaces.service.ts'
+export { forgetWorkspace } from './workspaces.repository.ts'
 export type { Role } from './workspaces.table.ts'
 
 export function workspacesController(db: Db, auth: AuthPlugin) {
@@ -35,7 +36,10 @@ export function workspacesController(db: Db, auth: AuthPlugin) {
       response: t.Object({ workspaces: t.Array(WorkspaceListItem), nextCursor: NextCursor }),
       detail: { summary: "List the workspaces the key's user belongs to, with the user's role in each" },
     })
-    .get('/:workspace_id', ({ params }) => ({ workspace: workspaces.getWorkspace(db, params.workspace_id) }), {
+    // SQLite answers synchronously (Elysia then skips a promise per request); PostgreSQL cannot
+    .get('/:workspace_id', isPostgres(db)
+      ? async ({ params }) => ({ workspace: await workspaces.getWorkspaceAsync(db, params.workspace_id) })
+      : ({ params }) => ({ workspace: workspaces.getWorkspace(db, params.workspace_id) }), {
       permission: 'workspaces:read',
       params: WorkspaceParams,
       response: t.Object({ workspace: Workspace }),

@@ -48,7 +48,7 @@ export async function changeRole(db: Db, workspaceId: string, userId: string, ro
     await repo.setMemberRole(trx, workspaceId, userId, role)
     return toMember({ ...member, role })
   })
-  invalidatePrincipals()
+  await invalidatePrincipals(db)
   return updated
 }
 
@@ -61,5 +61,5 @@ export async function removeMember(db: Db, workspaceId: string, userId: string):
     await repo.deleteMembership(trx, workspaceId, userId)
     await revokeUserKeys(trx, workspaceId, userId)
   })
-  invalidatePrincipals()
+  await invalidatePrincipals(db)
 }

@@ -1,4 +1,4 @@
-import { type Db, preparedRead } from '../db/index.ts'
+import { type Db, notifyChange, preparedRead } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../db/index.ts'
 import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspaces.table.ts'
 
@@ -6,23 +6,50 @@ export const insertWorkspace = (db: Db, row: WorkspaceTable) => db.insertInto('w
 
 const readWorkspace = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
 
-// Workspace rows change only through updateWorkspaceName below, and one process owns DATA_DIR
-// (the lock), so rows are kept in memory and dropped on every change: no reader sees a stale one.
-const rows = new WeakMap<Db, Map<string, WorkspaceTable>>()
+// Workspace rows change only through updateWorkspaceName below, so rows are kept in memory and
+// dropped on every change. With SQLite one process owns DATA_DIR (the lock): no reader sees a
+// stale row. With PostgreSQL the change is announced to the other nodes (notifyChange, which
+// drops theirs through forgetWorkspace) and their rows live at most CLUSTER_TTL_MS in case a
+// notification is missed.
+const rows = new WeakMap<Db, Map<string, { row: WorkspaceTable; untilMs: number }>>()
 const MAX_CACHED = 10_000
+const CLUSTER_TTL_MS = 5_000
 
-/** The committed row (GET /api/workspaces/{id} is the benchmarked hot path). */
-export function findWorkspace(db: Db, id: string): WorkspaceTable | undefined {
+function cacheOf(db: Db) {
   let cache = rows.get(db)
   if (!cache) rows.set(db, (cache = new Map()))
-  const hit = cache.get(id)
-  if (hit) return hit
-  const row = readWorkspace(db, id)
-  if (row) {
-    if (cache.size >= MAX_CACHED) cache.clear()
-    cache.set(id, row)
-  }
+  return cache
+}
+
+function remember(db: Db, row: WorkspaceTable | undefined, ttlMs: number): WorkspaceTable | undefined {
+  if (!row) return row
+  const cache = cacheOf(db)
+  if (cache.size >= MAX_CACHED) cache.clear()
+  cache.set(row.id, { row, untilMs: ttlMs })
   return row
+}
+
+/** The committed row (GET /api/workspaces/{id} is the benchmarked hot path). SQLite only. */
+export function findWorkspace(db: Db, id: string): WorkspaceTable | undefined {
+  const hit = cacheOf(db).get(id)
+  if (hit) return hit.row
+  const row = readWorkspace(db, id)
+  if (row instanceof Promise) throw new Error('findWorkspace: this database reads asynchronously; use findWorkspaceAsync')
+  return remember(db, row, Number.POSITIVE_INFINITY)
+}
+
+/** findWorkspace for PostgreSQL. */
+export async function findWorkspaceAsync(db: Db, id: string): Promise<WorkspaceTable | undefined> {
+  const hit = cacheOf(db).get(id)
+  const now = Date.now()
+  if (hit && hit.untilMs > now) return hit.row
+  return remember(db, await readWorkspace(db, id), now + CLUSTER_TTL_MS)
+}
+
+/** Drops cached rows: one workspace's, or all (undefined) when notifications may have been missed. */
+export function forgetWorkspace(db: Db, id: string | undefined): void {
+  if (id === undefined) rows.get(db)?.clear()
+  else rows.get(db)?.delete(id)
 }
 
 export const countWorkspaces = async (db: Db) =>
@@ -31,7 +58,9 @@ export const countWorkspaces = async (db: Db) =>
 export async function updateWorkspaceName(db: Db, id: string, name: string, at: string) {
   rows.get(db)?.delete(id)
   try {
-    return await db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst()
+    const row = await db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst()
+    if (row) await notifyChange(db, 'workspace', id)
+    return row
   } finally {
     rows.get(db)?.delete(id)
   }

@@ -32,6 +32,13 @@ export function getWorkspace(db: Db, id: string): Workspace {
   return toWorkspace(row)
 }
 
+/** getWorkspace for PostgreSQL. */
+export async function getWorkspaceAsync(db: Db, id: string): Promise<Workspace> {
+  const row = await repo.findWorkspaceAsync(db, id)
+  if (!row) throw notFound('workspace')
+  return toWorkspace(row)
+}
+
 export async function listWorkspaces(db: Db, userId: string, page: PageRequest) {
   const rows = await repo.listUserWorkspaces(db, userId, page)
   const { items, nextCursor } = finishPage(rows, pageLimit(page), (r) => [r.created_at, r.id])

@@ -5,6 +5,7 @@ import { type Appliance, startAppliance } from '../../src/appliance.ts'
 import type { CampaignEvents } from '../../src/campaigns/index.ts'
 import { type Config, loadConfig } from '../../src/config.ts'
 import { createLogger } from '../../src/log.ts'
+import { createDatabaseOn } from './postgres.ts'
 
 export interface TestAppliance {
   appliance: Appliance
@@ -46,7 +47,11 @@ export function apiClient(url: string, defaultKey: string): Api {
   }
 }
 
-/** Starts a real appliance on a fresh temporary DATA_DIR (a real SQLite file) and a free port. */
+/**
+ * Starts a real appliance on a fresh temporary DATA_DIR (a real SQLite file) and a free port.
+ * With TEST_DATABASE_URL set (a PostgreSQL server's admin URL) it gets a fresh database there
+ * instead; a restart on the same DATA_DIR finds the same database again.
+ */
 export async function startTestAppliance(
   overrides: Partial<Config> = {},
   dataDir?: string,
@@ -55,7 +60,9 @@ export async function startTestAppliance(
 ): Promise<TestAppliance> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
   const rtpBase = 20000 + 400 * Math.floor(Math.random() * 50)
+  const database = overrides.DATABASE_URL ?? (await testDatabaseFor(dir))
   const config = loadConfig({}, {
+    DATABASE_URL: database,
     HTTP_HOST: '127.0.0.1',
     HTTP_PORT: 0,
     SIP_HOST: '127.0.0.1',
@@ -90,6 +97,17 @@ export async function startTestAppliance(
       if (!opts.keepData) rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+// DATA_DIR -> its PostgreSQL database, so a test that restarts on the same DATA_DIR sees its data
+const databases = new Map<string, string>()
+
+async function testDatabaseFor(dataDir: string): Promise<string> {
+  const admin = process.env.TEST_DATABASE_URL
+  if (!admin) return ''
+  let url = databases.get(dataDir)
+  if (!url) databases.set(dataDir, (url = await createDatabaseOn(admin, 'appliance')))
+  return url
 }
 
 /** Invites `email` with `role` and returns an API key acting as that member. */

@@ -1,5 +1,4 @@
-import { sql } from 'kysely'
-import type { Db } from '../../db/index.ts'
+import { type Db, refreshPlannerStats } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
 import { Poller, releaseLease, takeLease } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
@@ -67,8 +66,7 @@ export class RetentionSweeper {
       intervalMs,
       async () => {
         if (!(await takeLease(db, LEASE, this.owner, new Date(), intervalMs))) return
-        await sql`PRAGMA analysis_limit = 1000`.execute(db)
-        await sql`PRAGMA optimize = 0x10002`.execute(db)
+        await refreshPlannerStats(db)
         if (!policy.recordingDays && !policy.callDays) return
         const swept = await sweepRetention(db, policy, new Date(), storage)
         if (swept.recordings || swept.calls) log.info(swept, 'retention sweep removed old recordings and call records')

@@ -153,7 +153,9 @@ export class CallRuntime implements Dialer {
       throw err
     }
     const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }
-    await repo.updateCall(this.d.db, req.callId, { status: 'ringing', sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
+    // The callee may answer or refuse before this write lands (a PostgreSQL round trip): the
+    // listeners below are attached before any await, and the write never overrides a later status.
+    const ringing = repo.markRinging(this.d.db, req.callId, { sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
     const live = new LiveCall(this.liveDeps, {
       id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables,
       answerGate: req.answerGate, onEnded: req.onEnded,
@@ -179,6 +181,7 @@ export class CallRuntime implements Dialer {
         call.hangup()
       })
     })
+    await ringing
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { columnTypes } from '../dialect.ts'
 import { sql } from 'kysely'
 
 // Landed migrations never change; add a new timestamped file instead.
@@ -18,7 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('model', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('input_tokens', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('output_tokens', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('cost', 'real', (c) => c.notNull().defaultTo(0))
+    .addColumn('cost', columnTypes(db).real, (c) => c.notNull().defaultTo(0))
     .addColumn('error', 'text')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('run_after', 'text', (c) => c.notNull())
@@ -39,7 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('call_id', 'text', (c) => c.notNull().references('calls.id').onDelete('cascade'))
     .addColumn('workspace_id', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('score', 'real', (c) => c.notNull())
+    .addColumn('score', columnTypes(db).real, (c) => c.notNull())
     .addColumn('evaluator_name', 'text', (c) => c.notNull())
     .addColumn('comment', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('criteria', 'text', (c) => c.notNull().defaultTo('[]'))

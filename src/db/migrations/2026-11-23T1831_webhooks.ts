@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { autoId, autoIdType, columnTypes } from '../dialect.ts'
 
 // Landed migrations never change; add a new timestamped file instead.
 // The webhook outbox (one row per event, its id is the webhook-id), its attempts, the
@@ -29,11 +30,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('webhook_attempts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', autoIdType(db), autoId(db))
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
     .addColumn('attempted_at', 'text', (c) => c.notNull())
     .addColumn('status_code', 'integer')
-    .addColumn('latency_ms', 'real', (c) => c.notNull())
+    .addColumn('latency_ms', columnTypes(db).real, (c) => c.notNull())
     .addColumn('error', 'text')
     .execute()
   await db.schema.createIndex('webhook_attempts_by_delivery').on('webhook_attempts').columns(['delivery_id', 'id']).execute()

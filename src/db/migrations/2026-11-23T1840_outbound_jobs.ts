@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { columnTypes } from '../dialect.ts'
 
 // Landed migrations never change; add a new timestamped file instead.
 // Outbound jobs (campaigns), their contacts with the dispatcher's lease, and the workspace
@@ -13,7 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('settings', 'text', (c) => c.notNull())
-    .addColumn('start_at_ms', 'integer', (c) => c.notNull())
+    .addColumn('start_at_ms', columnTypes(db).ms, (c) => c.notNull())
     .addColumn('total_contacts', 'integer', (c) => c.notNull())
     .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(0))
@@ -40,11 +41,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('outcome', 'text')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('next_attempt_ms', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_ms', columnTypes(db).ms, (c) => c.notNull().defaultTo(0))
     .addColumn('call_id', 'text')
     .addColumn('call_ids', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('lease_owner', 'text')
-    .addColumn('lease_expires_ms', 'integer')
+    .addColumn('lease_expires_ms', columnTypes(db).ms)
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute()
   await db.schema.createIndex('outbound_contacts_due').on('outbound_contacts').columns(['job_id', 'status', 'next_attempt_ms', 'position']).execute()

@@ -5,7 +5,9 @@ import { join } from 'node:path'
 import { type DbHandle, migrateToLatest, openDatabase, preparedRead } from '../../../src/db/index.ts'
 import type { Db } from '../../../src/db/index.ts'
 
-const byId = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', id))
+const read = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', id))
+// on SQLite the read is synchronous
+const byId = (db: Db, id: string) => read(db, id) as { id: string; name: string } | undefined
 let dir: string
 let handle: DbHandle
 

@@ -1,0 +1,58 @@
+// Every difference between SQLite and PostgreSQL that the migrations and repositories meet is
+// decided here, so the rest of the code writes one query for both.
+import { type ColumnDataType, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely'
+
+export type DbKind = 'sqlite' | 'postgres'
+
+/** Which engine runs behind `db` (a transaction reports the engine of its database). */
+export const kindOf = (db: Kysely<any>): DbKind => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite')
+
+export const isPostgres = (db: Kysely<any>): boolean => kindOf(db) === 'postgres'
+
+/**
+ * Column types whose name differs. SQLite's `integer` is 64-bit, PostgreSQL's 32-bit: columns
+ * holding epoch milliseconds are `bigint` there. PostgreSQL's `real` is 4 bytes: money and
+ * latencies are `double precision` there.
+ */
+export function columnTypes(db: Kysely<any>): { ms: ColumnDataType; real: ColumnDataType } {
+  return isPostgres(db) ? { ms: 'bigint', real: 'double precision' } : { ms: 'integer', real: 'real' }
+}
+
+/**
+ * An integer primary key the database numbers: SQLite's `integer primary key autoincrement`,
+ * PostgreSQL's identity column. Use as `.addColumn(name, type, autoId(db))` with `type` from `autoIdType`.
+ */
+export const autoIdType = (db: Kysely<any>): ColumnDataType => (isPostgres(db) ? 'bigint' : 'integer')
+export const autoId = (db: Kysely<any>) => (c: any) =>
+  isPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+
+/**
+ * Appended to the inner SELECT of a claim (`UPDATE ... WHERE id IN (SELECT ... LIMIT n)`). On
+ * PostgreSQL concurrent claimers skip each other's rows instead of taking the same ones; SQLite
+ * has a single writer, so its claim statement is already atomic.
+ */
+export const skipLocked = (db: Kysely<any>): RawBuilder<unknown> => (isPostgres(db) ? sql`FOR UPDATE SKIP LOCKED` : sql``)
+
+/** Refreshes the query planner's statistics (the call listing picks its index by them). */
+export async function refreshPlannerStats(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`ANALYZE calls`.execute(db)
+    return
+  }
+  await sql`PRAGMA analysis_limit = 1000`.execute(db)
+  await sql`PRAGMA optimize = 0x10002`.execute(db)
+}
+
+const codeOf = (err: unknown): string => String((err as { code?: unknown } | null)?.code ?? '')
+
+/** A unique, foreign-key, check or not-null constraint refused the write (either engine). */
+export const isConstraintViolation = (err: unknown): boolean => {
+  const code = codeOf(err)
+  return code.startsWith('SQLITE_CONSTRAINT') || /^23\d{3}$/.test(code)
+}
+
+/**
+ * PostgreSQL refused a text value SQLite would have stored: it holds U+0000 (22021) or a
+ * character the database encoding lacks (22P05). The HTTP layer answers 400.
+ */
+export const isUnstorableText = (err: unknown): boolean => ['22021', '22P05'].includes(codeOf(err))
