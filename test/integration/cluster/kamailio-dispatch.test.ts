@@ -8,7 +8,7 @@ import { testNeedingPackage } from '../../helpers/debian.ts'
 import { hasKamailio, startKamailio, type Kamailio } from '../../helpers/kamailio.ts'
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { untilAsync } from '../../helpers/until.ts'
-import { startSqliteNode, type NodeProcess } from './sqlite-node.ts'
+import { startNode, type NodeProcess } from './node-process.ts'
 import { allCalls, connectNumber, dialThrough } from './nodes-setup.ts'
 
 const E164 = '+14155550142'
@@ -34,7 +34,7 @@ describe('two nodes behind Kamailio', () => {
 
   beforeAll(async () => {
     if (!hasKamailio()) return
-    ;[a, b] = await Promise.all([startSqliteNode('a'), startSqliteNode('b')])
+    ;[a, b] = await Promise.all([startNode('a'), startNode('b')])
     kamailio = await startKamailio({ nodes: [a.sipUri, b.sipUri], pingIntervalSec: 1, nodeAnswerTimeoutMs: 1000 })
     // the number's trunk is Kamailio: calls come from its address, outbound calls leave through it
     await Promise.all([a, b].map((n) => connectNumber(n, E164, `sip:127.0.0.1:${kamailio.port}`)))
@@ -93,7 +93,7 @@ describe('a node that died before its next probe', () => {
 
   beforeAll(async () => {
     if (!hasKamailio()) return
-    ;[a, b] = await Promise.all([startSqliteNode('c'), startSqliteNode('d')])
+    ;[a, b] = await Promise.all([startNode('c'), startNode('d')])
     // probes far apart: only the INVITE's own timeout can find the dead node
     kamailio = await startKamailio({ nodes: [a.sipUri, b.sipUri], pingIntervalSec: 3600, nodeAnswerTimeoutMs: 500 })
     await Promise.all([a, b].map((n) => connectNumber(n, E164, `sip:127.0.0.1:${kamailio.port}`)))

@@ -1,5 +1,5 @@
 // What a node needs to answer a number, set up through its own API, and its whole call list.
-import type { NodeProcess } from './sqlite-node.ts'
+import type { NodeProcess } from './node-process.ts'
 
 async function ok(res: Promise<{ status: number; body: any }>, what: string) {
   const r = await res

@@ -1,6 +1,7 @@
-// One appliance node as its own process (`bun src/main.ts`) on its own SQLite DATA_DIR, for the
-// SIP-only cluster tests: what a node shares with the others there is the SIP front, not state.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+// One appliance node as its own process (`bun src/main.ts`): on its own SQLite DATA_DIR for the
+// SIP-only cluster tests, or on a shared PostgreSQL database with the secret key (recording
+// links, trunk passwords) and the admin key of the node it joins.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiClient, type Api } from '../../helpers/appliance.ts'
@@ -16,12 +17,21 @@ export interface NodeProcess {
   sipUri: string
   api: Api
   pid: number
+  dataDir: string
+  adminKey: string
   kill(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>
   stop(): Promise<void>
 }
 
-export async function startSqliteNode(name: string, env: Record<string, string> = {}): Promise<NodeProcess> {
+export interface NodeOptions {
+  env?: Record<string, string>
+  /** A node on the same database to join: its secret key is copied, its admin key used. */
+  joins?: NodeProcess
+}
+
+export async function startNode(name: string, o: NodeOptions = {}): Promise<NodeProcess> {
   const dir = mkdtempSync(join(tmpdir(), `node-${name}-`))
+  if (o.joins) copyFileSync(join(o.joins.dataDir, 'secret.key'), join(dir, 'secret.key'))
   const [httpPort, sipPort] = [await freePort(), await freePort()]
   const rtpBase = 20000 + 400 * Math.floor(Math.random() * 50)
   const proc = Bun.spawn([join(ROOT, 'node_modules/.bin/bun'), join(ROOT, 'src/main.ts')], {
@@ -44,7 +54,7 @@ export async function startSqliteNode(name: string, env: Record<string, string> 
       CALL_DRAIN_MS: '0',
       NODE_ID: name,
       LOG_LEVEL: 'warn',
-      ...env,
+      ...o.env,
     },
     stdout: 'ignore',
     stderr: 'pipe',
@@ -60,7 +70,8 @@ export async function startSqliteNode(name: string, env: Record<string, string> 
     `node ${name} to be ready`,
     100,
   )
-  const api = apiClient(url, readFileSync(join(dir, 'admin-api-key'), 'utf8').trim())
+  const adminKey = o.joins?.adminKey ?? readFileSync(join(dir, 'admin-api-key'), 'utf8').trim()
+  const api = apiClient(url, adminKey)
   const kill = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
     await proc.exited
@@ -72,6 +83,8 @@ export async function startSqliteNode(name: string, env: Record<string, string> 
     sipUri: `sip:127.0.0.1:${sipPort}`,
     api,
     pid: proc.pid,
+    dataDir: dir,
+    adminKey,
     kill,
     async stop() {
       await kill('SIGTERM')
