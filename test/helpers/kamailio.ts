@@ -26,6 +26,8 @@ export interface DispatcherTarget {
 
 export interface Kamailio {
   port: number
+  /** The main process (its children are Kamailio's workers). */
+  pid: number
   /** Every line Kamailio logged so far. */
   log: string[]
   /** The dispatcher's view of the nodes (kamcmd dispatcher.list). */
@@ -112,6 +114,7 @@ export async function startKamailio(o: KamailioOptions): Promise<Kamailio> {
   }
   return {
     port,
+    pid: proc.pid,
     log,
     targets,
     untilNode: (uri, active, timeoutMs = 15_000) =>

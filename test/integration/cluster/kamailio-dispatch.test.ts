@@ -18,7 +18,7 @@ const test = testNeedingPackage('kamailio', hasKamailio())
 
 /** SIPp places `calls` calls through Kamailio, `rate` per second, each held `holdMs` then hung up by BYE. */
 async function placeCalls(kamailio: Kamailio, calls: number, rate: number, holdMs = 300) {
-  const scenario = scenarioFrom(SCENARIO, { HOLD_MS: String(holdMs) })
+  const scenario = scenarioFrom(SCENARIO, { HOLD_MS: String(holdMs), CHECK_RR: 'true' })
   const run = await sipp(
     ['-sf', scenario, `127.0.0.1:${kamailio.port}`, '-s', E164.slice(1), '-m', String(calls), '-r', String(rate), '-l', '40', '-i', '127.0.0.1', '-p', String(await freePort())],
     120,
