@@ -1,14 +1,53 @@
-// Runs every test: the type check, then `bun test`. Prints one plain line
+// Runs every test: the type check, then `bun test`, then the PostgreSQL pass (POSTGRES_PASS
+// again, on one throwaway PostgreSQL cluster). Prints one plain line
 // `N passed, N failed, N skipped` (bun's own summary goes to stderr in a form CI does not read)
 // and exits non-zero on failure. Under CI=true a test skipped for a missing Debian package is a
 // failure: setup installs every package, so a skip there means a test silently vanished.
 import { spawn } from 'bun'
+import { postgresInstalled, startPostgres } from '../test/helpers/postgres.ts'
+
+/**
+ * The repository and service tests that run a second time against PostgreSQL (DATABASE_URL):
+ * the HTTP API over every repository, the workers' and campaigns' API tests, calls placed and
+ * taken over SIP. Tests that read the SQLite file itself, or test SQLite-only features (the
+ * DATA_DIR lock, backup), are not here. The cluster tests (test/integration/cluster) run
+ * PostgreSQL on their own in the first pass.
+ */
+export const POSTGRES_PASS = [
+  'test/unit/db/dialects.test.ts',
+  'test/integration/access.test.ts',
+  'test/integration/agent-readiness.test.ts',
+  'test/integration/agent-snapshot.test.ts',
+  'test/integration/agents.test.ts',
+  'test/integration/api-keys.test.ts',
+  'test/integration/billing.test.ts',
+  'test/integration/carrier.test.ts',
+  'test/integration/errors.test.ts',
+  'test/integration/fuzz.test.ts',
+  'test/integration/health.test.ts',
+  'test/integration/hostile-input.test.ts',
+  'test/integration/metrics.test.ts',
+  'test/integration/pagination.test.ts',
+  'test/integration/phone-numbers.test.ts',
+  'test/integration/spec-shapes.test.ts',
+  'test/integration/voice-preview.test.ts',
+  'test/integration/webhooks.test.ts',
+  'test/integration/workspaces.test.ts',
+  'test/integration/calls/inbound-sip.test.ts',
+  'test/integration/calls/number-ownership.test.ts',
+  'test/integration/calls/outbound-sip.test.ts',
+  'test/integration/calls/records-api.test.ts',
+  'test/integration/calls/retention.test.ts',
+  'test/integration/campaigns/campaign-webhooks.test.ts',
+  'test/integration/campaigns/jobs-api.test.ts',
+  'test/integration/campaigns/tenant-boundary.test.ts',
+]
 
 const bunBin = process.execPath
 const extra = process.argv.slice(2)
 
-async function run(cmd: string[], tee: boolean): Promise<{ code: number; out: string }> {
-  const proc = spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0' } })
+async function run(cmd: string[], tee: boolean, env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  const proc = spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0', ...env } })
   let out = ''
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
     const decoder = new TextDecoder()
@@ -35,14 +74,40 @@ if (extra.length === 0) {
   console.log(tsc.code === 0 ? '(pass) type check: tsc --noEmit' : '(fail) type check: tsc --noEmit')
 }
 
+/** Adds a `bun test` run's figures to the totals; false when it failed. */
+function count(tests: { code: number; out: string }): boolean {
+  const pass = /^\s*(\d+) pass\b/m.exec(tests.out)
+  const fail = /^\s*(\d+) fail\b/m.exec(tests.out)
+  const skip = /^\s*(\d+) skip\b/m.exec(tests.out)
+  passed += Number(pass?.[1] ?? 0)
+  failed += Number(fail?.[1] ?? 0)
+  skipped += Number(skip?.[1] ?? 0)
+  if (tests.code !== 0 && !fail) failed++
+  return tests.code === 0
+}
+
 const tests = await run([bunBin, 'test', ...extra], true)
-const pass = /^\s*(\d+) pass\b/m.exec(tests.out)
-const fail = /^\s*(\d+) fail\b/m.exec(tests.out)
-const skip = /^\s*(\d+) skip\b/m.exec(tests.out)
-passed += Number(pass?.[1] ?? 0)
-failed += Number(fail?.[1] ?? 0)
-skipped += Number(skip?.[1] ?? 0)
-if (tests.code !== 0 && !fail) failed++
+let ok = count(tests)
+
+if (extra.length === 0) {
+  if (!postgresInstalled()) {
+    console.log('(skip) PostgreSQL pass [needs Debian package postgresql]')
+    skipped++
+    if (process.env.CI === 'true') {
+      console.log('(fail) CI=true: the PostgreSQL pass may not be skipped (bash scripts/setup.sh --test installs postgresql)')
+      failed++
+      ok = false
+    }
+  } else {
+    console.log(`PostgreSQL pass: ${POSTGRES_PASS.length} test files on a throwaway PostgreSQL cluster`)
+    const cluster = await startPostgres()
+    try {
+      ok = count(await run([bunBin, 'test', ...POSTGRES_PASS], true, { TEST_DATABASE_URL: cluster.adminUrl })) && ok
+    } finally {
+      cluster.stop()
+    }
+  }
+}
 
 const missing = [...new Set([...tests.out.matchAll(MISSING_PACKAGE)].map((m) => m[1]!))]
 if (missing.length) {
@@ -54,4 +119,4 @@ if (missing.length) {
 }
 
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
-process.exit(failed > 0 || tests.code !== 0 ? 1 : 0)
+process.exit(failed > 0 || !ok ? 1 : 0)

@@ -7,10 +7,11 @@ import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, ty
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
-import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
+import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, notifyChange, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
 import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
+import { NodePresence } from './jobs/index.ts'
 import { MediaEngine } from './media/index.ts'
 import { RecordingUploader, recordingStorageFor } from './recordings/index.ts'
 import { Metrics, sipObserver } from './metrics/index.ts'
@@ -59,6 +60,7 @@ export async function startAppliance(
   let app: App | undefined
   let metrics: Metrics | undefined
   let changes: ChangeListener | undefined
+  let presence: NodePresence | undefined
   try {
     database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
@@ -75,7 +77,15 @@ export async function startAppliance(
       )
     }
     const db = database.db
-    const abandoned = await closeAbandonedCalls(db)
+    if (postgres) {
+      // closes the calls of nodes lost meanwhile, after each renewal of this node's own presence
+      presence = new NodePresence(db, config.NODE_ID, config.NODE_LEASE_MS, log, async () => {
+        const lost = await closeAbandonedCalls(db, new Date(), { id: config.NODE_ID, ownToo: false })
+        if (lost > 0) log.warn({ calls: lost }, 'calls of a lost node were closed as failed')
+      })
+      await presence.start()
+    }
+    const abandoned = await closeAbandonedCalls(db, new Date(), postgres ? { id: config.NODE_ID, ownToo: true } : undefined)
     if (abandoned > 0) log.warn({ calls: abandoned }, 'calls left unfinished by the last run were closed as failed')
 
     // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
@@ -85,11 +95,18 @@ export async function startAppliance(
     const dialer: Dialer = {
       dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
     }
+    // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
+    let analysis: AnalysisWorker | undefined
+    let campaigns: Dispatcher | undefined
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
     if (postgres) {
       setChangeOrigin(config.NODE_ID)
       changes = new ChangeListener(config.DATABASE_URL, {
-        onChange: (c) => (c.topic === 'workspace' ? forgetWorkspace(db, c.id) : void invalidatePrincipals()),
+        onChange: (c) => {
+          if (c.topic === 'workspace') forgetWorkspace(db, c.id)
+          else if (c.topic === 'campaigns') campaigns?.poke()
+          else void invalidatePrincipals()
+        },
         onReset: () => {
           forgetWorkspace(db, undefined)
           void invalidatePrincipals()
@@ -101,9 +118,6 @@ export async function startAppliance(
     const readiness = () => ({ starting: !started, problems: voiceProblems() })
     metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0 })
     metrics.start()
-    // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
-    let analysis: AnalysisWorker | undefined
-    let campaigns: Dispatcher | undefined
     const campaignEvents = opts.campaignEvents ?? outboxEvents
     const publicBase = { url: '' }
     const webhooks = new WebhookWorker({
@@ -114,6 +128,7 @@ export async function startAppliance(
       schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
       concurrency: config.WEBHOOK_CONCURRENCY,
       pollMs: config.BACKGROUND_POLL_MS,
+      leaseMs: config.WEBHOOK_LEASE_MS,
       render: async (row) => {
         if (!row.call_id) return null
         const doc = await exportCallById(recordsDeps(db, config, publicBase.url), row.call_id)
@@ -133,7 +148,14 @@ export async function startAppliance(
       authenticate: (token, now) => authenticate(db, token, now, principals),
       authenticateAsync: postgres ? (token, now) => authenticateAsync(db, token, now, principals) : undefined,
       background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
-      campaigns: { events: campaignEvents, poke: () => campaigns?.poke() },
+      campaigns: {
+        events: campaignEvents,
+        poke: () => {
+          campaigns?.poke()
+          // the other nodes' dispatchers take part too
+          if (postgres) notifyChange(db, 'campaigns').catch((err) => log.warn({ err }, 'could not tell the other nodes about campaign work'))
+        },
+      },
       voices: () => voiceEngines,
     })
     app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
@@ -164,6 +186,8 @@ export async function startAppliance(
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,
       expiresSec: config.SIP_REGISTER_EXPIRES_SEC,
+      owner: config.NODE_ID,
+      leaseMs: config.NODE_LEASE_MS,
     })
     await registrations.start()
 
@@ -182,6 +206,8 @@ export async function startAppliance(
       events: campaignEvents,
       log: log.child({ component: 'campaigns' }),
       owner: config.NODE_ID,
+      leaseMs: config.CAMPAIGN_LEASE_MS,
+      idleRecheckMs: postgres ? 10_000 : undefined,
       maxCalls: config.OUTBOUND_MAX_CALLS,
       answerGate: amdGateFactory(db, voice),
       now: opts.campaignClock,
@@ -222,6 +248,7 @@ export async function startAppliance(
         await mediaEngine.stop()
         probe.stop()
         await changes?.stop()
+        await presence?.stop()
         await handle.close()
         lock.release()
         log.info('appliance stopped')
@@ -230,6 +257,7 @@ export async function startAppliance(
   } catch (err) {
     metrics?.stop()
     await changes?.stop()
+    await presence?.stop()
     await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
     await media?.stop().catch(() => {})

@@ -116,6 +116,9 @@ export const CONFIG_KEYS = {
   OUTBOUND_JOB_MAX_BODY_BYTES: { default: 67_108_864, doc: 'largest request body of POST /api/outbound/jobs (up to 100,000 contacts, JSON or CSV)' },
   NODE_ID: { default: '', doc: 'name of this appliance node on its leases and calls; empty means the host name (SQLite) or the host name and a random suffix (PostgreSQL); nodes sharing one database each need their own' },
   DATABASE_URL: { default: '', doc: 'postgres://user:password@host:port/database to keep state in PostgreSQL (several nodes may share it); empty means SQLite in DATA_DIR' },
+  NODE_LEASE_MS: { default: 15_000, doc: 'with DATABASE_URL: a node that has not renewed its presence for this long is lost; other nodes close its calls and take over its trunk registrations' },
+  WEBHOOK_LEASE_MS: { default: 60_000, doc: 'a webhook send claimed by a node that died is retried (by any node) after this long; keep it above the 10 s send timeout' },
+  CAMPAIGN_LEASE_MS: { default: 60_000, doc: 'a campaign contact being dialled by a node that died is closed and retried (by any node) after this long; live nodes renew it every third' },
   DATABASE_POOL_SIZE: { default: 10, doc: 'PostgreSQL connections this node keeps open at most (with DATABASE_URL)' },
 } as const
 

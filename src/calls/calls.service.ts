@@ -51,7 +51,7 @@ export interface AnswerTap {
 export interface CallsDeps {
   db: Db
   box: SecretBox
-  config: Pick<Config, 'PUBLIC_HTTP_URL'> & StorageSettings
+  config: Pick<Config, 'PUBLIC_HTTP_URL' | 'NODE_ID'> & StorageSettings
   /** Where clients reach the API (recording URLs point there): PUBLIC_HTTP_URL, else the request's origin. */
   baseUrl: string
   /** Undefined when the SIP side is not running (then placing a call is 503). */
@@ -153,6 +153,7 @@ export async function placeCall(deps: CallsDeps, workspaceId: string, body: Plac
     status: 'queued',
     variables: JSON.stringify(variables),
     created_at: nowIso(),
+    node_id: deps.config.NODE_ID || null,
   })
   try {
     await deps.dialer.dial({ callId: row.id, route: route!, agent: agent!, to: to!, variables })

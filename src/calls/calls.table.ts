@@ -49,6 +49,8 @@ export interface CallTable {
   outbound_contact_id: string | null
   /** What answered an outbound call, from answering-machine detection: human, machine or unknown. */
   answered_by: AnsweredBy | null
+  /** NODE_ID of the node running the call (PostgreSQL clusters close a lost node's calls by it). */
+  node_id: string | null
 }
 
 export type AnsweredBy = 'human' | 'machine' | 'unknown'

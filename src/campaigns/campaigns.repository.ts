@@ -1,7 +1,7 @@
 // Jobs and contacts. Every change of a contact's status moves the job's counters in the same
 // transaction (bump), so the counters equal counts over the contacts at every commit.
 import { sql, type Insertable, type Transaction } from 'kysely'
-import type { Database, Db } from '../db/index.ts'
+import { type Database, type Db, lockedForUpdate } from '../db/index.ts'
 import type { Counter, JobStatus, OutboundContactTable, OutboundJobTable } from './campaigns.table.ts'
 
 export type Tx = Transaction<Database> | Db
@@ -36,6 +36,9 @@ export const findJob = (db: Tx, workspaceId: string, id: string) =>
   jobWithNames(db).where('j.workspace_id', '=', workspaceId).where('j.id', '=', id).executeTakeFirst()
 
 export const findJobById = (db: Tx, id: string) => db.selectFrom('outbound_jobs').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** The job, locked until the transaction ends (PostgreSQL): claims and closes of several nodes take turns. */
+export const lockJob = (trx: Tx, id: string) => lockedForUpdate(trx, trx.selectFrom('outbound_jobs').selectAll().where('id', '=', id)).executeTakeFirst()
 
 /** Newest first, `limit + 1` rows after the (createdAt, id) cursor. */
 export function listJobs(db: Db, workspaceId: string, limit: number, after?: [string, string]) {
@@ -87,6 +90,9 @@ export const nextDueContact = (trx: Tx, jobId: string, nowMs: number) =>
     .executeTakeFirst()
 
 export const findContact = (db: Tx, id: string) => db.selectFrom('outbound_contacts').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** The contact, locked until the transaction ends (PostgreSQL): one node finishes an attempt. */
+export const lockContact = (trx: Tx, id: string) => lockedForUpdate(trx, trx.selectFrom('outbound_contacts').selectAll().where('id', '=', id)).executeTakeFirst()
 
 export function listContacts(db: Db, jobId: string, q: { status?: string; limit: number; after: number }) {
   let qb = db.selectFrom('outbound_contacts').selectAll().where('job_id', '=', jobId).where('position', '>', q.after)

@@ -38,7 +38,7 @@ export const settingsOf = (job: Pick<OutboundJobRow, 'settings'>) => JSON.parse(
  */
 export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim | 'again' | undefined> {
   return db.transaction().execute(async (trx) => {
-    const job = await repo.findJobById(trx, jobId)
+    const job = await repo.lockJob(trx, jobId)
     if (!job || job.status !== 'in_progress') return undefined
     const settings = settingsOf(job)
     if (job.active >= settings.maxConcurrent) return undefined
@@ -91,6 +91,7 @@ export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim
           created_at: updated_at,
           outbound_job_id: job.id,
           outbound_contact_id: contact.id,
+          node_id: c.owner,
         })
         .execute()
       await repo.bump(trx, jobId, { pending: -1, active: 1 })
@@ -114,7 +115,7 @@ export function attemptOutcome(call: Pick<CallRow, 'outcome' | 'end_reason' | 'a
       return 'no_answer'
     case 'failed':
       // never answered and cut by a crash or a lost node: it may have rung, so it was an attempt
-      return call.end_reason === 'appliance_restart' || call.end_reason === 'lease_expired' ? 'no_answer' : 'failed'
+      return ['appliance_restart', 'lease_expired', 'node_lost'].includes(call.end_reason ?? '') ? 'no_answer' : 'failed'
     default:
       return 'failed'
   }
@@ -127,7 +128,7 @@ export function attemptOutcome(call: Pick<CallRow, 'outcome' | 'end_reason' | 'a
  */
 export function finishAttempt(db: Db, events: CampaignEvents, contactId: string, callId: string, nowMs: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const contact = await repo.findContact(trx, contactId)
+    const contact = await repo.lockContact(trx, contactId)
     if (!contact || contact.status !== 'dialing' || contact.call_id !== callId) return false
     const job = (await repo.findJobById(trx, contact.job_id))!
     const settings = settingsOf(job)
@@ -164,7 +165,7 @@ export function finishAttempt(db: Db, events: CampaignEvents, contactId: string,
 
 /** A job with nothing pending and nothing in flight is completed (a cancelled one gets its completedAt). */
 export async function closeIfDone(trx: Db, events: CampaignEvents, jobId: string): Promise<void> {
-  const job = await repo.findJobById(trx, jobId)
+  const job = await repo.lockJob(trx, jobId)
   if (!job || job.pending > 0 || job.active > 0 || job.completed_at) return
   if (job.status !== 'in_progress' && job.status !== 'cancelled') return
   const at = nowIso()
@@ -176,7 +177,7 @@ export async function closeIfDone(trx: Db, events: CampaignEvents, jobId: string
 /** Gives back a claim whose call never went out (the dialer refused at once): the attempt did not happen. */
 export function releaseClaim(db: Db, claim: Claim, retryAtMs: number): Promise<void> {
   return db.transaction().execute(async (trx) => {
-    const contact = await repo.findContact(trx, claim.contact.id)
+    const contact = await repo.lockContact(trx, claim.contact.id)
     if (!contact || contact.status !== 'dialing' || contact.call_id !== claim.callId) return
     const callIds = (JSON.parse(contact.call_ids) as string[]).filter((id) => id !== claim.callId)
     await trx

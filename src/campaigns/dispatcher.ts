@@ -31,6 +31,11 @@ export interface DispatcherDeps {
   answerGate?: (attempt: { callId: string; settings: JobSettings; variables: Record<string, string> }) => AnswerGate | undefined
   /** The clock of schedules, windows and leases (epoch ms); Date.now by default. */
   now?: () => number
+  /**
+   * With nothing due, look again after this long (several nodes: a job created on another node
+   * whose notification was missed). Undefined: sleep until poked.
+   */
+  idleRecheckMs?: number
 }
 
 const LEASE_MS = 60_000
@@ -124,7 +129,7 @@ export class Dispatcher {
           await new Promise((r) => setImmediate(r))
         }
       }
-      await closeIfDone(this.d.db, this.d.events, job.id)
+      await this.d.db.transaction().execute((trx) => closeIfDone(trx as Db, this.d.events, job.id))
     }
   }
 
@@ -203,7 +208,10 @@ export class Dispatcher {
     clearTimeout(this.timer)
     if (this.stopped) return
     const next = await repo.nextDueMs(this.d.db)
-    if (next === undefined) return
+    if (next === undefined) {
+      if (this.d.idleRecheckMs) this.timer = setTimeout(() => this.poke(), this.d.idleRecheckMs)
+      return
+    }
     const wait = next - this.now()
     this.timer = setTimeout(() => this.poke(), wait <= 0 ? FULL_RECHECK_MS : Math.min(wait, MAX_SLEEP_MS))
   }

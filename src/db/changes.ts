@@ -10,8 +10,11 @@ import { postgresClient } from './postgres.ts'
 
 export const CHANGES_CHANNEL = 'appliance_changes'
 
-/** What changed: `principals` (keys, roles, members), `workspace` (a workspace row, by id). */
-export type ChangeTopic = 'principals' | 'workspace'
+/**
+ * What changed: `principals` (keys, roles, members), `workspace` (a workspace row, by id),
+ * `campaigns` (a job was created or resumed: every node's dispatcher looks for work).
+ */
+export type ChangeTopic = 'principals' | 'workspace' | 'campaigns'
 
 export interface Change {
   topic: ChangeTopic

@@ -1,6 +1,6 @@
 // Every difference between SQLite and PostgreSQL that the migrations and repositories meet is
 // decided here, so the rest of the code writes one query for both.
-import { type ColumnDataType, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely'
+import { type ColumnDataType, type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 
 export type DbKind = 'sqlite' | 'postgres'
 
@@ -56,3 +56,11 @@ export const isConstraintViolation = (err: unknown): boolean => {
  * character the database encoding lacks (22P05). The HTTP layer answers 400.
  */
 export const isUnstorableText = (err: unknown): boolean => ['22021', '22P05'].includes(codeOf(err))
+
+/**
+ * Locks the selected rows until the transaction ends on PostgreSQL (SELECT ... FOR UPDATE), so
+ * read-then-write steps of two nodes take turns. SQLite's write transaction already excludes others.
+ */
+export function lockedForUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, qb: QB): QB {
+  return isPostgres(db) ? (qb.forUpdate() as QB) : qb
+}

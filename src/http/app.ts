@@ -181,13 +181,14 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
         }
         const { starting, problems } = deps.readiness?.() ?? { starting: false, problems: [] }
         if (starting) throw new AppError(503, 'not_ready', 'the appliance is loading its engines; calls are not taken yet')
-        return problems.length ? { status: 'degraded' as const, problems } : { status: 'ready' as const }
+        const node = { nodeId: config.NODE_ID, database: isPostgres(db) ? ('postgres' as const) : ('sqlite' as const) }
+        return problems.length ? { status: 'degraded' as const, problems, ...node } : { status: 'ready' as const, ...node }
       },
       {
         detail: {
           summary: 'Readiness',
           description:
-            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker): calls are still taken, worse.',
+            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker): calls are still taken, worse. Both name this node (nodeId, its NODE_ID) and its database kind (sqlite or postgres), for load balancers and operators of several nodes.',
           tags: ['Health'],
         },
       },

@@ -1,6 +1,9 @@
 // Keeps a REGISTER binding with the trunk of every number that asks for one (sipRegister),
 // following changes to the numbers table; a failing registration marks the number's status.
+// Each binding is kept by one node only: the holder of the lease `register:<number id>`,
+// renewed at every sync; when its node is lost another node takes the lease and registers.
 import type { Db } from '../db/index.ts'
+import { releaseLease, takeLease } from '../jobs/index.ts'
 import type { Logger } from '../log.ts'
 import { reportTrunkHealth } from './numbers.service.ts'
 import { findRegisteringNumbers, type NumberRoute } from './sip-lookup.ts'
@@ -10,7 +13,13 @@ import type { Registration, UserAgent } from '../telephony/sip/index.ts'
 export interface RegistrationOptions {
   syncMs: number
   expiresSec: number
+  /** This node on the registration leases (NODE_ID). */
+  owner: string
+  /** A lost node's bindings are taken over after this long. */
+  leaseMs: number
 }
+
+const leaseOf = (numberId: string) => `register:${numberId}`
 
 /** What a binding depends on: when any of it changes the registration is made anew. */
 function fingerprint(r: NumberRoute): string {
@@ -39,7 +48,7 @@ export class TrunkRegistrations {
 
   async start(): Promise<void> {
     await this.sync()
-    this.timer = setInterval(() => void this.sync(), this.opts.syncMs)
+    this.timer = setInterval(() => void this.sync(), Math.min(this.opts.syncMs, Math.max(50, Math.floor(this.opts.leaseMs / 3))))
   }
 
   /** Brings the bindings in line with the numbers table. */
@@ -63,9 +72,24 @@ export class TrunkRegistrations {
       if (!now || fingerprint(now) !== a.fingerprint) {
         a.reg.stop()
         this.active.delete(id)
+        if (!now) await releaseLease(this.db, leaseOf(id), this.opts.owner).catch(() => {})
       }
     }
-    for (const route of wanted) if (!this.active.has(route.id)) await this.register(route)
+    for (const route of wanted) {
+      let mine: boolean
+      try {
+        mine = await takeLease(this.db, leaseOf(route.id), this.opts.owner, new Date(), this.opts.leaseMs)
+      } catch (err) {
+        this.log.warn({ err, numberId: route.id }, 'could not renew the registration lease')
+        continue
+      }
+      const held = this.active.get(route.id)
+      if (!mine) {
+        // another node holds the binding (this one lost its lease, e.g. while cut off)
+        held?.reg.stop()
+        this.active.delete(route.id)
+      } else if (!held) await this.register(route)
+    }
   }
 
   private async register(route: NumberRoute): Promise<void> {
@@ -112,5 +136,7 @@ export class TrunkRegistrations {
     if (this.timer) clearInterval(this.timer)
     await this.syncing
     this.stopped = true
+    // handed back so another node registers at once instead of after the lease expires
+    for (const id of this.active.keys()) await releaseLease(this.db, leaseOf(id), this.opts.owner).catch(() => {})
   }
 }

@@ -1,6 +1,6 @@
 // The webhook outbox in the database: enqueueing, claiming with a lease, and recording attempts.
 import { sql } from 'kysely'
-import type { Db } from '../db/index.ts'
+import { type Db, skipLocked } from '../db/index.ts'
 import { newId } from '../ids.ts'
 import type { DeliveryRow } from './webhooks.table.ts'
 
@@ -72,7 +72,7 @@ export async function claimDue(db: Db, owner: string, now: Date, leaseMs: number
     WHERE id IN (
       SELECT id FROM webhook_deliveries
       WHERE status = 'pending' AND next_attempt_at <= ${at} AND (lease_expires_at IS NULL OR lease_expires_at <= ${at})
-      ORDER BY next_attempt_at LIMIT ${limit})
+      ORDER BY next_attempt_at LIMIT ${limit} ${skipLocked(db)})
     RETURNING *`.execute(db)
   return res.rows
 }

@@ -8,7 +8,7 @@ export async function waitForJob(t: TestAppliance, id: string, done: (job: any) 
     const job = (await t.api('GET', `/api/outbound/jobs/${id}`)).body.job
     if (done(job)) return job
     if (Date.now() > end) {
-      const calls = t.appliance.database.sqlite.query('select to_number, status, outcome, end_reason, answered_by from calls where outbound_job_id = ?').all(id)
+      const calls = await t.appliance.database.db.selectFrom('calls').select(['to_number', 'status', 'outcome', 'end_reason', 'answered_by']).where('outbound_job_id', '=', id).execute()
       throw new Error(`job ${id} did not get there within ${timeoutMs} ms: ${JSON.stringify(job)}\ncalls: ${JSON.stringify(calls)}`)
     }
     await Bun.sleep(25)

@@ -3,13 +3,17 @@
 // PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user.
 // Each caller gets a database of its own (CREATE DATABASE), so tests never share rows.
 import { spawnSync } from 'bun'
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 
-const BIN_DIRS = ['/usr/lib/postgresql/15/bin', '/usr/local/bin', '/usr/bin']
+// Debian keeps the server binaries under /usr/lib/postgresql/<version>/bin; the newest wins
+const versioned = existsSync('/usr/lib/postgresql')
+  ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`)
+  : []
+const BIN_DIRS = [...versioned, '/usr/local/bin', '/usr/bin']
 const binary = (name: string) => BIN_DIRS.map((d) => join(d, name)).find((p) => existsSync(p))
 
 /** True when initdb, pg_ctl and postgres are installed. */

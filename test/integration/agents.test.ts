@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'kysely'
 import { apiClient, memberKey, startTestAppliance, type Api, type TestAppliance } from '../helpers/appliance.ts'
 
 let t: TestAppliance
@@ -208,13 +209,14 @@ describe('agents', () => {
   test('DELETE is refused with 409 while another record (such as an outbound job) references the agent', async () => {
     const a = (await t.api('POST', '/api/agents', { body: { name: 'Campaigner', agentType: 'outbound' } })).body.agent
     // Stands in for a campaign table: any table holding a foreign key to agents.
-    t.appliance.database.sqlite.exec('CREATE TABLE IF NOT EXISTS test_agent_refs (agent_id TEXT NOT NULL REFERENCES agents(id))')
-    t.appliance.database.sqlite.prepare('INSERT INTO test_agent_refs (agent_id) VALUES (?)').run(a.id)
+    const db = t.appliance.database.db
+    await sql`CREATE TABLE IF NOT EXISTS test_agent_refs (agent_id TEXT NOT NULL REFERENCES agents(id))`.execute(db)
+    await sql`INSERT INTO test_agent_refs (agent_id) VALUES (${a.id})`.execute(db)
     const r = await t.api('DELETE', `/api/agents/${a.id}`)
     expect(r.status).toBe(409)
     expect(r.body.error.details).toEqual({ reason: 'agent_in_use' })
     expect((await t.api('GET', `/api/agents/${a.id}`)).status).toBe(200)
-    t.appliance.database.sqlite.prepare('DELETE FROM test_agent_refs WHERE agent_id = ?').run(a.id)
+    await sql`DELETE FROM test_agent_refs WHERE agent_id = ${a.id}`.execute(db)
     expect((await t.api('DELETE', `/api/agents/${a.id}`)).body).toEqual({ ok: true })
     expect((await t.api('GET', `/api/agents/${a.id}`)).status).toBe(404)
   })

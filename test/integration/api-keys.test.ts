@@ -29,7 +29,7 @@ describe('API keys', () => {
 
   test('only a hash of the key is stored', async () => {
     const r = await t.api('POST', keysPath, { body: { name: 'stored' } })
-    const row = t.appliance.database.sqlite.query('select * from api_keys where id = ?').get(r.body.apiKey.id) as Record<string, unknown>
+    const row = await t.appliance.database.db.selectFrom('api_keys').selectAll().where('id', '=', r.body.apiKey.id).executeTakeFirstOrThrow()
     expect(Object.values(row)).not.toContain(r.body.apiKey.key)
     expect(JSON.stringify(row)).not.toContain(r.body.apiKey.key.slice(12))
   })

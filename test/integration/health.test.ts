@@ -14,10 +14,11 @@ describe('health and readiness', () => {
     expect(r.body).toEqual({ status: 'ok' })
   })
 
-  test('/ready reports the database reachable', async () => {
+  test('/ready reports the database reachable, this node and its database kind', async () => {
     const r = await t.api('GET', '/ready', { key: null })
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ status: 'ready' })
+    expect(r.body).toEqual({ status: 'ready', nodeId: t.appliance.config.NODE_ID, database: process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite' })
+    expect(r.body.nodeId).not.toBe('')
   })
 
   test('/openapi/json documents the bearer scheme and every /api route', async () => {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Db } from '../../db/index.ts'
+import { type Db, skipLocked } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
 import { Poller } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
@@ -79,7 +79,7 @@ export class AnalysisWorker {
       WHERE call_id IN (
         SELECT call_id FROM call_analyses
         WHERE status = 'pending' AND run_after <= ${at} AND (lease_expires_at IS NULL OR lease_expires_at <= ${at})
-        ORDER BY run_after LIMIT ${this.o.concurrency ?? 2})
+        ORDER BY run_after LIMIT ${this.o.concurrency ?? 2} ${skipLocked(this.o.db)})
       RETURNING *`.execute(this.o.db)
     await Promise.all(claimed.rows.map((row) => this.analyse(row)))
     if (claimed.rows.length) this.poller.wake()

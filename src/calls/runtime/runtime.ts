@@ -25,7 +25,7 @@ import { Transferrer } from './transfer.ts'
 export interface CallRuntimeDeps {
   db: Db
   log: Logger
-  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS' | 'LOG_CALL_DETAIL'>
+  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS' | 'LOG_CALL_DETAIL' | 'NODE_ID'>
   ua: UserAgent
   media: MediaEngine
   voice: VoiceEngines
@@ -117,6 +117,7 @@ export class CallRuntime implements Dialer {
       variables: JSON.stringify(variables),
       created_at: startedAt.toISOString(),
       started_at: startedAt.toISOString(),
+      node_id: this.d.config.NODE_ID || null,
     })
     const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, ports, route, agent, variables })
     this.live.add(live)

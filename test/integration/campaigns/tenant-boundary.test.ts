@@ -63,11 +63,14 @@ test("A's do-not-call list is not reachable with B's key, and B's list is its ow
 })
 
 test("A's webhook deliveries are not listed or retried with B's key", async () => {
-  const row = t.appliance.database.sqlite
-    .query("insert into webhook_deliveries (id, workspace_id, event_type, url, status, next_attempt_at, created_at) values ('msg_tenant', ?, 'job.started', 'https://example.com/hook', 'failed', ?, ?) returning id")
-    .get(t.workspaceId, new Date().toISOString(), new Date().toISOString()) as { id: string }
+  const at = new Date().toISOString()
+  const row = await t.appliance.database.db
+    .insertInto('webhook_deliveries')
+    .values({ id: 'msg_tenant', workspace_id: t.workspaceId, event_type: 'job.started', url: 'https://example.com/hook', status: 'failed', next_attempt_at: at, created_at: at } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow()
   expect((await t.api('GET', '/api/webhook-deliveries')).body.deliveries.map((d: any) => d.id)).toContain(row.id)
   expect((await b('GET', '/api/webhook-deliveries')).body.deliveries).toEqual([])
   notFound(await b('POST', `/api/webhook-deliveries/${row.id}/retry`))
-  expect((t.appliance.database.sqlite.query('select status from webhook_deliveries where id = ?').get(row.id) as { status: string }).status).toBe('failed')
+  expect((await t.appliance.database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', row.id).executeTakeFirstOrThrow()).status).toBe('failed')
 })

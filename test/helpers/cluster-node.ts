@@ -1,0 +1,126 @@
+// One appliance node of a cluster as its own process (`bun src/main.ts`), sharing a PostgreSQL
+// database with the others: its own DATA_DIR (with the cluster's shared secret.key), NODE_ID and
+// ports. Resolves once /ready answers; kill() is SIGKILL, a node lost mid-work.
+import type { Subprocess } from 'bun'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Api, apiClient } from './appliance.ts'
+import { freePort } from './sipp.ts'
+
+const ROOT = join(import.meta.dir, '../..')
+const BUN = join(ROOT, 'node_modules/.bin/bun')
+
+export interface ClusterNode {
+  nodeId: string
+  url: string
+  sipPort: number
+  dataDir: string
+  proc: Subprocess
+  /** Every log line the process wrote so far, parsed. */
+  logs: any[]
+  /** SIGKILL: no graceful stop, leases and calls left as they are. */
+  kill(): Promise<void>
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number>
+}
+
+export interface ClusterNodeOptions {
+  databaseUrl: string
+  nodeId: string
+  /** A secret.key to share: every node must seal and open SIP passwords and webhook secrets alike. */
+  secretKeyFile?: string
+  env?: Record<string, string>
+}
+
+/** Starts a node; rejects if it exits before /ready answers or within `timeoutMs`. */
+export async function startClusterNode(o: ClusterNodeOptions, timeoutMs = 30_000): Promise<ClusterNode> {
+  const dataDir = join(mkdtempSync(join(tmpdir(), `node-${o.nodeId}-`)), 'data')
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  if (o.secretKeyFile) copyFileSync(o.secretKeyFile, join(dataDir, 'secret.key'))
+  const httpPort = await freePort()
+  const sipPort = await freePort()
+  const rtpBase = 40000 + 400 * Math.floor(Math.random() * 50)
+  const proc = Bun.spawn([BUN, join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: o.databaseUrl,
+      NODE_ID: o.nodeId,
+      DATA_DIR: dataDir,
+      HTTP_HOST: '127.0.0.1',
+      HTTP_PORT: String(httpPort),
+      SIP_HOST: '127.0.0.1',
+      SIP_PORT: String(sipPort),
+      SIP_TLS_PORT: '0',
+      PUBLIC_HOST: '127.0.0.1',
+      RTP_PORT_MIN: String(rtpBase),
+      RTP_PORT_MAX: String(rtpBase + 398),
+      VAD_ENGINE: 'energy',
+      STT_PROVIDER: 'none',
+      LLM_PROVIDER: 'none',
+      CALL_DRAIN_MS: '0',
+      LOG_LEVEL: 'info',
+      ...o.env,
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const logs: any[] = []
+  let stderr = ''
+  void (async () => {
+    let buf = ''
+    for await (const chunk of proc.stdout) {
+      buf += new TextDecoder().decode(chunk)
+      let nl: number
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl)
+        buf = buf.slice(nl + 1)
+        try {
+          logs.push(JSON.parse(line))
+        } catch {
+          logs.push({ raw: line })
+        }
+      }
+    }
+  })()
+  void (async () => {
+    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk)
+  })()
+  const url = `http://127.0.0.1:${httpPort}`
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`node ${o.nodeId} exited with ${proc.exitCode}: ${stderr.slice(-2000)}`)
+    const ready = await fetch(`${url}/ready`).then((r) => r.status === 200, () => false)
+    if (ready) break
+    if (Date.now() > end) {
+      proc.kill('SIGKILL')
+      throw new Error(`node ${o.nodeId} not ready within ${timeoutMs} ms: ${stderr.slice(-2000)}`)
+    }
+    await Bun.sleep(50)
+  }
+  const cleanup = () => rmSync(join(dataDir, '..'), { recursive: true, force: true })
+  return {
+    nodeId: o.nodeId,
+    url,
+    sipPort,
+    dataDir,
+    proc,
+    logs,
+    async kill() {
+      proc.kill('SIGKILL')
+      await proc.exited
+      cleanup()
+    },
+    async stop() {
+      proc.kill('SIGTERM')
+      const code = await proc.exited
+      cleanup()
+      return code
+    },
+  }
+}
+
+/** An API client of `node` with `key`. */
+export const nodeApi = (node: ClusterNode, key: string): Api => apiClient(node.url, key)
