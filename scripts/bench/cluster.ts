@@ -12,8 +12,7 @@ import { join } from 'node:path'
 import { startKamailio, type Kamailio } from '../../test/helpers/kamailio.ts'
 import { startPostgres } from '../../test/helpers/postgres.ts'
 import { freePort } from '../../test/helpers/sipp.ts'
-import { startNode, type NodeProcess } from '../../test/integration/cluster/node-process.ts'
-import { connectNumber } from '../../test/integration/cluster/nodes-setup.ts'
+import { connectNumber, startNodes, type Node } from '../../test/integration/cluster/nodes-setup.ts'
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -87,13 +86,11 @@ function kamailioPids(kamailio: Kamailio): number[] {
 
 const pg = await startPostgres()
 const database = await pg.createDatabase('bench')
-const env = (min: number) => ({ DATABASE_URL: database, RTP_PORT_MIN: String(min), RTP_PORT_MAX: String(min + 3999), LOG_LEVEL: 'error' })
-const a = await startNode('bench-a', { env: env(20000) })
-const b = await startNode('bench-b', { env: env(24000), joins: a })
+const [a, b] = (await startNodes(database, ['bench-a', 'bench-b'], (i) => ({ RTP_PORT_MIN: String(20000 + 4000 * i), RTP_PORT_MAX: String(23999 + 4000 * i), LOG_LEVEL: 'error' }))) as [Node, Node]
 const kamailio = await startKamailio({ nodes: [a.sipUri, b.sipUri], pingIntervalSec: 5 })
 await connectNumber(a, E164, `sip:127.0.0.1:${kamailio.port}`)
 await Promise.all([kamailio.untilNode(a.sipUri, true), kamailio.untilNode(b.sipUri, true)])
-const nodes: NodeProcess[] = [a, b]
+const nodes: Node[] = [a, b]
 const paths = [
   { name: 'one node, direct', port: a.sipPort, proxied: false },
   { name: 'two nodes via Kamailio', port: kamailio.port, proxied: true },
@@ -128,12 +125,12 @@ console.log(`   highest: ${paths.map((p) => `${p.name} ${best[p.name]}/s`).join(
 console.log(`\n3. concurrent media calls held ${HOLD_SEC} s (SIPp echoes the agent's RTP), ramped at 20/s`)
 for (const n of CONCURRENT) {
   for (const p of paths) {
-    const nodeCpu0 = cpuSec(nodes.map((x) => x.pid))
+    const nodeCpu0 = cpuSec(nodes.map((x) => x.proc.pid))
     const kamPids = kamailioPids(kamailio)
     const kamCpu0 = cpuSec(kamPids)
     const r = await sipp(p.port, n, 20, HOLD_SEC * 1000, p.proxied)
     const wallSec = r.wallMs / 1000
-    const nodePct = ((cpuSec(nodes.map((x) => x.pid)) - nodeCpu0) / wallSec) * 100
+    const nodePct = ((cpuSec(nodes.map((x) => x.proc.pid)) - nodeCpu0) / wallSec) * 100
     const kamPct = ((cpuSec(kamPids) - kamCpu0) / wallSec) * 100
     console.log(
       `   N ${String(n).padStart(4)}  ${p.name.padEnd(24)} ok ${r.ok} failed ${r.failed}  nodes CPU ${nodePct.toFixed(0)} % (${(nodePct / n).toFixed(2)} % per call)  Kamailio CPU ${kamPct.toFixed(1)} %  load ${loadavg()[0]!.toFixed(2)}`,

@@ -7,23 +7,21 @@ import { postgresInstalled, sharedPostgres } from '../../helpers/postgres.ts'
 import { freePort, sipp } from '../../helpers/sipp.ts'
 import { untilAsync } from '../../helpers/until.ts'
 import { startFakeS3, type FakeS3 } from '../../fakes/s3.ts'
-import { startNode, type NodeProcess } from './node-process.ts'
-import { connectNumber } from './nodes-setup.ts'
+import { connectNumber, startNodes, type Node } from './nodes-setup.ts'
 
 const E164 = '+14155550177'
 const test = testNeedingPackage('postgresql', postgresInstalled())
 
 describe('two nodes on one PostgreSQL database and one bucket', () => {
   let s3: FakeS3
-  let a: NodeProcess
-  let b: NodeProcess
+  let a: Node
+  let b: Node
 
   beforeAll(async () => {
     if (!postgresInstalled()) return
     s3 = startFakeS3()
     const database = await (await sharedPostgres()).createDatabase('cluster')
     const env = {
-      DATABASE_URL: database,
       RECORDINGS_STORAGE: 's3',
       S3_ENDPOINT: s3.url,
       S3_BUCKET: s3.bucket,
@@ -31,8 +29,7 @@ describe('two nodes on one PostgreSQL database and one bucket', () => {
       S3_ACCESS_KEY_ID: s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     }
-    a = await startNode('rec-a', { env })
-    b = await startNode('rec-b', { env, joins: a }) // after a: one node migrates and bootstraps
+    ;[a, b] = (await startNodes(database, ['rec-a', 'rec-b'], () => env)) as [Node, Node]
     await connectNumber(a, E164, 'sip:127.0.0.1:5999') // one number in the shared database serves both nodes
   }, 60_000)
   afterAll(async () => {
@@ -41,7 +38,7 @@ describe('two nodes on one PostgreSQL database and one bucket', () => {
   })
 
   /** One call straight to `node`; returns the call's id once its recording is in the bucket. */
-  async function recordedCallOn(node: NodeProcess): Promise<string> {
+  async function recordedCallOn(node: Node): Promise<string> {
     const before = new Set(((await node.api('GET', '/api/calls?limit=100')).body.calls as any[]).map((c) => c.id))
     const run = await sipp(['-sn', 'uac', `127.0.0.1:${node.sipPort}`, '-s', E164.slice(1), '-m', '1', '-d', '1000', '-i', '127.0.0.1', '-p', String(await freePort())]).exited
     expect(run.code, run.stderr + run.stdout.slice(-1500)).toBe(0)
@@ -53,7 +50,7 @@ describe('two nodes on one PostgreSQL database and one bucket', () => {
         return id !== '' && s3.objects.has(`recordings/${id}.wav`)
       },
       15_000,
-      `a recorded call on node ${node.name} in the bucket`,
+      `a recorded call on node ${node.nodeId} in the bucket`,
       100,
     )
     return id
