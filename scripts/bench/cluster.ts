@@ -29,14 +29,23 @@ const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length
 
 interface Run {
+  /** SIPp's own complaint when it placed no call at all (a port taken meanwhile). */
+  error: string
   ok: number
   failed: number
   rtts: number[]
   wallMs: number
 }
 
-/** SIPp's record-route caller: `calls` calls at `rate`/s, each held `holdMs`, echoing RTP. */
+/** SIPp's record-route caller: `calls` calls at `rate`/s, each held `holdMs`, echoing RTP; started again on fresh ports if it could not start. */
 async function sipp(target: number, calls: number, rate: number, holdMs: number, proxied: boolean): Promise<Run> {
+  const r = await sippOnce(target, calls, rate, holdMs, proxied)
+  if (r.ok + r.failed > 0) return r
+  console.log(`   (SIPp placed no call: ${r.error.trim().split('\n').slice(-1)[0]}; again on other ports)`)
+  return sippOnce(target, calls, rate, holdMs, proxied)
+}
+
+async function sippOnce(target: number, calls: number, rate: number, holdMs: number, proxied: boolean): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cluster-'))
   const scenario = join(dir, 'uac.xml')
   await Bun.write(scenario, readFileSync(SCENARIO, 'utf8').replaceAll('@HOLD_MS@', String(holdMs)).replaceAll('@CHECK_RR@', String(proxied)))
@@ -47,7 +56,7 @@ async function sipp(target: number, calls: number, rate: number, holdMs: number,
       '-trace_rtt', '-rtt_freq', '1', '-trace_stat', '-fd', '3600'],
     { cwd: dir, stdout: 'pipe', stderr: 'pipe' },
   )
-  const out = await new Response(proc.stdout).text()
+  const [out, error] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()])
   await proc.exited
   const wallMs = performance.now() - started
   const num = (label: string) => Number(new RegExp(`${label}\\s*\\|\\s*\\d+\\s*\\|\\s*(\\d+)`).exec(out)?.[1] ?? NaN)
@@ -56,7 +65,7 @@ async function sipp(target: number, calls: number, rate: number, holdMs: number,
     ? readFileSync(join(dir, rttFile), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(';')[1])).filter(Number.isFinite).sort((a, b) => a - b)
     : []
   rmSync(dir, { recursive: true, force: true })
-  return { ok: num('Successful call'), failed: num('Failed call'), rtts, wallMs }
+  return { error, ok: num('Successful call') || 0, failed: num('Failed call') || 0, rtts, wallMs }
 }
 
 /** CPU seconds used so far by the processes `pids` (user + system). */
@@ -91,6 +100,10 @@ const kamailio = await startKamailio({ nodes: [a.sipUri, b.sipUri], pingInterval
 await connectNumber(a, E164, `sip:127.0.0.1:${kamailio.port}`)
 await Promise.all([kamailio.untilNode(a.sipUri, true), kamailio.untilNode(b.sipUri, true)])
 const nodes: Node[] = [a, b]
+let stopping = false
+for (const n of nodes) {
+  void n.proc.exited.then((code) => stopping || console.log(`!! node ${n.nodeId} exited (${code}); its last log lines: ${JSON.stringify(n.logs.slice(-5))}`))
+}
 const paths = [
   { name: 'one node, direct', port: a.sipPort, proxied: false },
   { name: 'two nodes via Kamailio', port: kamailio.port, proxied: true },
@@ -138,6 +151,7 @@ for (const n of CONCURRENT) {
   }
 }
 
+stopping = true
 await kamailio.stop()
 await Promise.all(nodes.map((n) => n.stop()))
 pg.stop()
