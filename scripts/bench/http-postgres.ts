@@ -41,7 +41,7 @@ interface Result {
 async function wrk(url: string, headers: Record<string, string>): Promise<Result> {
   const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
   const run = async (dur: number) => {
-    const proc = Bun.spawn(['wrk', '-t2', `-c${connections}`, `-d${dur}s`, '--latency', ...headerArgs, url], { stdout: 'pipe' })
+    const proc = Bun.spawn(['wrk', `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${dur}s`, '--latency', ...headerArgs, url], { stdout: 'pipe' })
     const out = await new Response(proc.stdout).text()
     await proc.exited
     return out
@@ -100,7 +100,7 @@ let pg: Running | undefined
 try {
   lite = await appliance({}, port)
   pg = await appliance({ DATABASE_URL: await cluster.createDatabase('bench') }, port + 1)
-  console.log(`${connections} connections, ${seconds} s each, wrk -t2; both appliances and PostgreSQL on this machine`)
+  console.log(`${connections} connections, ${seconds} s each, wrk -t${Math.min(2, connections)}; both appliances and PostgreSQL on this machine`)
   console.log('| route | database | requests/s | p50 ms | p99 ms |')
   console.log('|---|---|---|---|---|')
   const ratios: string[] = []

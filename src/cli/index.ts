@@ -15,17 +15,19 @@ export const HELP = `voice-agent ${VERSION}: AI voice agents that answer and pla
 Usage:
   voice-agent [serve]                 run the appliance (configuration from the environment
                                       and CONFIG_FILE; see README "Configuration")
-  voice-agent backup FILE             (SQLite only; PostgreSQL: pg_dump) write a consistent copy of DATA_DIR's database and secret
+  voice-agent backup FILE             write a consistent copy of DATA_DIR's database and secret
                                       key to FILE, also while the appliance runs (recordings are
-                                      not included: copy DATA_DIR/recordings yourself)
-  voice-agent restore FILE            (SQLite only; PostgreSQL: pg_restore) replace DATA_DIR's database and secret key with a backup's;
-                                      refused while an appliance uses DATA_DIR
+                                      not included: copy DATA_DIR/recordings yourself); SQLite
+                                      only: with DATABASE_URL use pg_dump
+  voice-agent restore FILE            replace DATA_DIR's database and secret key with a backup's;
+                                      refused while an appliance uses DATA_DIR; SQLite only: with
+                                      DATABASE_URL use pg_restore
   voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]
                                       print a new API key of the workspace's (first) admin
   voice-agent check-config            validate the configuration and print it, secrets masked
   voice-agent --version | --help
 
-Exit codes: 0 done, 1 failure, 2 bad configuration or usage, 3 DATA_DIR in use.`
+Exit codes: 0 done, 1 failure, 2 bad configuration or usage, 3 DATA_DIR (or NODE_ID) in use.`
 
 type Out = { out(line: string): void; err(line: string): void }
 const stdio: Out = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }

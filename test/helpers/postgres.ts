@@ -1,9 +1,9 @@
-// A throwaway PostgreSQL cluster for tests: initdb and pg_ctl (Debian's `postgresql`) in a
+// A throwaway PostgreSQL cluster for tests: initdb and postgres (Debian's `postgresql`) in a
 // temporary directory, on a free port of 127.0.0.1, its unix socket inside that directory.
 // PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user.
 // Each caller gets a database of its own (CREATE DATABASE), so tests never share rows.
 import { spawnSync } from 'bun'
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -16,8 +16,8 @@ const versioned = existsSync('/usr/lib/postgresql')
 const BIN_DIRS = [...versioned, '/usr/local/bin', '/usr/bin']
 const binary = (name: string) => BIN_DIRS.map((d) => join(d, name)).find((p) => existsSync(p))
 
-/** True when initdb, pg_ctl and postgres are installed. */
-export const postgresInstalled = (): boolean => ['initdb', 'pg_ctl', 'postgres'].every((n) => binary(n) !== undefined)
+/** True when initdb and postgres are installed. */
+export const postgresInstalled = (): boolean => ['initdb', 'postgres'].every((n) => binary(n) !== undefined)
 
 export interface PostgresCluster {
   /** Admin URL of the cluster (database `postgres`, user `postgres`, no password). */
@@ -62,38 +62,80 @@ export async function createDatabaseOn(adminUrl: string, prefix = 'test'): Promi
   return url.toString()
 }
 
-/** Starts a new cluster; `stop()` (or the end of this process) shuts it down and deletes its files. */
+const PREFIX = 'pg-test-'
+
+/** Deletes clusters of test processes that died without stopping them (their postmaster is gone). */
+function sweepStale(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(PREFIX)) continue
+    const dir = join(tmpdir(), name)
+    try {
+      const pid = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
+      if (pid > 0 && alive(pid)) continue
+    } catch {
+      // no postmaster.pid: being created (keep it while young) or never started
+      if (Date.now() - statSync(dir).mtimeMs < 120_000) continue
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Starts a new cluster. The server is this process's child and is told to shut down when this
+ * process ends however it ends (setpriv --pdeathsig: bun test runs no exit handlers); `stop()`
+ * shuts it down at once and deletes its files.
+ */
 export async function startPostgres(): Promise<PostgresCluster> {
   const initdb = binary('initdb')
-  const pgCtl = binary('pg_ctl')
-  if (!initdb || !pgCtl) throw new Error('PostgreSQL is not installed (Debian package postgresql)')
+  const postgres = binary('postgres')
+  if (!initdb || !postgres) throw new Error('PostgreSQL is not installed (Debian package postgresql)')
+  sweepStale()
   const asPostgres = userInfo().uid === 0
-  const dir = mkdtempSync(join(tmpdir(), 'pg-test-'))
+  const dir = mkdtempSync(join(tmpdir(), PREFIX))
   chmodSync(dir, 0o700)
   if (asPostgres) {
-    const pwd = spawnSync(['id', '-u', 'postgres'], { stdout: 'pipe' })
+    const uid = spawnSync(['id', '-u', 'postgres'], { stdout: 'pipe' })
     const gid = spawnSync(['id', '-g', 'postgres'], { stdout: 'pipe' })
-    chownSync(dir, Number(pwd.stdout.toString()), Number(gid.stdout.toString()))
+    chownSync(dir, Number(uid.stdout.toString()), Number(gid.stdout.toString()))
   }
   const data = join(dir, 'data')
-  run([initdb, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], asPostgres)
+  run([initdb, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'], asPostgres)
   const port = await freePort()
+  const user = asPostgres ? ['--reuid=postgres', '--regid=postgres', '--init-groups'] : []
   // a test cluster: durability off, enough connections for several appliances of 10 each
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`
-  run([pgCtl, '-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start'], asPostgres)
+  const proc = Bun.spawn(['setpriv', ...user, '--pdeathsig', 'INT', postgres, '-D', data, '-p', String(port), '-k', dir,
+    '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'], {
+    stdout: 'ignore',
+    stderr: Bun.file(join(dir, 'log')),
+  })
+  proc.unref()
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`
+  for (const end = Date.now() + 30_000; ; ) {
+    if (proc.exitCode !== null) throw new Error(`postgres exited with ${proc.exitCode}: ${readFileSync(join(dir, 'log'), 'utf8').slice(-2000)}`)
+    const client = new pg.Client({ connectionString: adminUrl })
+    const up = await client.connect().then(() => true, () => false)
+    await client.end().catch(() => {})
+    if (up) break
+    if (Date.now() > end) throw new Error('postgres did not accept connections within 30 s')
+    await Bun.sleep(50)
+  }
   let stopped = false
   const stop = () => {
     if (stopped) return
     stopped = true
-    process.off('exit', stop)
-    try {
-      run([pgCtl, '-D', data, '-m', 'immediate', '-w', 'stop'], asPostgres)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    proc.kill('SIGQUIT') // immediate shutdown: nothing here is worth keeping
+    for (const end = Date.now() + 10_000; proc.exitCode === null && alive(proc.pid) && Date.now() < end; ) Bun.sleepSync(20)
+    rmSync(dir, { recursive: true, force: true })
   }
-  process.on('exit', stop)
-  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`
   return { adminUrl, port, createDatabase: (prefix) => createDatabaseOn(adminUrl, prefix), stop }
 }
 

@@ -62,6 +62,33 @@ test('check-config masks the S3 credentials of object-storage recordings and ref
   expect(bad.err).toContain('S3_BUCKET')
 })
 
+test('check-config names the database: SQLite in DATA_DIR, or PostgreSQL with the URL password masked', () => {
+  const lite = cli(['check-config'], { DATA_DIR: scratch, VAD_ENGINE: 'energy' })
+  expect(lite.out).toContain(`# database: sqlite ${join(scratch, 'appliance.db')}`)
+  const pg = cli(['check-config'], { DATA_DIR: scratch, VAD_ENGINE: 'energy', DATABASE_URL: 'postgres://voice:hunter2@db.internal:5432/voice' })
+  expect(pg.code, pg.err).toBe(0)
+  expect(pg.out).toContain('# database: postgres postgres://voice:***@db.internal:5432/voice')
+  expect(pg.out).toContain('DATABASE_URL="postgres://voice:***@db.internal:5432/voice"')
+  expect(pg.out).not.toContain('hunter2')
+})
+
+test('a DATABASE_URL that is not a postgres:// URL is a configuration error (exit 2)', () => {
+  const r = cli(['check-config'], { DATA_DIR: scratch, VAD_ENGINE: 'energy', DATABASE_URL: 'mysql://db/voice' })
+  expect(r.code).toBe(2)
+  expect(r.err).toContain('DATABASE_URL must be a postgres://')
+})
+
+test('with DATABASE_URL, backup and restore refuse (exit 2) and point to pg_dump and pg_restore, writing nothing', () => {
+  const env = { DATA_DIR: scratch, DATABASE_URL: 'postgres://voice@127.0.0.1:1/voice' }
+  const b = cli(['backup', join(scratch, 'x.db')], env)
+  expect(b.code).toBe(2)
+  expect(b.err).toContain('pg_dump')
+  const r = cli(['restore', join(scratch, 'x.db')], env)
+  expect(r.code).toBe(2)
+  expect(r.err).toContain('pg_restore')
+  expect(() => statSync(join(scratch, 'x.db'))).toThrow()
+})
+
 test('check-config refuses a bad configuration with exit 2, naming the key', () => {
   const r = cli(['check-config'], { DATA_DIR: scratch, TTS_PROVIDER: 'elevenlabs', VAD_ENGINE: 'energy' })
   expect(r.code).toBe(2)

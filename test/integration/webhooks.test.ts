@@ -61,7 +61,8 @@ describe('post-call webhook', () => {
     expect(event.data.call).toMatchObject({ id, agentId, outcome: 'completed', duration: 12 })
     expect(event.data.analysis.status).toBe('completed')
     expect(event.data.analysis.summary.length).toBeGreaterThan(0)
-    const d = (await deliveriesOf(id))[0]
+    // the attempt is recorded after the receiver answered: wait for it
+    const d = await deliveryWhen(id, (x) => x.status !== 'pending')
     expect(d).toMatchObject({ id: got.headers['webhook-id'], status: 'delivered', attemptCount: 1, type: 'call.completed', url: rx.url })
     expect(d.attempts[0]).toMatchObject({ statusCode: 200, error: null })
     expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(got.body, got.headers)).toThrow()

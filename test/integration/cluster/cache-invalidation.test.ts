@@ -2,7 +2,9 @@
 // on node A are seen on node B at once, through PostgreSQL LISTEN/NOTIFY, not by expiry.
 import { afterAll, beforeAll, expect } from 'bun:test'
 import { readFileSync } from 'node:fs'
+import { sql } from 'kysely'
 import { join } from 'node:path'
+import { openPostgres } from '../../../src/db/index.ts'
 import type { Api } from '../../helpers/appliance.ts'
 import { type ClusterNode, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
@@ -15,10 +17,11 @@ let apiA: Api
 let apiB: Api
 let adminKey = ''
 let workspaceId = ''
+let databaseUrl = ''
 
 beforeAll(async () => {
   if (!postgresInstalled()) return
-  const databaseUrl = await (await sharedPostgres()).createDatabase('caches')
+  databaseUrl = await (await sharedPostgres()).createDatabase('caches')
   const env = { AUTH_CACHE_MS: '600000', RATE_LIMIT_PER_SEC: '0' }
   nodes.push(await startClusterNode({ databaseUrl, nodeId: 'node-a', env }))
   nodes.push(await startClusterNode({ databaseUrl, nodeId: 'node-b', env }))
@@ -47,4 +50,25 @@ pgTest("a workspace renamed on node A reads with its new name on node B, whose r
   expect((await apiA('PATCH', `/api/workspaces/${workspaceId}`, { body: { name: 'Renamed on A' } })).status).toBe(200)
   // within a second: the cached row's own expiry (5 s) cannot be what refreshed it
   await untilAsync(async () => (await apiB('GET', `/api/workspaces/${workspaceId}`)).body.workspace.name === 'Renamed on A', 1000, "B's fresh row", 20)
+})
+
+pgTest("when a node's LISTEN connection is cut it reconnects, and changes made afterwards on another node still reach it", async () => {
+  const made = await apiA('POST', `/api/workspaces/${workspaceId}/api-keys`, { body: { name: 'outlives a reconnect' } })
+  const key = made.body.apiKey.key as string
+  expect((await apiB('GET', '/api/agents', { key })).status).toBe(200)
+  // the server ends every LISTEN connection (as a restart or a network cut would)
+  const side = openPostgres(databaseUrl, 1)
+  try {
+    const cut = await sql<{ n: number }>`SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(side.db)
+    expect(cut.rows[0]!.n).toBe(2)
+    await untilAsync(async () => {
+      const r = await sql<{ n: number }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(side.db)
+      return r.rows[0]!.n === 2
+    }, 5000, 'both nodes listening again', 50)
+  } finally {
+    await side.close()
+  }
+  expect((await apiB('GET', '/api/agents', { key })).status).toBe(200)
+  expect((await apiA('DELETE', `/api/workspaces/${workspaceId}/api-keys/${made.body.apiKey.id}`)).status).toBe(200)
+  await untilAsync(async () => (await apiB('GET', '/api/agents', { key })).status === 401, 2000, 'B refusing the revoked key', 20)
 })
