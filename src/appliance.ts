@@ -13,6 +13,7 @@ import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
 import { NodePresence } from './jobs/index.ts'
 import { MediaEngine } from './media/index.ts'
+import { RecordingUploader, recordingStorageFor } from './recordings/index.ts'
 import { Metrics, sipObserver } from './metrics/index.ts'
 import { TrunkRegistrations } from './numbers/index.ts'
 import { secretBoxFor } from './secrets/index.ts'
@@ -135,7 +136,8 @@ export async function startAppliance(
         return contact ? { ...doc, contact } : doc
       },
     })
-    const retention = new RetentionSweeper(db, { recordingDays: config.RECORDING_RETENTION_DAYS, callDays: config.CALL_RETENTION_DAYS }, log.child({ component: 'retention' }))
+    const recordings = recordingStorageFor(config)
+    const retention = new RetentionSweeper(db, { recordingDays: config.RECORDING_RETENTION_DAYS, callDays: config.CALL_RETENTION_DAYS }, log.child({ component: 'retention' }), recordings)
     app = buildApp({
       db,
       config,
@@ -167,6 +169,9 @@ export async function startAppliance(
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })
     const { repaired } = await media.start()
     if (repaired.length) log.warn({ recordings: repaired }, 'recordings left open by the last run were repaired')
+    const uploader = new RecordingUploader(db, recordings, media.recordingsDir, log.child({ component: 'recordings' }))
+    const leftover = await uploader.start()
+    if (leftover) log.info({ recordings: leftover }, 'recordings left on disk by the last run are being uploaded')
     const voice = await createVoiceEngines(config)
     voiceProblems = voice.problems
     voiceEngines = voice
@@ -176,7 +181,7 @@ export async function startAppliance(
     })
     ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics))
     const sip = await ua.start()
-    const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config), metrics })
+    const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config), metrics, recorded: (id, path) => uploader.finished(id, path) })
     log.info({ sip }, 'SIP listening')
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,
@@ -239,7 +244,7 @@ export async function startAppliance(
         await callsStopped
         // calls that ended while draining have written their analysis and webhook rows by now
         await dispatcher.settled()
-        await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop()])
+        await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop(), uploader.stop()])
         await mediaEngine.stop()
         probe.stop()
         await changes?.stop()

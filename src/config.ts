@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseSchedule } from './webhooks/schedule.ts'
+import { storageSettingsProblem } from './recordings/settings.ts'
 
 /**
  * Every configuration key, its default and its meaning. The README's configuration table is
@@ -43,6 +44,12 @@ export const CONFIG_KEYS = {
   PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier and the readers of call exports reach this appliance\'s HTTP API at (voice routing of bought numbers, signed recording links); empty means http://PUBLIC_HOST:HTTP_PORT' },
   RECORDING_URL_TTL_SEC: { default: 604_800, doc: 'how long a signed recording link of a call export works (default 7 days)' },
   RECORDING_RETENTION_DAYS: { default: 0, doc: 'recordings of calls that ended longer ago are deleted by a background sweep (0: kept forever)' },
+  RECORDINGS_STORAGE: { default: 'local', doc: 'where finished recordings are kept: local (DATA_DIR/recordings) or s3 (uploaded when the call ends, then served from the bucket by any node)' },
+  S3_ENDPOINT: { default: '', doc: 'S3-compatible endpoint URL (MinIO, Ceph, R2, ...); empty means AWS S3 of S3_REGION' },
+  S3_BUCKET: { default: '', doc: 'bucket recordings are uploaded to (keys recordings/<callId>.wav)' },
+  S3_REGION: { default: 'us-east-1', doc: 'region the S3 requests are signed for' },
+  S3_ACCESS_KEY_ID: { default: '', doc: 'S3 access key id' },
+  S3_SECRET_ACCESS_KEY: { default: '', doc: 'S3 secret access key' },
   CALL_RETENTION_DAYS: { default: 0, doc: 'call records (transcript, analysis, evaluations, labels) that ended longer ago are deleted by a background sweep (0: kept forever)' },
   WEBHOOK_RETRY_SCHEDULE: { default: '5s,5m,30m,2h,5h,10h,10h', doc: 'delays between webhook attempts (ms, s, m, h; ±20 % jitter); after the last one a delivery is failed' },
   WEBHOOK_CONCURRENCY: { default: 8, doc: 'webhook deliveries sent at once' },
@@ -154,6 +161,8 @@ export function loadConfig(
   } catch (err) {
     throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`)
   }
+  const storageProblem = storageSettingsProblem(cfg)
+  if (storageProblem) throw new ConfigError(storageProblem)
   if (cfg.DATABASE_URL && !/^postgres(ql)?:\/\/[^/]/.test(cfg.DATABASE_URL)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// (or postgresql://) URL, or empty for SQLite')
   }

@@ -10,6 +10,7 @@ import type { Call, CallCost, CallMetrics, CallsQuery, PlaceCallBody, Transcript
 import * as repo from './calls.repository.ts'
 import { finaliseCall } from './records/finalise.ts'
 import type { CallRow } from './calls.table.ts'
+import type { StorageSettings } from '../recordings/index.ts'
 
 /** What the API needs from the running telephony side to place a call. */
 export interface Dialer {
@@ -50,7 +51,7 @@ export interface AnswerTap {
 export interface CallsDeps {
   db: Db
   box: SecretBox
-  config: Pick<Config, 'PUBLIC_HTTP_URL' | 'NODE_ID'>
+  config: Pick<Config, 'PUBLIC_HTTP_URL' | 'NODE_ID'> & StorageSettings
   /** Where clients reach the API (recording URLs point there): PUBLIC_HTTP_URL, else the request's origin. */
   baseUrl: string
   /** Undefined when the SIP side is not running (then placing a call is 503). */

@@ -25,6 +25,7 @@ import { bodyLimitFor, checkContentLength, isJobUpload, readJsonBody } from './b
 import { errorBody, toAppError } from './errors.ts'
 import { openapiRoutes } from './openapi.ts'
 import { RateLimiter } from './rate-limit.ts'
+import { recordingStorageFor } from '../recordings/index.ts'
 
 export interface AppDeps {
   db: Db
@@ -77,7 +78,7 @@ export const FEATURES: FeatureMount[] = [
   ({ db, config, background }, auth) =>
     recordsController(db, (request) => recordsDeps(db, config, new URL(request.url).origin), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),
-  ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR)),
+  ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR), recordingStorageFor(config)),
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
   (deps, auth) =>
     campaignsController(

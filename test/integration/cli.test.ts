@@ -49,6 +49,19 @@ test('check-config prints the effective configuration with secrets masked', () =
   expect(r.out).toContain('# LLM: openai')
 })
 
+test('check-config masks the S3 credentials of object-storage recordings and refuses s3 without a bucket', () => {
+  const s3 = { DATA_DIR: scratch, VAD_ENGINE: 'energy', RECORDINGS_STORAGE: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI' }
+  const ok = cli(['check-config'], { ...s3, S3_BUCKET: 'call-recordings' })
+  expect(ok.code, ok.err).toBe(0)
+  expect(ok.out).toContain('S3_BUCKET="call-recordings"')
+  expect(ok.out).toContain('S3_SECRET_ACCESS_KEY=******')
+  expect(ok.out).toContain('S3_ACCESS_KEY_ID=******')
+  expect(ok.out).not.toContain('wJalrXUtnFEMI')
+  const bad = cli(['check-config'], s3)
+  expect(bad.code).toBe(2)
+  expect(bad.err).toContain('S3_BUCKET')
+})
+
 test('check-config names the database: SQLite in DATA_DIR, or PostgreSQL with the URL password masked', () => {
   const lite = cli(['check-config'], { DATA_DIR: scratch, VAD_ENGINE: 'energy' })
   expect(lite.out).toContain(`# database: sqlite ${join(scratch, 'appliance.db')}`)

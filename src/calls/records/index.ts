@@ -15,6 +15,7 @@ export { exportDocument, toAnalysis } from './export-document.ts'
 export { ExportDocument } from './records.model.ts'
 export { ANALYSIS_WAIT_MS, closeAbandonedCalls, finaliseCall } from './finalise.ts'
 export { recordingLinkRoute } from './recording-route.ts'
+export { recordingResponse } from './recording-response.ts'
 export { recordingUrlKey, signedRecordingUrl, verifyRecordingLink, parseRange } from './recording-url.ts'
 export { RetentionSweeper, sweepRetention, type RetentionPolicy } from './retention.ts'
 export type { AnalysisRow, EvaluationRow, Sentiment } from './records.table.ts'
@@ -76,8 +77,8 @@ export function recordsController(db: Db, deps: (request: Request) => RecordsDep
     )
     .delete(
       '/:id/recording',
-      async ({ params, principal }) => {
-        await service.deleteRecording(db, principal.workspaceId, params.id)
+      async ({ params, principal, request }) => {
+        await service.deleteRecording(db, deps(request).storage, principal.workspaceId, params.id)
         return { ok: true as const }
       },
       { permission: 'calls:write', params: IdParams, response: Ok, detail: { summary: "Delete a call's recording file; the record stays with recordingUrl null" } },

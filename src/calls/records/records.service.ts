@@ -1,4 +1,3 @@
-import { unlink } from 'node:fs/promises'
 import type { Db } from '../../db/index.ts'
 import { conflict, notFound, validation } from '../../errors.ts'
 import { newId, nowIso } from '../../ids.ts'
@@ -8,6 +7,7 @@ import { exportDocument, toEvaluation } from './export-document.ts'
 import type { Evaluation, EvaluationBody, ExportDocument } from './records.model.ts'
 import * as repo from './records.repository.ts'
 import { signedRecordingUrl } from './recording-url.ts'
+import type { RecordingStorage } from '../../recordings/index.ts'
 
 export const MAX_LABELS = 50
 
@@ -18,6 +18,8 @@ export interface RecordsDeps {
   /** Where the recording links point: PUBLIC_HTTP_URL, else the appliance's own URL. */
   baseUrl: string
   recordingUrlTtlSec: number
+  /** Where recordings are read and deleted (this node's disk, object storage). */
+  storage: RecordingStorage
 }
 
 async function callRow(db: Db, workspaceId: string, id: string): Promise<CallRow> {
@@ -60,21 +62,13 @@ export async function deleteCall(db: Db, workspaceId: string, id: string): Promi
   if (res.numDeletedRows === 0n) throw notFound('call')
 }
 
-/** Removes the recording file; the record stays, with recordingUrl null. */
-export async function deleteRecording(db: Db, workspaceId: string, id: string): Promise<void> {
+/** Removes the recording (file or object); the record stays, with recordingUrl null. */
+export async function deleteRecording(db: Db, storage: RecordingStorage, workspaceId: string, id: string): Promise<void> {
   const row = await callRow(db, workspaceId, id)
   if (row.status !== 'ended') throw live(row)
   if (!row.recording_path) throw notFound('recording')
-  await removeFile(row.recording_path)
+  await storage.remove(row.recording_path)
   await repo.clearRecordingPath(db, id)
-}
-
-export async function removeFile(path: string): Promise<void> {
-  try {
-    await unlink(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
 }
 
 export async function setLabels(db: Db, workspaceId: string, id: string, labels: string[]): Promise<string[]> {

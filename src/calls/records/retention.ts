@@ -2,7 +2,7 @@ import { type Db, refreshPlannerStats } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
 import { Poller, releaseLease, takeLease } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
-import { removeFile } from './records.service.ts'
+import type { RecordingStorage } from '../../recordings/index.ts'
 
 const DAY_MS = 86_400_000
 const BATCH = 500
@@ -16,7 +16,7 @@ export interface RetentionPolicy {
 }
 
 /** One sweep: recordings, then whole records, older than their retention (by the call's end). */
-export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date): Promise<{ recordings: number; calls: number }> {
+export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date, storage: Pick<RecordingStorage, 'remove'>): Promise<{ recordings: number; calls: number }> {
   let recordings = 0
   let calls = 0
   if (policy.recordingDays > 0) {
@@ -26,7 +26,7 @@ export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date)
         .selectFrom('calls').select(['id', 'recording_path'])
         .where('ended_at', '<', before).where('recording_path', 'is not', null).limit(BATCH).execute()
       for (const r of rows) {
-        await removeFile(r.recording_path!)
+        await storage.remove(r.recording_path!)
         await db.updateTable('calls').set({ recording_path: null }).where('id', '=', r.id).execute()
       }
       recordings += rows.length
@@ -58,6 +58,7 @@ export class RetentionSweeper {
     private readonly db: Db,
     policy: RetentionPolicy,
     log: Logger,
+    storage: Pick<RecordingStorage, 'remove'>,
     intervalMs = 3_600_000,
   ) {
     this.poller = new Poller(
@@ -67,7 +68,7 @@ export class RetentionSweeper {
         if (!(await takeLease(db, LEASE, this.owner, new Date(), intervalMs))) return
         await refreshPlannerStats(db)
         if (!policy.recordingDays && !policy.callDays) return
-        const swept = await sweepRetention(db, policy, new Date())
+        const swept = await sweepRetention(db, policy, new Date(), storage)
         if (swept.recordings || swept.calls) log.info(swept, 'retention sweep removed old recordings and call records')
       },
       log,

@@ -37,6 +37,8 @@ export interface LiveCallDeps {
   optOut(call: LiveCall): Promise<void>
   /** Prometheus instruments: ended calls (outcome, turn latencies, RTP) and provider failures. */
   metrics?: Pick<Metrics, 'callEnded' | 'providerError'>
+  /** The call's recording is complete at `path` and its end is written (object storage uploads it from there). */
+  recorded?(callId: string, path: string): void
 }
 
 export interface LiveCallInit {
@@ -266,6 +268,7 @@ export class LiveCall {
     }
     // the call-records hook: the end, its analysis and its post-call webhook in one transaction
     await finaliseCall(this.deps.db, this.id, patch)
+    if (patch.recording_path) this.deps.recorded?.(this.id, patch.recording_path)
     this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
     const rtp = closed?.stats.rtp
     this.deps.metrics?.callEnded({

@@ -31,6 +31,7 @@ export interface CallRuntimeDeps {
   voice: VoiceEngines
   workflowLlm?: WorkflowLlm
   metrics?: LiveCallDeps['metrics']
+  recorded?: LiveCallDeps['recorded']
 }
 
 /** The caller's number when the From user is one, else the user (or host) as sent. */
@@ -71,6 +72,7 @@ export class CallRuntime implements Dialer {
         this.live.delete(call)
       },
       metrics: d.metrics,
+      recorded: d.recorded,
       // caller_number is the other party in both directions (profile.ts)
       optOut: async (call) => void (await optOut(d.db, call.agent.workspaceId, call.variables.caller_number ?? '')),
     }

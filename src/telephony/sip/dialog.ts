@@ -85,13 +85,18 @@ export function inDialogRequest(d: Dialog, method: string, via: string, extra: H
 
 const COPIED = new Set(['via', 'from', 'call-id', 'cseq'])
 
-/** A response to `req` (8.2.6): Via, From, Call-ID, CSeq copied, a To tag added when given. */
+/**
+ * A response to `req` (8.2.6): Via, From, Call-ID, CSeq copied, a To tag added when given. A
+ * response that creates a dialog (101-299 to an INVITE) carries the request's Record-Route in
+ * order (12.1.1), so the caller's ACK and BYE go through the proxies that record-routed it.
+ */
 export function responseTo(req: SipRequest, status: number, opts: { toTag?: string; headers?: Header[]; body?: string; reason?: string } = {}): SipResponse {
   const headers: Header[] = []
   let sawTo = false
+  const dialogCreating = req.method === 'INVITE' && status > 100 && status < 300
   for (const h of req.headers) {
     const n = canonicalName(h.name)
-    if (COPIED.has(n)) headers.push({ name: h.name, value: h.value })
+    if (COPIED.has(n) || (dialogCreating && n === 'record-route')) headers.push({ name: h.name, value: h.value })
     else if (n === 'to' && !sawTo) {
       sawTo = true
       const tagged = opts.toTag && status > 100 && !tagOf(h.value)

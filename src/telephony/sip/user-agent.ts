@@ -330,6 +330,8 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       return call.onInDialog(req, tx)
     }
     if (req.method === 'OPTIONS') {
+      // a proxy probing its nodes (Kamailio's dispatcher) takes a stopping node out of rotation
+      if (this.stopping) return reply(503, [{ name: 'Retry-After', value: String(this.opts.retryAfterSec ?? 30) }])
       return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: [...SUPPORTED].join(', ') }])
     }
     if (req.method !== 'INVITE') return reply(481)

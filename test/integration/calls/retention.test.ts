@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
+import { recordingStorageFor } from '../../../src/recordings/index.ts'
 
 let t: TestAppliance
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString()
@@ -20,7 +21,7 @@ test('the sweep deletes recordings older than their retention and whole records 
   const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(400), recordingIn: t.dataDir })
   await t.api('PUT', `/api/calls/${ancient}/labels`, { body: { labels: ['old'] } })
   const { sweepRetention } = await import('../../../src/calls/records/index.ts')
-  const swept = await sweepRetention(db, { recordingDays: 30, callDays: 365 }, new Date())
+  const swept = await sweepRetention(db, { recordingDays: 30, callDays: 365 }, new Date(), recordingStorageFor(t.appliance.config))
   expect(swept).toEqual({ recordings: 2, calls: 1 })
   expect(existsSync(`${t.dataDir}/recordings/${fresh}.wav`)).toBe(true)
   expect(existsSync(`${t.dataDir}/recordings/${oldRecording}.wav`)).toBe(false)
@@ -29,14 +30,14 @@ test('the sweep deletes recordings older than their retention and whole records 
   expect((await t.api('GET', `/api/calls/${fresh}/export`)).body.recordingUrl).toStartWith('http')
   expect((await t.api('GET', `/api/calls/${ancient}`)).status).toBe(404)
   expect((await db.selectFrom('call_labels').select('label').where('call_id', '=', ancient).execute()).length).toBe(0)
-  expect(await sweepRetention(db, { recordingDays: 30, callDays: 365 }, new Date())).toEqual({ recordings: 0, calls: 0 })
+  expect(await sweepRetention(db, { recordingDays: 30, callDays: 365 }, new Date(), recordingStorageFor(t.appliance.config))).toEqual({ recordings: 0, calls: 0 })
 })
 
 test('with retention off (the default) the sweep keeps everything', async () => {
   const db = t.appliance.database.db
   const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(4000), recordingIn: t.dataDir })
   const { sweepRetention } = await import('../../../src/calls/records/index.ts')
-  expect(await sweepRetention(db, { recordingDays: 0, callDays: 0 }, new Date())).toEqual({ recordings: 0, calls: 0 })
+  expect(await sweepRetention(db, { recordingDays: 0, callDays: 0 }, new Date(), recordingStorageFor(t.appliance.config))).toEqual({ recordings: 0, calls: 0 })
   expect(existsSync(`${t.dataDir}/recordings/${ancient}.wav`)).toBe(true)
 })
 
