@@ -64,3 +64,18 @@ export const isUnstorableText = (err: unknown): boolean => ['22021', '22P05'].in
 export function lockedForUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, qb: QB): QB {
   return isPostgres(db) ? (qb.forUpdate() as QB) : qb
 }
+
+/**
+ * Runs `work` again when PostgreSQL ended it as one side of a deadlock (40P01) or a
+ * serialization failure (40001), as its manual advises: the other side has committed by then.
+ * A cascading delete of a call meets the background workers' row locks in the other order.
+ */
+export async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work()
+    } catch (err) {
+      if (i >= attempts || !['40P01', '40001'].includes(codeOf(err))) throw err
+    }
+  }
+}

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.ts'
+import { type Db, retryOnDeadlock } from '../../db/index.ts'
 import { conflict, notFound, validation } from '../../errors.ts'
 import { newId, nowIso } from '../../ids.ts'
 import { findCall } from '../calls.repository.ts'
@@ -58,7 +58,7 @@ export async function exportCallById(deps: RecordsDeps, id: string): Promise<Exp
 export async function deleteCall(db: Db, workspaceId: string, id: string): Promise<void> {
   const row = await callRow(db, workspaceId, id)
   if (row.status !== 'ended') throw live(row)
-  const res = await repo.deleteCallRow(db, workspaceId, id)
+  const res = await retryOnDeadlock(() => repo.deleteCallRow(db, workspaceId, id))
   if (res.numDeletedRows === 0n) throw notFound('call')
 }
 

@@ -1,4 +1,4 @@
-import { type Db, refreshPlannerStats } from '../../db/index.ts'
+import { type Db, refreshPlannerStats, retryOnDeadlock } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
 import { Poller, releaseLease, takeLease } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
@@ -38,7 +38,7 @@ export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date,
     for (;;) {
       const ids = (await db.selectFrom('calls').select('id').where('ended_at', '<', before).where('status', '=', 'ended').limit(BATCH).execute()).map((r) => r.id)
       if (!ids.length) break
-      await db.deleteFrom('calls').where('id', 'in', ids).execute()
+      await retryOnDeadlock(() => db.deleteFrom('calls').where('id', 'in', ids).execute())
       calls += ids.length
       if (ids.length < BATCH) break
     }

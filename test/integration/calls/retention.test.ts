@@ -10,7 +10,9 @@ let t: TestAppliance
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString()
 
 beforeAll(async () => {
-  t = await startTestAppliance({ RECORDING_RETENTION_DAYS: 30, CALL_RETENTION_DAYS: 365 })
+  // retention off in the appliance itself: these tests run the sweep by hand, and the appliance's
+  // own sweep at start (late on PostgreSQL) would otherwise race them for the same rows
+  t = await startTestAppliance()
 })
 afterAll(() => t?.stop())
 
@@ -42,7 +44,8 @@ test('with retention off (the default) the sweep keeps everything', async () => 
 })
 
 test('the appliance runs the sweep by itself at start, under a lease it hands back on stop', async () => {
-  const first = await startTestAppliance({ RECORDING_RETENTION_DAYS: 1 })
+  // the first run keeps recordings forever: its own sweep must not race the seeding below
+  const first = await startTestAppliance({ RECORDING_RETENTION_DAYS: 0 })
   const old = await seedCall(first.appliance.database.db, { workspaceId: first.workspaceId, createdAt: daysAgo(3), recordingIn: first.dataDir })
   await first.stop({ keepData: true })
   expect(existsSync(`${first.dataDir}/recordings/${old}.wav`)).toBe(true)
