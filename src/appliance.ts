@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, PrincipalCache } from './api-keys/index.ts'
-import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
+import { AnalysisWorker, type CallPlacer, callPlacer, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
@@ -26,6 +26,8 @@ export interface Appliance {
   database: DbHandle
   app: App
   calls: CallRuntime
+  /** Where calls run: this thread (CALL_WORKERS=0) or the call workers. */
+  callPlacer: CallPlacer
   registrations: TrunkRegistrations
   metrics: Metrics
   campaigns: Dispatcher
@@ -53,6 +55,7 @@ export async function startAppliance(
   let media: MediaEngine | undefined
   let app: App | undefined
   let metrics: Metrics | undefined
+  let placer: CallPlacer | undefined
   try {
     database = openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     const applied = await migrateToLatest(database.db)
@@ -135,7 +138,14 @@ export async function startAppliance(
     })
     ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics))
     const sip = await ua.start()
-    const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config), metrics })
+    const engine = media
+    const conversations = { media, voice, lines: config, workflowLlm: workflowLlmFromConfig(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log }
+    placer = callPlacer(config, conversations, metrics, log)
+    const calls = new CallRuntime({
+      db, log, config, ua, placer, metrics,
+      prices: voice.settings.prices,
+      sdpOptions: (address, port) => engine.sdpOptions(address, { port }),
+    })
     log.info({ sip }, 'SIP listening')
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,
@@ -174,12 +184,14 @@ export async function startAppliance(
     const probe = metrics
     const analysisWorker = analysis
     const dispatcher = campaigns
+    const callPlacement = placer
     return {
       config,
       log,
       database: handle,
       metrics: probe,
       calls,
+      callPlacer: callPlacement,
       registrations,
       campaigns: dispatcher,
       sip,
@@ -195,6 +207,7 @@ export async function startAppliance(
         // calls that ended while draining have written their analysis and webhook rows by now
         await dispatcher.settled()
         await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop()])
+        await callPlacement.stop()
         await mediaEngine.stop()
         probe.stop()
         await handle.close()
@@ -206,6 +219,7 @@ export async function startAppliance(
     metrics?.stop()
     await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
+    await placer?.stop().catch(() => {})
     await media?.stop().catch(() => {})
     await database?.close().catch(() => {})
     lock.release()
