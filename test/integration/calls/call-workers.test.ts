@@ -16,10 +16,10 @@ type Family = { name: string; metrics: { value: string; labels?: Record<string, 
 let t: TestAppliance
 let target: CallSetup
 // long enough that a call is still talking while the test kills its neighbour's worker
-const WELCOME = 'Hello and welcome. This is a long greeting so that the call is still going while the test does its work. Thank you for waiting.'
+const WELCOME = 'Hello and welcome. Please hold the line while we look at this for you.'
 
 beforeAll(async () => {
-  t = await startTestAppliance({ CALL_WORKERS: '2' })
+  t = await startTestAppliance({ CALL_WORKERS: '2', CALL_FALLBACK_MESSAGE: 'Goodbye.' })
   target = await setupCallTarget(t, { agent: { welcome: { mode: 'agent_speaks_first', message: WELCOME } } })
 })
 
@@ -38,10 +38,12 @@ async function metric(name: string, labels: Record<string, string> = {}): Promis
 }
 
 test('two calls run in different call workers; killing one worker hangs up only its call, closes its row with call-worker-failed, and the restarted worker takes the next call', async () => {
+  // one after the other, so each phone's call row is known
   const a = dial()
-  const b = dial()
+  let b: BaresipPhone | undefined
   try {
     const callA = await waitForCall(t, (c) => c.status === 'in_progress', 15_000)
+    b = dial()
     const callB = await waitForCall(t, (c) => c.status === 'in_progress' && c.id !== callA.id, 15_000)
     const slotA = pool().slotOf(callA.id)!
     const slotB = pool().slotOf(callB.id)!
@@ -54,8 +56,7 @@ test('two calls run in different call workers; killing one worker hangs up only 
     const endedA = await waitForCall(t, (c) => c.id === callA.id && c.status === 'ended')
     expect(endedA).toMatchObject({ outcome: 'failed', endReason: 'call-worker-failed' })
     // the other worker's call goes on and ends the way its agent ends it
-    const nowB = (await t.api('GET', `/api/calls/${callB.id}`)).body.call
-    expect(nowB.status, JSON.stringify(nowB)).toBe('in_progress')
+    expect((await t.api('GET', `/api/calls/${callB.id}`)).body.call.status).toBe('in_progress')
     expect(await b.saw('session closed'), b.output()).toBe(true)
     const endedB = await waitForCall(t, (c) => c.id === callB.id && c.status === 'ended')
     expect(endedB.endReason).not.toBe('call-worker-failed')
@@ -66,7 +67,7 @@ test('two calls run in different call workers; killing one worker hangs up only 
     expect(await metric('voice_agent_call_worker_failed_calls_total')).toBe(1)
     expect(await metric('voice_agent_calls_total', { direction: 'inbound', outcome: 'failed' })).toBe(1)
   } finally {
-    await Promise.all([a.stop(), b.stop()])
+    await Promise.all([a.stop(), b?.stop()])
   }
 
   await until(() => pool().slots.every((s) => s.running), 10_000, 'the failed worker to be restarted')
