@@ -22,7 +22,10 @@ const post = (m: FromWorker) => port.postMessage(m)
 const config = data.config
 const log = createLogger(config.LOG_LEVEL).child({ component: 'call-worker', worker: data.index })
 // the first message hands over the main thread's engine threads (flite, pocketsphinx) to share
-const first = await new Promise<ToWorker>((resolve) => port.once('message', resolve))
+const engines = new Promise<ToWorker>((resolve) => port.once('message', resolve))
+// messages sent to a thread before its modules have loaded may be lost: say when it listens
+post({ t: 'listening' })
+const first = await engines
 if (first.t === 'engines') useSharedEngines(first.ports)
 const media = new MediaEngine({ ...config, RTP_PORT_MIN: data.rtp.min, RTP_PORT_MAX: data.rtp.max }, { bindHost: config.SIP_HOST })
 const voice = await createVoiceEngines(config)

@@ -30,6 +30,7 @@ export type CallEvent =
 
 /** Worker -> main. */
 export type FromWorker =
+  | { t: 'listening' }
   | { t: 'ready' }
   | { t: 'event'; cid: number; event: CallEvent }
   | { t: 'transfer'; rid: number; cid: number; target: string }

@@ -53,11 +53,15 @@ export class WorkerSlot implements WorkerLink {
       workerData: { ...this.data, index: this.index } satisfies CallWorkerData,
     })
     this.worker = worker
-    const shared = this.hooks.shareEngines?.() ?? { ports: { flite: [] }, transfer: [] }
-    worker.postMessage({ t: 'engines', ports: shared.ports } satisfies ToWorker, shared.transfer as never)
     this.pending = new PendingReplies()
     this.ready = new Promise<void>((resolve, reject) => {
-      worker.on('message', (m: FromWorker) => (m.t === 'ready' ? resolve() : this.onMessage(m)))
+      worker.on('message', (m: FromWorker) => {
+        if (m.t === 'listening') {
+          const shared = this.hooks.shareEngines?.() ?? { ports: { flite: [] }, transfer: [] }
+          worker.postMessage({ t: 'engines', ports: shared.ports } satisfies ToWorker, shared.transfer as never)
+        } else if (m.t === 'ready') resolve()
+        else this.onMessage(m)
+      })
       worker.on('error', (err) => this.hooks.log.error({ err, worker: this.index }, 'call worker failed'))
       worker.on('exit', (code) => {
         reject(new CallWorkerFailed(`call worker ${this.index} exited (${code}) while starting`))
