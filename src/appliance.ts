@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
-import { AnalysisWorker, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
+import { AnalysisWorker, type CallPlacer, callPlacer, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
@@ -29,6 +29,8 @@ export interface Appliance {
   database: DbHandle
   app: App
   calls: CallRuntime
+  /** Where calls run: this thread (CALL_WORKERS=0) or the call workers. */
+  callPlacer: CallPlacer
   registrations: TrunkRegistrations
   metrics: Metrics
   campaigns: Dispatcher
@@ -61,6 +63,7 @@ export async function startAppliance(
   let metrics: Metrics | undefined
   let changes: ChangeListener | undefined
   let presence: NodePresence | undefined
+  let placer: CallPlacer | undefined
   try {
     database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
@@ -181,7 +184,16 @@ export async function startAppliance(
     })
     ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics))
     const sip = await ua.start()
-    const calls = new CallRuntime({ db, log, config, ua, media, voice, workflowLlm: workflowLlmFromConfig(config), metrics, recorded: (id, path) => uploader.finished(id, path) })
+    const engine = media
+    const conversations = { media, voice, lines: config, workflowLlm: workflowLlmFromConfig(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log }
+    placer = callPlacer(config, conversations, metrics, log)
+    const calls = new CallRuntime({
+      db, log, config, ua, placer, metrics,
+      prices: voice.settings.prices,
+      sdpOptions: (address, port) => engine.sdpOptions(address, { port }),
+      recorded: (id, path) => uploader.finished(id, path),
+      holdEngines: () => voice.hold(),
+    })
     log.info({ sip }, 'SIP listening')
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,
@@ -224,12 +236,14 @@ export async function startAppliance(
     const probe = metrics
     const analysisWorker = analysis
     const dispatcher = campaigns
+    const callPlacement = placer
     return {
       config,
       log,
       database: handle,
       metrics: probe,
       calls,
+      callPlacer: callPlacement,
       registrations,
       campaigns: dispatcher,
       sip,
@@ -245,6 +259,7 @@ export async function startAppliance(
         // calls that ended while draining have written their analysis and webhook rows by now
         await dispatcher.settled()
         await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop(), uploader.stop()])
+        await callPlacement.stop()
         await mediaEngine.stop()
         probe.stop()
         await changes?.stop()
@@ -260,6 +275,7 @@ export async function startAppliance(
     await presence?.stop()
     await app?.stop().catch(() => {})
     await ua?.stop().catch(() => {})
+    await placer?.stop().catch(() => {})
     await media?.stop().catch(() => {})
     await database?.close().catch(() => {})
     lock.release()

@@ -28,6 +28,8 @@ export const CONFIG_KEYS = {
   MEDIA_CODECS: { default: 'PCMU,PCMA,opus', doc: 'audio codecs we accept and offer, most preferred first (PCMU, PCMA, opus)' },
   MEDIA_PTIME_MS: { default: 20, doc: 'packet time we offer and fall back to, in ms (10-60)' },
   JITTER_MAX_MS: { default: 200, doc: 'upper bound of the adaptive jitter buffer delay, in ms' },
+  CALL_WORKERS: { default: 'auto', doc: 'call worker threads carrying whole calls (media, voice session, recording): auto is one per core, 0 keeps every call on the main thread' },
+  CALL_WORKER_IDLE_MS: { default: 60_000, doc: 'a call worker without calls for this long stops (and starts again with the next call, 0.2-0.4 s); while one runs the offline engines it shares stay loaded. 0 keeps workers running' },
   RECORD_CALLS: { default: true, doc: 'write a stereo WAV per call to DATA_DIR/recordings' },
   CALL_MAX_DURATION_MS: { default: 1_800_000, doc: 'a call is ended (with the goodbye line) after this long' },
   CALL_SILENCE_TIMEOUT_MS: { default: 20_000, doc: 'silence from both sides before the agent reprompts once; the next such silence hangs up' },

@@ -38,7 +38,7 @@ async function idle(exe: RunningExecutable, release: boolean): Promise<void> {
 }
 
 async function run(release: boolean) {
-  const exe = await runExecutable({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: String(release ? IDLE_MS : 0) })
+  const exe = await runExecutable({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: String(release ? IDLE_MS : 0), CALL_WORKER_IDLE_MS: String(release ? IDLE_MS : 0) })
   try {
     const afterStart = await rssMb(exe.pid)
     await idle(exe, release)

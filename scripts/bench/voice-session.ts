@@ -1,153 +1,114 @@
 // Platform-added latency of whole call sessions: from the VAD's end-of-speech decision to the
-// first agent audio, at 1, 20 and 50 concurrent calls. Everything on the platform side is real:
-// RTP over UDP on 127.0.0.1 through the media engine (jitter buffer, G.711, 8 <-> 16 kHz, the
-// shared media clock, recordings), Silero VAD, flite TTS in its worker threads, the OpenAI
-// adapter over HTTP. The far side runs in a second process: one phone per call talking PCMU
-// and the zero-delay fake OpenAI LLM; STT is a scripted in-process engine (no network).
-// Two figures per turn, from the same run:
+// first agent audio, at 1, 50 and 100 concurrent talking calls, on the main thread (the
+// in-process path, CALL_WORKERS=0: the baseline) and in W worker threads each carrying whole
+// calls with its own media engine and clock and Silero VAD, flite shared with the main thread
+// (as the call workers do). Everything on the platform side is real: RTP over UDP on 127.0.0.1
+// through the media engine (jitter buffer, G.711, 8 <-> 16 kHz, recordings), Silero VAD, flite
+// TTS in its worker threads, the OpenAI adapter over HTTP. The far side runs in a second
+// process: one phone per call talking PCMU and the zero-delay fake OpenAI LLM; STT is a
+// scripted engine (no network). Two figures per turn, from the same run:
 //   handoff: decision -> the session hands its first frame to CallMedia.play()
 //   rtp:     decision -> the phone receives the first agent RTP packet (marker bit)
-// Also CPU per talking call (this process only: platform, VAD, TTS workers, media).
-// Run: bun run scripts/bench/voice-session.ts [N ...]   (default 1 20 50)
-import { llmBrain } from '../../src/voice/brain/index.ts'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { MediaEngine } from '../../src/media/index.ts'
-import { CODEC_DEFAULTS } from '../../src/telephony/sdp/index.ts'
-import { OpenAiLlm } from '../../src/voice/llm/index.ts'
-import { VoiceSession } from '../../src/voice/session/index.ts'
+// Also CPU per talking call (this process: platform, VAD, TTS workers, media).
+// Run: bun run scripts/bench/voice-session.ts [--workers 0,2] [N ...]   (default 1 50 100)
+import { loadavg } from 'node:os'
+import { shareEngines } from '../../src/voice/index.ts'
 import { FliteTts } from '../../src/voice/tts/index.ts'
-import { DEFAULT_BARGE_IN, percentile } from '../../src/voice/turn/index.ts'
-import { SileroVad } from '../../src/voice/vad/index.ts'
-import { ScriptedStt } from '../../test/helpers/scripted-engines.ts'
-import { baseAgent } from '../../test/unit/voice/session/timeline.ts'
+import { percentile } from '../../src/voice/turn/index.ts'
 import { CALLER_TURNS, PAUSE_MS } from './voice-script.ts'
 import { FarEnd } from './voice-far-end-client.ts'
+import { VoiceHost, type TurnFigures } from './voice-session-host.ts'
 
-const RATE = 16000
+const args = process.argv.slice(2)
+const wi = args.indexOf('--workers')
+const modes = wi >= 0 ? args[wi + 1]!.split(',').map(Number) : [0, 2]
+const counts = args.filter((_, i) => i !== wi && i !== wi + 1).map(Number).filter((n) => n > 0)
+const Ns = counts.length ? counts : [1, 50, 100]
 const LEAD_MS = 6000
-const counts = process.argv.slice(2).map(Number).filter((n) => n > 0)
-const Ns = counts.length ? counts : [1, 20, 50]
-/** Marked packets closer than this belong to one reply (the media marks a resumed talkspurt too). */
-const SAME_REPLY_MS = 200
-
-const far = await FarEnd.start()
-const silero = await SileroVad.load()
-const llm = new OpenAiLlm({ baseUrl: far.url, apiKey: 'sk', model: 'bench', conn: { maxRetries: 0, timeoutMs: 10_000, retryIntervalMs: 1 } })
-const tts = new FliteTts({ voice: 'kal16', sampleRate: RATE, workers: Number(process.env.BENCH_FLITE_WORKERS ?? 1) })
+const PORTS = { min: 34000, max: 35999 }
 const utteranceMs = 3000 // upper bound of the caller's sentence; only sizes the run
 
-interface Figures {
-  handoff: number[]
-  rtp: number[]
-  llm: number[]
-  tts: number[]
-  resumedTalkspurts: number
-  unmatched: number
-  cpuPerCallPct: number
-  seconds: number
+const far = await FarEnd.start()
+// the main thread's flite pool, shared with the worker threads as the appliance shares it
+new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: Number(process.env.BENCH_FLITE_WORKERS ?? 1) })
+
+interface Host {
+  open(calls: number, rtp: { min: number; max: number }, llmUrl: string): Promise<number[]>
+  start(peerPorts: number[], t0Abs: number): Promise<void>
+  finish(arrivals: number[][]): Promise<TurnFigures>
+  close(): void
 }
 
-async function run(calls: number): Promise<Figures> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-voice-'))
-  const engine = new MediaEngine({ RTP_PORT_MIN: 34000, RTP_PORT_MAX: 35999, DATA_DIR: dataDir, RECORD_CALLS: process.env.BENCH_RECORD !== '0' }, { bindHost: '127.0.0.1' })
-  await engine.start()
-  const ports = await Promise.all(Array.from({ length: calls }, () => engine.allocatePorts()))
+function workerHost(): Host {
+  const worker = new Worker(new URL('./voice-session-host.ts', import.meta.url))
+  const waiting = new Map<number, (v: any) => void>()
+  let next = 1
+  worker.onmessage = (ev: MessageEvent<{ id: number; value: unknown }>) => {
+    waiting.get(ev.data.id)?.(ev.data.value)
+    waiting.delete(ev.data.id)
+  }
+  const listening = new Promise((resolve) => waiting.set(0, resolve))
+  const ask = async <T>(m: Record<string, unknown>, transfer: MessagePort[] = []): Promise<T> => {
+    await listening
+    const id = next++
+    return new Promise((resolve) => {
+      waiting.set(id, resolve)
+      worker.postMessage({ id, ...m }, transfer)
+    })
+  }
+  return {
+    open: (calls, rtp, llmUrl) => {
+      const { ports, transfer } = shareEngines()
+      return ask({ cmd: 'open', calls, rtp, llmUrl, flite: ports.flite }, transfer)
+    },
+    start: (peerPorts, t0Abs) => ask({ cmd: 'start', peerPorts, t0Abs }),
+    finish: (arrivals) => ask({ cmd: 'finish', arrivals }),
+    close: () => worker.terminate(),
+  }
+}
+
+function localHost(): Host {
+  const h = new VoiceHost()
+  return { open: (c, r, u) => h.open(c, r, u), start: (p, t) => h.start(p, t), finish: (a) => h.finish(a), close: () => {} }
+}
+
+async function run(calls: number, workers: number): Promise<TurnFigures & { cpuPerCallPct: number; seconds: number }> {
+  const hosts = workers === 0 ? [localHost()] : Array.from({ length: workers }, workerHost)
+  const slice = Math.floor((PORTS.max - PORTS.min + 1) / hosts.length / 2) * 2
+  const shares = hosts.map((_, i) => Math.floor(calls / hosts.length) + (i < calls % hosts.length ? 1 : 0))
+  const ours = await Promise.all(hosts.map((h, i) => h.open(shares[i]!, { min: PORTS.min + i * slice, max: PORTS.min + (i + 1) * slice - 1 }, far.url)))
   // calls start talking at random moments of the first seconds, as real calls would
   const leadMs = calls === 1 ? 500 : LEAD_MS
-  const leads = ports.map(() => Math.round(Math.random() * leadMs))
-  const peerPorts = await far.open(ports.map((p) => p.port), leads)
-  const t0 = performance.now()
-  const now = () => performance.now() - t0
-  const legs = await Promise.all(
-    ports.map(async (bound, i) => {
-      const spurts: number[] = []
-      const chats: number[] = []
-      let lastSend = -Infinity
-      const leg = { spurts, chats, session: undefined as unknown as VoiceSession }
-      // notes when each reply's LLM request starts, to tell which talkspurt answers which turn
-      const tracedLlm = Object.assign(Object.create(llm) as OpenAiLlm, { chat: (req: Parameters<OpenAiLlm['chat']>[0]) => (chats.push(now()), llm.chat(req)) })
-      const media = await engine.startCall(
-        `bench_${i}`,
-        bound,
-        { remoteAddress: '127.0.0.1', remotePort: peerPorts[i]!, remoteRtcpPort: peerPorts[i]!, rtcpMux: true, codec: CODEC_DEFAULTS.PCMU, ptimeMs: 20, direction: 'sendrecv', remoteHold: false },
-        {
-          onAudio: (frame) => {
-            leg.session.pushAudio({ samples: frame, sampleRate: RATE })
-            leg.session.tick()
-          },
-        },
-      )
-      leg.session = new VoiceSession({
-        engines: { vad: silero, stt: new ScriptedStt(Array(CALLER_TURNS).fill('check my order')), tts },
-        brain: llmBrain(tracedLlm, { ...baseAgent, firstSpeaker: 'user', silenceTimeoutMs: 60_000 }),
-        settings: {
-          vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 },
-          endpointing: { maxFinalWaitMs: 1500, useInterimOnTimeout: true },
-          bargeIn: { ...DEFAULT_BARGE_IN },
-        },
-        agent: { ...baseAgent, firstSpeaker: 'user', silenceTimeoutMs: 60_000 },
-        hooks: {
-          send: (f) => {
-            const t = now()
-            if (t - lastSend > SAME_REPLY_MS) spurts.push(t)
-            lastSend = t
-            media.play(f.samples)
-          },
-          hangup: () => {},
-        },
-        sampleRate: RATE,
-        now,
-      })
-      leg.session.start()
-      return leg
-    }),
-  )
+  const all = ours.flat()
+  const peerPorts = await far.open(all, all.map(() => Math.round(Math.random() * leadMs)))
+  const t0Abs = performance.timeOrigin + performance.now()
+  let at = 0
+  const slices = ours.map((o) => [at, (at += o.length)] as const)
+  await Promise.all(hosts.map((h, i) => h.start(peerPorts.slice(...slices[i]!), t0Abs)))
   const cpu0 = process.cpuUsage()
+  const w0 = performance.now()
   far.startTalking()
   // the calls last as long as the callers' script: this is the load window, not a synchronisation
   await new Promise((r) => setTimeout(r, leadMs + CALLER_TURNS * (utteranceMs + PAUSE_MS) + 500))
   const cpu = process.cpuUsage(cpu0)
-  const seconds = now() / 1000
+  const seconds = (performance.now() - w0) / 1000
   const arrivals = await far.stop()
-  const f: Figures = { handoff: [], rtp: [], llm: [], tts: [], resumedTalkspurts: 0, unmatched: 0, cpuPerCallPct: 0, seconds }
-  const absOf = (sessionMs: number) => performance.timeOrigin + t0 + sessionMs
-  legs.forEach((leg, i) => {
-    leg.session.callerHungUp()
-    const turns = leg.session.report().turns
-    const wire: number[] = []
-    for (const at of arrivals[i]!) {
-      if (wire.length && at - wire[wire.length - 1]! < SAME_REPLY_MS) f.resumedTalkspurts++
-      else wire.push(at)
-    }
-    turns.forEach((t, j) => {
-      if (t.voiceToVoiceMs === undefined || t.endpointingMs === undefined) return
-      const platform = t.voiceToVoiceMs! - t.endpointingMs!
-      f.handoff.push(platform)
-      if (t.llmTtftMs !== undefined) f.llm.push(t.llmTtftMs)
-      if (t.ttsTtfbMs !== undefined) f.tts.push(t.ttsTtfbMs)
-      const firstFrame = leg.spurts.find((s) => s >= leg.chats[j]!)
-      const decidedAt = firstFrame === undefined ? NaN : absOf(firstFrame - platform)
-      const arrived = wire.find((a) => a >= decidedAt)
-      if (arrived === undefined) f.unmatched++
-      else f.rtp.push(arrived - decidedAt)
-    })
-  })
-  await engine.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-  f.cpuPerCallPct = ((cpu.user + cpu.system) / 1000 / (seconds * 1000) / calls) * 100
-  return f
+  const parts = await Promise.all(hosts.map((h, i) => h.finish(arrivals.slice(...slices[i]!))))
+  for (const h of hosts) h.close()
+  const f: TurnFigures = { handoff: [], rtp: [], llm: [], tts: [], resumedTalkspurts: 0, unmatched: 0 }
+  for (const p of parts) {
+    for (const k of ['handoff', 'rtp', 'llm', 'tts'] as const) f[k].push(...p[k])
+    f.resumedTalkspurts += p.resumedTalkspurts
+    f.unmatched += p.unmatched
+  }
+  return { ...f, seconds, cpuPerCallPct: ((cpu.user + cpu.system) / 1000 / (seconds * 1000) / calls) * 100 }
 }
 
-const fmt = (xs: number[]) => `p50 ${percentile(xs, 50)?.toFixed(1)} p99 ${percentile(xs, 99)?.toFixed(1)} max ${Math.max(...xs).toFixed(1)} ms`
-console.log('## end-of-speech decision -> first agent audio (platform-added, zero-delay fakes), per turn')
-console.log(`flite workers ${process.env.BENCH_FLITE_WORKERS ?? 1}; recording ${process.env.BENCH_RECORD === '0' ? 'off' : 'on'}; machine: 2 shared cores, load average per row`)
 /** One call gives three turns a run: repeat it so that its p99 is not just the worst of three. */
-async function runMerged(calls: number): Promise<Figures> {
-  const r = await run(calls)
+async function runMerged(calls: number, workers: number) {
+  const r = await run(calls, workers)
   for (let i = 1; i < (calls === 1 ? 4 : 1); i++) {
-    const more = await run(calls)
+    const more = await run(calls, workers)
     for (const k of ['handoff', 'rtp', 'llm', 'tts'] as const) r[k].push(...more[k])
     r.resumedTalkspurts += more.resumedTalkspurts
     r.unmatched += more.unmatched
@@ -157,16 +118,24 @@ async function runMerged(calls: number): Promise<Figures> {
   return r
 }
 
+const fmt = (xs: number[]) => `p50 ${percentile(xs, 50)?.toFixed(1)} p99 ${percentile(xs, 99)?.toFixed(1)} max ${Math.max(...xs).toFixed(1)} ms`
+console.log('## end-of-speech decision -> first agent audio (platform-added, zero-delay fakes), per turn')
+console.log(`flite workers ${process.env.BENCH_FLITE_WORKERS ?? 1}; recording ${process.env.BENCH_RECORD === '0' ? 'off' : 'on'}; W = worker threads (0: all on the main thread, the baseline); load average per row`)
 for (const calls of Ns) {
-  const load0 = loadavg()[0]!.toFixed(2)
-  const r = await runMerged(calls)
-  console.log(
-    `${calls} calls, ${r.handoff.length} turns (load ${load0} -> ${loadavg()[0]!.toFixed(2)}):\n` +
-      `  rtp     (first RTP packet at the phone): ${fmt(r.rtp)}${r.unmatched ? ` (${r.unmatched} unmatched)` : ''}\n` +
-      `  handoff (first frame to CallMedia):      ${fmt(r.handoff)}\n` +
-      `  within: LLM first token ${fmt(r.llm)}; TTS first audio ${fmt(r.tts)}\n` +
-      `  CPU ${r.cpuPerCallPct.toFixed(2)}% of a core per talking call (${r.seconds.toFixed(1)} s); replies resumed after a gap: ${r.resumedTalkspurts}`,
-  )
+  let base = 0
+  for (const w of modes) {
+    const load0 = loadavg()[0]!.toFixed(2)
+    const r = await runMerged(calls, w)
+    const p99 = percentile(r.rtp, 99) ?? 0
+    if (w === modes[0]) base = p99
+    console.log(
+      `${calls} calls, W=${w}, ${r.handoff.length} turns (load ${load0} -> ${loadavg()[0]!.toFixed(2)}):\n` +
+        `  rtp     (first RTP packet at the phone): ${fmt(r.rtp)}${r.unmatched ? ` (${r.unmatched} unmatched)` : ''}; p99 vs W=${modes[0]}: ${(base ? p99 / base : 1).toFixed(2)}\n` +
+        `  handoff (first frame to CallMedia):      ${fmt(r.handoff)}\n` +
+        `  within: LLM first token ${fmt(r.llm)}; TTS first audio ${fmt(r.tts)}\n` +
+        `  CPU ${r.cpuPerCallPct.toFixed(2)}% of a core per talking call (${r.seconds.toFixed(1)} s); replies resumed after a gap: ${r.resumedTalkspurts}`,
+    )
+  }
 }
 FliteTts.shutdown()
 await far.exit()

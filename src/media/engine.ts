@@ -48,7 +48,7 @@ export class MediaEngine {
   }
 
   /** SDP options for our side of a call on `ports`. */
-  sdpOptions(address: string, ports: BoundPorts): LocalMediaOptions {
+  sdpOptions(address: string, ports: Pick<BoundPorts, 'port'>): LocalMediaOptions {
     return { address, port: ports.port, codecs: this.codecs, ptimeMs: this.config.MEDIA_PTIME_MS ?? 20 }
   }
 

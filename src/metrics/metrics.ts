@@ -34,6 +34,10 @@ export class Metrics {
   private readonly httpRequests: Counter<'method' | 'route' | 'status'>
   private readonly httpDuration: Histogram<'method' | 'route'>
   private lagMaxMs = 0
+  private readonly workerFailures: Counter
+  private readonly workerFailedCalls: Counter
+  /** The latest statistics of each call worker (sent once a second); lag is the largest since the last scrape. */
+  private readonly workers = new Map<string, { calls: number; lagMaxMs: number }>()
   private lagTimer: ReturnType<typeof setInterval> | undefined
 
   constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean> } = {}) {
@@ -65,6 +69,31 @@ export class Metrics {
       collect() {
         this.set(Math.round(self.lagMaxMs * 10) / 10)
         self.lagMaxMs = 0
+      },
+    })
+    this.workerFailures = new Counter({ name: 'voice_agent_call_worker_failures_total', help: 'call worker threads that died (each is restarted)', registers })
+    this.workerFailedCalls = new Counter({ name: 'voice_agent_call_worker_failed_calls_total', help: 'calls hung up because their call worker died', registers })
+    new Gauge({
+      name: 'voice_agent_call_worker_calls',
+      help: 'calls each call worker thread carries now',
+      labelNames: ['worker'],
+      registers,
+      collect() {
+        this.reset()
+        for (const [worker, w] of self.workers) this.set({ worker }, w.calls)
+      },
+    })
+    new Gauge({
+      name: 'voice_agent_call_worker_loop_lag_ms',
+      help: 'largest lateness of a 20 ms timer in each call worker since the last scrape, ms: how long its calls\' media could not run',
+      labelNames: ['worker'],
+      registers,
+      collect() {
+        this.reset()
+        for (const [worker, w] of self.workers) {
+          this.set({ worker }, w.lagMaxMs)
+          w.lagMaxMs = 0
+        }
       },
     })
     new Gauge({
@@ -123,6 +152,18 @@ export class Metrics {
       this.rtpLost.inc(call.rtp.lost)
       this.rtpJitter.observe(call.rtp.jitterMs)
     }
+  }
+
+  /** A call worker's statistics of the last second (undefined: the worker stopped). */
+  callWorkerStats(worker: string, stats: { calls: number; loopLagMaxMs: number } | undefined): void {
+    if (!stats) return void this.workers.delete(worker)
+    const w = this.workers.get(worker)
+    this.workers.set(worker, { calls: stats.calls, lagMaxMs: Math.max(w?.lagMaxMs ?? 0, stats.loopLagMaxMs) })
+  }
+
+  callWorkerFailed(calls: number): void {
+    this.workerFailures.inc()
+    this.workerFailedCalls.inc(calls)
   }
 
   providerError(provider: string): void {

@@ -2,6 +2,7 @@
 export * from './audio.ts'
 export * from './base.ts'
 export { createVoiceEngines, type VoiceEngines } from './engines.ts'
+export { shareEngines, type SharedEnginePorts, useSharedEngines } from './shared-engines.ts'
 export type { AgentVoice, CallEngines } from './call-engines.ts'
 export * as brain from './brain/index.ts'
 export * as llm from './llm/index.ts'

@@ -1,16 +1,14 @@
 // The one place a call's brain is picked: its workflow when the agent has one, else the LLM
 // serving the agent's model, else none (greet, explain, hang up). Readiness uses the same rule.
 import { agentReadiness, type AgentSnapshot } from '../../agents/index.ts'
-import type { Db } from '../../db/index.ts'
 import type { CallEngines, VoiceEngines } from '../../voice/index.ts'
 import { llmBrain, noBrain } from '../../voice/brain/index.ts'
 import type { AgentProfile, Brain } from '../../voice/session/index.ts'
-import { findWorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
+import type { WorkflowGraph, WorkflowLlm } from '../../workflows/index.ts'
 import { sessionTools, type CallControls } from './tools.ts'
 import { workflowBrain } from './workflow-brain.ts'
 
 export interface BrainDeps {
-  db: Db
   voice: VoiceEngines
   workflowLlm?: WorkflowLlm
   maxVisits: number
@@ -23,10 +21,12 @@ export interface CallBrainInput {
   variables: Record<string, string>
   engines: CallEngines
   controls: CallControls
+  /** The agent's workflow (read by the caller), if it has one. */
+  graph: WorkflowGraph | undefined
 }
 
 export async function brainOfCall(d: BrainDeps, c: CallBrainInput): Promise<Brain> {
-  const graph = await findWorkflowGraph(d.db, c.agent.workspaceId, c.agent.agentId)
+  const graph = c.graph
   const { brain } = agentReadiness({ ...c.agent, hasWorkflow: graph !== undefined }, d.voice.serving)
   if (brain === 'workflow' && graph) {
     return workflowBrain({

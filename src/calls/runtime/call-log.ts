@@ -3,8 +3,8 @@
 import type { Logger } from '../../log.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
 import type { InboundCall, OutboundCall } from '../../telephony/sip/index.ts'
-import type { CallEngines } from '../../voice/index.ts'
 import type { TurnLatency } from '../../voice/turn/metrics.ts'
+import type { AnsweredInfo } from './conversation-types.ts'
 import type { TransferOutcome } from './tools.ts'
 
 /** What a log line says about the call it is about. */
@@ -38,10 +38,10 @@ export class CallLog {
     this.log.info({ ...this.fields(call), event: 'call_start', agent: call.agent.name }, 'call started')
   }
 
-  answered(call: LoggedCall, brain: string, engines: CallEngines): void {
-    const line = { ...this.fields(call), event: 'call_answer', brain, llm: engines.llm?.model, tts: engines.tts.provider, stt: engines.stt?.provider }
+  answered(call: LoggedCall, info: AnsweredInfo): void {
+    const line = { ...this.fields(call), event: 'call_answer', brain: info.brain, llm: info.llm, tts: info.tts, stt: info.stt }
     this.log.info(line, 'call answered')
-    for (const why of engines.fallbacks) this.log.warn({ ...this.fields(call), event: 'call_fallback' }, why)
+    for (const why of info.fallbacks) this.log.warn({ ...this.fields(call), event: 'call_fallback' }, why)
   }
 
   transferred(call: LoggedCall, target: string, outcome: TransferOutcome): void {

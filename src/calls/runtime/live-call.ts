@@ -1,34 +1,35 @@
-// One answered-or-ringing call: its SIP dialog, its media, the voice session talking on it, and
-// the call row that records how it went. The runtime creates it; it ends itself.
+// One answered-or-ringing call: its SIP dialog and the call row that records how it went, on
+// the main thread; its audio and conversation run where its placement put them (this thread or
+// a call worker). The runtime creates it; it ends itself.
 import type { Metrics, TurnLatencies } from '../../metrics/index.ts'
 import type { AgentSnapshot } from '../../agents/index.ts'
 import type { Db } from '../../db/index.ts'
 import { nowIso } from '../../ids.ts'
 import type { Logger } from '../../log.ts'
-import { ENGINE_RATE, type BoundPorts, type CallMedia, type MediaEngine } from '../../media/index.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
 import type { EndInfo, InboundCall, OutboundCall } from '../../telephony/sip/index.ts'
-import type { CallEngines, VoiceEngines } from '../../voice/index.ts'
-import { sessionFromEngines, type Brain, type EndReason, type VoiceSession } from '../../voice/session/index.ts'
+import type { VoiceSettings } from '../../voice/index.ts'
+import type { EndReason } from '../../voice/session/index.ts'
+import type { WorkflowGraph } from '../../workflows/index.ts'
 import * as repo from '../calls.repository.ts'
 import { finaliseCall } from '../records/finalise.ts'
-import type { CallBrainInput } from './brain.ts'
 import type { CallLog } from './call-log.ts'
-import { agentProfile, type CallLines } from './profile.ts'
+import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from './conversation-types.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
-import type { CallControls, TransferOutcome } from './tools.ts'
+import type { TransferOutcome } from './tools.ts'
 import type { Transferrer } from './transfer.ts'
 import type { AnswerGate } from '../calls.service.ts'
+
+/** end_reason of a call whose call worker died under it (outcome failed). */
+export const WORKER_FAILED = 'call-worker-failed'
 
 export interface LiveCallDeps {
   db: Db
   log: Logger
-  media: MediaEngine
-  voice: VoiceEngines
-  lines: CallLines
-  /** Picks what runs the conversation (see brain.ts). */
-  brainOf(input: CallBrainInput): Promise<Brain>
+  prices: VoiceSettings['prices']
+  /** The agent's workflow, if it has one (the brain runs it). */
+  graphOf(agent: AgentSnapshot): Promise<WorkflowGraph | undefined>
   transferrer: Transferrer
   /** Writes the call's log lines (start, answer, transfer, end; turns with LOG_CALL_DETAIL). */
   callLog: CallLog
@@ -45,7 +46,7 @@ export interface LiveCallInit {
   id: string
   type: 'inbound' | 'outbound'
   sip: InboundCall | OutboundCall
-  ports: BoundPorts
+  placement: CallPlacement
   route: NumberRoute
   agent: AgentSnapshot
   variables: Record<string, string>
@@ -60,19 +61,15 @@ export class LiveCall {
   readonly route: NumberRoute
   readonly agent: AgentSnapshot
   readonly variables: Record<string, string>
-  private readonly ports: BoundPorts
-  private callMedia?: CallMedia
-  private session?: VoiceSession
-  private tick?: { unsubscribe(): void }
+  readonly placement: CallPlacement
+  private conv?: Conversation
+  private starting?: Promise<unknown>
   private answeredAt?: number
   private sipEnd?: EndInfo
   private sessionEnd?: EndReason
+  private workerFailure?: string
   private transferred = false
-  private brain?: Brain
-  private engines?: CallEngines
   private negotiated?: NegotiatedMedia
-  /** While bridged to a transfer target, the caller's audio goes there instead of the session. */
-  private audioSink?: (frame: Int16Array) => void
   private finishing?: Promise<void>
   private readonly answerGate?: AnswerGate
   private readonly onEnded?: () => void
@@ -86,7 +83,7 @@ export class LiveCall {
     this.id = init.id
     this.type = init.type
     this.sip = init.sip
-    this.ports = init.ports
+    this.placement = init.placement
     this.route = init.route
     this.agent = init.agent
     this.variables = init.variables
@@ -94,90 +91,56 @@ export class LiveCall {
     this.onEnded = init.onEnded
     this.finished = new Promise((r) => (this.resolveFinished = r))
     this.sip.on('ended', (info) => this.onSipEnded(info))
-    this.sip.on('dtmf', (digit) => this.session?.pushDtmf(digit))
+    this.sip.on('dtmf', (digit) => this.conv?.pushDtmf(digit))
     // on hold the peer only sends (or nothing): we stop sending until it takes us off hold
     this.sip.on('hold', () => this.direction('recvonly'))
     this.sip.on('unhold', () => this.direction('sendrecv'))
   }
 
-  get media(): CallMedia | undefined {
-    return this.callMedia
+  get conversation(): Conversation | undefined {
+    return this.conv
   }
 
-  /** The call was answered with this media: start the audio and the conversation. */
+  /** The call was answered with this media: start the audio and the conversation where it was placed. */
   async answered(media: NegotiatedMedia): Promise<void> {
     this.answeredAt = performance.now()
     this.negotiated = media
     await repo.updateCall(this.deps.db, this.id, { status: 'in_progress', answered_at: nowIso() })
     if (this.sipEnd) return this.finish()
-    this.callMedia = await this.deps.media.startCall(this.id, this.ports, media, {
-      trustedAddresses: [remoteOf(this.sip).address],
-      onAudio: (frame) => (this.audioSink ? this.audioSink(frame) : this.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE })),
-      onDtmf: (e) => this.session?.pushDtmf(e.digit),
-    })
-    if (this.answerGate && (await this.passAnswerGate(this.answerGate)) === 'hangup') return
-    const controls: CallControls = {
-      transfer: (target) => this.transfer(target),
-      sendDtmf: (digits) => this.callMedia?.sendDtmf(digits),
-      optOut: () => this.deps.optOut(this),
-    }
-    const engines = (this.engines = this.deps.voice.forAgent(this.agent, ENGINE_RATE))
-    const profile = agentProfile(this.agent, this.deps.lines, this.variables, [])
-    const brain = (this.brain = await this.deps.brainOf({ agent: this.agent, profile, variables: this.variables, engines, controls }))
-    this.deps.callLog.answered(this, brain.kind, engines)
-    const t0 = performance.now()
-    this.session = sessionFromEngines(this.deps.voice, {
-      agent: profile,
-      brain,
-      engines,
-      sampleRate: ENGINE_RATE,
-      now: () => performance.now() - t0,
-      hooks: {
-        send: (frame) => this.callMedia?.play(frame.samples),
-        hangup: (reason) => this.onSessionEnded(reason),
-        providerFailed: (provider, error) => {
-          this.deps.metrics?.providerError(provider)
-          this.deps.callLog.providerFailed(this, provider, error)
-        },
-        turn: (text, latency) => this.deps.callLog.turn(this, text, latency),
-      },
-    })
+    const graph = await this.deps.graphOf(this.agent)
     if (this.sipEnd) return this.finish()
-    const start = () => {
-      if (this.sipEnd || !this.session) return
-      this.session.start()
-      this.tick = this.deps.media.clock.subscribe(() => this.session?.tick())
+    const init = { callId: this.id, media, trustedAddresses: [remoteOf(this.sip).address], agent: this.agent, variables: this.variables, graph }
+    const starting = this.placement.start(init, this.events(), this.answerGate)
+    this.starting = starting.catch(() => {})
+    try {
+      this.conv = await starting
+    } catch (err) {
+      if (!(err instanceof CallWorkerFailed)) throw err
+      return this.onWorkerFailed(err.message)
     }
-    if (this.agent.welcome.delayMs > 0) setTimeout(start, this.agent.welcome.delayMs)
-    else start()
+    if (this.sipEnd) this.conv.callerHungUp()
   }
 
-  private async passAnswerGate(gate: AnswerGate): Promise<'converse' | 'hangup'> {
-    const media = this.callMedia!
-    const call = this
-    const verdict = await gate({
-      listen: (sink) => this.bridgeAudio(sink),
-      play: async (pcm) => void (await media.play(pcm).done),
-      get ended() {
-        return call.sipEnd !== undefined
+  private events(): ConversationEvents {
+    return {
+      answered: (info) => this.deps.callLog.answered(this, info),
+      hangup: (reason) => this.onSessionEnded(reason),
+      gateHangup: () => this.hangup(),
+      providerFailed: (provider, error) => {
+        this.deps.metrics?.providerError(provider)
+        this.deps.callLog.providerFailed(this, provider, error)
       },
-    }).catch((err) => {
-      this.deps.log.warn({ err, callId: this.id }, 'answer gate failed; the agent takes the call')
-      return 'converse' as const
-    })
-    this.bridgeAudio(undefined)
-    if (this.sipEnd) {
-      void this.finish()
-      return 'hangup'
+      turn: (text, latency) => this.deps.callLog.turn(this, text, latency),
+      transfer: (target) => this.transfer(target),
+      optOut: () => this.deps.optOut(this),
+      failed: (reason) => this.onWorkerFailed(reason),
     }
-    if (verdict === 'hangup') this.hangup()
-    return verdict
   }
 
   private direction(direction: NegotiatedMedia['direction']): void {
-    if (!this.callMedia || !this.negotiated || this.sipEnd) return
+    if (!this.conv || !this.negotiated || this.sipEnd) return
     this.negotiated = { ...this.negotiated, direction }
-    this.callMedia.update(this.negotiated)
+    this.conv.update(this.negotiated)
   }
 
   /** Hang up from our side. */
@@ -195,22 +158,13 @@ export class LiveCall {
     const result = await this.deps.transferrer.transfer(this, target)
     this.deps.callLog.transferred(this, target, result)
     if (result.ok) this.transferred = true
-    if (result.ok && result.via === 'bridge') {
-      // the session is done (without hanging up): the caller now talks to the target through us
-      this.session?.callerHungUp()
-    }
+    // bridged: the session is done (without hanging up); the caller now talks to the target through us
+    if (result.ok && result.via === 'bridge') this.conv?.callerHungUp()
     return result
-  }
-
-  /** The transferrer bridged the caller to another leg: route the caller's audio there. */
-  bridgeAudio(sink: ((frame: Int16Array) => void) | undefined): void {
-    this.audioSink = sink
   }
 
   private onSessionEnded(reason: EndReason): void {
     this.sessionEnd ??= reason
-    this.tick?.unsubscribe()
-    this.tick = undefined
     if (this.transferred) return
     this.sip.hangup()
     void this.finish()
@@ -218,7 +172,15 @@ export class LiveCall {
 
   private onSipEnded(info: EndInfo): void {
     if (this.sipEnd?.reason !== 'shutdown') this.sipEnd = info
-    if (this.session && !this.session.ended) this.session.callerHungUp()
+    this.conv?.callerHungUp()
+    void this.finish()
+  }
+
+  /** Its call worker died: the media and session are gone; BYE to the peer and close the row. */
+  private onWorkerFailed(reason: string): void {
+    this.workerFailure ??= reason
+    this.deps.log.error({ callId: this.id, reason }, 'the call worker carrying this call failed; hanging up')
+    this.sip.hangup()
     void this.finish()
   }
 
@@ -233,19 +195,31 @@ export class LiveCall {
     return this.finishing
   }
 
-  private async persist(): Promise<void> {
-    this.tick?.unsubscribe()
+  private async closeConversation(): Promise<ConversationResult | undefined> {
+    await this.starting
     await this.deps.transferrer.release(this)
-    // without media the ports were never handed to it, so they are freed here
-    if (!this.callMedia) this.ports.release()
-    const closed = await this.callMedia?.close()
+    // without a conversation the ports were never handed over, so they are freed here
+    if (!this.conv) {
+      this.placement.release()
+      return undefined
+    }
+    return this.workerFailure ? undefined : this.conv.close().catch((err) => {
+      this.deps.log.warn({ err, callId: this.id }, 'the call media did not close cleanly')
+      return undefined
+    })
+  }
+
+  private async persist(): Promise<void> {
+    const closed = await this.closeConversation()
     let turns: TurnLatencies[] = []
     const endedAt = performance.now()
     const answered = this.answeredAt !== undefined
     const answeredMs = answered ? endedAt - this.answeredAt! : 0
-    const { outcome, endReason } = answered
-      ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
-      : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
+    const { outcome, endReason } = this.workerFailure
+      ? { outcome: 'failed' as const, endReason: WORKER_FAILED }
+      : answered
+        ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
+        : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
     const patch: Parameters<typeof repo.updateCall>[2] = {
       status: 'ended',
       outcome,
@@ -254,23 +228,23 @@ export class LiveCall {
       duration_sec: Math.round(answeredMs / 1000),
       recording_path: closed?.recording?.path ?? null,
     }
-    if (this.session && this.engines) {
-      const report = this.session.report()
-      patch.transcript = JSON.stringify(transcriptOf(report))
-      const metrics = callMetrics(report, {
-        model: report.usage.llm[0]?.model ?? (this.brain?.kind === 'llm' ? (this.engines.llm?.model ?? '') : ''),
-        ttsProvider: catalogId(this.engines.tts.provider),
-        sttProvider: catalogId(this.engines.stt?.provider ?? ''),
+    const s = closed?.session
+    if (s) {
+      patch.transcript = JSON.stringify(transcriptOf(s.report))
+      const metrics = callMetrics(s.report, {
+        model: s.report.usage.llm[0]?.model ?? (s.brain === 'llm' ? s.llmModel : ''),
+        ttsProvider: catalogId(s.ttsProvider),
+        sttProvider: catalogId(s.sttProvider),
       })
       turns = metrics.turns
       patch.metrics = JSON.stringify(metrics)
-      patch.cost = JSON.stringify(callCostOf(report, this.deps.voice.settings.prices, this.type, answeredMs))
+      patch.cost = JSON.stringify(callCostOf(s.report, this.deps.prices, this.type, answeredMs))
     }
     // the call-records hook: the end, its analysis and its post-call webhook in one transaction
     await finaliseCall(this.deps.db, this.id, patch)
     if (patch.recording_path) this.deps.recorded?.(this.id, patch.recording_path)
     this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
-    const rtp = closed?.stats.rtp
+    const rtp = closed?.rtp
     this.deps.metrics?.callEnded({
       direction: this.type,
       outcome,

@@ -6,32 +6,36 @@ import type { Db } from '../../db/index.ts'
 import { AppError } from '../../errors.ts'
 import { newId, nowIso } from '../../ids.ts'
 import type { Logger } from '../../log.ts'
-import { PortPoolExhaustedError, type MediaEngine } from '../../media/index.ts'
+import { PortPoolExhaustedError } from '../../media/index.ts'
 import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
-import { acceptAnswer, answerOffer, createOffer, SdpError } from '../../telephony/sdp/index.ts'
+import { acceptAnswer, answerOffer, createOffer, SdpError, type LocalMediaOptions } from '../../telephony/sdp/index.ts'
 import { parseSipUri, TargetRefusedError, type InboundCall, type UserAgent } from '../../telephony/sip/index.ts'
-import type { VoiceEngines } from '../../voice/index.ts'
+import type { VoiceSettings } from '../../voice/index.ts'
 import { optOut } from '../../do-not-call/index.ts'
-import type { WorkflowLlm } from '../../workflows/index.ts'
+import { findWorkflowGraph } from '../../workflows/index.ts'
 import type { Dialer, OutboundRequest } from '../calls.service.ts'
 import * as repo from '../calls.repository.ts'
-import { brainOfCall, type BrainDeps } from './brain.ts'
 import { CallLog } from './call-log.ts'
+import type { CallPlacer } from './conversation-types.ts'
 import { LiveCall, type LiveCallDeps } from './live-call.ts'
-import { callVariables, type CallLines } from './profile.ts'
+import { callVariables } from './profile.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
 
 export interface CallRuntimeDeps {
   db: Db
   log: Logger
-  config: CallLines & Pick<Config, 'PUBLIC_HOST' | 'TOOLS_ALLOW_PRIVATE' | 'WORKFLOW_MAX_VISITS' | 'LOG_CALL_DETAIL' | 'NODE_ID'>
+  config: Pick<Config, 'PUBLIC_HOST' | 'LOG_CALL_DETAIL' | 'NODE_ID'>
   ua: UserAgent
-  media: MediaEngine
-  voice: VoiceEngines
-  workflowLlm?: WorkflowLlm
+  /** Where calls run: this thread or the call workers (src/calls/workers). */
+  placer: CallPlacer
+  /** Our SDP options (codecs, ptime) for a call whose RTP port is `port`. */
+  sdpOptions(address: string, port: number): LocalMediaOptions
+  prices: VoiceSettings['prices']
   metrics?: LiveCallDeps['metrics']
   recorded?: LiveCallDeps['recorded']
+  /** Keeps the offline speech engines loaded while a call lives (see ENGINE_IDLE_RELEASE_MS). */
+  holdEngines?: () => () => void
 }
 
 /** The caller's number when the From user is one, else the user (or host) as sent. */
@@ -49,22 +53,13 @@ export class CallRuntime implements Dialer {
   private stopping = false
 
   constructor(private readonly d: CallRuntimeDeps) {
-    const transferrer = new Transferrer(d.ua, d.media, d.config.PUBLIC_HOST, d.log)
-    const brainDeps: BrainDeps = {
-      db: d.db,
-      voice: d.voice,
-      workflowLlm: d.workflowLlm,
-      maxVisits: d.config.WORKFLOW_MAX_VISITS,
-      allowPrivateTools: d.config.TOOLS_ALLOW_PRIVATE,
-    }
+    const transferrer = new Transferrer(d.ua, (port) => d.sdpOptions(d.config.PUBLIC_HOST, port), d.log)
     this.callLog = new CallLog(d.log, d.config.LOG_CALL_DETAIL)
     this.liveDeps = {
       db: d.db,
       log: d.log,
-      media: d.media,
-      voice: d.voice,
-      lines: d.config,
-      brainOf: (input) => brainOfCall(brainDeps, input),
+      prices: d.prices,
+      graphOf: (agent) => findWorkflowGraph(d.db, agent.workspaceId, agent.agentId),
       transferrer,
       callLog: this.callLog,
       onFinished: (call) => {
@@ -86,7 +81,7 @@ export class CallRuntime implements Dialer {
 
   /** A call keeps the offline engines loaded (loading them again after an idle release) until it finishes. */
   private track(live: LiveCall): void {
-    this.live.set(live, this.d.voice.hold())
+    this.live.set(live, this.d.holdEngines?.() ?? (() => {}))
   }
 
   get activeCalls(): number {
@@ -99,16 +94,19 @@ export class CallRuntime implements Dialer {
     if (!call.info.offer) return call.reject(488, { reason: 'An SDP offer is required' })
     const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
     if (!agent) return call.reject(480)
-    const ports = await this.d.media.allocatePorts().catch(() => undefined)
-    if (!ports) return call.reject(503, { retryAfterSec: 5 })
+    const placement = await this.d.placer.place().catch((err) => {
+      this.d.log.warn({ err, sipCallId: call.callId }, 'no place for a call')
+      return undefined
+    })
+    if (!placement) return call.reject(503, { retryAfterSec: 5 })
     let answer
     try {
-      answer = answerOffer(call.info.offer, this.d.media.sdpOptions(this.d.config.PUBLIC_HOST, ports))
+      answer = answerOffer(call.info.offer, this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port))
     } catch (err) {
-      ports.release()
+      placement.release()
       return call.reject(err instanceof SdpError ? err.status : 488)
     }
-    if (call.state !== 'ringing') return ports.release()
+    if (call.state !== 'ringing') return placement.release()
     const from = callerOf(call.info.from.uri)
     const startedAt = new Date()
     const variables = callVariables({ from, to: route.e164, type: 'inbound', startedAt })
@@ -128,7 +126,7 @@ export class CallRuntime implements Dialer {
       started_at: startedAt.toISOString(),
       node_id: this.d.config.NODE_ID || null,
     })
-    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, ports, route, agent, variables })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, placement, route, agent, variables })
     this.track(live)
     this.callLog.started(live)
     call.answer(answer.sdp)
@@ -143,11 +141,12 @@ export class CallRuntime implements Dialer {
     } catch (err) {
       throw new AppError(422, 'validation_failed', (err as Error).message, { fields: [{ path: 'phoneNumberId', message: (err as Error).message }] })
     }
-    const ports = await this.d.media.allocatePorts().catch((err) => {
+    // an answer gate hears the callee's frames: such calls run in this thread
+    const placement = await this.d.placer.place({ inProcess: req.answerGate !== undefined }).catch((err) => {
       if (err instanceof PortPoolExhaustedError) throw new AppError(503, 'not_ready', 'no RTP port is free; too many calls', undefined, { 'Retry-After': '5' })
       throw err
     })
-    const local = this.d.media.sdpOptions(this.d.config.PUBLIC_HOST, ports)
+    const local = this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port)
     const sip = req.route.sip!
     let call
     try {
@@ -158,7 +157,7 @@ export class CallRuntime implements Dialer {
         credentials: sip.username && sip.password ? { username: sip.username, password: sip.password } : undefined,
       })
     } catch (err) {
-      ports.release()
+      placement.release()
       if (err instanceof TargetRefusedError) throw new AppError(422, 'validation_failed', `the number's trunk: ${err.message}`, { fields: [{ path: 'phoneNumberId', message: `the number's trunk: ${err.message}` }] })
       throw err
     }
@@ -167,7 +166,7 @@ export class CallRuntime implements Dialer {
     // listeners below are attached before any await, and the write never overrides a later status.
     const ringing = repo.markRinging(this.d.db, req.callId, { sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
     const live = new LiveCall(this.liveDeps, {
-      id: req.callId, type: 'outbound', sip: call, ports, route: req.route, agent: req.agent, variables,
+      id: req.callId, type: 'outbound', sip: call, placement, route: req.route, agent: req.agent, variables,
       answerGate: req.answerGate, onEnded: req.onEnded,
     })
     this.track(live)

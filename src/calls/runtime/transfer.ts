@@ -1,22 +1,20 @@
 // transfer_call: a blind REFER first; when the peer refuses REFER, a new leg through the same
 // trunk, bridged to the caller by the appliance until either side hangs up.
 import type { Logger } from '../../log.ts'
-import type { CallMedia, MediaEngine } from '../../media/index.ts'
-import { acceptAnswer, createOffer } from '../../telephony/sdp/index.ts'
+import { acceptAnswer, createOffer, type LocalMediaOptions } from '../../telephony/sdp/index.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
 import type { InboundCall, OutboundCall, TransferState, UserAgent } from '../../telephony/sip/index.ts'
+import type { Conversation } from './conversation-types.ts'
 import { dialTarget } from './target.ts'
 import type { TransferFailure, TransferOutcome } from './tools.ts'
 
-/** What a transfer needs of the call it moves: its dialog, trunk, media and audio routing. */
+/** What a transfer needs of the call it moves: its dialog, trunk and conversation (which bridges the leg's audio). */
 export interface TransferableCall {
   readonly id: string
   readonly sip: InboundCall | OutboundCall
   readonly route: NumberRoute
-  readonly media: CallMedia | undefined
+  readonly conversation: Conversation | undefined
   hangup(): void
-  /** Routes the caller's audio to `sink` (a bridged leg) instead of the conversation; undefined undoes it. */
-  bridgeAudio(sink: ((frame: Int16Array) => void) | undefined): void
 }
 
 /** REFER statuses that mean "this peer does not do transfers", not "the target failed". */
@@ -24,7 +22,7 @@ const REFER_UNSUPPORTED = new Set([403, 405, 420, 481, 488, 501, 603])
 
 interface Bridge {
   leg: OutboundCall
-  media?: CallMedia
+  connected: boolean
 }
 
 export class Transferrer {
@@ -32,8 +30,8 @@ export class Transferrer {
 
   constructor(
     private readonly ua: UserAgent,
-    private readonly media: MediaEngine,
-    private readonly publicHost: string,
+    /** Our SDP options for a leg whose RTP port is `port`. */
+    private readonly sdpOptions: (port: number) => LocalMediaOptions,
     private readonly log: Logger,
     private readonly timeoutMs = 30_000,
   ) {}
@@ -56,9 +54,8 @@ export class Transferrer {
     const b = this.bridges.get(call)
     if (!b) return
     this.bridges.delete(call)
-    call.bridgeAudio(undefined)
     if (b.leg.state !== 'ended') b.leg.hangup()
-    if (b.media) await b.media.close().catch(() => {})
+    await call.conversation?.closeLeg().catch(() => {})
   }
 
   private refer(call: TransferableCall, uri: string): Promise<TransferOutcome> {
@@ -82,11 +79,11 @@ export class Transferrer {
   }
 
   private async bridge(call: TransferableCall, uri: string): Promise<TransferOutcome> {
-    const a = call.media
-    if (!a) return { ok: false, reason: 'call_not_active' }
-    const ports = await this.media.allocatePorts().catch(() => undefined)
-    if (!ports) return { ok: false, reason: 'failed' }
-    const local = this.media.sdpOptions(this.publicHost, ports)
+    const c = call.conversation
+    if (!c) return { ok: false, reason: 'call_not_active' }
+    const port = await c.openLeg().catch(() => undefined)
+    if (port === undefined) return { ok: false, reason: 'failed' }
+    const local = this.sdpOptions(port)
     const sip = call.route.sip
     let leg: OutboundCall
     try {
@@ -97,19 +94,17 @@ export class Transferrer {
         credentials: sip?.username && sip.password ? { username: sip.username, password: sip.password } : undefined,
       })
     } catch (err) {
-      ports.release()
+      await c.closeLeg().catch(() => {})
       this.log.warn({ err, callId: call.id }, 'transfer leg could not be placed')
       return { ok: false, reason: 'failed' }
     }
-    const bridge: Bridge = { leg }
+    const bridge: Bridge = { leg, connected: false }
     this.bridges.set(call, bridge)
     return new Promise<TransferOutcome>((resolve) => {
       leg.on('answered', async (sdp) => {
         try {
-          const b = await this.media.startCall(`${call.id}-transfer`, ports, acceptAnswer(sdp, local), { onAudio: (f) => a.play(f) })
-          bridge.media = b
-          call.bridgeAudio((f) => b.play(f))
-          a.flush()
+          await c.connectLeg(acceptAnswer(sdp, local))
+          bridge.connected = true
           resolve({ ok: true, via: 'bridge' })
         } catch (err) {
           this.log.warn({ err, callId: call.id }, 'transfer leg media failed')
@@ -118,9 +113,9 @@ export class Transferrer {
         }
       })
       leg.on('ended', (info) => {
-        if (!bridge.media) {
-          ports.release()
+        if (!bridge.connected) {
           this.bridges.delete(call)
+          void c.closeLeg().catch(() => {})
           resolve({ ok: false, reason: failureOf(info.status) })
         } else if (call.sip.state !== 'ended') call.hangup()
       })

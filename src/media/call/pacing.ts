@@ -28,6 +28,19 @@ export class PacingHistogram {
     this.maxMs = 0
   }
 
+  /** The counts as plain data (to cross a thread), and back with `merge(PacingHistogram.from(...))`. */
+  toJSON(): { buckets: number[]; count: number; maxMs: number } {
+    return { buckets: Array.from(this.buckets), count: this.count, maxMs: this.maxMs }
+  }
+
+  static from(data: { buckets: number[]; count: number; maxMs: number }): PacingHistogram {
+    const h = new PacingHistogram()
+    h.buckets.set(data.buckets)
+    h.count = data.count
+    h.maxMs = data.maxMs
+    return h
+  }
+
   /** Adds another histogram's counts (for totals across calls). */
   merge(other: PacingHistogram): void {
     for (let i = 0; i < this.buckets.length; i++) this.buckets[i]! += other.buckets[i]!

