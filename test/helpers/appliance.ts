@@ -59,7 +59,8 @@ export async function startTestAppliance(
   opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
 ): Promise<TestAppliance> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
-  const rtpBase = 20000 + 400 * Math.floor(Math.random() * 50)
+  // below the kernel's ephemeral ports (32768+), which freePort() hands to SIPp, and baresip's 31000+
+  const rtpBase = 20000 + 400 * Math.floor(Math.random() * 27)
   const database = overrides.DATABASE_URL ?? (await testDatabaseFor(dir))
   const config = loadConfig({}, {
     DATABASE_URL: database,

@@ -1,6 +1,7 @@
 // A headless Chromium (Debian's) driven by playwright-core for the console's browser tests: a
 // log of every request the page makes, CSP and script errors collected, axe-core run in the page.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 
@@ -69,9 +70,15 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) }))
 }
 
+/**
+ * Photographs the page for docs/console.md. The docs' copies are rewritten only with
+ * UPDATE_SCREENSHOTS=1, so an ordinary test run leaves the checkout clean; otherwise the picture
+ * is still taken (the page must render) into a temporary folder.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS : join(tmpdir(), 'console-screenshots')
+  mkdirSync(dir, { recursive: true })
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true })
 }
 
 /** Opens the console and signs in with `key`; resolves once the navigation is shown. */

@@ -40,7 +40,8 @@ export async function startClusterNode(o: ClusterNodeOptions, timeoutMs = 30_000
   if (o.secretKeyFile) copyFileSync(o.secretKeyFile, join(dataDir, 'secret.key'))
   const httpPort = await freePort()
   const sipPort = await freePort()
-  const rtpBase = 40000 + 400 * Math.floor(Math.random() * 50)
+  // below the kernel's ephemeral ports (32768+), which freePort() hands to SIPp, and apart from test appliances' 20000-30800
+  const rtpBase = 10000 + 400 * Math.floor(Math.random() * 25)
   const proc = Bun.spawn([BUN, join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: {
