@@ -49,7 +49,7 @@ export class VoiceHost {
     this.deps ??= {
       silero: await SileroVad.load(),
       llm: new OpenAiLlm({ baseUrl: llmUrl, apiKey: 'sk', model: 'bench', conn: { maxRetries: 0, timeoutMs: 10_000, retryIntervalMs: 1 } }),
-      tts: new FliteTts({ voice: 'kal16', sampleRate: RATE, workers: Number(process.env.BENCH_FLITE_WORKERS ?? 1) }),
+      tts: new FliteTts({ voice: 'kal16', sampleRate: RATE, workers: Number(process.env.BENCH_FLITE_WORKERS ?? 2) }),
     }
     this.dataDir = mkdtempSync(join(tmpdir(), 'bench-voice-'))
     this.engine = new MediaEngine({ RTP_PORT_MIN: rtp.min, RTP_PORT_MAX: rtp.max, DATA_DIR: this.dataDir, RECORD_CALLS: process.env.BENCH_RECORD !== '0' }, { bindHost: '127.0.0.1' })

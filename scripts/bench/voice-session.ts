@@ -30,7 +30,7 @@ const utteranceMs = 3000 // upper bound of the caller's sentence; only sizes the
 
 const far = await FarEnd.start()
 // the main thread's flite pool, shared with the worker threads as the appliance shares it
-new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: Number(process.env.BENCH_FLITE_WORKERS ?? 1) })
+new FliteTts({ voice: 'kal16', sampleRate: 16000, workers: Number(process.env.BENCH_FLITE_WORKERS ?? 2) })
 
 interface Host {
   open(calls: number, rtp: { min: number; max: number }, llmUrl: string): Promise<number[]>
@@ -120,7 +120,7 @@ async function runMerged(calls: number, workers: number) {
 
 const fmt = (xs: number[]) => `p50 ${percentile(xs, 50)?.toFixed(1)} p99 ${percentile(xs, 99)?.toFixed(1)} max ${Math.max(...xs).toFixed(1)} ms`
 console.log('## end-of-speech decision -> first agent audio (platform-added, zero-delay fakes), per turn')
-console.log(`flite workers ${process.env.BENCH_FLITE_WORKERS ?? 1}; recording ${process.env.BENCH_RECORD === '0' ? 'off' : 'on'}; W = worker threads (0: all on the main thread, the baseline); load average per row`)
+console.log(`flite workers ${process.env.BENCH_FLITE_WORKERS ?? 2}; recording ${process.env.BENCH_RECORD === '0' ? 'off' : 'on'}; W = worker threads (0: all on the main thread, the baseline); load average per row`)
 for (const calls of Ns) {
   let base = 0
   for (const w of modes) {
