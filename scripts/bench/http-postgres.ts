@@ -7,56 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startPostgres } from '../../test/helpers/postgres.ts'
+import { benchArg, requireWrk, waitFor, wrk } from './wrk.ts'
 
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : def
-}
-const seconds = arg('seconds', 10)
-const connections = arg('connections', 50)
+const seconds = benchArg('seconds', 10)
+const connections = benchArg('connections', 50)
 const root = join(import.meta.dir, '..', '..')
-
-if (!Bun.which('wrk')) {
-  console.error('wrk is not installed: apt-get install -y wrk')
-  process.exit(2)
-}
-
-async function waitFor(url: string, headers: Record<string, string> = {}): Promise<Response> {
-  for (let i = 0; i < 400; i++) {
-    try {
-      const res = await fetch(url, { headers })
-      if (res.ok) return res
-    } catch {}
-    await Bun.sleep(50) // polling a process we started until it listens; not a test
-  }
-  throw new Error(`${url} did not come up`)
-}
-
-interface Result {
-  rps: number
-  p50Ms: number
-  p99Ms: number
-}
-
-async function wrk(url: string, headers: Record<string, string>): Promise<Result> {
-  const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
-  const run = async (dur: number) => {
-    const proc = Bun.spawn(['wrk', `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${dur}s`, '--latency', ...headerArgs, url], { stdout: 'pipe' })
-    const out = await new Response(proc.stdout).text()
-    await proc.exited
-    return out
-  }
-  await run(2) // warm-up
-  const out = await run(seconds)
-  const ms = (label: string) => {
-    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out)
-    if (!m) throw new Error(`no ${label}% in wrk output:\n${out}`)
-    const v = Number(m[1])
-    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v
-  }
-  if (/Non-2xx or 3xx responses:\s+[1-9]/.test(out)) throw new Error(`non-2xx responses from ${url}`)
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50Ms: ms('50'), p99Ms: ms('99') }
-}
+requireWrk()
 
 interface Running {
   base: string
@@ -77,9 +33,9 @@ async function appliance(env: Record<string, string>, port: number): Promise<Run
     stderr: 'inherit',
   })
   const base = `http://127.0.0.1:${port}`
-  await waitFor(`${base}/health`)
+  await waitFor(`${base}/health`, {}, 400)
   const auth = { authorization: `Bearer ${readFileSync(join(dataDir, 'admin-api-key'), 'utf8').trim()}` }
-  const list = (await (await waitFor(`${base}/api/workspaces`, auth)).json()) as { workspaces: { id: string }[] }
+  const list = (await (await waitFor(`${base}/api/workspaces`, auth, 400)).json()) as { workspaces: { id: string }[] }
   for (let i = 0; i < 20; i++) {
     await fetch(`${base}/api/agents`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Agent ${i}` }) })
   }
@@ -105,8 +61,9 @@ try {
   console.log('|---|---|---|---|---|')
   const ratios: string[] = []
   for (const [name, path] of [['GET /api/workspaces/{id}', (r: Running) => `/api/workspaces/${r.workspaceId}`], ['GET /api/agents?limit=20', () => '/api/agents?limit=20']] as const) {
-    const a = await wrk(lite.base + path(lite), lite.auth)
-    const b = await wrk(pg.base + path(pg), pg.auth)
+    const a = await wrk(lite.base + path(lite), lite.auth, { seconds, connections })
+    const b = await wrk(pg.base + path(pg), pg.auth, { seconds, connections })
+    for (const [r, name] of [[a, 'SQLite'], [b, 'PostgreSQL']] as const) if (r.non2xx > 0) throw new Error(`non-2xx responses from the ${name} appliance`)
     console.log(`| ${name} | SQLite (baseline) | ${a.rps.toFixed(0)} | ${a.p50Ms.toFixed(2)} | ${a.p99Ms.toFixed(2)} |`)
     console.log(`| ${name} | PostgreSQL | ${b.rps.toFixed(0)} | ${b.p50Ms.toFixed(2)} | ${b.p99Ms.toFixed(2)} |`)
     ratios.push(`${name}: throughput ratio ${(b.rps / a.rps).toFixed(2)}, p50 ratio ${(b.p50Ms / a.p50Ms).toFixed(2)} (+${(b.p50Ms - a.p50Ms).toFixed(2)} ms)`)

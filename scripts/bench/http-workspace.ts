@@ -5,58 +5,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { benchArg, requireWrk, waitFor, wrk, type WrkResult } from './wrk.ts'
 
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : def
-}
-const seconds = arg('seconds', 10)
-const connections = arg('connections', 50)
+const seconds = benchArg('seconds', 10)
+const connections = benchArg('connections', 50)
 const root = join(import.meta.dir, '..', '..')
-
-if (!Bun.which('wrk')) {
-  console.error('wrk is not installed: apt-get install -y wrk')
-  process.exit(2)
-}
-
-async function waitFor(url: string, headers: Record<string, string> = {}): Promise<Response> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(url, { headers })
-      if (res.ok) return res
-    } catch {}
-    await Bun.sleep(50) // polling a process we started until it listens; not a test
-  }
-  throw new Error(`${url} did not come up`)
-}
-
-interface Result {
-  rps: number
-  p50Ms: number
-  p99Ms: number
-  non2xx: number
-}
-
-async function wrk(url: string, headers: Record<string, string>): Promise<Result> {
-  const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
-  const run = async (dur: number) => {
-    const proc = Bun.spawn(['wrk', '-t2', `-c${connections}`, `-d${dur}s`, '--latency', ...headerArgs, url], { stdout: 'pipe' })
-    const out = await new Response(proc.stdout).text()
-    await proc.exited
-    return out
-  }
-  await run(2) // warm-up: JIT, SQLite page cache
-  const out = await run(seconds)
-  const ms = (label: string) => {
-    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out)
-    if (!m) throw new Error(`no ${label}% in wrk output:\n${out}`)
-    const v = Number(m[1])
-    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v
-  }
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
-  return { rps, p50Ms: ms('50'), p99Ms: ms('99'), non2xx }
-}
+requireWrk()
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'))
 const appPort = 39000 + Math.floor(Math.random() * 500)
@@ -93,10 +47,10 @@ try {
   const bareUrl = `http://127.0.0.1:${barePort}/api/workspaces/${id}`
   await waitFor(bareUrl)
 
-  const baseline = await wrk(bareUrl, auth)
-  const ours = await wrk(url, auth)
+  const baseline = await wrk(bareUrl, auth, { seconds, connections })
+  const ours = await wrk(url, auth, { seconds, connections })
   if (ours.non2xx > 0) throw new Error(`${ours.non2xx} non-2xx responses from the appliance`)
-  const row = (name: string, r: Result) => `| ${name} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} |`
+  const row = (name: string, r: WrkResult) => `| ${name} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} |`
   console.log(`GET /api/workspaces/{id}, ${connections} connections, ${seconds} s, wrk -t2, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`)
   console.log('| server | requests/s | p50 ms | p99 ms |')
   console.log('|---|---|---|---|')
