@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Api, apiClient } from './appliance.ts'
+import { collectLogLines, collectText } from './child-output.ts'
 import { freePort } from './sipp.ts'
 
 const ROOT = join(import.meta.dir, '../..')
@@ -69,35 +70,17 @@ export async function startClusterNode(o: ClusterNodeOptions, timeoutMs = 30_000
     stderr: 'pipe',
   })
   const logs: any[] = []
-  let stderr = ''
-  void (async () => {
-    let buf = ''
-    for await (const chunk of proc.stdout) {
-      buf += new TextDecoder().decode(chunk)
-      let nl: number
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl)
-        buf = buf.slice(nl + 1)
-        try {
-          logs.push(JSON.parse(line))
-        } catch {
-          logs.push({ raw: line })
-        }
-      }
-    }
-  })()
-  void (async () => {
-    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk)
-  })()
+  collectLogLines(proc.stdout, logs)
+  const stderr = collectText(proc.stderr)
   const url = `http://127.0.0.1:${httpPort}`
   const end = Date.now() + timeoutMs
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`node ${o.nodeId} exited with ${proc.exitCode}: ${stderr.slice(-2000)}`)
+    if (proc.exitCode !== null) throw new Error(`node ${o.nodeId} exited with ${proc.exitCode}: ${stderr().slice(-2000)}`)
     const ready = await fetch(`${url}/ready`).then((r) => r.status === 200, () => false)
     if (ready) break
     if (Date.now() > end) {
       proc.kill('SIGKILL')
-      throw new Error(`node ${o.nodeId} not ready within ${timeoutMs} ms: ${stderr.slice(-2000)}`)
+      throw new Error(`node ${o.nodeId} not ready within ${timeoutMs} ms: ${stderr().slice(-2000)}`)
     }
     await Bun.sleep(50)
   }

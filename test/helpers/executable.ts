@@ -4,6 +4,7 @@ import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiClient, type Api } from './appliance.ts'
+import { collectLogLines, collectText } from './child-output.ts'
 import { SHERPA_BESIDE } from '../../src/embedded/index.ts'
 
 const ROOT = join(import.meta.dir, '../..')
@@ -61,34 +62,16 @@ export async function runExecutable(env: Record<string, string> = {}): Promise<R
     stderr: 'pipe',
   })
   const logs: any[] = []
-  let errText = ''
   let started!: (v: { url: string; sipUdp: number }) => void
   let failed!: (e: Error) => void
   const ready = new Promise<{ url: string; sipUdp: number }>((res, rej) => ((started = res), (failed = rej)))
   let sipUdp = 0
-  void (async () => {
-    let buf = ''
-    for await (const chunk of proc.stdout) {
-      buf += new TextDecoder().decode(chunk)
-      let nl: number
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl)
-        buf = buf.slice(nl + 1)
-        try {
-          const entry = JSON.parse(line)
-          logs.push(entry)
-          if (entry.msg === 'SIP listening') sipUdp = entry.sip.udp
-          if (entry.msg === 'appliance started') started({ url: entry.url, sipUdp })
-        } catch {
-          logs.push({ raw: line })
-        }
-      }
-    }
-  })()
-  void (async () => {
-    for await (const chunk of proc.stderr) errText += new TextDecoder().decode(chunk)
-  })()
-  void proc.exited.then((code) => failed(new Error(`the executable exited with ${code} before listening: ${errText.slice(-2000)} ${JSON.stringify(logs).slice(-2000)}`)))
+  collectLogLines(proc.stdout, logs, (entry) => {
+    if (entry.msg === 'SIP listening') sipUdp = entry.sip.udp
+    if (entry.msg === 'appliance started') started({ url: entry.url, sipUdp })
+  })
+  const errText = collectText(proc.stderr)
+  void proc.exited.then((code) => failed(new Error(`the executable exited with ${code} before listening: ${errText().slice(-2000)} ${JSON.stringify(logs).slice(-2000)}`)))
   const { url } = await ready
   const adminKey = (await Bun.file(join(dataDir, 'admin-api-key')).text()).trim()
   return {
