@@ -17,6 +17,8 @@ export interface FakeS3 {
   objects: Map<string, Uint8Array>
   /** "METHOD /bucket/key?query" of every request, in order. */
   requests: string[]
+  /** The appliance settings that store recordings in this bucket. */
+  settings(): { RECORDINGS_STORAGE: 's3'; S3_ENDPOINT: string; S3_BUCKET: string; S3_REGION: string; S3_ACCESS_KEY_ID: string; S3_SECRET_ACCESS_KEY: string }
   /** Makes the next `n` requests answer 500 InternalError (an outage). */
   failNext(n: number): void
   stop(): Promise<void>
@@ -137,8 +139,10 @@ export function startFakeS3(opts: { bucket?: string; region?: string; accessKeyI
     },
   })
 
+  const url = `http://127.0.0.1:${server.port}`
   return {
-    url: `http://127.0.0.1:${server.port}`,
+    url,
+    settings: () => ({ RECORDINGS_STORAGE: 's3', S3_ENDPOINT: url, S3_BUCKET: bucket, S3_REGION: region, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey }),
     bucket,
     region,
     accessKeyId,

@@ -18,14 +18,7 @@ import { freePort, sipp } from '../../helpers/sipp.ts'
 import { until, untilAsync } from '../../helpers/until.ts'
 
 let s3: FakeS3
-const s3Config = (): Partial<Config> => ({
-  RECORDINGS_STORAGE: 's3',
-  S3_ENDPOINT: s3.url,
-  S3_BUCKET: s3.bucket,
-  S3_REGION: s3.region,
-  S3_ACCESS_KEY_ID: s3.accessKeyId,
-  S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-})
+const s3Config = (): Partial<Config> => s3.settings()
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString()
 const locationOf = async (t: TestAppliance, id: string) =>
   (await t.appliance.database.db.selectFrom('calls').select('recording_path').where('id', '=', id).executeTakeFirst())?.recording_path ?? null

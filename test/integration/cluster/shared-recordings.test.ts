@@ -21,14 +21,7 @@ describe('two nodes on one PostgreSQL database and one bucket', () => {
     if (!postgresInstalled()) return
     s3 = startFakeS3()
     const database = await (await sharedPostgres()).createDatabase('cluster')
-    const env = {
-      RECORDINGS_STORAGE: 's3',
-      S3_ENDPOINT: s3.url,
-      S3_BUCKET: s3.bucket,
-      S3_REGION: s3.region,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    }
+    const env = s3.settings()
     ;[a, b] = (await startNodes(database, ['rec-a', 'rec-b'], () => env)) as [Node, Node]
     await connectNumber(a, E164, 'sip:127.0.0.1:5999') // one number in the shared database serves both nodes
   }, 60_000)
