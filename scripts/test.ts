@@ -73,12 +73,25 @@ const MISSING_PACKAGE = /^\(skip\) .*\[needs Debian package ([^\]]+)\]/gm
 let passed = 0
 let failed = 0
 let skipped = 0
+/** Every `(fail)` line of every pass, printed again above the summary: CI keeps only the tail of the output. */
+const failures: string[] = []
 
 if (extra.length === 0) {
   const tsc = await run([bunBin, 'x', 'tsc', '--noEmit', '-p', '.'], true)
   if (tsc.code === 0) passed++
   else failed++
   console.log(tsc.code === 0 ? '(pass) type check: tsc --noEmit' : '(fail) type check: tsc --noEmit')
+}
+
+/** The `(fail)` lines of a `bun test` run, each with the test file it came from. */
+function failedTests(out: string): string[] {
+  const lines: string[] = []
+  let file = ''
+  for (const line of out.split('\n')) {
+    if (/^\S+\.test\.tsx?:$/.test(line)) file = line.slice(0, -1)
+    else if (line.startsWith('(fail) ')) lines.push(`${line} (${file})`)
+  }
+  return lines
 }
 
 /** Adds a `bun test` run's figures to the totals; false when it failed. */
@@ -90,6 +103,7 @@ function count(tests: { code: number; out: string }): boolean {
   failed += Number(fail?.[1] ?? 0)
   skipped += Number(skip?.[1] ?? 0)
   if (tests.code !== 0 && !fail) failed++
+  failures.push(...failedTests(tests.out))
   return tests.code === 0
 }
 
@@ -129,5 +143,6 @@ if (missing.length) {
   }
 }
 
+if (failures.length) console.log(`failed tests:\n${failures.join('\n')}`)
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(failed > 0 || !ok ? 1 : 0)
