@@ -64,6 +64,7 @@ export async function startAppliance(
   let changes: ChangeListener | undefined
   let presence: NodePresence | undefined
   let placer: CallPlacer | undefined
+  let voiceEngines: Awaited<ReturnType<typeof createVoiceEngines>> | undefined
   try {
     database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
@@ -94,7 +95,6 @@ export async function startAppliance(
     // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
     let started: CallRuntime | undefined
     let voiceProblems = (): string[] => []
-    let voiceEngines: Awaited<ReturnType<typeof createVoiceEngines>> | undefined
     const dialer: Dialer = {
       dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
     }
@@ -192,7 +192,7 @@ export async function startAppliance(
       prices: voice.settings.prices,
       sdpOptions: (address, port) => engine.sdpOptions(address, { port }),
       recorded: (id, path) => uploader.finished(id, path),
-      holdEngines: () => voice.hold(),
+      holdEngines: () => voice.hold('threads'),
     })
     log.info({ sip }, 'SIP listening')
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
@@ -261,6 +261,7 @@ export async function startAppliance(
         await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop(), uploader.stop()])
         await callPlacement.stop()
         await mediaEngine.stop()
+        voice.close()
         probe.stop()
         await changes?.stop()
         await presence?.stop()
@@ -277,6 +278,7 @@ export async function startAppliance(
     await ua?.stop().catch(() => {})
     await placer?.stop().catch(() => {})
     await media?.stop().catch(() => {})
+    voiceEngines?.close()
     await database?.close().catch(() => {})
     lock.release()
     throw err

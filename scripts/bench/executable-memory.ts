@@ -1,8 +1,9 @@
-// Benchmark: resident memory of the compiled appliance with its offline engines (Silero,
-// pocketsphinx, flite): loaded after start, idle once ENGINE_IDLE_RELEASE_MS has unloaded them,
+// Benchmark: resident memory of the compiled appliance with its offline engines (Silero in its
+// host processes, pocketsphinx, flite): loaded after start, idle once ENGINE_IDLE_RELEASE_MS has unloaded them,
 // at the end of 100 SIPp calls (greeting, a key, hang-up; 10 at a time) and idle again after
 // them. The same-run baseline is the same executable with ENGINE_IDLE_RELEASE_MS=0 (engines kept).
 //   bun run scripts/bench/executable-memory.ts [--calls 100]
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadavg } from 'node:os'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
@@ -19,7 +20,29 @@ const CALLS = arg('calls', 100)
 const IDLE_MS = 3000
 const FIXTURES = join(import.meta.dir, '../../test/fixtures/sip')
 
-const rssMb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())![1]) / 1024
+const field = async (pid: number, file: string, name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(await Bun.file(`/proc/${pid}/${file}`).text())![1]) / 1024
+
+interface Memory {
+  /** RSS of the appliance process and of each helper process (the Silero hosts), added up. */
+  rss: number
+  /** The same processes' PSS: pages they share (the executable, onnxruntime's library) counted once. */
+  pss: number
+}
+
+async function memory(pid: number): Promise<Memory> {
+  // each thread's children are listed under that thread (call workers start their own hosts)
+  const pids = [pid]
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const list = await Bun.file(`/proc/${pid}/task/${task}/children`).text().catch(() => '')
+    pids.push(...list.split(' ').filter(Boolean).map(Number))
+  }
+  const m = { rss: 0, pss: 0 }
+  for (const p of pids) {
+    m.rss += await field(p, 'status', 'VmRSS').catch(() => 0)
+    m.pss += await field(p, 'smaps_rollup', 'Pss').catch(() => 0)
+  }
+  return m
+}
 
 async function enginesLoaded(exe: RunningExecutable): Promise<boolean> {
   const text = await (await fetch(`${exe.url}/metrics`)).text()
@@ -40,9 +63,9 @@ async function idle(exe: RunningExecutable, release: boolean): Promise<void> {
 async function run(release: boolean) {
   const exe = await runExecutable({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: String(release ? IDLE_MS : 0), CALL_WORKER_IDLE_MS: String(release ? IDLE_MS : 0) })
   try {
-    const afterStart = await rssMb(exe.pid)
+    const afterStart = await memory(exe.pid)
     await idle(exe, release)
-    const idleStart = await rssMb(exe.pid)
+    const idleStart = await memory(exe.pid)
     const workspaceId = (await exe.api('GET', '/api/workspaces')).body.workspaces[0].id
     const target = await setupCallTarget({ api: exe.api, workspaceId } as any)
     const graph = {
@@ -54,15 +77,19 @@ async function run(release: boolean) {
     }
     await exe.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })
     const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf.xml'), { PCAP: join(SIPP_PCAP_DIR, 'dtmf_2833_5.pcap') })
-    let peak = 0
-    const sampler = setInterval(async () => (peak = Math.max(peak, await rssMb(exe.pid))), 250)
+    const peak = { rss: 0, pss: 0 }
+    const sampler = setInterval(async () => {
+      const m = await memory(exe.pid)
+      peak.rss = Math.max(peak.rss, m.rss)
+      peak.pss = Math.max(peak.pss, m.pss)
+    }, 250)
     const p = sipp(['-sf', scenario, `127.0.0.1:${exe.sipUdp}`, '-s', target.e164.slice(1), '-m', String(CALLS), '-l', '10', '-r', '10', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())], 120)
     const result = await p.exited
     clearInterval(sampler)
     if (result.code !== 0) throw new Error(`sipp: ${result.stderr.slice(-500)}`)
-    const afterCalls = await rssMb(exe.pid)
+    const afterCalls = await memory(exe.pid)
     await idle(exe, release)
-    const idleAfter = await rssMb(exe.pid)
+    const idleAfter = await memory(exe.pid)
     return { afterStart, idleStart, peak, afterCalls, idleAfter }
   } finally {
     await exe.stop()
@@ -71,9 +98,10 @@ async function run(release: boolean) {
 
 const kept = await run(false)
 const released = await run(true)
-console.log(`executable memory (RSS, MB), ${CALLS} calls 10 at a time, loadavg ${loadavg()[0]!.toFixed(2)}:`)
-console.log('                          after start  idle  peak in calls  end of calls  idle after calls')
+console.log(`executable memory (MB, the process and its Silero host processes: RSS / PSS), ${CALLS} calls 10 at a time, loadavg ${loadavg()[0]!.toFixed(2)}:`)
+console.log('                          after start        idle  peak in calls  end of calls  idle after calls')
+const cell = (m: Memory, width: number) => `${m.rss.toFixed(0)} / ${m.pss.toFixed(0)}`.padStart(width)
 for (const [name, r] of [['engines kept (0)', kept], [`released after ${IDLE_MS} ms`, released]] as const) {
-  console.log(`  ${name.padEnd(24)} ${r.afterStart.toFixed(0).padStart(11)} ${r.idleStart.toFixed(0).padStart(5)} ${r.peak.toFixed(0).padStart(14)} ${r.afterCalls.toFixed(0).padStart(13)} ${r.idleAfter.toFixed(0).padStart(17)}`)
+  console.log(`  ${name.padEnd(24)} ${cell(r.afterStart, 11)} ${cell(r.idleStart, 11)} ${cell(r.peak, 14)} ${cell(r.afterCalls, 13)} ${cell(r.idleAfter, 17)}`)
 }
-console.log(`  ratio released/kept: idle ${(released.idleStart / kept.idleStart).toFixed(2)}, idle after calls ${(released.idleAfter / kept.idleAfter).toFixed(2)}`)
+console.log(`  ratio released/kept (RSS): idle ${(released.idleStart.rss / kept.idleStart.rss).toFixed(2)}, idle after calls ${(released.idleAfter.rss / kept.idleAfter.rss).toFixed(2)}`)

@@ -24,6 +24,18 @@ export function workerScript(fromSrc: string, sibling: URL): string {
   return standalone ? `/$bunfs/root/${fromSrc.replace(/\.ts$/, '.js')}` : sibling.href
 }
 
+/**
+ * The hidden first arguments that make the appliance's entry point (src/main.ts) run a helper
+ * process instead of the appliance: the sherpa-onnx model probe, the Silero host.
+ */
+export const HELPER_COMMANDS = { sherpaProbe: '__sherpa-probe', sileroHost: '__silero-host' } as const
+
+/** The command line of a helper process: the executable itself, or src/main.ts under bun from the checkout. */
+export function helperCommand(helper: keyof typeof HELPER_COMMANDS, ...args: string[]): string[] {
+  const entry = standalone ? [process.execPath] : [process.execPath, join(import.meta.dir, '..', 'main.ts')]
+  return [...entry, HELPER_COMMANDS[helper], ...args]
+}
+
 /** Where `npm run build` puts sherpa-onnx beside the executable: its addon loads its own onnxruntime and cannot be embedded. */
 export const SHERPA_BESIDE = 'sherpa-onnx'
 

@@ -37,7 +37,7 @@ export class Metrics {
   private readonly workerFailures: Counter
   private readonly workerFailedCalls: Counter
   /** The latest statistics of each call worker (sent once a second); lag is the largest since the last scrape. */
-  private readonly workers = new Map<string, { calls: number; lagMaxMs: number }>()
+  private readonly workers = new Map<string, { calls: number; lagMaxMs: number; engines: Record<string, boolean> }>()
   private lagTimer: ReturnType<typeof setInterval> | undefined
 
   constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean> } = {}) {
@@ -102,7 +102,10 @@ export class Metrics {
       labelNames: ['engine'],
       registers,
       collect() {
-        for (const [engine, loaded] of Object.entries(opts.enginesLoaded?.() ?? {})) this.set({ engine }, loaded ? 1 : 0)
+        // an engine is loaded when the main thread or any call worker has it in memory
+        const loaded: Record<string, boolean> = { ...opts.enginesLoaded?.() }
+        for (const w of self.workers.values()) for (const [engine, on] of Object.entries(w.engines)) loaded[engine] = (loaded[engine] ?? false) || on
+        for (const [engine, on] of Object.entries(loaded)) this.set({ engine }, on ? 1 : 0)
       },
     })
     new Gauge({
@@ -155,10 +158,10 @@ export class Metrics {
   }
 
   /** A call worker's statistics of the last second (undefined: the worker stopped). */
-  callWorkerStats(worker: string, stats: { calls: number; loopLagMaxMs: number } | undefined): void {
+  callWorkerStats(worker: string, stats: { calls: number; loopLagMaxMs: number; engines?: Record<string, boolean> } | undefined): void {
     if (!stats) return void this.workers.delete(worker)
     const w = this.workers.get(worker)
-    this.workers.set(worker, { calls: stats.calls, lagMaxMs: Math.max(w?.lagMaxMs ?? 0, stats.loopLagMaxMs) })
+    this.workers.set(worker, { calls: stats.calls, lagMaxMs: Math.max(w?.lagMaxMs ?? 0, stats.loopLagMaxMs), engines: stats.engines ?? {} })
   }
 
   callWorkerFailed(calls: number): void {

@@ -31,8 +31,12 @@ export interface VoiceEngines {
   /**
    * Keeps the offline engines loaded for a call (loading those released while idle) until the
    * returned function is called; ENGINE_IDLE_RELEASE_MS after the last call they are unloaded.
+   * `threads` holds the engine threads that call workers share (flite, pocketsphinx), `vad` this
+   * thread's Silero host (each thread that runs calls has its own).
    */
-  hold(): () => void
+  hold(scope?: 'all' | 'threads' | 'vad'): () => void
+  /** Ends what runs outside this process's threads (the Silero host) at once. */
+  close(): void
   /** The offline engines that unload while idle, and whether each is in memory now. */
   loaded(): Record<string, boolean>
 }
@@ -47,7 +51,7 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
   let vad: VadModel
   if (oneOf('VAD_ENGINE', cfg.VAD_ENGINE, ['silero', 'energy']) === 'silero') {
     try {
-      vad = await SileroVad.load(cfg.VAD_MODEL_FILE || undefined)
+      vad = await SileroVad.load(cfg.VAD_MODEL_FILE || undefined, { idleReleaseMs: cfg.ENGINE_IDLE_RELEASE_MS })
     } catch (err) {
       vad = new EnergyVad()
       const why = `VAD: Silero could not be loaded, using the energy VAD, which takes any loud sound for speech (${(err as Error).message})`
@@ -95,21 +99,26 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     Bun.gc(true)
     trimHeap()
   })
-  const hold = () => {
+  const hold = (scope: 'all' | 'threads' | 'vad' = 'all') => {
     const releases: (() => void)[] = [idleProcess.hold()]
-    if (ttsName === 'flite') releases.push((tts(8000) as FliteTts).hold())
-    if (stt instanceof PocketsphinxStt) releases.push(stt.hold())
+    if (scope !== 'threads' && vad instanceof SileroVad) releases.push(vad.hold())
+    if (scope !== 'vad' && ttsName === 'flite') releases.push((tts(8000) as FliteTts).hold())
+    if (scope !== 'vad' && stt instanceof PocketsphinxStt) releases.push(stt.hold())
     return () => {
       for (const r of releases.splice(0)) r()
     }
   }
   const loaded = () => {
     const out: Record<string, boolean> = {}
+    if (vad instanceof SileroVad) out.silero = vad.loaded
     if (ttsName === 'flite') out.flite = (tts(8000) as FliteTts).loaded
     if (stt instanceof PocketsphinxStt) out.pocketsphinx = stt.loaded
     return out
   }
-  return { vad, stt, llm, tts, settings, notes, problems, serving, forAgent, hold, loaded }
+  const close = () => {
+    if (vad instanceof SileroVad) vad.close()
+  }
+  return { vad, stt, llm, tts, settings, notes, problems, serving, forAgent, hold, loaded, close }
 }
 
 async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[], degraded: string[]): Promise<Stt | undefined> {

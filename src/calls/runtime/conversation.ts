@@ -37,13 +37,17 @@ export class LocalConversation implements Conversation {
   private audioSink?: (frame: Int16Array) => void
   private leg?: Leg
   private ended = false
+  /** This thread's VAD host, held (started now if idle) for the whole call. */
+  private readonly releaseVad: () => void
 
   private constructor(
     private readonly d: ConversationDeps,
     private readonly ports: BoundPorts,
     private readonly init: ConversationInit,
     private readonly events: ConversationEvents,
-  ) {}
+  ) {
+    this.releaseVad = d.voice.hold('vad')
+  }
 
   /** Starts the media on `ports`, runs the gate if any, then the session (after the agent's welcome delay). */
   static async start(d: ConversationDeps, ports: BoundPorts, init: ConversationInit, events: ConversationEvents, gate?: AnswerGate): Promise<LocalConversation> {
@@ -162,6 +166,7 @@ export class LocalConversation implements Conversation {
 
   async close(): Promise<ConversationResult> {
     this.ended = true
+    this.releaseVad()
     this.stopTick()
     this.callerHungUp()
     await this.closeLeg()

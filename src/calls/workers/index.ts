@@ -25,6 +25,6 @@ export function callPlacer(config: Config, local: ConversationDeps, metrics: Poo
   if (workers === 0) return inProcess
   log.info({ callWorkers: workers }, 'calls run in call worker threads')
   // a running worker holds the main thread's engine threads: its ports to them stay valid until it stops
-  const share = () => ({ ...shareEngines(), release: local.voice.hold() })
+  const share = () => ({ ...shareEngines(), release: local.voice.hold('threads') })
   return new CallWorkerPool({ config, workers, idleMs: config.CALL_WORKER_IDLE_MS, log: log.child({ component: 'call-workers' }), local: inProcess, metrics, shareEngines: share })
 }

@@ -18,6 +18,8 @@ export type ToWorker =
   | { t: 'connectLeg'; rid: number; cid: number; media: NegotiatedMedia }
   | { t: 'closeLeg'; rid: number; cid: number }
   | { t: 'close'; rid: number; cid: number }
+  /** The thread is about to be terminated: end what lives outside it (the Silero host process). */
+  | { t: 'shutdown' }
   | Reply
 
 /** Events a call's conversation reports; `transfer` and `optOut` are requests the main thread answers. */
@@ -36,6 +38,7 @@ export type FromWorker =
   | { t: 'transfer'; rid: number; cid: number; target: string }
   | { t: 'optOut'; rid: number; cid: number }
   | { t: 'stats'; stats: WorkerStats }
+  | { t: 'shutdown' }
   | Reply
 
 export type Reply = { t: 'reply'; rid: number; ok: true; value?: unknown } | { t: 'reply'; rid: number; ok: false; error: string; code?: 'ports_exhausted' }
@@ -47,6 +50,8 @@ export interface WorkerStats {
   loopLagMaxMs: number
   /** The media clock's timer lateness p99 over the worker's life, ms. */
   clockLatenessP99Ms: number
+  /** The worker's own offline engines in memory now (its Silero host). */
+  engines: Record<string, boolean>
 }
 
 /** Requests in flight on one side of a worker's port, by id. */

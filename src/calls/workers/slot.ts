@@ -17,7 +17,8 @@ export interface SlotHooks {
   /** Ports to the main thread's engine threads, handed to each new worker. */
   shareEngines?(): { ports: SharedEnginePorts; transfer: MessagePort[]; release?: () => void }
   failed(index: number, calls: number, reason: string): void
-  stats(index: number, stats: WorkerStats): void
+  /** The worker's statistics once a second; undefined once its thread has ended. */
+  stats(index: number, stats: WorkerStats | undefined): void
 }
 
 export class PortsExhausted extends Error {}
@@ -100,6 +101,8 @@ export class WorkerSlot implements WorkerLink {
         return this.pending.settle(m, this.settleError)
       case 'stats':
         return this.hooks.stats(this.index, m.stats)
+      case 'shutdown':
+        return
       case 'event': {
         const ev = this.calls.get(m.cid)?.events
         if (!ev) return
@@ -130,6 +133,7 @@ export class WorkerSlot implements WorkerLink {
     this.ready = undefined
     clearTimeout(this.idle)
     this.letGoOfEngines()
+    this.hooks.stats(this.index, undefined)
     const reason = `call worker ${this.index} exited (code ${code})`
     this.pending.failAll(new CallWorkerFailed(reason))
     const calls = [...this.calls.values()]
@@ -156,7 +160,23 @@ export class WorkerSlot implements WorkerLink {
     this.letGoOfEngines()
     this.pending.failAll(new CallWorkerFailed(`call worker ${this.index} stopped`))
     this.calls.clear()
+    await this.shutdown(worker)
     await worker.terminate()
+    this.hooks.stats(this.index, undefined)
+  }
+
+  /** Lets a running worker end its helper processes before it is terminated (at most a second). */
+  private async shutdown(worker: Worker): Promise<void> {
+    let onMessage: (m: FromWorker) => void = () => {}
+    const acked = new Promise<void>((resolve) => {
+      onMessage = (m) => m.t === 'shutdown' && resolve()
+      worker.on('message', onMessage)
+    })
+    worker.postMessage({ t: 'shutdown' } satisfies ToWorker)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([acked, new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)))])
+    clearTimeout(timer)
+    worker.off('message', onMessage)
   }
 
   /** For tests: ends the thread as a crash would. */

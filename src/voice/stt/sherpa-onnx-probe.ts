@@ -1,11 +1,8 @@
 // Loads a model once in a throw-away process: sherpa-onnx ends the whole process (exit(-1)) on
 // some malformed models, which must not take the appliance down with it. The child is the
-// appliance's own entry point (the executable itself, or src/main.ts under bun) with this command.
+// appliance's own entry point (the executable itself, or src/main.ts under bun): see helperCommand.
 import type { SherpaModel } from './sherpa-model.ts'
 import { createRecognizer } from './sherpa-onnx-runtime.ts'
-
-/** The hidden first argument that makes src/main.ts run the probe instead of the appliance. */
-export const SHERPA_PROBE_COMMAND = '__sherpa-probe'
 
 /** Builds the recognizer described by `arg` (JSON); the exit code for the child process. */
 export function sherpaProbe(arg: string | undefined): number {

@@ -1,7 +1,4 @@
-import { requireSherpa, standalone } from '../../embedded/index.ts'
-import { SHERPA_PROBE_COMMAND } from './sherpa-onnx-probe.ts'
-import { workerScript } from '../../embedded/index.ts'
-import { fileURLToPath } from 'node:url'
+import { helperCommand, requireSherpa, workerScript } from '../../embedded/index.ts'
 import type { AudioFrame } from '../audio.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
 import { AsyncQueue } from '../queue.ts'
@@ -34,9 +31,7 @@ type Listener = (r: SherpaReply) => void
 
 /** Loads the model in a child process first: a malformed model makes sherpa-onnx exit the process. */
 async function probe(model: SherpaModel, numThreads: number, endpointingMs: number): Promise<void> {
-  const main = fileURLToPath(new URL('../../main.ts', import.meta.url))
-  const entry = standalone ? [process.execPath] : [process.execPath, main]
-  const child = Bun.spawn([...entry, SHERPA_PROBE_COMMAND, JSON.stringify({ model, numThreads, endpointingMs })], {
+  const child = Bun.spawn(helperCommand('sherpaProbe', JSON.stringify({ model, numThreads, endpointingMs })), {
     stdout: 'ignore',
     stderr: 'pipe',
   })

@@ -1,43 +1,74 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { BUNDLED_SILERO_MODEL, preloadOnnxRuntime } from '../../embedded/index.ts'
+import { existsSync } from 'node:fs'
+import { BUNDLED_SILERO_MODEL } from '../../embedded/index.ts'
+import { IdleRelease } from '../idle.ts'
 import type { VadModel, VadScorer } from './contract.ts'
+import { SileroHostExited, SileroHostProcess } from './silero-process.ts'
+import { SHARED_ROWS, type SharedAreas, STATE_WIDTH } from './silero-wire.ts'
 
 export const SILERO_FILE = 'silero_vad_v5.onnx'
-
-type Ort = typeof import('onnxruntime-node')
-type Session = import('onnxruntime-node').InferenceSession
 
 const WINDOW: Record<number, number> = { 8000: 256, 16000: 512 }
 /** v5 is trained on each window preceded by the tail of the previous one. */
 const CONTEXT: Record<number, number> = { 8000: 32, 16000: 64 }
+const STATE = 2 * STATE_WIDTH
+
+export interface SileroOptions {
+  /** The host process ends after this long unused (0: never); the next window starts a new one. */
+  idleReleaseMs?: number
+}
 
 /**
- * Silero VAD v5 through onnxruntime-node; one ONNX session shared by every stream. The runtime
- * runs inference synchronously on the calling thread, and one run costs about the same for one
- * window as for several, so the windows every call completes in one turn of the event loop are
- * scored together in one batched run (same results: each row has its own recurrent state).
+ * Silero VAD v5, run by onnxruntime in a host process of its own (silero-host.ts) that ends when
+ * nothing has used it for `idleReleaseMs`, so an idle appliance does not keep onnxruntime mapped.
+ * One run costs about the same for one window as for several, so the windows every stream
+ * completes in one turn of the event loop go to the host as one batch (same results: each row
+ * carries its own recurrent state). A host that dies is replaced, and the batch sent again.
  */
 export class SileroVad implements VadModel {
   readonly name = 'silero-v5'
   readonly capabilities = { sampleRates: [8000, 16000], learned: true }
   private readonly batches = new Map<number, Batcher>()
+  private host: Promise<SileroHostProcess> | undefined
+  private readonly idle: IdleRelease
 
   private constructor(
-    private readonly ort: Ort,
-    private readonly session: Session,
-  ) {}
+    private readonly modelPath: string,
+    host: SileroHostProcess,
+    private readonly idleReleaseMs: number,
+  ) {
+    this.host = Promise.resolve(host)
+    this.idle = new IdleRelease(idleReleaseMs, () => this.release())
+    this.idle.arm()
+  }
 
-  /** Loads the model shipped with the appliance (or the given file). Fails clearly when it is missing. */
-  static async load(modelPath = BUNDLED_SILERO_MODEL): Promise<SileroVad> {
+  /** Starts a host on the model shipped with the appliance (or the given file). Fails clearly when it cannot load. */
+  static async load(modelPath = BUNDLED_SILERO_MODEL, opts: SileroOptions = {}): Promise<SileroVad> {
     if (!existsSync(modelPath)) throw new Error(`Silero VAD model not found at ${modelPath}`)
-    preloadOnnxRuntime()
-    const ort = await import('onnxruntime-node')
-    const session = await ort.InferenceSession.create(readFileSync(modelPath), {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-    })
-    return new SileroVad(ort, session)
+    const idleReleaseMs = opts.idleReleaseMs ?? 60_000
+    return new SileroVad(modelPath, await SileroHostProcess.start(modelPath, hostIdleExit(idleReleaseMs)), idleReleaseMs)
+  }
+
+  /** Whether a host process is running now. */
+  get loaded(): boolean {
+    return this.host !== undefined
+  }
+
+  /** The running host's process id (for tests and the memory benchmark). */
+  async hostPid(): Promise<number | undefined> {
+    return this.host ? (await this.host).pid : undefined
+  }
+
+  /** Keeps the host running (starting it now if it is not) until the returned function is called. */
+  hold(): () => void {
+    const release = this.idle.hold()
+    void this.running().catch(() => {})
+    return release
+  }
+
+  /** Ends the host process now; a later window starts another. */
+  close(): void {
+    this.idle.cancel()
+    this.release()
   }
 
   windowSamples(sampleRate: number): number {
@@ -50,9 +81,9 @@ export class SileroVad implements VadModel {
     const window = this.windowSamples(sampleRate)
     const context = CONTEXT[sampleRate]!
     let batch = this.batches.get(sampleRate)
-    if (!batch) this.batches.set(sampleRate, (batch = new Batcher(this.ort, this.session, sampleRate, context + window)))
+    if (!batch) this.batches.set(sampleRate, (batch = new Batcher((rows) => this.score(sampleRate, context + window, rows))))
     const b = batch
-    const row: Row = { input: new Float32Array(context + window), state: new Float32Array(STATE), resolve: () => {}, reject: () => {} }
+    const row: Row = { input: new Float32Array(context + window), state: new Float32Array(STATE), probability: 0, resolve: () => {}, reject: () => {} }
     return {
       score(samples: Float32Array): Promise<number> {
         if (samples.length !== window) throw new RangeError(`Silero window must be ${window} samples`)
@@ -61,30 +92,75 @@ export class SileroVad implements VadModel {
       },
     }
   }
+
+  private running(): Promise<SileroHostProcess> {
+    const current = this.host
+    if (current) return current
+    const started = SileroHostProcess.start(this.modelPath, hostIdleExit(this.idleReleaseMs))
+    this.host = started
+    started.catch(() => this.host === started && (this.host = undefined))
+    return started
+  }
+
+  private release(): void {
+    const host = this.host
+    this.host = undefined
+    void host?.then((h) => h.stop()).catch(() => {})
+  }
+
+  /** Batched runs on the host (SHARED_ROWS at a time); a host found dead is replaced once and the batch sent again. */
+  private async score(sampleRate: number, width: number, rows: Row[]): Promise<void> {
+    const release = this.idle.hold()
+    try {
+      for (let from = 0; from < rows.length; from += SHARED_ROWS) {
+        const part = rows.slice(from, from + SHARED_ROWS)
+        const n = part.length
+        const fill = (a: SharedAreas) =>
+          part.forEach((r, i) => {
+            a.input.set(r.input, i * width)
+            a.state.set(r.state.subarray(0, STATE_WIDTH), i * STATE_WIDTH)
+            a.state.set(r.state.subarray(STATE_WIDTH), (n + i) * STATE_WIDTH)
+          })
+        const take = (a: SharedAreas) =>
+          part.forEach((r, i) => {
+            r.state.set(a.state.subarray(i * STATE_WIDTH, (i + 1) * STATE_WIDTH), 0)
+            r.state.set(a.state.subarray((n + i) * STATE_WIDTH, (n + i + 1) * STATE_WIDTH), STATE_WIDTH)
+            r.probability = a.output[i]!
+          })
+        for (let attempt = 0; ; attempt++) {
+          const host = await this.running()
+          try {
+            await host.run(n, width, sampleRate, fill, take)
+            break
+          } catch (err) {
+            if (!(err instanceof SileroHostExited) || attempt > 0) throw err
+            if (this.host && (await this.host.catch(() => undefined)) === host) this.host = undefined
+          }
+        }
+      }
+      for (const r of rows) r.resolve(r.probability)
+    } finally {
+      release()
+    }
+  }
 }
 
-/** Per layer of the model's state: 128 floats per stream, as [2, batch, 128]. */
-const STATE = 2 * 128
+/** The host's own idle exit comes well after this side's release, which normally ends it first. */
+const hostIdleExit = (idleReleaseMs: number) => (idleReleaseMs > 0 ? idleReleaseMs + 5000 : 0)
 
 interface Row {
   input: Float32Array
   state: Float32Array
+  probability: number
   resolve(p: number): void
   reject(e: unknown): void
 }
 
+/** Gathers the rows scored in one turn of the event loop into one run. */
 class Batcher {
   private pending: Row[] = []
-  private readonly sr: import('onnxruntime-node').Tensor
 
-  constructor(
-    private readonly ort: Ort,
-    private readonly session: Session,
-    sampleRate: number,
-    private readonly width: number,
-  ) {
-    this.sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(sampleRate)]), [])
-  }
+  constructor(private readonly run: (rows: Row[]) => Promise<void>) {}
 
   score(row: Row): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -97,24 +173,8 @@ class Batcher {
   private async flush(): Promise<void> {
     const rows = this.pending
     this.pending = []
-    const n = rows.length
-    const input = new Float32Array(n * this.width)
-    const state = new Float32Array(n * STATE)
-    rows.forEach((r, i) => {
-      input.set(r.input, i * this.width)
-      state.set(r.state.subarray(0, 128), i * 128)
-      state.set(r.state.subarray(128), (n + i) * 128)
-    })
     try {
-      const { Tensor } = this.ort
-      const out = await this.session.run({ input: new Tensor('float32', input, [n, this.width]), state: new Tensor('float32', state, [2, n, 128]), sr: this.sr })
-      const next = out.stateN!.data as Float32Array
-      const p = out.output!.data as Float32Array
-      rows.forEach((r, i) => {
-        r.state.set(next.subarray(i * 128, (i + 1) * 128), 0)
-        r.state.set(next.subarray((n + i) * 128, (n + i + 1) * 128), 128)
-        r.resolve(p[i]!)
-      })
+      await this.run(rows)
     } catch (err) {
       for (const r of rows) r.reject(err)
     }

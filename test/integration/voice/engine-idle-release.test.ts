@@ -1,5 +1,6 @@
 // With no call for ENGINE_IDLE_RELEASE_MS the offline engines (flite's workers, pocketsphinx's
-// model) are unloaded; a call loads them again, keeps them for its whole length, and is heard.
+// model, the Silero host process) are unloaded; a call loads them again, keeps them for its whole
+// length, and is heard.
 import { afterAll, beforeAll, expect } from 'bun:test'
 import { join } from 'node:path'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
@@ -20,7 +21,7 @@ let t: TestAppliance
 beforeAll(async () => {
   // the flite pool is one per process: start from none, so this appliance's idle time applies
   FliteTts.shutdown()
-  if (installed) t = await startTestAppliance({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: 400, CALL_WORKER_IDLE_MS: 300 })
+  if (installed) t = await startTestAppliance({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', VAD_ENGINE: 'silero', ENGINE_IDLE_RELEASE_MS: 400, CALL_WORKER_IDLE_MS: 300 })
 })
 
 afterAll(async () => {
@@ -37,7 +38,7 @@ async function loaded(): Promise<Record<string, number>> {
 test('idle engines unload, a call loads them again and holds them until it ends, and the agent is heard', async () => {
   await untilAsync(async () => {
     const l = await loaded()
-    return l.flite === 0 && l.pocketsphinx === 0
+    return l.flite === 0 && l.pocketsphinx === 0 && l.silero === 0
   }, 10_000, 'the engines to unload while idle', 100)
 
   const target = await setupCallTarget(t)
@@ -52,15 +53,15 @@ test('idle engines unload, a call loads them again and holds them until it ends,
   // the caller presses 5 after 200 ms and hangs up 1.2 s later: longer than the idle time
   const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf.xml'), { PCAP: join(SIPP_PCAP_DIR, 'dtmf_2833_5.pcap') })
   const run = sipp(['-sf', scenario, `127.0.0.1:${t.appliance.sip.udp}`, '-s', target.e164.slice(1), '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())], 30)
-  let heldDuringCall = false
+  // the call's worker reports its Silero host within a tick of starting it
+  let heldDuringCall: Record<string, number> = {}
   await untilAsync(async () => {
     const calls = (await t.api('GET', '/api/calls')).body.calls ?? []
     if (!calls.some((c: any) => c.status === 'in_progress')) return false
-    const l = await loaded()
-    heldDuringCall = l.flite === 1 && l.pocketsphinx === 1
-    return true
-  }, 10_000, 'the call to be in progress', 100)
-  expect(heldDuringCall).toBe(true)
+    heldDuringCall = await loaded()
+    return heldDuringCall.silero === 1
+  }, 10_000, 'the call to be in progress with its VAD host', 50)
+  expect(heldDuringCall).toMatchObject({ flite: 1, pocketsphinx: 1, silero: 1 })
   expect((await run.exited).code).toBe(0)
   const call = await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164)
   const agentSaid = call.transcript.filter((i: any) => i.role === 'agent').map((i: any) => i.text)
@@ -70,6 +71,6 @@ test('idle engines unload, a call loads them again and holds them until it ends,
 
   await untilAsync(async () => {
     const l = await loaded()
-    return l.flite === 0 && l.pocketsphinx === 0
+    return l.flite === 0 && l.pocketsphinx === 0 && l.silero === 0
   }, 10_000, 'the engines to unload again after the call', 100)
 }, 60_000)

@@ -1,0 +1,127 @@
+// The parent's side of one Silero host process: starts it on a shared memory file, sends one
+// batch at a time, and fails what is in flight when the process ends.
+import type { Subprocess } from 'bun'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { helperCommand } from '../../embedded/index.ts'
+import { decodeReply, encodeRequest, type HostReply, MessageReader, SHARED_BYTES, type SharedAreas, sharedAreas } from './silero-wire.ts'
+
+/** The host ended (crashed, was killed or stopped) with requests in flight. */
+export class SileroHostExited extends Error {}
+
+interface Waiter {
+  resolve(r: HostReply): void
+  reject(e: Error): void
+}
+
+let files = 0
+
+export class SileroHostProcess {
+  private readonly waiting: Waiter[] = []
+  private ended: string | undefined
+  private stderr = ''
+  /** The request in flight: the next waits for it, since they share the memory. */
+  private turn: Promise<unknown> = Promise.resolve()
+
+  private constructor(
+    private readonly proc: Subprocess<'pipe', 'pipe', 'pipe'>,
+    private readonly areas: SharedAreas,
+  ) {}
+
+  /**
+   * Starts a host on the model; resolves once the model is loaded, rejects with the host's reason.
+   * The host ends by itself after `idleExitMs` without a request (0: never).
+   */
+  static async start(modelPath: string, idleExitMs: number): Promise<SileroHostProcess> {
+    const dir = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
+    const file = join(dir, `voice-agent-silero-${process.pid}-${++files}-${Math.random().toString(36).slice(2, 8)}`)
+    writeFileSync(file, new Uint8Array(SHARED_BYTES), { mode: 0o600 })
+    try {
+      const areas = sharedAreas(Bun.mmap(file, { shared: true }))
+      const proc = Bun.spawn(helperCommand('sileroHost', modelPath, file, String(idleExitMs)), { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
+      // not unref'd: Bun then spins the event loop while it waits on the pipe (and in a worker
+      // thread never delivers the pipe's data); close() or the idle release ends the host
+      const host = new SileroHostProcess(proc, areas)
+      const loaded = new Promise<HostReply>((resolve, reject) => host.waiting.push({ resolve, reject }))
+      // the exit is handled once stdout is drained: a host that fails to load writes why, then exits
+      const reading = host.read()
+      const stderr = host.collectStderr()
+      void Promise.all([proc.exited, reading, stderr]).then(([code]) => host.exited(code))
+      const first = await loaded
+      if (!first.ok) {
+        host.stop()
+        throw new Error(first.error)
+      }
+      return host
+    } finally {
+      // both sides have it mapped (or the host failed): the name is no longer needed
+      rmSync(file, { force: true })
+    }
+  }
+
+  get pid(): number {
+    return this.proc.pid
+  }
+
+  get alive(): boolean {
+    return this.ended === undefined
+  }
+
+  /**
+   * One batch: `fill` writes `rows` rows of `width` samples and their state ([2, rows, 128]) into
+   * the shared areas, `take` reads the probabilities and the next state back. Batches run one at a time.
+   */
+  run(rows: number, width: number, sampleRate: number, fill: (a: SharedAreas) => void, take: (a: SharedAreas) => void): Promise<void> {
+    const mine = this.turn.then(async () => {
+      if (this.ended) throw new SileroHostExited(this.ended)
+      fill(this.areas)
+      const reply = await new Promise<HostReply>((resolve, reject) => {
+        this.waiting.push({ resolve, reject })
+        this.proc.stdin.write(encodeRequest({ rows, width, sampleRate }))
+        this.proc.stdin.flush()
+      })
+      if (!reply.ok) throw new Error(`Silero: ${reply.error}`)
+      take(this.areas)
+    })
+    this.turn = mine.catch(() => {})
+    return mine
+  }
+
+  /** Lets the host go: it ends when its stdin closes. */
+  stop(): void {
+    if (this.ended) return
+    this.ended = 'the Silero host was stopped'
+    try {
+      this.proc.stdin.end()
+    } catch {}
+    this.proc.kill('SIGTERM')
+    this.failAll(new SileroHostExited(this.ended))
+  }
+
+  private async read(): Promise<void> {
+    const reader = new MessageReader()
+    try {
+      for await (const chunk of this.proc.stdout) {
+        for (const body of reader.push(chunk)) this.waiting.shift()?.resolve(decodeReply(body))
+      }
+    } catch (err) {
+      this.proc.kill('SIGKILL')
+      this.failAll(new SileroHostExited(`the Silero host sent a bad reply: ${(err as Error).message}`))
+    }
+  }
+
+  private async collectStderr(): Promise<void> {
+    const decoder = new TextDecoder()
+    for await (const chunk of this.proc.stderr) this.stderr = (this.stderr + decoder.decode(chunk)).slice(-2000)
+  }
+
+  private exited(code: number | null): void {
+    this.ended ??= `the Silero host exited (${code ?? this.proc.signalCode})${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-3).join('; ')}` : ''}`
+    this.failAll(new SileroHostExited(this.ended))
+  }
+
+  private failAll(err: Error): void {
+    for (const w of this.waiting.splice(0)) w.reject(err)
+  }
+}
