@@ -85,6 +85,8 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
   if (ttsName === 'flite') tts(8000)
   const problems = () => {
     const out = [...degraded]
+    const vadProblem = vad instanceof SileroVad ? vad.problem() : undefined
+    if (vadProblem) out.push(vadProblem)
     for (const t of new Set(ttsByRate.values())) {
       const p = t instanceof FliteTts ? t.problem() : undefined
       if (p && !out.includes(`TTS: ${p}`)) out.push(`TTS: ${p}`)

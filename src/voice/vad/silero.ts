@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { BUNDLED_SILERO_MODEL } from '../../embedded/index.ts'
 import { IdleRelease } from '../idle.ts'
 import type { VadModel, VadScorer } from './contract.ts'
+import { energyProbability } from './energy.ts'
 import { SileroHostExited, SileroHostProcess } from './silero-process.ts'
 import { SHARED_ROWS, type SharedAreas, STATE_WIDTH } from './silero-wire.ts'
 
@@ -11,6 +12,8 @@ const WINDOW: Record<number, number> = { 8000: 256, 16000: 512 }
 /** v5 is trained on each window preceded by the tail of the previous one. */
 const CONTEXT: Record<number, number> = { 8000: 32, 16000: 64 }
 const STATE = 2 * STATE_WIDTH
+/** After a host failed to start, windows are scored by loudness for this long before another start. */
+const RETRY_MS = 5000
 
 export interface SileroOptions {
   /** The host process ends after this long unused (0: never); the next window starts a new one. */
@@ -30,6 +33,9 @@ export class SileroVad implements VadModel {
   private readonly batches = new Map<number, Batcher>()
   private host: Promise<SileroHostProcess> | undefined
   private readonly idle: IdleRelease
+  private closed = false
+  /** The last host that could not run, while windows are scored by loudness. */
+  private failure: { message: string; at: number } | undefined
 
   private constructor(
     private readonly modelPath: string,
@@ -58,6 +64,11 @@ export class SileroVad implements VadModel {
     return this.host ? (await this.host).pid : undefined
   }
 
+  /** Why windows are scored by loudness now, for /ready; undefined while the host runs. */
+  problem(): string | undefined {
+    return this.failure && `VAD: the Silero host could not run (${this.failure.message}); the energy VAD scores the windows until it runs again`
+  }
+
   /** Keeps the host running (starting it now if it is not) until the returned function is called. */
   hold(): () => void {
     const release = this.idle.hold()
@@ -65,8 +76,9 @@ export class SileroVad implements VadModel {
     return release
   }
 
-  /** Ends the host process now; a later window starts another. */
+  /** Ends the host process for good (the appliance or its call worker is stopping): later windows fail. */
   close(): void {
+    this.closed = true
     this.idle.cancel()
     this.release()
   }
@@ -94,8 +106,10 @@ export class SileroVad implements VadModel {
   }
 
   private running(): Promise<SileroHostProcess> {
+    if (this.closed) return Promise.reject(new Error('Silero VAD is closed'))
     const current = this.host
     if (current) return current
+    if (this.failure && Date.now() - this.failure.at < RETRY_MS) return Promise.reject(new Error(this.failure.message))
     const started = SileroHostProcess.start(this.modelPath, hostIdleExit(this.idleReleaseMs))
     this.host = started
     started.catch(() => this.host === started && (this.host = undefined))
@@ -108,39 +122,49 @@ export class SileroVad implements VadModel {
     void host?.then((h) => h.stop()).catch(() => {})
   }
 
-  /** Batched runs on the host (SHARED_ROWS at a time); a host found dead is replaced once and the batch sent again. */
+  /**
+   * Batched runs on the host (SHARED_ROWS at a time); a host found dead is replaced once and the
+   * batch sent again. When no host can run, the windows are scored by loudness (the energy VAD)
+   * rather than failing the calls, and a new host is tried again after RETRY_MS.
+   */
   private async score(sampleRate: number, width: number, rows: Row[]): Promise<void> {
     const release = this.idle.hold()
+    let from = 0
     try {
-      for (let from = 0; from < rows.length; from += SHARED_ROWS) {
-        const part = rows.slice(from, from + SHARED_ROWS)
-        const n = part.length
-        const fill = (a: SharedAreas) =>
-          part.forEach((r, i) => {
-            a.input.set(r.input, i * width)
-            a.state.set(r.state.subarray(0, STATE_WIDTH), i * STATE_WIDTH)
-            a.state.set(r.state.subarray(STATE_WIDTH), (n + i) * STATE_WIDTH)
-          })
-        const take = (a: SharedAreas) =>
-          part.forEach((r, i) => {
-            r.state.set(a.state.subarray(i * STATE_WIDTH, (i + 1) * STATE_WIDTH), 0)
-            r.state.set(a.state.subarray((n + i) * STATE_WIDTH, (n + i + 1) * STATE_WIDTH), STATE_WIDTH)
-            r.probability = a.output[i]!
-          })
-        for (let attempt = 0; ; attempt++) {
-          const host = await this.running()
-          try {
-            await host.run(n, width, sampleRate, fill, take)
-            break
-          } catch (err) {
-            if (!(err instanceof SileroHostExited) || attempt > 0) throw err
-            if (this.host && (await this.host.catch(() => undefined)) === host) this.host = undefined
-          }
-        }
-      }
-      for (const r of rows) r.resolve(r.probability)
+      for (; from < rows.length; from += SHARED_ROWS) await this.scorePart(sampleRate, width, rows.slice(from, from + SHARED_ROWS))
+      this.failure = undefined
+    } catch (err) {
+      if (this.closed) throw err
+      this.failure = { message: (err as Error).message, at: Date.now() }
+      for (const r of rows.slice(from)) r.probability = energyProbability(r.input.subarray(width - this.windowSamples(sampleRate)))
     } finally {
       release()
+    }
+    for (const r of rows) r.resolve(r.probability)
+  }
+
+  private async scorePart(sampleRate: number, width: number, part: Row[]): Promise<void> {
+    const n = part.length
+    const fill = (a: SharedAreas) =>
+      part.forEach((r, i) => {
+        a.input.set(r.input, i * width)
+        a.state.set(r.state.subarray(0, STATE_WIDTH), i * STATE_WIDTH)
+        a.state.set(r.state.subarray(STATE_WIDTH), (n + i) * STATE_WIDTH)
+      })
+    const take = (a: SharedAreas) =>
+      part.forEach((r, i) => {
+        r.state.set(a.state.subarray(i * STATE_WIDTH, (i + 1) * STATE_WIDTH), 0)
+        r.state.set(a.state.subarray((n + i) * STATE_WIDTH, (n + i + 1) * STATE_WIDTH), STATE_WIDTH)
+        r.probability = a.output[i]!
+      })
+    for (let attempt = 0; ; attempt++) {
+      const host = await this.running()
+      try {
+        return await host.run(n, width, sampleRate, fill, take)
+      } catch (err) {
+        if (!(err instanceof SileroHostExited) || attempt > 0) throw err
+        if (this.host && (await this.host.catch(() => undefined)) === host) this.host = undefined
+      }
     }
   }
 }

@@ -2,7 +2,7 @@
 // depend on which host computed them, a dead host is replaced without the stream noticing, and
 // no host outlives its use.
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AudioFrame } from '../../../src/voice/audio.ts'
@@ -100,6 +100,37 @@ describe('the Silero host process', () => {
     expect(alive(second)).toBe(true)
     release()
     await untilAsync(async () => !alive(second), 5000, 'the host to end once let go')
+  })
+
+  test('when no host can start, windows are scored by loudness and the VAD says why, instead of failing the call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'silero-gone-'))
+    const model = join(dir, 'silero.onnx')
+    copyFileSync(BUNDLED_SILERO_MODEL, model)
+    const vad = await SileroVad.load(model, { idleReleaseMs: 0 })
+    try {
+      const scorer = vad.scorer(16000)
+      expect(vad.problem()).toBeUndefined()
+      rmSync(model)
+      process.kill((await vad.hostPid())!, 'SIGKILL')
+      const loud = Float32Array.from({ length: 512 }, (_, i) => 0.5 * Math.sin(i / 4))
+      expect(await scorer.score(loud)).toBe(1)
+      expect(await scorer.score(new Float32Array(512))).toBe(0)
+      expect(vad.problem()).toMatch(/Silero host could not run .*no such file|ENOENT/i)
+      expect(vad.loaded).toBe(false)
+    } finally {
+      vad.close()
+      rmSync(dir, { recursive: true })
+    }
+  })
+
+  test('closed, the VAD ends its host at once and starts no other for a late window', async () => {
+    const vad = await SileroVad.load(BUNDLED_SILERO_MODEL, { idleReleaseMs: 0 })
+    const scorer = vad.scorer(16000)
+    const pid = (await vad.hostPid())!
+    vad.close()
+    await expect(scorer.score(clip[0]!)).rejects.toThrow(/closed/)
+    await untilAsync(async () => !alive(pid), 5000, 'the closed host to end')
+    expect(vad.loaded).toBe(false)
   })
 
   test('a host nobody sends to ends by itself (a call worker terminated without closing it)', async () => {
