@@ -1,7 +1,7 @@
 // The parent's side of one Silero host process: starts it on a shared memory file, sends one
 // batch at a time, and fails what is in flight when the process ends.
 import type { Subprocess } from 'bun'
-import { existsSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { helperCommand } from '../../embedded/index.ts'
@@ -16,6 +16,21 @@ interface Waiter {
 }
 
 let files = 0
+
+/** A new shared memory file: in /dev/shm (memory), or the temporary folder where that cannot be written. */
+function sharedFile(): string {
+  const name = `voice-agent-silero-${process.pid}-${++files}-${Math.random().toString(36).slice(2, 8)}`
+  for (const dir of ['/dev/shm', tmpdir()]) {
+    const file = join(dir, name)
+    try {
+      writeFileSync(file, new Uint8Array(SHARED_BYTES), { mode: 0o600 })
+      return file
+    } catch (err) {
+      if (dir !== '/dev/shm') throw err
+    }
+  }
+  throw new Error('unreachable')
+}
 
 export class SileroHostProcess {
   private readonly waiting: Waiter[] = []
@@ -34,9 +49,7 @@ export class SileroHostProcess {
    * The host ends by itself after `idleExitMs` without a request (0: never).
    */
   static async start(modelPath: string, idleExitMs: number): Promise<SileroHostProcess> {
-    const dir = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
-    const file = join(dir, `voice-agent-silero-${process.pid}-${++files}-${Math.random().toString(36).slice(2, 8)}`)
-    writeFileSync(file, new Uint8Array(SHARED_BYTES), { mode: 0o600 })
+    const file = sharedFile()
     try {
       const areas = sharedAreas(Bun.mmap(file, { shared: true }))
       const proc = Bun.spawn(helperCommand('sileroHost', modelPath, file, String(idleExitMs)), { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
