@@ -106,7 +106,7 @@ export const CONFIG_KEYS = {
   FLITE_WORKERS: { default: 2, doc: 'worker threads running flite syntheses in parallel (each about 70 MB while loaded; 2 keeps the reply tail under 20 ms at 100 talking calls on 2 cores)' },
   ENGINE_IDLE_RELEASE_MS: {
     default: 60_000,
-    doc: 'with no call for this long, the offline engines (flite workers, the pocketsphinx model) are unloaded to give their memory back; a new call loads them again while it rings (0.2-0.3 s). 0 keeps them loaded',
+    doc: 'with no call for this long, the offline engines (flite workers, the pocketsphinx model, the Silero host processes) are unloaded to give their memory back; a new call loads them again while it rings (0.2-0.3 s). 0 keeps them loaded',
   },
   ELEVENLABS_BASE_URL: { default: 'https://api.elevenlabs.io', doc: 'ElevenLabs API base URL' },
   ELEVENLABS_API_KEY: { default: '', doc: 'ElevenLabs API key' },
