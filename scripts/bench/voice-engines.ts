@@ -101,3 +101,4 @@ for (const workers of [1, 2]) {
   FliteTts.shutdown()
 }
 fake.stop()
+silero.close()
