@@ -261,7 +261,7 @@ export async function startAppliance(
         await Promise.all([analysisWorker.stop(), webhooks.stop(), retention.stop(), uploader.stop()])
         await callPlacement.stop()
         await mediaEngine.stop()
-        voice.close()
+        await voice.close()
         probe.stop()
         await changes?.stop()
         await presence?.stop()
@@ -278,7 +278,7 @@ export async function startAppliance(
     await ua?.stop().catch(() => {})
     await placer?.stop().catch(() => {})
     await media?.stop().catch(() => {})
-    voiceEngines?.close()
+    await voiceEngines?.close()
     await database?.close().catch(() => {})
     lock.release()
     throw err

@@ -103,7 +103,7 @@ const SECRET = /KEY|TOKEN|SECRET|PASSWORD/
 async function checkConfig(cfg: Config, io: Out): Promise<number> {
   const engines = await createVoiceEngines(cfg)
   const problems = engines.problems()
-  engines.close()
+  await engines.close()
   io.out(problems.length ? `configuration is valid, but degraded: ${problems.join('; ')}` : 'configuration is valid')
   for (const note of engines.notes) io.out(`# ${note}`)
   io.out(cfg.DATABASE_URL ? `# database: postgres ${maskDatabaseUrl(cfg.DATABASE_URL)}` : `# database: sqlite ${join(cfg.DATA_DIR, DB_FILE)}`)

@@ -35,8 +35,8 @@ export interface VoiceEngines {
    * thread's Silero host (each thread that runs calls has its own).
    */
   hold(scope?: 'all' | 'threads' | 'vad'): () => void
-  /** Ends what runs outside this process's threads (the Silero host) at once. */
-  close(): void
+  /** Ends what runs outside this process's threads (the Silero host) now; resolves once it has exited. */
+  close(): Promise<void>
   /** The offline engines that unload while idle, and whether each is in memory now. */
   loaded(): Record<string, boolean>
 }
@@ -117,8 +117,8 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     if (stt instanceof PocketsphinxStt) out.pocketsphinx = stt.loaded
     return out
   }
-  const close = () => {
-    if (vad instanceof SileroVad) vad.close()
+  const close = async () => {
+    if (vad instanceof SileroVad) await vad.close()
   }
   return { vad, stt, llm, tts, settings, notes, problems, serving, forAgent, hold, loaded, close }
 }

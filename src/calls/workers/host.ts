@@ -30,10 +30,7 @@ export class CallHost {
     if (m.t === 'update') return this.calls.get(m.cid)?.conv?.update(m.media)
     if (m.t === 'dtmf') return this.calls.get(m.cid)?.conv?.pushDtmf(m.digit)
     if (m.t === 'callerHungUp') return this.calls.get(m.cid)?.conv?.callerHungUp()
-    if (m.t === 'shutdown') {
-      this.d.voice.close()
-      return this.post({ t: 'shutdown' })
-    }
+    if (m.t === 'shutdown') return void this.d.voice.close().finally(() => this.post({ t: 'shutdown' }))
     this.answer(m.rid, this.run(m))
   }
 

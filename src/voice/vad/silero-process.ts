@@ -63,7 +63,7 @@ export class SileroHostProcess {
       void Promise.all([proc.exited, reading, stderr]).then(([code]) => host.exited(code))
       const first = await loaded
       if (!first.ok) {
-        host.stop()
+        await host.stop()
         throw new Error(first.error)
       }
       return host
@@ -101,15 +101,20 @@ export class SileroHostProcess {
     return mine
   }
 
-  /** Lets the host go: it ends when its stdin closes. */
-  stop(): void {
-    if (this.ended) return
-    this.ended = 'the Silero host was stopped'
-    try {
-      this.proc.stdin.end()
-    } catch {}
-    this.proc.kill('SIGTERM')
-    this.failAll(new SileroHostExited(this.ended))
+  /**
+   * Ends the host; resolves once it has exited. A thread about to be terminated waits for this:
+   * a child whose exit its thread never collected stays a zombie until the appliance ends.
+   */
+  async stop(): Promise<void> {
+    if (!this.ended) {
+      this.ended = 'the Silero host was stopped'
+      try {
+        this.proc.stdin.end()
+      } catch {}
+      this.proc.kill('SIGTERM')
+      this.failAll(new SileroHostExited(this.ended))
+    }
+    await this.proc.exited
   }
 
   private async read(): Promise<void> {

@@ -43,7 +43,7 @@ export class SileroVad implements VadModel {
     private readonly idleReleaseMs: number,
   ) {
     this.host = Promise.resolve(host)
-    this.idle = new IdleRelease(idleReleaseMs, () => this.release())
+    this.idle = new IdleRelease(idleReleaseMs, () => void this.release())
     this.idle.arm()
   }
 
@@ -76,11 +76,11 @@ export class SileroVad implements VadModel {
     return release
   }
 
-  /** Ends the host process for good (the appliance or its call worker is stopping): later windows fail. */
-  close(): void {
+  /** Ends the host process for good (the appliance or its call worker is stopping): later windows fail. Resolves once it has exited. */
+  async close(): Promise<void> {
     this.closed = true
     this.idle.cancel()
-    this.release()
+    await this.release()
   }
 
   windowSamples(sampleRate: number): number {
@@ -116,10 +116,10 @@ export class SileroVad implements VadModel {
     return started
   }
 
-  private release(): void {
+  private async release(): Promise<void> {
     const host = this.host
     this.host = undefined
-    void host?.then((h) => h.stop()).catch(() => {})
+    await host?.then((h) => h.stop()).catch(() => {})
   }
 
   /**

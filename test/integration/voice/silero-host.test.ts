@@ -67,7 +67,7 @@ describe('the Silero host process', () => {
       pids.add((await vad.hostPid())!)
       expect(pids.size).toBe(3)
     } finally {
-      vad.close()
+      await vad.close()
     }
   })
 
@@ -83,7 +83,7 @@ describe('the Silero host process', () => {
       // batching changes the float summation order in places; the decisions it feeds are unaffected
       both.forEach((p, i) => expect(p).toBeCloseTo(alone[i]!, 4))
     } finally {
-      vad.close()
+      await vad.close()
     }
   })
 
@@ -118,7 +118,7 @@ describe('the Silero host process', () => {
       expect(vad.problem()).toMatch(/Silero host could not run .*no such file|ENOENT/i)
       expect(vad.loaded).toBe(false)
     } finally {
-      vad.close()
+      await vad.close()
       rmSync(dir, { recursive: true })
     }
   })
