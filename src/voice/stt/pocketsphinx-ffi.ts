@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -51,13 +51,12 @@ export const GRAMMARS: Record<Exclude<SphinxMode, 'dictation'>, string> = {
     '#JSGF V1.0;\ngrammar yesno;\npublic <answer> = ( yes | yeah | yep | correct | right | sure | no | nope | not | wrong ) [ please | thanks | thank you ] ;\n',
 }
 
-let grammarDir: string | undefined
-
-function grammarFile(mode: Exclude<SphinxMode, 'dictation'>): string {
-  grammarDir ??= mkdtempSync(join(tmpdir(), 'sphinx-grammar-'))
-  const file = join(grammarDir, `${mode}.gram`)
-  if (!existsSync(file)) writeFileSync(file, GRAMMARS[mode])
-  return file
+/** The grammar as a file for ps_init, which reads it at once: the caller removes the folder after. */
+function grammarFile(mode: Exclude<SphinxMode, 'dictation'>): { file: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'sphinx-grammar-'))
+  const file = join(dir, `${mode}.gram`)
+  writeFileSync(file, GRAMMARS[mode])
+  return { file, dir }
 }
 
 /** One decoder: 16 kHz input only (the en-us acoustic model's rate). */
@@ -71,15 +70,20 @@ export class SphinxDecoder {
 
   static create(n: Native, mode: SphinxMode, modelDir: string): SphinxDecoder {
     const args = ['-hmm', join(modelDir, 'en-us'), '-dict', join(modelDir, 'cmudict-en-us.dict'), '-samprate', '16000', '-logfn', '/dev/null']
-    if (mode === 'dictation') args.push('-lm', join(modelDir, 'en-us.lm.bin'))
-    else args.push('-jsgf', grammarFile(mode))
-    const bufs = args.map((a) => Buffer.from(`${a}\0`))
-    const argv = new BigUint64Array(bufs.map((b) => BigInt(n.ffi.ptr(b))))
-    const config = n.sb.cmd_ln_parse_r(null, n.ps.ps_args(), args.length, n.ffi.ptr(argv), 1)
-    if (!config) throw new Error('pocketsphinx rejected its configuration')
-    const handle = n.ps.ps_init(config)
-    if (!handle) throw new Error(`pocketsphinx could not load the model in ${modelDir}`)
-    return new SphinxDecoder(n, handle)
+    const grammar = mode === 'dictation' ? undefined : grammarFile(mode)
+    if (grammar) args.push('-jsgf', grammar.file)
+    else args.push('-lm', join(modelDir, 'en-us.lm.bin'))
+    try {
+      const bufs = args.map((a) => Buffer.from(`${a}\0`))
+      const argv = new BigUint64Array(bufs.map((b) => BigInt(n.ffi.ptr(b))))
+      const config = n.sb.cmd_ln_parse_r(null, n.ps.ps_args(), args.length, n.ffi.ptr(argv), 1)
+      if (!config) throw new Error('pocketsphinx rejected its configuration')
+      const handle = n.ps.ps_init(config)
+      if (!handle) throw new Error(`pocketsphinx could not load the model in ${modelDir}`)
+      return new SphinxDecoder(n, handle)
+    } finally {
+      if (grammar) rmSync(grammar.dir, { recursive: true, force: true })
+    }
   }
 
   /**
