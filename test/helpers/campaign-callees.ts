@@ -1,10 +1,10 @@
 // SIPp as a campaign's callees (test/fixtures/sip/uas-campaign.xml), and what its own message
 // log says: how many calls were up at once, and how many INVITEs each number got.
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { freePort, scenarioFrom, sipp, type SippProcess } from './sipp.ts'
 import { greetingWavForSipp, HUMAN_GREETINGS, MACHINE_GREETINGS } from './greetings.ts'
+import { tempDir } from './tmp.ts'
 
 const FIXTURES = join(import.meta.dir, '../fixtures/sip')
 
@@ -16,7 +16,7 @@ export interface Callees {
 
 /** Starts SIPp for `calls` calls; numbers +14155550KNN pick the callee kind K (see the scenario). */
 export async function startCallees(calls: number, timeoutSec: number): Promise<Callees> {
-  const dir = mkdtempSync(join(tmpdir(), 'callees-'))
+  const dir = tempDir('callees-')
   const human = greetingWavForSipp({ ...HUMAN_GREETINGS[0]!, tailMs: 6000 }, dir, 'human')
   const machine = greetingWavForSipp({ ...MACHINE_GREETINGS[0]!, tailMs: 3000 }, dir, 'machine')
   const scenario = scenarioFrom(join(FIXTURES, 'uas-campaign.xml'), { HUMAN: human, MACHINE: machine })

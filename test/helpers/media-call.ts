@@ -1,10 +1,10 @@
 // Builds a CallMedia against an RtpPeer on 127.0.0.1, with hooks tests can await.
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CallMedia, MediaClock, RtpPortPool, StereoRecorder, type DtmfEvent } from '../../src/media/index.ts'
 import { parseWavHeader } from '../../src/media/recorder/index.ts'
 import { CODEC_DEFAULTS, type NegotiatedMedia } from '../../src/telephony/sdp/index.ts'
+import { tempDir } from './tmp.ts'
 
 const BASE = 44000 + 2 * Math.floor(Math.random() * 2000)
 const pool = new RtpPortPool(BASE, BASE + 400, '127.0.0.1')
@@ -34,7 +34,7 @@ export async function startTestCall(peerPort: number, over: Partial<NegotiatedMe
     remoteHold: false,
     ...over,
   }
-  const dir = mkdtempSync(join(tmpdir(), 'media-call-'))
+  const dir = tempDir('media-call-')
   const recordingPath = join(dir, 'call.wav')
   const recorder = await StereoRecorder.create(recordingPath)
   const dtmf: DtmfEvent[] = []

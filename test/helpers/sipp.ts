@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import dgram from 'node:dgram'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { tempDir } from './tmp.ts'
 
 export interface SippRun {
   code: number
@@ -52,7 +53,7 @@ export function sipp(args: string[], timeoutSec = 20): SippProcess {
 export function scenarioFrom(template: string, values: Record<string, string>): string {
   let xml = readFileSync(template, 'utf8')
   for (const [k, v] of Object.entries(values)) xml = xml.replaceAll(`@${k}@`, v)
-  const path = join(mkdtempSync(join(tmpdir(), 'sipp-scenario-')), 'scenario.xml')
+  const path = join(tempDir('sipp-scenario-'), 'scenario.xml')
   writeFileSync(path, xml)
   return path
 }

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { CONFIG_KEYS, ConfigError, loadConfig } from '../../src/config.ts'
+import { tempDir } from '../helpers/tmp.ts'
 
 describe('config', () => {
   test('defaults need nothing: HTTP 3000, SIP 5060/5061, DATA_DIR ./data', () => {
@@ -16,7 +16,7 @@ describe('config', () => {
   })
 
   test('environment variables override the file, which overrides defaults', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
+    const dir = tempDir('cfg-')
     const file = join(dir, 'appliance.config.json')
     writeFileSync(file, JSON.stringify({ HTTP_PORT: 4000, SIP_PORT: 5070, BILLING_ALLOW_MANUAL: false }))
     const c = loadConfig({ CONFIG_FILE: file, SIP_PORT: '5080' })
@@ -29,7 +29,7 @@ describe('config', () => {
     expect(() => loadConfig({ HTTP_PORT: 'eighty' })).toThrow(/HTTP_PORT/)
     expect(() => loadConfig({ WEBHOOK_ALLOW_HTTP: 'maybe' })).toThrow(/WEBHOOK_ALLOW_HTTP/)
     expect(() => loadConfig({ RTP_PORT_MIN: '30000', RTP_PORT_MAX: '20000' })).toThrow(ConfigError)
-    const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
+    const dir = tempDir('cfg-')
     const file = join(dir, 'c.json')
     writeFileSync(file, JSON.stringify({ HTTP_PROT: 1 }))
     expect(() => loadConfig({ CONFIG_FILE: file })).toThrow(/HTTP_PROT/)

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { opusAvailable, tone, toneLevelDb } from '../../../src/media/codec/index.ts'
 import { MediaEngine, type CallMedia } from '../../../src/media/index.ts'
 import { wavHeader } from '../../../src/media/recorder/index.ts'
 import { answerOffer, acceptAnswer, createOffer } from '../../../src/telephony/sdp/index.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
+import { tempDir } from '../../helpers/tmp.ts'
 
 const BASE = 48000 + 2 * Math.floor(Math.random() * 2000)
 let engines: MediaEngine[] = []
@@ -16,7 +16,7 @@ afterEach(async () => {
 })
 
 function engine(offset: number, extra: Record<string, unknown> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'media-engine-'))
+  const dataDir = tempDir('media-engine-')
   const e = new MediaEngine({ RTP_PORT_MIN: BASE + offset, RTP_PORT_MAX: BASE + offset + 19, DATA_DIR: dataDir, ...extra }, { bindHost: '127.0.0.1' })
   engines.push(e)
   return { e, dataDir }

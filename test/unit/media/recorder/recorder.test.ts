@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseWavHeader, repairWavFiles, StereoRecorder, wavHeader } from '../../../../src/media/recorder/index.ts'
 import { OutputQueue } from '../../../../src/media/call/index.ts'
 import { FadeConcealer } from '../../../../src/media/call/index.ts'
 import { readStereoWav } from '../../../helpers/media-call.ts'
 import { until } from '../../../helpers/until.ts'
+import { tempDir } from '../../../helpers/tmp.ts'
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'rec-'))
+const tmp = () => tempDir('rec-')
 
 describe('StereoRecorder', () => {
   test('interleaves caller left and agent right sample for sample and finalises the header at close', async () => {
