@@ -9,8 +9,9 @@
 // scripted engine (no network). Two figures per turn, from the same run:
 //   handoff: decision -> the session hands its first frame to CallMedia.play()
 //   rtp:     decision -> the phone receives the first agent RTP packet (marker bit)
-// Also CPU per talking call (this process: platform, VAD, TTS workers, media).
+// Also CPU per talking call (this process: platform, TTS workers, media; and its Silero host processes).
 // Run: bun run scripts/bench/voice-session.ts [--workers 0,2] [N ...]   (default 1 50 100)
+import { readdirSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { shareEngines } from '../../src/voice/index.ts'
 import { FliteTts } from '../../src/voice/tts/index.ts'
@@ -72,6 +73,22 @@ function localHost(): Host {
   return { open: (c, r, u) => h.open(c, r, u), start: (p, t) => h.start(p, t), finish: (a) => h.finish(a), close: () => {} }
 }
 
+/** CPU time (ms) of each Silero host process started by this process's threads. */
+function helperCpuMs(): Map<number, number> {
+  const out = new Map<number, number>()
+  for (const task of readdirSync('/proc/self/task')) {
+    const children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
+    for (const pid of children) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('__silero-host')) continue
+        const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+        out.set(pid, (Number(f[11]) + Number(f[12])) * 10)
+      } catch {}
+    }
+  }
+  return out
+}
+
 async function run(calls: number, workers: number): Promise<TurnFigures & { cpuPerCallPct: number; seconds: number }> {
   const hosts = workers === 0 ? [localHost()] : Array.from({ length: workers }, workerHost)
   const slice = Math.floor((PORTS.max - PORTS.min + 1) / hosts.length / 2) * 2
@@ -86,11 +103,14 @@ async function run(calls: number, workers: number): Promise<TurnFigures & { cpuP
   const slices = ours.map((o) => [at, (at += o.length)] as const)
   await Promise.all(hosts.map((h, i) => h.start(peerPorts.slice(...slices[i]!), t0Abs)))
   const cpu0 = process.cpuUsage()
+  const helpers0 = helperCpuMs()
   const w0 = performance.now()
   far.startTalking()
   // the calls last as long as the callers' script: this is the load window, not a synchronisation
   await new Promise((r) => setTimeout(r, leadMs + CALLER_TURNS * (utteranceMs + PAUSE_MS) + 500))
   const cpu = process.cpuUsage(cpu0)
+  const helpers = helperCpuMs()
+  const helperMs = [...helpers].reduce((sum, [pid, ms]) => sum + ms - (helpers0.get(pid) ?? 0), 0)
   const seconds = (performance.now() - w0) / 1000
   const arrivals = await far.stop()
   const parts = await Promise.all(hosts.map((h, i) => h.finish(arrivals.slice(...slices[i]!))))
@@ -101,7 +121,7 @@ async function run(calls: number, workers: number): Promise<TurnFigures & { cpuP
     f.resumedTalkspurts += p.resumedTalkspurts
     f.unmatched += p.unmatched
   }
-  return { ...f, seconds, cpuPerCallPct: ((cpu.user + cpu.system) / 1000 / (seconds * 1000) / calls) * 100 }
+  return { ...f, seconds, cpuPerCallPct: ((cpu.user + cpu.system) / 1000 + helperMs) / (seconds * 1000) / calls * 100 }
 }
 
 /** One call gives three turns a run: repeat it so that its p99 is not just the worst of three. */
