@@ -22,8 +22,8 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
     o.graph,
     { llm: o.llm, maxVisits: o.maxVisits, today: () => new Date().toISOString().slice(0, 10), tools: callTools(o) },
     {
-      say: async (text) => {
-        await host?.say(text)
+      say: async (text, _nodeId, last) => {
+        await host?.say(text, { interruptible: !last })
       },
       transfer: async (target, nodeId) => {
         o.onFinal?.('transfer', nodeId)

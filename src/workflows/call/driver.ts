@@ -6,7 +6,8 @@ import { DigitBuffer, digitExpectation } from './dtmf.ts'
 
 /** What a call does for the workflow: the voice engine implements it with TTS, SIP REFER and BYE. */
 export interface CallIo {
-  say(text: string, nodeId: string): Promise<void>
+  /** `last`: the words of the node that ends or transfers the call, which the caller cannot cut short. */
+  say(text: string, nodeId: string, last: boolean): Promise<void>
   transfer(target: string, nodeId: string): Promise<void>
   /** end_call, loop_limit and no_route all hang up; the reason goes into the call record. */
   hangup(reason: Final['action'], nodeId: string): Promise<void>
@@ -133,8 +134,8 @@ export class WorkflowCallDriver {
       return
     }
     this.current = result.state
-    for (const r of result.responses) await this.io.say(r.output, r.nodeId)
     const final = result.final
+    for (const r of result.responses) await this.io.say(r.output, r.nodeId, r.nodeId === final?.nodeId)
     if (!final) return
     this.clearDigitTimer()
     if (final.action === 'transfer' && final.target) await this.io.transfer(final.target, final.nodeId)

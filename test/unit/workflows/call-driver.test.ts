@@ -8,7 +8,7 @@ function recorder() {
   const log: string[] = []
   const errors: Error[] = []
   const io: CallIo = {
-    say: async (text, nodeId) => void log.push(`say ${nodeId}: ${text}`),
+    say: async (text, nodeId, last) => void log.push(`say ${nodeId}${last ? ' (last)' : ''}: ${text}`),
     transfer: async (target) => void log.push(`transfer ${target}`),
     hangup: async (reason) => void log.push(`hangup ${reason}`),
     fail: async (err) => void errors.push(err),
@@ -49,7 +49,7 @@ describe('workflow call driver', () => {
     expect(log).toEqual([
       'say start: Hello Ada, thanks for calling Acme.',
       'say menu: Say sales or press 1; say support or press 2.',
-      'say sales: Connecting you to sales.',
+      'say sales (last): Connecting you to sales.',
       'transfer +15550001111',
     ])
     expect(d.finished).toBe(true)
@@ -61,7 +61,7 @@ describe('workflow call driver', () => {
     const d = new WorkflowCallDriver(reception, opts({ timers: t.timers }), io)
     await d.start()
     await keys(d, '29321')
-    expect(log.slice(-2)).toEqual(['say vip: Putting you through to the VIP desk.', 'transfer sip:vip@pbx.example'])
+    expect(log.slice(-2)).toEqual(['say vip (last): Putting you through to the VIP desk.', 'transfer sip:vip@pbx.example'])
     expect(d.state?.variables.pin).toBe('9321')
     expect(t.count).toBe(0)
   })
@@ -75,7 +75,7 @@ describe('workflow call driver', () => {
     const d = new WorkflowCallDriver(g, opts(), a.io)
     await d.start()
     await keys(d, '12345#')
-    expect(a.log.at(-2)).toBe('say bye: Account 12345.')
+    expect(a.log.at(-2)).toBe('say bye (last): Account 12345.')
 
     const b = recorder()
     const t = manualTimers()
@@ -86,7 +86,7 @@ describe('workflow call driver', () => {
     expect(t.count).toBe(1)
     t.fireAll()
     await paused.idle()
-    expect(b.log.slice(-2)).toEqual(['say bye: Account 77.', 'hangup end_call'])
+    expect(b.log.slice(-2)).toEqual(['say bye (last): Account 77.', 'hangup end_call'])
   })
 
   test('keys pressed while an LLM answer is pending count towards the node it leads to', async () => {
@@ -115,7 +115,7 @@ describe('workflow call driver', () => {
     await asked.promise
     answer.resolve(0)
     await Promise.all([speech, typed])
-    expect(log).toEqual(['say start: How can I help?', 'say pin: PIN?', 'say bye: PIN 4321.', 'hangup end_call'])
+    expect(log).toEqual(['say start: How can I help?', 'say pin: PIN?', 'say bye (last): PIN 4321.', 'hangup end_call'])
   })
 
   test('a run that cannot go on is reported once and later events are ignored', async () => {
