@@ -32,6 +32,8 @@ export class SileroVad implements VadModel {
   readonly capabilities = { sampleRates: [8000, 16000], learned: true }
   private readonly batches = new Map<number, Batcher>()
   private host: Promise<SileroHostProcess> | undefined
+  /** The host once started, to tell whether it is still alive. */
+  private started: SileroHostProcess | undefined
   private readonly idle: IdleRelease
   private closed = false
   /** The last host that could not run, while windows are scored by loudness. */
@@ -43,6 +45,7 @@ export class SileroVad implements VadModel {
     private readonly idleReleaseMs: number,
   ) {
     this.host = Promise.resolve(host)
+    this.started = host
     this.idle = new IdleRelease(idleReleaseMs, () => void this.release())
     this.idle.arm()
   }
@@ -54,12 +57,12 @@ export class SileroVad implements VadModel {
     return new SileroVad(modelPath, await SileroHostProcess.start(modelPath, hostIdleExit(idleReleaseMs)), idleReleaseMs)
   }
 
-  /** Whether a host process is running now. */
+  /** Whether a host process is running (or starting) now. */
   get loaded(): boolean {
-    return this.host !== undefined
+    return this.host !== undefined && (this.started?.alive ?? true)
   }
 
-  /** The running host's process id (for tests and the memory benchmark). */
+  /** The running host's process id (for tests). */
   async hostPid(): Promise<number | undefined> {
     return this.host ? (await this.host).pid : undefined
   }
@@ -112,7 +115,11 @@ export class SileroVad implements VadModel {
     if (this.failure && Date.now() - this.failure.at < RETRY_MS) return Promise.reject(new Error(this.failure.message))
     const started = SileroHostProcess.start(this.modelPath, hostIdleExit(this.idleReleaseMs))
     this.host = started
-    started.catch(() => this.host === started && (this.host = undefined))
+    this.started = undefined
+    started.then(
+      (h) => this.host === started && (this.started = h),
+      () => this.host === started && (this.host = undefined),
+    )
     return started
   }
 
