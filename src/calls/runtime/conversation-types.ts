@@ -3,7 +3,7 @@
 // in a call worker. Everything crossing this line is plain data, so it can cross a thread.
 import type { AgentSnapshot } from '../../agents/index.ts'
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
-import type { EndReason, SessionReport } from '../../voice/session/index.ts'
+import type { EndReason, SessionReport, TranscriptItem } from '../../voice/session/index.ts'
 import type { TurnLatency } from '../../voice/turn/metrics.ts'
 import type { WorkflowGraph } from '../../workflows/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
@@ -38,6 +38,8 @@ export interface ConversationEvents {
   gateHangup(): void
   providerFailed(provider: string, error: string): void
   turn(text: string, latency: TurnLatency): void
+  /** A line joined the transcript: kept by the main thread in case the call's worker dies. */
+  transcribed(item: TranscriptItem): void
   transfer(target: string): Promise<TransferOutcome>
   optOut(): Promise<void>
   /** The thread carrying the call died: its media and session are gone. */

@@ -108,6 +108,7 @@ export class LocalConversation implements Conversation {
         },
         providerFailed: (provider, error) => this.events.providerFailed(provider, error),
         turn: (text, latency) => this.events.turn(text, latency),
+        transcribed: (item) => this.events.transcribed(item),
       },
     })
     if (this.ended) return

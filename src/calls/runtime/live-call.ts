@@ -10,7 +10,7 @@ import type { NumberRoute } from '../../numbers/index.ts'
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
 import type { EndInfo, InboundCall, OutboundCall } from '../../telephony/sip/index.ts'
 import type { VoiceSettings } from '../../voice/index.ts'
-import type { EndReason } from '../../voice/session/index.ts'
+import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../voice/session/index.ts'
 import type { WorkflowGraph } from '../../workflows/index.ts'
 import * as repo from '../calls.repository.ts'
 import { finaliseCall } from '../records/finalise.ts'
@@ -68,6 +68,8 @@ export class LiveCall {
   private sipEnd?: EndInfo
   private sessionEnd?: EndReason
   private workerFailure?: string
+  /** The transcript as it grew: what the record keeps when the call's worker died with the session. */
+  private readonly heard: TranscriptItem[] = []
   private transferred = false
   private negotiated?: NegotiatedMedia
   private finishing?: Promise<void>
@@ -121,6 +123,10 @@ export class LiveCall {
     if (this.sipEnd) this.conv.callerHungUp()
   }
 
+  transcriptSoFar(): TranscriptItem[] {
+    return [...this.heard]
+  }
+
   private events(): ConversationEvents {
     return {
       answered: (info) => this.deps.callLog.answered(this, info),
@@ -131,6 +137,9 @@ export class LiveCall {
         this.deps.callLog.providerFailed(this, provider, error)
       },
       turn: (text, latency) => this.deps.callLog.turn(this, text, latency),
+      transcribed: (item) => {
+        if (this.heard.push(item) > MAX_TRANSCRIPT) this.heard.shift()
+      },
       transfer: (target) => this.transfer(target),
       optOut: () => this.deps.optOut(this),
       failed: (reason) => this.onWorkerFailed(reason),
@@ -229,6 +238,7 @@ export class LiveCall {
       recording_path: closed?.recording?.path ?? null,
     }
     const s = closed?.session
+    if (!s && this.heard.length) patch.transcript = JSON.stringify(this.heard)
     if (s) {
       patch.transcript = JSON.stringify(transcriptOf(s.report))
       const metrics = callMetrics(s.report, {

@@ -18,6 +18,7 @@ import * as repo from '../calls.repository.ts'
 import { CallLog } from './call-log.ts'
 import type { CallPlacer } from './conversation-types.ts'
 import { LiveCall, type LiveCallDeps } from './live-call.ts'
+import type { TranscriptItem } from '../../voice/session/index.ts'
 import { callVariables } from './profile.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
@@ -86,6 +87,12 @@ export class CallRuntime implements Dialer {
 
   get activeCalls(): number {
     return this.live.size
+  }
+
+  /** The transcript of a call of this node so far, while it is live (monitoring, tests); undefined once it has ended. */
+  transcriptSoFar(callId: string): TranscriptItem[] | undefined {
+    for (const live of this.live.keys()) if (live.id === callId) return live.transcriptSoFar()
+    return undefined
   }
 
   private async inbound(call: InboundCall): Promise<void> {

@@ -90,6 +90,7 @@ export class CallHost {
       gateHangup: () => event({ e: 'gateHangup' }),
       providerFailed: (provider, error) => event({ e: 'providerFailed', provider, error }),
       turn: (text, latency) => event({ e: 'turn', text, latency }),
+      transcribed: (item) => event({ e: 'transcribed', item }),
       transfer: (target) => {
         const { rid, reply } = this.pending.open<TransferOutcome>()
         this.post({ t: 'transfer', rid, cid, target })

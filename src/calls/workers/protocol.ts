@@ -29,6 +29,7 @@ export type CallEvent =
   | { e: 'gateHangup' }
   | { e: 'providerFailed'; provider: string; error: string }
   | { e: 'turn'; text: string; latency: import('../../voice/turn/metrics.ts').TurnLatency }
+  | { e: 'transcribed'; item: import('../../voice/session/index.ts').TranscriptItem }
 
 /** Worker -> main. */
 export type FromWorker =

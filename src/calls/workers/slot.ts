@@ -111,6 +111,7 @@ export class WorkerSlot implements WorkerLink {
         else if (e.e === 'hangup') ev.hangup(e.reason)
         else if (e.e === 'gateHangup') ev.gateHangup()
         else if (e.e === 'providerFailed') ev.providerFailed(e.provider, e.error)
+        else if (e.e === 'transcribed') ev.transcribed(e.item)
         else ev.turn(e.text, e.latency)
         return
       }

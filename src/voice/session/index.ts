@@ -1,5 +1,5 @@
 export { Playout } from './playout.ts'
-export { type SessionOptions, VoiceSession } from './session.ts'
+export { MAX_TRANSCRIPT, type SessionOptions, VoiceSession } from './session.ts'
 export { fillTemplate } from '../../template.ts'
 export { DTMF_PAUSE_MS } from './dtmf.ts'
 export { endMessage, runTool } from './tools.ts'

@@ -23,7 +23,8 @@ import type {
   TranscriptItem,
 } from './types.ts'
 
-const MAX_TRANSCRIPT = 2000
+/** Lines a transcript keeps: the oldest go first. */
+export const MAX_TRANSCRIPT = 2000
 
 export interface SessionOptions {
   engines: SessionEngines
@@ -280,7 +281,9 @@ export class VoiceSession {
 
   private addTranscript(role: 'agent' | 'user', text: string, atMs: number): void {
     if (this.transcript.length >= MAX_TRANSCRIPT) this.transcript.shift()
-    this.transcript.push({ role, text, timestamp: Math.round(atMs - this.startedAt) / 1000 })
+    const item = { role, text, timestamp: Math.round(atMs - this.startedAt) / 1000 }
+    this.transcript.push(item)
+    this.o.hooks.transcribed?.(item)
   }
 }
 

@@ -116,6 +116,8 @@ export interface SessionHooks {
   providerFailed?(provider: string, error: string): void
   /** A caller turn was answered (latencies may still fill in while the answer plays). */
   turn?(text: string, latency: TurnLatency): void
+  /** A line joined the transcript (what the call record keeps if the session's report never comes). */
+  transcribed?(item: TranscriptItem): void
 }
 
 export interface TranscriptItem {

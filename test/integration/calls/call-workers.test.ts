@@ -82,3 +82,36 @@ test('two calls run in different call workers; killing one worker hangs up only 
     await c.stop()
   }
 }, 90_000)
+
+test('a call whose worker dies keeps in its record the transcript spoken before the crash', async () => {
+  const lines = ['Hello, this is the order line.', 'Please key in your order number.']
+  const workflowTarget = await setupCallTarget(t)
+  const graph = {
+    nodes: [
+      { id: 'start', type: 'start', config: { text: lines[0] } },
+      { id: 'ask', type: 'collect', config: { prompt: lines[1], kind: 'digits', variable: 'order', minDigits: 4, maxDigits: 8 } },
+      { id: 'bye', type: 'end', config: { text: 'Thank you.' } },
+    ],
+    edges: [
+      { from: 'start', to: 'ask' },
+      { from: 'ask', to: 'bye' },
+    ],
+  }
+  expect((await t.api('PUT', `/api/agents/${workflowTarget.agentId}/workflow`, { body: graph })).status).toBe(200)
+  const phone = dialWithBaresip(`sip:${workflowTarget.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, quietMicrophone(), { timeoutSec: 40 })
+  try {
+    const call = await waitForCall(t, (c) => c.status === 'in_progress' && c.to === workflowTarget.e164, 15_000)
+    // both lines have been played (the main thread heard of each from the worker) and the call waits for keys
+    await until(() => (t.appliance.calls.transcriptSoFar(call.id)?.length ?? 0) >= 2, 20_000, 'both lines to be spoken')
+    await pool().slotOf(call.id)!.kill()
+    const ended = await waitForCall(t, (c) => c.id === call.id && c.status === 'ended')
+    expect(ended).toMatchObject({ outcome: 'failed', endReason: 'call-worker-failed' })
+    expect(ended.transcript.map((i: { role: string; text: string }) => [i.role, i.text])).toEqual([
+      ['agent', lines[0]],
+      ['agent', lines[1]],
+    ])
+    expect(ended.transcript[1].timestamp).toBeGreaterThan(ended.transcript[0].timestamp)
+  } finally {
+    await phone.stop()
+  }
+}, 60_000)
