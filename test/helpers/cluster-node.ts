@@ -2,12 +2,15 @@
 // database with the others: its own DATA_DIR (with the cluster's shared secret.key), NODE_ID and
 // ports. Resolves once /ready answers; kill() is SIGKILL, a node lost mid-work.
 import type { Subprocess } from 'bun'
+import { afterAll } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Api, apiClient } from './appliance.ts'
 import { collectLogLines, collectText } from './child-output.ts'
 import { freePort } from './sipp.ts'
+import { tempDir } from './tmp.ts'
+import { loadOrCreateSecretKey, SECRET_KEY_FILE } from '../../src/secrets/index.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 const BUN = join(ROOT, 'node_modules/.bin/bun')
@@ -108,3 +111,17 @@ export async function startClusterNode(o: ClusterNodeOptions, timeoutMs = 30_000
 
 /** An API client of `node` with `key`. */
 export const nodeApi = (node: ClusterNode, key: string): Api => apiClient(node.url, key)
+
+/**
+ * What a cluster test file shares: the nodes it starts (push each one; those still running are
+ * SIGKILLed after the file) and one secret.key for all of them. Call at a test file's top level.
+ */
+export function clusterNodes(): { nodes: ClusterNode[]; secretKeyFile: string } {
+  const nodes: ClusterNode[] = []
+  const keyDir = tempDir('cluster-key-')
+  loadOrCreateSecretKey(keyDir)
+  afterAll(async () => {
+    for (const n of nodes) if (n.proc.exitCode === null) await n.kill()
+  })
+  return { nodes, secretKeyFile: join(keyDir, SECRET_KEY_FILE) }
+}

@@ -3,30 +3,25 @@
 // mid-way; the other finishes: every contact ends accounted for, and SIPp's own message log
 // shows no number dialled twice.
 import { afterAll, expect } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { type DbHandle, openPostgres } from '../../../src/db/index.ts'
-import { loadOrCreateSecretKey, SECRET_KEY_FILE } from '../../../src/secrets/index.ts'
 import type { TestAppliance } from '../../helpers/appliance.ts'
 import { type Callees, invitesByNumber, readMessages, startCallees } from '../../helpers/campaign-callees.ts'
-import { type ClusterNode, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
+import { clusterNodes, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
 import { campaignTarget } from '../../helpers/jobs.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { postgresInstalled, sharedPostgres } from '../../helpers/postgres.ts'
 import { untilAsync } from '../../helpers/until.ts'
 
 const pgTest = testNeedingPackage('postgresql', postgresInstalled())
-const nodes: ClusterNode[] = []
-const keyDir = mkdtempSync(join(tmpdir(), 'cluster-key-'))
+const { nodes, secretKeyFile } = clusterNodes()
 let callees: Callees | undefined
 let side: DbHandle | undefined
 afterAll(async () => {
   callees?.proc.kill()
-  for (const n of nodes) if (n.proc.exitCode === null) await n.kill()
   await side?.close()
-  rmSync(keyDir, { recursive: true, force: true })
 })
 
 // +14155550KNN: K=1 a person (answers), K=2 busy, K=3 rings until cancelled (see uas-campaign.xml)
@@ -38,8 +33,6 @@ const contacts = [
 
 pgTest('200 contacts over two nodes, one killed mid-way: every contact accounted for, none dialled twice', async () => {
   const databaseUrl = await (await sharedPostgres()).createDatabase('campaign_takeover')
-  loadOrCreateSecretKey(keyDir)
-  const secretKeyFile = join(keyDir, SECRET_KEY_FILE)
   const env = {
     CAMPAIGN_LEASE_MS: '3000', NODE_LEASE_MS: '3000', OUTBOUND_MAX_CALLS: '6', RECORD_CALLS: 'false',
     BARGE_IN_MAX_BACKCHANNEL_MS: '60000', BARGE_IN_MIN_SPEECH_MS: '60000',

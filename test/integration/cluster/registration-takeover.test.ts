@@ -1,23 +1,16 @@
 // A trunk's REGISTER binding is kept by exactly one of two nodes; when that node is killed with
 // SIGKILL, the other takes over the binding once the lease expires.
-import { afterAll, expect } from 'bun:test'
+import { expect } from 'bun:test'
 import { createSocket } from 'node:dgram'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { loadOrCreateSecretKey, SECRET_KEY_FILE } from '../../../src/secrets/index.ts'
-import { type ClusterNode, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
+import { clusterNodes, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { postgresInstalled, sharedPostgres } from '../../helpers/postgres.ts'
 import { until } from '../../helpers/until.ts'
 
 const pgTest = testNeedingPackage('postgresql', postgresInstalled())
-const nodes: ClusterNode[] = []
-const keyDir = mkdtempSync(join(tmpdir(), 'cluster-key-'))
-afterAll(async () => {
-  for (const n of nodes) if (n.proc.exitCode === null) await n.kill()
-  rmSync(keyDir, { recursive: true, force: true })
-})
+const { nodes, secretKeyFile } = clusterNodes()
 
 /** A registrar on UDP that grants every REGISTER 2 s and notes the SIP port (Via) each came from. */
 async function registrar() {
@@ -40,8 +33,6 @@ async function registrar() {
 
 pgTest('one of two nodes keeps the trunk registration; when it is killed the other registers within the lease time', async () => {
   const databaseUrl = await (await sharedPostgres()).createDatabase('registration_takeover')
-  loadOrCreateSecretKey(keyDir)
-  const secretKeyFile = join(keyDir, SECRET_KEY_FILE)
   const env = { NODE_LEASE_MS: '3000', SIP_REGISTER_SYNC_MS: '200' }
   const reg = await registrar()
   try {

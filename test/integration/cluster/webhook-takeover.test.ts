@@ -1,27 +1,20 @@
 // Two appliance nodes on one PostgreSQL database. Node A claims a post-call webhook and is
 // killed with SIGKILL while sending it (its receiver never answers A); once A's lease expires
 // node B sends it, with the same webhook-id, and it is delivered exactly once.
-import { afterAll, expect } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { expect } from 'bun:test'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { finaliseCall } from '../../../src/calls/records/index.ts'
 import { openPostgres } from '../../../src/db/index.ts'
-import { loadOrCreateSecretKey, SECRET_KEY_FILE } from '../../../src/secrets/index.ts'
 import { seedCall } from '../../helpers/call-records.ts'
-import { type ClusterNode, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
+import { clusterNodes, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { postgresInstalled, sharedPostgres } from '../../helpers/postgres.ts'
 import { until, untilAsync } from '../../helpers/until.ts'
 
 const pgTest = testNeedingPackage('postgresql', postgresInstalled())
-const nodes: ClusterNode[] = []
-const keyDir = mkdtempSync(join(tmpdir(), 'cluster-key-'))
-afterAll(async () => {
-  for (const n of nodes) if (n.proc.exitCode === null) await n.kill()
-  rmSync(keyDir, { recursive: true, force: true })
-})
+const { nodes, secretKeyFile } = clusterNodes()
 
 /** Answers 200 to every request but the first, which it never answers (its sender dies). */
 function hangingOnceReceiver() {
@@ -43,8 +36,6 @@ function hangingOnceReceiver() {
 
 pgTest('a webhook claimed by a node killed with SIGKILL mid-send is delivered once, by the other node, with the same webhook-id', async () => {
   const databaseUrl = await (await sharedPostgres()).createDatabase('webhook_takeover')
-  loadOrCreateSecretKey(keyDir)
-  const secretKeyFile = join(keyDir, SECRET_KEY_FILE)
   const env = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_LEASE_MS: '3000', BACKGROUND_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '500ms,500ms', NODE_LEASE_MS: '3000' }
   const rx = hangingOnceReceiver()
   try {
