@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tone } from '../../src/media/codec/index.ts'
 import { MediaEngine, PacingHistogram, type BoundPorts, type CallMedia } from '../../src/media/index.ts'
-import { CODEC_DEFAULTS } from '../../src/telephony/sdp/index.ts'
+import { loopbackPcmu } from '../../test/helpers/loopback-media.ts'
 
 export interface HostFigures {
   pacing: ReturnType<PacingHistogram['toJSON']>
@@ -32,17 +32,7 @@ export class CallsHost {
   async start(peerPorts: number[]): Promise<void> {
     const agentAudio = tone(440, 16000, 16000 * 60, 6000)
     for (let i = 0; i < this.ports.length; i++) {
-      const call = await this.engine!.startCall(`bench_${this.ports[i]!.port}`, this.ports[i]!, {
-        remoteAddress: '127.0.0.1',
-        remotePort: peerPorts[i]!,
-        remoteRtcpPort: peerPorts[i]!,
-        rtcpMux: true,
-        codec: CODEC_DEFAULTS.PCMU,
-        telephoneEvent: { payloadType: 101, clockRate: 8000 },
-        ptimeMs: 20,
-        direction: 'sendrecv',
-        remoteHold: false,
-      }, { onAudio: () => {} })
+      const call = await this.engine!.startCall(`bench_${this.ports[i]!.port}`, this.ports[i]!, loopbackPcmu(peerPorts[i]!), { onAudio: () => {} })
       call.play(agentAudio)
       this.calls.push(call)
     }

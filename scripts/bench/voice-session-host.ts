@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MediaEngine, type BoundPorts } from '../../src/media/index.ts'
-import { CODEC_DEFAULTS } from '../../src/telephony/sdp/index.ts'
+import { loopbackPcmu } from '../../test/helpers/loopback-media.ts'
 import { llmBrain } from '../../src/voice/brain/index.ts'
 import { OpenAiLlm } from '../../src/voice/llm/index.ts'
 import { VoiceSession } from '../../src/voice/session/index.ts'
@@ -72,7 +72,7 @@ export class VoiceHost {
         const media = await this.engine!.startCall(
           `bench_${bound.port}`,
           bound,
-          { remoteAddress: '127.0.0.1', remotePort: peerPorts[i]!, remoteRtcpPort: peerPorts[i]!, rtcpMux: true, codec: CODEC_DEFAULTS.PCMU, ptimeMs: 20, direction: 'sendrecv', remoteHold: false },
+          loopbackPcmu(peerPorts[i]!, { telephoneEvent: undefined }),
           {
             onAudio: (frame) => {
               leg.session.pushAudio({ samples: frame, sampleRate: RATE })

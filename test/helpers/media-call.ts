@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CallMedia, MediaClock, RtpPortPool, StereoRecorder, type DtmfEvent } from '../../src/media/index.ts'
 import { parseWavHeader } from '../../src/media/recorder/index.ts'
-import { CODEC_DEFAULTS, type NegotiatedMedia } from '../../src/telephony/sdp/index.ts'
+import type { NegotiatedMedia } from '../../src/telephony/sdp/index.ts'
+import { loopbackPcmu } from './loopback-media.ts'
 import { tempDir } from './tmp.ts'
 
 const BASE = 44000 + 2 * Math.floor(Math.random() * 2000)
@@ -22,18 +23,7 @@ export interface TestCall {
 
 export async function startTestCall(peerPort: number, over: Partial<NegotiatedMedia> = {}, jitter?: { minDelayMs?: number; maxDelayMs?: number }): Promise<TestCall> {
   const ports = await pool.bind()
-  const media: NegotiatedMedia = {
-    remoteAddress: '127.0.0.1',
-    remotePort: peerPort,
-    remoteRtcpPort: peerPort,
-    rtcpMux: true,
-    codec: CODEC_DEFAULTS.PCMU,
-    telephoneEvent: { payloadType: 101, clockRate: 8000 },
-    ptimeMs: 20,
-    direction: 'sendrecv',
-    remoteHold: false,
-    ...over,
-  }
+  const media = loopbackPcmu(peerPort, over)
   const dir = tempDir('media-call-')
   const recordingPath = join(dir, 'call.wav')
   const recorder = await StereoRecorder.create(recordingPath)
