@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts'
 import { createLogger } from '../../log.ts'
 import { MediaEngine } from '../../media/index.ts'
 import { createVoiceEngines, useSharedEngines } from '../../voice/index.ts'
+import { SileroVad } from '../../voice/vad/index.ts'
 import { workflowLlmFromConfig } from '../../workflows/index.ts'
 import { CallHost } from './host.ts'
 import type { FromWorker, ToWorker } from './protocol.ts'
@@ -46,7 +47,7 @@ setInterval(() => {
   lagMaxMs = Math.max(lagMaxMs, now - expected - 20)
   expected = now
   // once a second, and at once when the Silero host starts or ends
-  const silero = voice.loaded().silero === true
+  const silero = voice.vad instanceof SileroVad && voice.vad.loaded
   if (++ticks % 50 !== 0 && silero === sileroLoaded) return
   sileroLoaded = silero
   post({ t: 'stats', stats: { calls: host.size, loopLagMaxMs: Math.round(lagMaxMs * 10) / 10, clockLatenessP99Ms: media.clock.lateness.percentile(99), engines: { silero } } })
