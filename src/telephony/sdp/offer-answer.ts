@@ -3,6 +3,7 @@
 
 import * as sdpTransform from 'sdp-transform'
 import { CODEC_DEFAULTS, ptimeAllowed, TELEPHONE_EVENT_PT, type CodecName, type CodecSpec, type Direction } from './codecs.ts'
+import { mediaAddressProblem } from './media-address.ts'
 
 type MediaDescription = sdpTransform.MediaDescription
 type SessionDescription = sdpTransform.SessionDescription
@@ -61,12 +62,27 @@ function intersect(want: Direction, allowed: Direction): Direction {
   return send && recv ? 'sendrecv' : send ? 'sendonly' : recv ? 'recvonly' : 'inactive'
 }
 
+/** Parses the peer's SDP; an address we must not send media to is refused (488) here, once for offers and answers. */
 function parse(sdp: string): SessionDescription {
   if (typeof sdp !== 'string' || !/^v=0\r?\n/.test(sdp)) throw new SdpError(400, 'the body is not an SDP session description')
+  let session: SessionDescription
   try {
-    return sdpTransform.parse(sdp)
+    session = sdpTransform.parse(sdp)
   } catch (err) {
     throw new SdpError(400, `unparsable SDP: ${(err as Error).message}`)
+  }
+  const refused = mediaAddressProblem(session)
+  if (refused) throw new SdpError(488, refused)
+  return session
+}
+
+/** Why media must not go where this SDP (an offer in a re-INVITE or UPDATE) points; undefined when it may or it cannot be read. */
+export function offeredAddressProblem(sdp: string): string | undefined {
+  try {
+    parse(sdp)
+    return undefined
+  } catch (err) {
+    return err instanceof SdpError && err.status === 488 ? err.message : undefined
   }
 }
 

@@ -3,6 +3,7 @@
 import { dialogKey, inDialogRequest, responseTo, type Dialog } from './dialog.ts'
 import { Emitter } from './events.ts'
 import { answerDirection, isHold, sdpDirection, withDirection, type Direction } from './hold.ts'
+import { offeredAddressProblem } from '../sdp/index.ts'
 import { mediaType, parseNameAddr } from './grammar.ts'
 import { SessionTimer, type SessionTimerTerms } from './session-timer.ts'
 import { header, serialize, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
@@ -201,6 +202,13 @@ export abstract class Call extends Emitter<CallEvents> {
     if (req.body.length && this.localSdp) {
       if (mediaType(header(req, 'content-type') ?? '') !== 'application/sdp') {
         tx.respond(responseTo(req, 415, { headers: [{ name: 'Accept', value: 'application/sdp' }] }))
+        return
+      }
+      // an address we must not send media to: 488, and the call keeps its media as it was
+      const refused = offeredAddressProblem(text(req.body))
+      if (refused) {
+        this.ctx.log.warn({ callId: this.callId, reason: refused }, 'a re-offer names a refused media address')
+        tx.respond(responseTo(req, 488))
         return
       }
       let offered: Direction
