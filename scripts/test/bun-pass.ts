@@ -51,12 +51,19 @@ export function consoleFailures(out: string): string[] {
   return lines
 }
 
+/**
+ * Every test's timeout unless it sets its own. bun ignores a timeout in bunfig.toml and defaults
+ * to 5 s, which a test that starts a server or an engine can pass on a fast machine and miss on a
+ * slow or busy one.
+ */
+export const TEST_TIMEOUT_MS = 30_000
+
 export async function runBunPass(name: string, args: string[], env: Record<string, string> = {}): Promise<PassResult> {
   const dir = mkdtempSync(join(tmpdir(), 'voice-agent-junit-'))
   const report = join(dir, 'report.xml')
   const started = performance.now()
   const bunBin = process.execPath
-  const { code, out } = await runProcess([bunBin, 'test', '--reporter=junit', `--reporter-outfile=${report}`, ...args], env)
+  const { code, out } = await runProcess([bunBin, 'test', `--timeout=${TEST_TIMEOUT_MS}`, '--reporter=junit', `--reporter-outfile=${report}`, ...args], env)
   const wallMs = performance.now() - started
   const junit = existsSync(report) ? parseJunit(readFileSync(report, 'utf8')) : { cases: [], files: [] }
   rmSync(dir, { recursive: true, force: true })

@@ -97,7 +97,7 @@ test("each of SIPp's dtmf_2833 pcaps, played in a call of its own, gives that ca
   const before = await callIds()
   const runs = await Promise.all(
     keys.map(async (k) => {
-      const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf.xml'), { PCAP: join(SIPP_PCAP_DIR, `dtmf_2833_${k}.pcap`) })
+      const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf.xml'), { PCAP: join(SIPP_PCAP_DIR, `dtmf_2833_${k}.pcap`), KEY_AFTER_MS: '200' })
       const run = await sipp(['-sf', scenario, `127.0.0.1:${t.appliance.sip.udp}`, '-s', target.e164.slice(1), '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())], 40).exited
       return { k, run }
     }),
