@@ -13,6 +13,7 @@ import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
 import { NodePresence } from './jobs/index.ts'
 import { MediaEngine } from './media/index.ts'
+import { parseNetworks } from './net/index.ts'
 import { RecordingUploader, recordingStorageFor } from './recordings/index.ts'
 import { Metrics, sipObserver } from './metrics/index.ts'
 import { TrunkRegistrations } from './numbers/index.ts'
@@ -127,7 +128,7 @@ export async function startAppliance(
       db,
       box: secretBoxFor(config.DATA_DIR),
       log: log.child({ component: 'webhooks' }),
-      policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+      policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowNetworks: parseNetworks(config.WEBHOOK_ALLOW_NETWORKS) },
       schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
       concurrency: config.WEBHOOK_CONCURRENCY,
       pollMs: config.BACKGROUND_POLL_MS,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { parseNetworks } from './net/networks.ts'
 import { parseSchedule } from './webhooks/schedule.ts'
 import { storageSettingsProblem } from './recordings/settings.ts'
 
@@ -65,7 +66,8 @@ export const CONFIG_KEYS = {
   AUTH_FAILURES_PER_MIN: { default: 30, doc: 'sustained failed authentications per minute per source address once its burst is spent' },
   BILLING_ALLOW_MANUAL: { default: true, doc: 'allow `manual` payment methods (operator-approved records)' },
   WEBHOOK_ALLOW_HTTP: { default: false, doc: 'allow plain http:// agent webhook URLs' },
-  WEBHOOK_ALLOW_PRIVATE: { default: false, doc: 'allow webhook URLs that resolve to loopback, private or link-local addresses' },
+  WEBHOOK_ALLOW_PRIVATE: { default: false, doc: 'allow webhook URLs that resolve to loopback, private, link-local, documentation or reserved addresses, or to this host\'s own' },
+  WEBHOOK_ALLOW_NETWORKS: { default: '', doc: 'comma-separated networks (10.20.0.0/16, 192.0.2.7, fd00:1::/64) webhook URLs may resolve to although the address rules refuse them; narrower than WEBHOOK_ALLOW_PRIVATE (unspecified and multicast stay refused)' },
   STRIPE_API_BASE: { default: 'https://api.stripe.com', doc: 'Stripe REST base URL' },
   STRIPE_SECRET_KEY: { default: '', doc: 'Stripe secret key; empty means Stripe payment methods are unavailable' },
   CARRIER_API_BASE: { default: 'https://api.twilio.com', doc: 'carrier (Twilio-compatible REST) base URL' },
@@ -158,6 +160,11 @@ export function loadConfig(
   }
   const cfg = out as Config
   if (cfg.RTP_PORT_MIN > cfg.RTP_PORT_MAX) throw new ConfigError('RTP_PORT_MIN must not exceed RTP_PORT_MAX')
+  try {
+    parseNetworks(cfg.WEBHOOK_ALLOW_NETWORKS)
+  } catch (err) {
+    throw new ConfigError(`WEBHOOK_ALLOW_NETWORKS: ${(err as Error).message}`)
+  }
   try {
     parseSchedule(cfg.WEBHOOK_RETRY_SCHEDULE)
   } catch (err) {
