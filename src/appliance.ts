@@ -183,7 +183,7 @@ export async function startAppliance(
     const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
       carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
     })
-    ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics))
+    ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics), (transport, reason) => metrics?.sipConnectionRefused(transport, reason))
     const sip = await ua.start()
     const engine = media
     const conversations = { media, voice, lines: config, workflowLlm: workflowLlmFromConfig(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log }

@@ -26,6 +26,7 @@ export class Metrics {
   private readonly callsTotal: Counter<'direction' | 'outcome'>
   private readonly sipRequests: Counter<'direction' | 'method'>
   private readonly sipResponses: Counter<'direction' | 'method' | 'code'>
+  private readonly sipConnectionsRefused: Counter<'transport' | 'reason'>
   private readonly rtpPackets: Counter<'direction'>
   private readonly rtpLost: Counter
   private readonly rtpJitter: Histogram
@@ -47,6 +48,12 @@ export class Metrics {
     this.callsTotal = new Counter({ name: 'voice_agent_calls_total', help: 'ended calls by direction and outcome', labelNames: ['direction', 'outcome'], registers })
     this.sipRequests = new Counter({ name: 'voice_agent_sip_requests_total', help: 'SIP requests received (in) and sent (out), retransmissions not counted', labelNames: ['direction', 'method'], registers })
     this.sipResponses = new Counter({ name: 'voice_agent_sip_responses_total', help: 'SIP responses received (in) and sent (out) by status code', labelNames: ['direction', 'method', 'code'], registers })
+    this.sipConnectionsRefused = new Counter({
+      name: 'voice_agent_sip_connections_refused_total',
+      help: 'SIP TCP and TLS connections refused or closed by a limit: source_limit, total_limit, handshake_timeout, message_timeout',
+      labelNames: ['transport', 'reason'],
+      registers,
+    })
     this.rtpPackets = new Counter({ name: 'voice_agent_rtp_packets_total', help: 'RTP packets of ended calls, received (in) and sent (out)', labelNames: ['direction'], registers })
     this.rtpLost = new Counter({ name: 'voice_agent_rtp_packets_lost_total', help: 'RTP packets the callers sent that never arrived (ended calls)', registers })
     this.rtpJitter = new Histogram({ name: 'voice_agent_rtp_jitter_ms', help: 'interarrival jitter of each ended call (RFC 3550), ms', buckets: [1, 2, 5, 10, 20, 40, 80, 160], registers })
@@ -139,6 +146,11 @@ export class Metrics {
   sip(direction: 'in' | 'out', msg: { kind: 'request'; method: string } | { kind: 'response'; status: number; method: string }): void {
     if (msg.kind === 'request') this.sipRequests.inc({ direction, method: knownMethod(msg.method) })
     else this.sipResponses.inc({ direction, method: knownMethod(msg.method), code: String(msg.status) })
+  }
+
+  /** A SIP stream connection refused or closed by a connection limit (label values are the transport's fixed set). */
+  sipConnectionRefused(transport: 'tcp' | 'tls', reason: string): void {
+    this.sipConnectionsRefused.inc({ transport, reason })
   }
 
   callEnded(call: EndedCall): void {

@@ -4,12 +4,14 @@ import { ConfigError, type Config } from '../../config.ts'
 import type { DigestAlgorithm } from './digest.ts'
 import type { Log } from './call.ts'
 import type { NumberDirectory } from './directory.ts'
+import type { ConnectionLimits } from './transport.ts'
 import { UserAgent, type UserAgentOptions } from './user-agent.ts'
 
 type SipConfig = Pick<
   Config,
   | 'SIP_HOST' | 'SIP_PORT' | 'SIP_TLS_PORT' | 'SIP_TLS_CERT_FILE' | 'SIP_TLS_KEY_FILE' | 'SIP_T1_MS' | 'SIP_RING_TIMEOUT_MS'
   | 'SIP_RETRY_AFTER_SEC' | 'SIP_REFUSALS_PER_SEC' | 'SIP_REFUSAL_BURST' | 'PUBLIC_HOST' | 'SIP_DIGEST_ALGORITHMS'
+  | 'SIP_MAX_CONNECTIONS' | 'SIP_MAX_CONNECTIONS_PER_SOURCE' | 'SIP_IDLE_TIMEOUT_MS' | 'SIP_MESSAGE_TIMEOUT_MS' | 'SIP_TLS_HANDSHAKE_TIMEOUT_MS'
 >
 
 /** Reads `SHA-256,MD5`; anything else is a configuration error. */
@@ -20,7 +22,24 @@ export function digestAlgorithms(value: string): DigestAlgorithm[] {
   return algs as DigestAlgorithm[]
 }
 
-export function userAgentFromConfig(config: SipConfig, directory: NumberDirectory, log?: Log, observe?: UserAgentOptions['observe']): UserAgent {
+/** The connection limits from the SIP_* keys; a cap or deadline of 0 would refuse every connection, so it is an error. */
+export function connectionLimits(config: SipConfig, onRefused?: ConnectionLimits['onRefused']): ConnectionLimits {
+  for (const k of ['SIP_MAX_CONNECTIONS', 'SIP_IDLE_TIMEOUT_MS', 'SIP_MESSAGE_TIMEOUT_MS', 'SIP_TLS_HANDSHAKE_TIMEOUT_MS'] as const) {
+    if (config[k] < 1) throw new ConfigError(`${k} must be at least 1`)
+  }
+  return {
+    maxConnections: config.SIP_MAX_CONNECTIONS,
+    maxConnectionsPerSource: config.SIP_MAX_CONNECTIONS_PER_SOURCE,
+    idleTimeoutMs: config.SIP_IDLE_TIMEOUT_MS,
+    messageTimeoutMs: config.SIP_MESSAGE_TIMEOUT_MS,
+    handshakeTimeoutMs: config.SIP_TLS_HANDSHAKE_TIMEOUT_MS,
+    onRefused,
+  }
+}
+
+export function userAgentFromConfig(
+  config: SipConfig, directory: NumberDirectory, log?: Log, observe?: UserAgentOptions['observe'], onRefused?: ConnectionLimits['onRefused'],
+): UserAgent {
   if (config.SIP_T1_MS < 1) throw new ConfigError('SIP_T1_MS must be at least 1')
   const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
   return new UserAgent({
@@ -36,6 +55,7 @@ export function userAgentFromConfig(config: SipConfig, directory: NumberDirector
     refusalsPerSec: config.SIP_REFUSALS_PER_SEC,
     refusalBurst: config.SIP_REFUSAL_BURST,
     challengeAlgorithms: digestAlgorithms(config.SIP_DIGEST_ALGORITHMS),
+    connections: connectionLimits(config, onRefused),
     directory,
     log,
     observe,

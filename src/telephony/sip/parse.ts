@@ -132,6 +132,11 @@ export class StreamFramer {
   private failed = false
   private crlfRun = 0
 
+  /** Bytes of a message begun but not yet complete (leading CRLFs are not counted). */
+  get buffered(): number {
+    return this.buf.length
+  }
+
   push(chunk: Uint8Array): FramerEvent[] {
     if (this.failed) return []
     const joined = new Uint8Array(this.buf.length + chunk.length)

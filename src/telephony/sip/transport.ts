@@ -1,13 +1,15 @@
 // UDP, TCP and TLS listeners on one port each; stream connections are reused both ways,
-// keyed by the peer's address and port, and closed when idle.
+// keyed by the peer's address and port, and held to the limits of connection-guard.ts.
 import dgram from 'node:dgram'
 import net from 'node:net'
 import tls from 'node:tls'
+import { ConnectionGuard, type ConnectionLimits, type StreamTransport, type WarnLog, type Watch } from './connection-guard.ts'
 import { formatVia, parseVia } from './grammar.ts'
 import { canonicalName, headerValues, type SipRequest } from './message.ts'
 import { MAX_MESSAGE_BYTES, StreamFramer } from './parse.ts'
 
 export type TransportName = 'udp' | 'tcp' | 'tls'
+export type { ConnectionLimits, RefusalReason, StreamTransport } from './connection-guard.ts'
 
 export interface Remote {
   transport: TransportName
@@ -22,7 +24,7 @@ export interface Inbound {
   datagram: boolean
 }
 
-export interface TransportOptions {
+export interface TransportOptions extends ConnectionLimits {
   host: string
   /** Port for UDP and TCP; 0 picks a free port (the same number for both when it can). */
   port: number
@@ -35,8 +37,8 @@ export interface TransportOptions {
   /** Extra CA certificates trusted when we open TLS connections (a trunk's self-signed cert). */
   tlsCa?: string
   tlsRejectUnauthorized?: boolean
-  idleTimeoutMs?: number
-  maxConnections?: number
+  /** Where refusals by the connection limits are logged (rate-limited). */
+  log?: WarnLog
 }
 
 export interface BoundPorts {
@@ -55,9 +57,13 @@ export class Transports {
   private tlsServer?: tls.Server
   private conns = new Map<string, net.Socket>()
   private pending = new Map<string, Promise<net.Socket>>()
+  private watches = new WeakMap<net.Socket, Watch>()
+  private readonly guard: ConnectionGuard
   readonly ports: BoundPorts = {}
 
-  constructor(private readonly opts: TransportOptions) {}
+  constructor(private readonly opts: TransportOptions) {
+    this.guard = new ConnectionGuard(opts, opts.log)
+  }
 
   async start(): Promise<BoundPorts> {
     const o = this.opts
@@ -82,13 +88,20 @@ export class Transports {
       }
     }
     if (o.tcp !== false) {
-      this.tcpServer = net.createServer((s) => this.adopt(s, 'tcp'))
+      this.tcpServer = net.createServer((s) => void (this.guard.admit(s, 'tcp') && this.adopt(s, 'tcp')))
       this.ports.tcp = await listen(this.tcpServer, this.ports.udp ?? o.port, o.host, o.port === 0)
       this.tcpServer.on('error', (err) => this.onError(err, 'tcp listener'))
     }
     if (o.tlsCert && o.tlsKey) {
-      this.tlsServer = tls.createServer({ cert: o.tlsCert, key: o.tlsKey, minVersion: 'TLSv1.2' }, (s) => this.adopt(s, 'tls'))
-      this.tlsServer.on('tlsClientError', (err) => this.onError(err, 'tls handshake'))
+      const handshakeTimeout = this.guard.limits.handshakeTimeoutMs
+      this.tlsServer = tls.createServer({ cert: o.tlsCert, key: o.tlsKey, minVersion: 'TLSv1.2', handshakeTimeout }, (s) => this.adopt(s, 'tls'))
+      // connections count from their accept, handshake done or not
+      this.tlsServer.on('connection', (s: net.Socket) => this.guard.admit(s, 'tls'))
+      this.tlsServer.on('tlsClientError', (err: Error & { code?: string }, s?: net.Socket) => {
+        this.onError(err, 'tls handshake')
+        if (err.code === 'ERR_TLS_HANDSHAKE_TIMEOUT') this.guard.refused('tls', 'handshake_timeout', s?.remoteAddress ?? '')
+        s?.destroy()
+      })
       this.ports.tls = await listen(this.tlsServer, o.tlsPort ?? 0, o.host)
       this.tlsServer.on('error', (err) => this.onError(err, 'tls listener'))
     }
@@ -105,6 +118,7 @@ export class Transports {
     }
     const sock = await this.connection(to)
     sock.write(bytes)
+    this.watches.get(sock)?.sent()
   }
 
   /** Resolves once bytes can be sent to `to` (a stream connection is open); rejects when it cannot be opened. */
@@ -112,13 +126,20 @@ export class Transports {
     if (to.transport !== 'udp') await this.connection(to)
   }
 
+  /** Stream connections open now: those we opened, and inbound ones (TLS: once secured). */
   connectionCount(): number {
     return this.conns.size
+  }
+
+  /** Inbound TCP and TLS connections the limits count now, TLS handshakes in progress included. */
+  inboundCount(): number {
+    return this.guard.open()
   }
 
   async stop(): Promise<void> {
     for (const s of this.conns.values()) s.destroy()
     this.conns.clear()
+    this.guard.closeAll()
     const close = (srv?: net.Server) => new Promise<void>((res) => (srv ? srv.close(() => res()) : res()))
     await Promise.all([close(this.tcpServer), close(this.tlsServer)])
     if (this.udp) await new Promise<void>((res) => this.udp!.close(() => res()))
@@ -150,24 +171,23 @@ export class Transports {
             }, () => res(s))
           : net.connect({ host: to.address, port: to.port }, () => res(s))
       s.once('error', rej)
-      this.adopt(s, to.transport, to)
+      this.adopt(s, to.transport === 'tls' ? 'tls' : 'tcp', to)
     }).finally(() => this.pending.delete(k))
     this.pending.set(k, p)
     return p
   }
 
-  private adopt(s: net.Socket, transport: TransportName, to?: Remote): void {
+  private adopt(s: net.Socket, transport: StreamTransport, to?: Remote): void {
     const remote: Remote = to ?? { transport, address: s.remoteAddress ?? '', port: s.remotePort ?? 0 }
     const k = key(transport, remote.address, remote.port)
-    if (!to && this.conns.size >= (this.opts.maxConnections ?? 1024)) {
-      s.destroy()
-      return
-    }
     this.conns.set(k, s)
     const framer = new StreamFramer()
-    s.setTimeout(this.opts.idleTimeoutMs ?? 300_000, () => s.destroy())
+    const watch = this.guard.watch(s, to ? 'outbound' : transport)
+    this.watches.set(s, watch)
     s.on('data', (chunk: Buffer) => {
-      for (const ev of framer.push(new Uint8Array(chunk))) {
+      const events = framer.push(new Uint8Array(chunk))
+      watch.framed(events.filter((ev) => !('error' in ev)).length, framer.buffered)
+      for (const ev of events) {
         if ('message' in ev) this.deliver({ bytes: ev.message, remote, datagram: false })
         else if ('keepalive' in ev) s.write('\r\n')
         else {

@@ -19,7 +19,7 @@ import {
   ackFor, clientKey, ClientTransaction, DEFAULT_TIMERS, InviteServerTransaction, NonInviteServerTransaction, serverKey,
   type ClientResult, type Timers,
 } from './transaction.ts'
-import { stampVia, Transports, type BoundPorts, type Inbound, type Remote, type TransportName } from './transport.ts'
+import { stampVia, Transports, type BoundPorts, type ConnectionLimits, type Inbound, type Remote, type TransportName } from './transport.ts'
 import { InboundCall } from './uas.ts'
 import { OutboundCall, type PlaceCallOptions } from './uac.ts'
 import { checkRequest, checkResponse, type Core } from './validate.ts'
@@ -46,6 +46,8 @@ export interface UserAgentOptions {
   refusalsPerSec?: number
   refusalBurst?: number
   idleTimeoutMs?: number
+  /** Caps and deadlines of inbound TCP and TLS connections (connection-guard.ts); refusals are logged to `log`. */
+  connections?: ConnectionLimits
   /** Smallest RFC 4028 session interval we accept (Min-SE); smaller gets 422. */
   minSessionExpiresSec?: number
   /** Digest algorithms offered to callers of numbers with credentials, strongest first. */
@@ -96,7 +98,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     this.limiter = new RateLimiter(opts.refusalsPerSec ?? 0, opts.refusalBurst ?? 50)
     this.transports = new Transports({
       host: opts.host ?? '0.0.0.0', port: opts.port, tlsPort: opts.tlsPort, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
-      tlsCa: opts.tlsCa, tlsRejectUnauthorized: opts.tlsRejectUnauthorized, idleTimeoutMs: opts.idleTimeoutMs,
+      tlsCa: opts.tlsCa, tlsRejectUnauthorized: opts.tlsRejectUnauthorized, idleTimeoutMs: opts.idleTimeoutMs, log: this.log, ...opts.connections,
     })
     this.transports.onMessage = (m) => this.receive(m)
     this.transports.onError = (err, where) => this.log.debug({ err: err.message, where }, 'sip transport error')
