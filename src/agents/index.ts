@@ -3,7 +3,7 @@ import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { IdParams, NextCursor, Ok } from '../http/models.ts'
-import type { Resolver } from '../net/index.ts'
+import { parseNetworks, type Resolver } from '../net/index.ts'
 import { defaultLlmModel, defaultVoice, servingFromConfig } from '../providers/index.ts'
 import { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody } from './agents.model.ts'
 import * as service from './agents.service.ts'
@@ -36,7 +36,7 @@ const NO_WORKFLOWS: AgentWorkflowHooks = {
 
 export function agentsController(db: Db, config: Config, auth: AuthPlugin, resolve?: Resolver, workflows: AgentWorkflowHooks = NO_WORKFLOWS) {
   const rules: service.AgentRules = {
-    urlPolicy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    urlPolicy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowNetworks: parseNetworks(config.WEBHOOK_ALLOW_NETWORKS) },
     resolve,
     defaultLlmModel: defaultLlmModel(config, service.DEFAULT_LLM_MODEL),
     defaultVoice: defaultVoice(config),

@@ -11,6 +11,7 @@ import * as callRecords from './migrations/2026-11-23T1830_call_records.ts'
 import * as webhooks from './migrations/2026-11-23T1831_webhooks.ts'
 import * as outboundJobs from './migrations/2026-11-23T1840_outbound_jobs.ts'
 import * as callNode from './migrations/2026-11-24T0100_call_node.ts'
+import * as webhookErrorDetail from './migrations/2026-11-25T1200_webhook_error_detail.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T1831_webhooks': webhooks,
   '2026-11-23T1840_outbound_jobs': outboundJobs,
   '2026-11-24T0100_call_node': callNode,
+  '2026-11-25T1200_webhook_error_detail': webhookErrorDetail,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -2,8 +2,9 @@ import { isIP } from 'node:net'
 import { classifyAddress, describeClass, type ForbiddenClass, hostKey, METADATA_HOSTNAMES } from './address-class.ts'
 
 // A PBX on the same host or LAN is the normal case for a trunk, so SIP allows what HTTP refuses
-// by default; link-local, metadata, multicast, unspecified and reserved addresses stay refused.
-const ALLOWED = new Set<ForbiddenClass>(['loopback', 'private'])
+// by default (lab networks numbered from the documentation ranges too); link-local, metadata,
+// multicast, unspecified and reserved addresses stay refused.
+const ALLOWED = new Set<ForbiddenClass>(['loopback', 'private', 'documentation'])
 
 /** The class that forbids sending SIP to this IP address; undefined when the appliance may. */
 export function sipForbiddenClass(address: string): ForbiddenClass | undefined {

@@ -1,12 +1,16 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { classifyAddress, describeClass, type ForbiddenClass, hostKey, METADATA_HOSTNAMES } from './address-class.ts'
+import type { NetworkList } from './networks.ts'
+import { isOwnAddress } from './own-addresses.ts'
 
 export interface UrlPolicy {
   /** Allow plain http:// (WEBHOOK_ALLOW_HTTP). */
   allowHttp: boolean
-  /** Allow loopback, private, link-local and metadata targets (WEBHOOK_ALLOW_PRIVATE). */
+  /** Allow loopback, private, link-local, metadata, documentation and reserved targets (WEBHOOK_ALLOW_PRIVATE). */
   allowPrivate: boolean
+  /** Networks allowed although their class is refused (WEBHOOK_ALLOW_NETWORKS); unspecified and multicast stay refused. */
+  allowNetworks?: NetworkList
 }
 
 /** Resolves a host name to its addresses; injectable so the rules can be tested without DNS. */
@@ -57,9 +61,11 @@ export async function resolveTarget(raw: string | URL, policy: UrlPolicy, resolv
   if (!(shaped instanceof URL)) return shaped
   const url = shaped
   const host = url.hostname.replace(/^\[|\]$/g, '')
-  const refuse = (cls: ForbiddenClass, addr?: string) => ({
+  const refuse = (cls: ForbiddenClass | 'own', addr?: string) => ({
     ok: false as const,
-    reason: `refused: ${addr && addr !== host ? `${host} resolves to ${addr}, ` : ''}${describeClass(cls)}${NEVER.has(cls) ? '' : ' (allowed only with WEBHOOK_ALLOW_PRIVATE=true)'}`,
+    reason:
+      `refused: ${addr && addr !== host ? `${host} resolves to ${addr}, ` : ''}${cls === 'own' ? 'an address of this host' : describeClass(cls)}` +
+      (cls !== 'own' && NEVER.has(cls) ? '' : ' (allowed only with WEBHOOK_ALLOW_PRIVATE=true or in WEBHOOK_ALLOW_NETWORKS)'),
   })
   if (!policy.allowPrivate && METADATA_HOSTNAMES.has(hostKey(host))) return refuse('metadata')
   let addresses: string[]
@@ -74,8 +80,11 @@ export async function resolveTarget(raw: string | URL, policy: UrlPolicy, resolv
   }
   for (const addr of addresses) {
     if (!isIP(addr)) return { ok: false, reason: `host ${host} resolves to something that is not an address` }
-    const cls = classifyAddress(addr)
-    if (cls && (!policy.allowPrivate || NEVER.has(cls))) return refuse(cls, addr)
+    // an address of one of this host's interfaces reaches its own services like loopback does
+    const cls = classifyAddress(addr) ?? (isOwnAddress(addr) ? 'own' : null)
+    if (!cls) continue
+    if (cls !== 'own' && NEVER.has(cls)) return refuse(cls, addr)
+    if (!policy.allowPrivate && !policy.allowNetworks?.has(addr)) return refuse(cls, addr)
   }
   return { ok: true, url, addresses }
 }

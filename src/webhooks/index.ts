@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Db } from '../db/index.ts'
 import type { AuthPlugin } from '../http/auth.ts'
+import { roleHolds } from '../http/permissions.ts'
 import { IdParams, NextCursor, WorkspaceParams } from '../http/models.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { listDeliveries, retryDelivery } from './deliveries.ts'
@@ -8,6 +9,7 @@ import { rotateSecret, workspaceSecrets } from './secrets.ts'
 import { DeliveriesQuery, Delivery, SecretResponse } from './webhooks.model.ts'
 
 export { enqueueWebhookEvent, eventBody, releaseCallEvents, type WebhookEvent } from './outbox.ts'
+export { DELIVERY_ERROR_CODES, type DeliveryErrorCode, deliveryErrorCode } from './delivery-error.ts'
 export { postWebhook, WEBHOOK_TIMEOUT_MS } from './post.ts'
 export { DEFAULT_RETRY_SCHEDULE, nextAttemptDelay, parseSchedule } from './schedule.ts'
 export { PREVIOUS_SECRET_GRACE_MS, signingSecrets } from './secrets.ts'
@@ -39,7 +41,7 @@ export function webhooksController(deps: { db: Db; box: SecretBox; wake(): void 
         description: 'A new secret signs from now on; the previous one keeps signing too (a second v1 signature) for 24 hours, so receivers can switch without losing events.',
       },
     })
-    .get('/api/webhook-deliveries', ({ query, principal }) => listDeliveries(db, principal.workspaceId, query), {
+    .get('/api/webhook-deliveries', ({ query, principal }) => listDeliveries(db, principal.workspaceId, query, roleHolds(principal.role, 'webhooks:manage')), {
       permission: 'webhooks:read',
       query: DeliveriesQuery,
       response: t.Object({ deliveries: t.Array(Delivery), nextCursor: NextCursor }),
@@ -47,13 +49,14 @@ export function webhooksController(deps: { db: Db; box: SecretBox; wake(): void 
         summary: 'List webhook deliveries with their attempts, newest first',
         description:
           `${SIGNING} A delivery is tried with a 10 s timeout; 2xx is done, 410 turns the agent's webhookUrl off, anything else is ` +
-          'retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20 % jitter; WEBHOOK_RETRY_SCHEDULE), about 27 h in all, then it is failed.',
+          'retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20 % jitter; WEBHOOK_RETRY_SCHEDULE), about 27 h in all, then it is failed. ' +
+          '`error`/`lastError` is a coarse code for everyone; admins also get `errorDetail`/`lastErrorDetail` with the exact failure, which is logged too.',
       },
     })
     .post(
       '/api/webhook-deliveries/:id/retry',
       async ({ params, principal }) => {
-        const delivery = await retryDelivery(db, principal.workspaceId, params.id)
+        const delivery = await retryDelivery(db, principal.workspaceId, params.id, new Date(), roleHolds(principal.role, 'webhooks:manage'))
         deps.wake()
         return { delivery }
       },

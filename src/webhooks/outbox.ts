@@ -2,6 +2,7 @@
 import { sql } from 'kysely'
 import { type Db, skipLocked } from '../db/index.ts'
 import { newId } from '../ids.ts'
+import type { DeliveryErrorCode } from './delivery-error.ts'
 import type { DeliveryRow } from './webhooks.table.ts'
 
 export interface WebhookEvent {
@@ -83,7 +84,10 @@ export const storePayload = (db: Db, id: string, owner: string, payload: string)
 export interface AttemptResult {
   statusCode: number | null
   latencyMs: number
-  error: string | null
+  /** The coarse code, null on success. */
+  error: DeliveryErrorCode | null
+  /** The network error text, for admins. */
+  errorDetail?: string | null
   attemptedAt: Date
   /** The delivery's state after this attempt. */
   next: { status: 'delivered' | 'gone' | 'failed' } | { status: 'pending'; at: Date }
@@ -102,6 +106,7 @@ export async function recordAttempt(db: Db, row: DeliveryRow, owner: string, r: 
         lease_expires_at: null,
         last_status_code: r.statusCode,
         last_error: r.error,
+        last_error_detail: r.errorDetail ?? null,
         delivered_at: r.next.status === 'delivered' ? r.attemptedAt.toISOString() : null,
       })
       .where('id', '=', row.id)
@@ -110,7 +115,7 @@ export async function recordAttempt(db: Db, row: DeliveryRow, owner: string, r: 
     if (updated.numUpdatedRows === 0n) return false
     await trx
       .insertInto('webhook_attempts')
-      .values({ delivery_id: row.id, attempted_at: r.attemptedAt.toISOString(), status_code: r.statusCode, latency_ms: r.latencyMs, error: r.error })
+      .values({ delivery_id: row.id, attempted_at: r.attemptedAt.toISOString(), status_code: r.statusCode, latency_ms: r.latencyMs, error: r.error, error_detail: r.errorDetail ?? null })
       .execute()
     return true
   })

@@ -1,10 +1,14 @@
 import { guardedFetch, OutboundRefusedError, type UrlPolicy } from '../net/index.ts'
+import { type DeliveryErrorCode, deliveryErrorCode } from './delivery-error.ts'
 
 export const WEBHOOK_TIMEOUT_MS = 10_000
 
 export interface PostResult {
   statusCode: number | null
-  error: string | null
+  /** The coarse code every member may read; null when a 2xx came back. */
+  error: DeliveryErrorCode | null
+  /** What exactly went wrong, for admins and the log. */
+  detail: string | null
 }
 
 /**
@@ -21,10 +25,11 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
       { policy, timeoutMs: WEBHOOK_TIMEOUT_MS, maxResponseBytes: 4096 },
     )
     const ok = res.status >= 200 && res.status < 300
-    return { statusCode: res.status, error: ok ? null : `HTTP ${res.status}` }
+    return ok ? { statusCode: res.status, error: null, detail: null } : { statusCode: res.status, error: 'http_status', detail: `HTTP ${res.status}` }
   } catch (err) {
-    if (err instanceof OutboundRefusedError) return { statusCode: null, error: `refused by the address rules: ${err.message}` }
     const e = err as Error
-    return { statusCode: null, error: e.message === 'timed out' ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : e.message.slice(0, 300) }
+    const error = deliveryErrorCode(err)
+    if (err instanceof OutboundRefusedError) return { statusCode: null, error, detail: `refused by the address rules: ${e.message}` }
+    return { statusCode: null, error, detail: error === 'timeout' ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : String(e.message).slice(0, 300) }
   }
 }

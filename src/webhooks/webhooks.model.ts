@@ -1,4 +1,15 @@
 import { t } from 'elysia'
+import { DELIVERY_ERROR_DOC } from './delivery-error.ts'
+
+const ErrorCode = t.Union(
+  [t.Literal('connection_failed'), t.Literal('timeout'), t.Literal('tls_failed'), t.Literal('http_status'), t.Literal('address_refused'), t.Literal('internal_error'), t.Null()],
+  { description: `why the attempt failed, null when a 2xx came back. ${DELIVERY_ERROR_DOC}` },
+)
+const ErrorDetail = t.Optional(
+  t.Union([t.String(), t.Null()], {
+    description: 'admins only (absent for members): what exactly failed, e.g. the network error; it would let a member probe which ports of a host answer',
+  }),
+)
 
 export const DeliveryStatus = t.Union([t.Literal('pending'), t.Literal('delivered'), t.Literal('failed'), t.Literal('gone')], {
   description: 'pending: to be sent (again) at nextAttemptAt; delivered: a 2xx came back; failed: the retry schedule ran out; gone: the receiver answered 410',
@@ -8,7 +19,8 @@ export const Attempt = t.Object({
   attemptedAt: t.String(),
   statusCode: t.Union([t.Integer(), t.Null()], { description: "the receiver's HTTP status; null when no answer came" }),
   latencyMs: t.Number(),
-  error: t.Union([t.String(), t.Null()]),
+  error: ErrorCode,
+  errorDetail: ErrorDetail,
 })
 
 export const Delivery = t.Object({
@@ -21,7 +33,8 @@ export const Delivery = t.Object({
   attemptCount: t.Integer(),
   nextAttemptAt: t.Union([t.String(), t.Null()], { description: 'when pending' }),
   lastStatusCode: t.Union([t.Integer(), t.Null()]),
-  lastError: t.Union([t.String(), t.Null()]),
+  lastError: ErrorCode,
+  lastErrorDetail: ErrorDetail,
   createdAt: t.String(),
   deliveredAt: t.Union([t.String(), t.Null()]),
   attempts: t.Array(Attempt, { description: 'oldest first' }),

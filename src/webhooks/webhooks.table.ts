@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely'
+import type { DeliveryErrorCode } from './delivery-error.ts'
 
 /**
  * pending: waiting to be sent (or sent again at next_attempt_at); delivered: a 2xx came back;
@@ -27,7 +28,10 @@ export interface WebhookDeliveryTable {
   lease_owner: string | null
   lease_expires_at: string | null
   last_status_code: number | null
-  last_error: string | null
+  /** The coarse code of the last failed attempt, readable by members. */
+  last_error: DeliveryErrorCode | null
+  /** What exactly went wrong (the network error text): admins and the log only. */
+  last_error_detail: string | null
   created_at: string
   delivered_at: string | null
 }
@@ -38,7 +42,10 @@ export interface WebhookAttemptTable {
   attempted_at: string
   status_code: number | null
   latency_ms: number
-  error: string | null
+  /** Null when a 2xx came back. */
+  error: DeliveryErrorCode | null
+  /** The network error text: admins and the log only. */
+  error_detail: string | null
 }
 
 /** Per-workspace signing secrets, sealed with the SecretBox. */

@@ -80,9 +80,11 @@ export class WebhookWorker {
       const delay = nextAttemptDelay(row.attempts + 1, this.o.schedule, Math.random())
       next = delay === null ? { status: 'failed' } : { status: 'pending', at: new Date(Date.now() + delay) }
     }
-    const error = verdict === 'gone' ? "receiver answered 410 Gone: the agent's webhookUrl was turned off" : sent.error
-    const kept = await recordAttempt(db, row, this.owner, { statusCode: sent.statusCode, latencyMs, error, attemptedAt: at, next })
+    const detail = verdict === 'gone' ? "receiver answered 410 Gone: the agent's webhookUrl was turned off" : sent.detail
+    const kept = await recordAttempt(db, row, this.owner, { statusCode: sent.statusCode, latencyMs, error: sent.error, errorDetail: detail, attemptedAt: at, next })
     if (!kept) return
+    // the detail (which members do not see) goes to the log
+    if (sent.error) this.o.log.info({ deliveryId: row.id, url: row.url, error: sent.error, detail, attempt: row.attempts + 1, next: next.status }, 'webhook attempt failed')
     if (verdict === 'gone' && row.agent_id) {
       await disableAgentWebhook(db, row.agent_id, row.url)
       this.o.log.warn({ deliveryId: row.id, agentId: row.agent_id, url: row.url }, "webhook receiver answered 410 Gone; the agent's webhookUrl was cleared")
@@ -101,7 +103,7 @@ export class WebhookWorker {
       return await postWebhook(row.url, headers, body, this.o.policy)
     } catch (err) {
       // counted as a failed attempt, so a delivery that cannot be prepared follows the retry schedule too
-      return { statusCode: null, error: `could not prepare the event: ${(err as Error).message.slice(0, 300)}` }
+      return { statusCode: null, error: 'internal_error', detail: `could not prepare the event: ${(err as Error).message.slice(0, 300)}` }
     }
   }
 }

@@ -78,7 +78,7 @@ describe('post-call webhook', () => {
     for (const r of forCall(id)) new Webhook(secret).verify(r.body, r.headers)
     const d = await deliveryWhen(id, (x) => x.status === 'delivered')
     expect(d.attempts.map((a: any) => a.statusCode)).toEqual([500, 500, 500, 200])
-    expect(d.attempts[0].error).toBe('HTTP 500')
+    expect(d.attempts[0]).toMatchObject({ error: 'http_status', errorDetail: 'HTTP 500' })
     expect(d.attempts.every((a: any) => typeof a.latencyMs === 'number')).toBe(true)
     expect((await t.api('GET', `/api/webhook-deliveries?status=delivered&callId=${id}`)).body.deliveries.length).toBe(1)
     expect((await t.api('GET', `/api/webhook-deliveries?status=failed&callId=${id}`)).body.deliveries.length).toBe(0)
@@ -122,7 +122,7 @@ describe('post-call webhook', () => {
     const id = await endCall(agent)
     await until(() => forCall(id).length === 1, 5000, 'the webhook')
     const d = await deliveryWhen(id, (x) => x.status === 'gone')
-    expect(d.lastError).toContain('410')
+    expect(d).toMatchObject({ lastError: 'http_status', lastErrorDetail: expect.stringContaining('410') })
     expect((await t.api('GET', `/api/agents/${agent}`)).body.agent.webhookUrl).toBe('')
     const next = await endCall(agent)
     expect(await deliveriesOf(next)).toEqual([])
@@ -171,7 +171,7 @@ describe('address rules at send time', () => {
       }
       expect(d.status).toBe('pending')
       expect(d.attempts[0].statusCode).toBeNull()
-      expect(d.attempts[0].error).toContain('refused by the address rules')
+      expect(d.attempts[0]).toMatchObject({ error: 'address_refused', errorDetail: expect.stringContaining('refused by the address rules') })
       expect(rx.received.length).toBe(before)
     } finally {
       await strict.stop()

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { guardedFetch, OutboundRefusedError, type Resolver } from '../../../src/net/index.ts'
+import { guardedFetch, OutboundRefusedError, parseNetworks, type Resolver } from '../../../src/net/index.ts'
 
 const seen: { server: string; host: string | null; path: string }[] = []
 const serve = (name: string, hostname: string, port = 0) =>
@@ -76,10 +76,11 @@ describe('guardedFetch', () => {
   })
 
   test('a name whose first answer is public and whose later answer is loopback never reaches loopback', async () => {
-    // 203.0.113.9 (documentation range) counts as public; nothing listens there, so the request fails
+    // 203.0.113.9 (documentation range) is let through by the allow-list; nothing listens there, so the request fails
     const dns = rebindingResolver(['203.0.113.9'], ['127.0.0.1'])
     const before = seen.length
-    await expect(guardedFetch(`http://rebind.example.test:${checked.port}/steal`, {}, { policy: strict, resolve: dns.resolve, timeoutMs: 1000 })).rejects.toThrow()
+    const policy = { ...strict, allowNetworks: parseNetworks('203.0.113.0/24') }
+    await expect(guardedFetch(`http://rebind.example.test:${checked.port}/steal`, {}, { policy, resolve: dns.resolve, timeoutMs: 1000 })).rejects.not.toBeInstanceOf(OutboundRefusedError)
     expect(dns.lookups).toEqual(['rebind.example.test'])
     expect(seen.slice(before)).toEqual([])
   })

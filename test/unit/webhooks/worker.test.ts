@@ -37,11 +37,17 @@ test('an event that cannot be rendered is a failed attempt on the retry schedule
     },
   })
   const id = await enqueueWebhookEvent(h.db, { workspaceId: 'ws', url: rx.url, type: 'test.rendered' })
-  const row = () => h.sqlite.query('SELECT status, attempts, last_error FROM webhook_deliveries WHERE id = ?').get(id) as { status: string; attempts: number; last_error: string | null }
+  const row = () =>
+    h.sqlite.query('SELECT status, attempts, last_error, last_error_detail FROM webhook_deliveries WHERE id = ?').get(id) as {
+      status: string
+      attempts: number
+      last_error: string | null
+      last_error_detail: string | null
+    }
   worker.start()
   try {
     await until(() => row().attempts === 1, 3000, 'the failed attempt')
-    expect(row()).toEqual({ status: 'pending', attempts: 1, last_error: 'could not prepare the event: the record is not readable' })
+    expect(row()).toEqual({ status: 'pending', attempts: 1, last_error: 'internal_error', last_error_detail: 'could not prepare the event: the record is not readable' })
     broken = false
     await until(() => row().status === 'delivered', 3000, 'the delivery')
     expect(rx.received.length).toBe(1)
