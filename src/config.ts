@@ -111,6 +111,8 @@ export const CONFIG_KEYS = {
   TTS_PROVIDER: { default: 'flite', doc: 'flite (offline), elevenlabs or openai' },
   FLITE_VOICE: { default: 'kal16', doc: 'flite voice: kal16, slt, rms, awb (16 kHz) or kal (8 kHz)' },
   FLITE_WORKERS: { default: 2, doc: 'worker threads running flite syntheses in parallel (each about 70 MB while loaded; 2 keeps the reply tail under 20 ms at 100 talking calls on 2 cores)' },
+  VOICE_PREVIEW_CONCURRENCY: { default: 1, doc: 'voice previews (POST /api/agents/{id}/voice-preview) one workspace may have in progress at once on this node; more get 429 (0: no limit)' },
+  VOICE_PREVIEW_PER_MIN: { default: 20, doc: 'voice previews one workspace may ask for per minute on this node; more get 429 with Retry-After (0: no limit)' },
   ENGINE_IDLE_RELEASE_MS: {
     default: 60_000,
     doc: 'with no call for this long, the offline engines (flite workers, the pocketsphinx model, the Silero host processes) are unloaded to give their memory back; a new call loads them again while it rings (0.2-0.3 s). 0 keeps them loaded',

@@ -11,13 +11,16 @@ import type { VoiceEngines } from '../voice/engines.ts'
 import { synthesizeAll } from '../voice/tts/index.ts'
 import { type Voice, VoiceInput } from './agents.model.ts'
 import { findAgent } from './agents.repository.ts'
+import { PreviewQuota, type PreviewQuotaOptions } from './preview-quota.ts'
 
 export const PREVIEW_SAMPLE_RATE = 16000
 const DEFAULT_TEXT = 'Hello, thank you for calling. How can I help you today?'
+/** Enough for a welcome line (about 20 s of speech); 500 characters cost 0.42 s of a flite worker. */
+export const PREVIEW_MAX_CHARS = 300
 
 const PreviewBody = t.Object(
   {
-    text: t.Optional(t.String({ minLength: 1, maxLength: 500, description: `what to say; default "${DEFAULT_TEXT}"` })),
+    text: t.Optional(t.String({ minLength: 1, maxLength: PREVIEW_MAX_CHARS, description: `what to say, at most ${PREVIEW_MAX_CHARS} characters (more is 422); default "${DEFAULT_TEXT}"` })),
     voice: t.Optional(VoiceInput),
   },
   { additionalProperties: false },
@@ -26,11 +29,13 @@ const PreviewBody = t.Object(
 /** The whole sample as one mono 16 kHz WAV, and why another voice spoke when the chosen one cannot here. */
 export async function speakPreview(engines: VoiceEngines, voice: Voice, language: string, text: string): Promise<{ wav: Uint8Array; fallback?: string }> {
   const { tts, fallbacks } = engines.forAgent({ llmModel: '', voice, language }, PREVIEW_SAMPLE_RATE)
-  const samples = await synthesizeAll(tts, text)
+  // background: live calls' syntheses are served first (see FlitePool)
+  const samples = await synthesizeAll(tts, text, 'background')
   return { wav: writeWav({ samples, sampleRate: PREVIEW_SAMPLE_RATE }), fallback: fallbacks[0] }
 }
 
-export function voicePreviewController(db: Db, auth: AuthPlugin, engines: () => VoiceEngines | undefined) {
+export function voicePreviewController(db: Db, auth: AuthPlugin, engines: () => VoiceEngines | undefined, limits: PreviewQuotaOptions = { concurrency: 1, perMin: 20 }) {
+  const quota = new PreviewQuota(limits)
   return new Elysia({ prefix: '/api/agents', tags: ['Agents'] }).use(auth).post(
     '/:id/voice-preview',
     async ({ params, body, principal }) => {
@@ -39,11 +44,14 @@ export function voicePreviewController(db: Db, auth: AuthPlugin, engines: () => 
       const ready = engines()
       if (!ready) throw new AppError(503, 'not_ready', 'the appliance is loading its speech engines; try again shortly')
       const voice = { ...(JSON.parse(agent.voice) as Voice), ...body.voice }
+      const release = quota.acquire(principal.workspaceId)
       let spoken: { wav: Uint8Array; fallback?: string }
       try {
         spoken = await speakPreview(ready, voice, agent.language, body.text ?? DEFAULT_TEXT)
       } catch (err) {
         throw new AppError(502, 'internal', `the voice could not speak: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300))
+      } finally {
+        release()
       }
       const headers: Record<string, string> = { 'content-type': 'audio/wav', 'cache-control': 'no-store' }
       if (spoken.fallback) headers['x-voice-fallback'] = spoken.fallback
@@ -58,7 +66,9 @@ export function voicePreviewController(db: Db, auth: AuthPlugin, engines: () => 
         description:
           "Speaks `text` in the agent's voice; `voice` members replace the agent's (to try a voice before saving it). A voice that " +
           'cannot speak on this appliance is replaced by the default voice, and the header x-voice-fallback says so. 503 while the ' +
-          'speech engines load; 502 when the TTS provider fails. Cloud voices are billed by their provider.',
+          'speech engines load; 502 when the TTS provider fails. Cloud voices are billed by their provider. ' +
+          `\`text\` is at most ${PREVIEW_MAX_CHARS} characters (422 beyond). Per workspace and node, VOICE_PREVIEW_CONCURRENCY (1) previews run at once ` +
+          'and VOICE_PREVIEW_PER_MIN (20) may be asked for per minute; more get 429 rate_limited with Retry-After. Previews yield to live calls on the TTS workers.',
         responses: { 200: { description: 'audio/wav', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } } },
       } as never,
     },

@@ -56,7 +56,8 @@ export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => apiKeysController(db, auth),
   ({ config }, auth) => providersController(auth, config),
   ({ db, config }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config)),
-  ({ db, voices }, auth) => voicePreviewController(db, auth, () => voices?.()),
+  ({ db, voices, config }, auth) =>
+    voicePreviewController(db, auth, () => voices?.(), { concurrency: config.VOICE_PREVIEW_CONCURRENCY, perMin: config.VOICE_PREVIEW_PER_MIN }),
   ({ db, config }, auth) => billingController(db, config, auth),
   ({ db, config }, auth) => carrierController(db, config, auth),
   ({ db, config }, auth) =>

@@ -18,13 +18,20 @@ export type TtsEvent =
 
 export type TtsStream = ProviderStream<never, TtsEvent>
 
+/**
+ * live: a caller is waiting for it; background: nobody on a call is (a voice preview). An engine
+ * that shares a limited pool (flite's workers) serves live syntheses first and lets background
+ * ones take only part of the pool; engines without a shared pool ignore it.
+ */
+export type TtsPriority = 'live' | 'background'
+
 /** One synthesis per sentence: the voice session streams LLM text sentence by sentence. */
 export interface Tts {
   readonly provider: string
   readonly capabilities: TtsCapabilities
   /** Output rate of every frame (the call's rate). */
   readonly sampleRate: number
-  synthesize(text: string, conn?: ConnOptions): TtsStream
+  synthesize(text: string, conn?: ConnOptions, priority?: TtsPriority): TtsStream
 }
 
 export const MAX_TTS_CHARS = 4000
@@ -38,8 +45,8 @@ export function cleanTtsText(text: string): string {
 }
 
 /** The whole synthesis of `text` as one buffer at the engine's rate (previews, recorded messages). */
-export async function synthesizeAll(tts: Tts, text: string): Promise<Int16Array> {
+export async function synthesizeAll(tts: Tts, text: string, priority: TtsPriority = 'live'): Promise<Int16Array> {
   const frames: AudioFrame[] = []
-  for await (const ev of tts.synthesize(text)) if (ev.type === 'audio') frames.push(ev.frame)
+  for await (const ev of tts.synthesize(text, undefined, priority)) if (ev.type === 'audio') frames.push(ev.frame)
   return concatFrames(frames).samples
 }

