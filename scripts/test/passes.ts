@@ -55,7 +55,8 @@ export const BUSY_PASS = [
   'test/integration/fuzz.test.ts',
   'test/integration/voice/engine-idle-release.test.ts',
   'test/integration/voice/session-cloud.test.ts',
-  'test/integration/voice/engines.test.ts',
+  'test/integration/voice/silero-host.test.ts',
+  'test/unit/voice/engines.test.ts',
   'test/integration/calls/conversation-offline.test.ts',
   'test/integration/calls/workflow-call.test.ts',
 ]

@@ -91,8 +91,14 @@ export class SileroHostProcess {
       fill(this.areas)
       const reply = await new Promise<HostReply>((resolve, reject) => {
         this.waiting.push({ resolve, reject })
-        this.proc.stdin.write(encodeRequest({ rows, width, sampleRate }))
-        this.proc.stdin.flush()
+        try {
+          this.proc.stdin.write(encodeRequest({ rows, width, sampleRate }))
+          this.proc.stdin.flush()
+        } catch (err) {
+          // the pipe broke before the exit was seen (EPIPE): the host is gone, as when it exited
+          this.ended ??= `the Silero host's pipe closed (${(err as Error).message})`
+          this.failAll(new SileroHostExited(this.ended))
+        }
       })
       if (!reply.ok) throw new Error(`Silero: ${reply.error}`)
       take(this.areas)
