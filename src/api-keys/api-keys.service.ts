@@ -90,13 +90,17 @@ export async function authenticateAsync(db: Db, token: string, now: Date, cache?
   return admitKey(await repo.findKeyByHash(db, hashKey(token)), token, now, cache, started)
 }
 
+const KEY_NOT_VALID = 'API key is not valid'
+
 function admitKey(row: repo.KeyWithRole | undefined, token: string, now: Date, cache: PrincipalCache | undefined, started: number): Principal {
   const nowMs = now.getTime()
-  if (!row) throw unauthorized('API key is not valid')
-  if (row.revoked_at !== null) throw unauthorized('API key has been revoked')
+  // One message for every refused key: telling revoked or expired from unknown would confirm to
+  // whoever holds a leaked string that it was once a key (and of whom).
+  if (!row) throw unauthorized(KEY_NOT_VALID)
+  if (row.revoked_at !== null) throw unauthorized(KEY_NOT_VALID)
   const expiresAtMs = row.expires_at === null ? null : new Date(row.expires_at).getTime()
-  if (expiresAtMs !== null && expiresAtMs <= nowMs) throw unauthorized('API key has expired')
-  if (row.role === null) throw unauthorized('API key belongs to a user who is no longer a member of its workspace')
+  if (expiresAtMs !== null && expiresAtMs <= nowMs) throw unauthorized(KEY_NOT_VALID)
+  if (row.role === null) throw unauthorized(KEY_NOT_VALID)
   const principal: Principal = { keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id, role: row.role }
   cache?.set(token, principal, expiresAtMs, started, nowMs)
   return principal

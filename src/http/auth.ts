@@ -20,7 +20,8 @@ export type Authenticate = (token: string, now: Date) => Principal
 /** On PostgreSQL a cache miss reads the key asynchronously; the auth hook is then an async one. */
 export type AuthenticateAsync = (token: string, now: Date) => Promise<Principal>
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/
+// RFC 9110 section 11.1: the scheme name is case-insensitive (bearer, BEARER)
+const BEARER = /^Bearer +([A-Za-z0-9_\-.~+/]+=*)$/i
 
 const tooMany = (wait: number, message: string) =>
   new AppError(429, 'rate_limited', message, { retryAfterSec: wait }, { 'retry-after': String(wait) })

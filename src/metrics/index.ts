@@ -25,7 +25,7 @@ export function metricsController(metrics: Metrics, token: string) {
     async ({ request, server, set }) => {
       if (token) {
         const auth = request.headers.get('authorization') ?? ''
-        if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7), token)) {
+        if (!/^bearer /i.test(auth) || !tokenMatches(auth.slice(7), token)) { // the scheme is case-insensitive (RFC 9110)
           throw new AppError(401, 'unauthorized', 'send the METRICS_TOKEN as a Bearer token', undefined, { 'www-authenticate': 'Bearer' })
         }
       } else {

@@ -41,9 +41,28 @@ describe('API keys', () => {
     expect((await t.api('DELETE', `${keysPath}/${r.body.apiKey.id}`)).body).toEqual({ ok: true })
     const after = await temp('GET', `/api/workspaces/${t.workspaceId}`)
     expect(after.status).toBe(401)
-    expect(after.body.error.message).toContain('revoked')
     expect((await t.api('GET', keysPath)).body.apiKeys.some((x: { id: string }) => x.id === r.body.apiKey.id)).toBe(false)
     expect((await t.api('DELETE', `${keysPath}/${r.body.apiKey.id}`)).status).toBe(404)
+  })
+
+  test('a revoked key and an unknown key get the same 401, so a leaked string does not tell whether it was ever a key', async () => {
+    const r = await t.api('POST', keysPath, { body: { name: 'to revoke' } })
+    await t.api('DELETE', `${keysPath}/${r.body.apiKey.id}`)
+    const revoked = await apiClient(t.url, r.body.apiKey.key)('GET', `/api/workspaces/${t.workspaceId}`)
+    const unknown = await apiClient(t.url, `${r.body.apiKey.prefix}${'x'.repeat(r.body.apiKey.key.length - r.body.apiKey.prefix.length)}`)('GET', `/api/workspaces/${t.workspaceId}`)
+    expect([revoked.status, unknown.status]).toEqual([401, 401])
+    expect(revoked.body.error.message).toBe(unknown.body.error.message)
+    expect(revoked.body.error.message).not.toContain('revoked')
+    expect(revoked.body.error.code).toBe(unknown.body.error.code)
+  })
+
+  test('the Bearer scheme name is case-insensitive (RFC 9110)', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
+      const r = await fetch(`${t.url}/api/workspaces/${t.workspaceId}`, { headers: { authorization: `${scheme} ${t.adminKey}` } })
+      expect({ scheme, status: r.status }).toEqual({ scheme, status: 200 })
+    }
+    const wrong = await fetch(`${t.url}/api/workspaces/${t.workspaceId}`, { headers: { authorization: `Basic ${t.adminKey}` } })
+    expect(wrong.status).toBe(401)
   })
 
   test('an expiry in the past or not a date is refused and creates nothing', async () => {

@@ -24,7 +24,8 @@ export function recordingLinkRoute(db: Db, linkKey: Buffer, storage: RecordingSt
       detail: {
         summary: 'Fetch a recording through a signed link (no API key)',
         description:
-          "The export document's recordingUrl. A stereo 16 kHz WAV (caller left, agent right), audio/wav, with Range requests (206). " +
+          "The export document's recordingUrl. A stereo 16 kHz WAV (caller left, agent right), audio/wav, with Range requests (206 for one " +
+          'byte range, 416 when it is past the end; several ranges or a malformed Range get the whole file, 200). ' +
           'A link that was altered or has expired gets 403; links last RECORDING_URL_TTL_SEC. Served by any node: from its disk, or ' +
           'streamed from object storage (RECORDINGS_STORAGE=s3).',
       },

@@ -22,21 +22,22 @@ export function verifyRecordingLink(key: Buffer, callId: string, expires: string
   return { ok: true }
 }
 
-/** A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range of a file of `size` bytes; null when unsatisfiable. */
-export function parseRange(header: string, size: number): { start: number; end: number } | null {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
-  if (!m || (m[1] === '' && m[2] === '')) return null
-  let start: number
-  let end: number
+/**
+ * What a Range header asks of a file of `size` bytes (RFC 9110 section 14): one byte range, or
+ * 'unsatisfiable' (one well-formed byte range past the end, or `bytes=-0`: 416), or 'ignore'
+ * (several ranges, another unit, spaces, last < first or anything else malformed: the whole
+ * file with 200, as RFC 9110 lets a server ignore a Range it does not serve). The unit is
+ * case-insensitive.
+ */
+export function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | 'ignore' {
+  const m = /^bytes=(\d*)-(\d*)$/i.exec(header)
+  if (!m || (m[1] === '' && m[2] === '')) return 'ignore'
+  if (m[1] !== '' && m[2] !== '' && Number(m[2]) < Number(m[1])) return 'ignore'
   if (m[1] === '') {
     const n = Number(m[2])
-    if (n === 0) return null
-    start = Math.max(0, size - n)
-    end = size - 1
-  } else {
-    start = Number(m[1])
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)
+    return n === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - n), end: size - 1 }
   }
-  if (start > end || start >= size) return null
-  return { start, end }
+  const start = Number(m[1])
+  if (start >= size) return 'unsatisfiable'
+  return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) }
 }

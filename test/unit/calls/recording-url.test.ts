@@ -36,11 +36,20 @@ describe('Range header', () => {
     ['bytes=100-', { start: 100, end: 999 }],
     ['bytes=-10', { start: 990, end: 999 }],
     ['bytes=900-5000', { start: 900, end: 999 }],
-    ['bytes=1000-', null],
-    ['bytes=5-2', null],
-    ['bytes=-0', null],
-    ['bytes=0-1,5-6', null],
-    ['items=0-1', null],
+    ['Bytes=0-99', { start: 0, end: 99 }],
+    ['bytes=-5000', { start: 0, end: 999 }],
+    ['bytes=1000-', 'unsatisfiable'],
+    ['bytes=1000-1200', 'unsatisfiable'],
+    ['bytes=-0', 'unsatisfiable'],
+    // RFC 9110: a Range the server does not serve is ignored, the whole file goes out with 200
+    ['bytes=5-2', 'ignore'],
+    ['bytes=0-1,5-6', 'ignore'],
+    ['bytes=0-1, 5-6', 'ignore'],
+    ['items=0-1', 'ignore'],
+    ['bytes = 0-1', 'ignore'],
+    ['bytes=0 - 1', 'ignore'],
+    ['bytes=-', 'ignore'],
+    ['bytes=a-b', 'ignore'],
   ])('%s of a 1000-byte file', (header, want) => {
     expect(parseRange(header as string, 1000)).toEqual(want as never)
   })
