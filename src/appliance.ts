@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
-import { AnalysisWorker, type CallPlacer, callPlacer, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper } from './calls/index.ts'
+import { AnalysisWorker, type CallPlacer, callPlacer, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, publicHttpBase, recordsDeps, RetentionSweeper } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
@@ -167,7 +167,7 @@ export async function startAppliance(
     if (!server) throw new Error('HTTP server did not start')
     const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
     const url = `http://${host}:${server.port}`
-    publicBase.url = config.PUBLIC_HTTP_URL || `http://${config.PUBLIC_HOST}:${server.port}`
+    publicBase.url = publicHttpBase(config, server.port)
     log.info({ url }, 'HTTP listening')
 
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })

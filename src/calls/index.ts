@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../http/auth.ts'
 import { IdParams, NextCursor } from '../http/models.ts'
 import { recordingStorageFor } from '../recordings/index.ts'
+import { publicHttpBase } from './records/deps.ts'
 import { recordingResponse } from './records/recording-response.ts'
 import { Call, CallsQuery, PlaceCallBody } from './calls.model.ts'
 import * as service from './calls.service.ts'
@@ -14,17 +15,15 @@ export { CallRuntime, type CallPlacer, type CallRuntimeDeps, WORKER_FAILED } fro
 export { callPlacer, CallWorkerPool } from './workers/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 export { analysisSettingsController, AnalysisWorker, type AnalysisLlmConfig } from './analysis/index.ts'
-export { closeAbandonedCalls, exportCallById, linkKeyFor, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
+export { closeAbandonedCalls, exportCallById, linkKeyFor, publicHttpBase, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
 
 export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {
-  const deps = (request?: Request): CallsDeps => ({
-    ...base,
-    baseUrl: (base.config.PUBLIC_HTTP_URL || (request ? new URL(request.url).origin : '')).replace(/\/+$/, ''),
-  })
+  // links come from the configuration, never from the request's Host header
+  const deps = (server?: { port?: number } | null): CallsDeps => ({ ...base, baseUrl: publicHttpBase(base.config, server?.port) })
   const One = t.Object({ call: Call })
   return new Elysia({ prefix: '/api/calls', tags: ['Calls'] })
     .use(auth)
-    .post('', async ({ body, principal, request }) => ({ call: await service.placeCall(deps(request), principal.workspaceId, body) }), {
+    .post('', async ({ body, principal, server }) => ({ call: await service.placeCall(deps(server), principal.workspaceId, body) }), {
       permission: 'calls:write',
       body: PlaceCallBody,
       response: One,
@@ -37,7 +36,7 @@ export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlug
           'GET /api/calls/{id} for the outcome. Errors: 422 validation_failed, 503 not_ready (SIP not running, or no RTP port free).',
       },
     })
-    .get('', ({ query, principal, request }) => service.listCalls(deps(request), principal.workspaceId, query), {
+    .get('', ({ query, principal, server }) => service.listCalls(deps(server), principal.workspaceId, query), {
       permission: 'calls:read',
       query: CallsQuery,
       response: t.Object({ calls: t.Array(Call), nextCursor: NextCursor }),
@@ -48,7 +47,7 @@ export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlug
           'campaignId (the outbound job) and createdAfter/createdBefore (ISO 8601). GET /api/calls/export streams the same selection.',
       },
     })
-    .get('/:id', async ({ params, principal, request }) => ({ call: await service.getCall(deps(request), principal.workspaceId, params.id) }), {
+    .get('/:id', async ({ params, principal, server }) => ({ call: await service.getCall(deps(server), principal.workspaceId, params.id) }), {
       permission: 'calls:read',
       params: IdParams,
       response: One,
@@ -65,7 +64,9 @@ export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlug
         params: IdParams,
         detail: {
           summary: 'Download the call recording: a stereo WAV, caller on the left, agent on the right, 16 kHz',
-          description: 'Range requests get 206 (one range; 416 when unsatisfiable). Any node serves it: from its disk, or streamed from object storage.',
+          description:
+            'Range requests get 206 (one byte range; 416 when unsatisfiable); several ranges, another unit or a malformed Range are ignored ' +
+            '(RFC 9110): the whole file with 200. Any node serves it: from its disk, or streamed from object storage.',
         },
       },
     )

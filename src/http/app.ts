@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, voicePreviewController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
-import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor } from '../calls/index.ts'
+import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor, publicHttpBase } from '../calls/index.ts'
 import { campaignsController, noEvents, type CampaignEvents } from '../campaigns/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
@@ -77,7 +77,7 @@ export const FEATURES: FeatureMount[] = [
     }),
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, auth),
   ({ db, config, background }, auth) =>
-    recordsController(db, (request) => recordsDeps(db, config, new URL(request.url).origin), auth, () => background?.wakeAnalysis()),
+    recordsController(db, (server) => recordsDeps(db, config, publicHttpBase(config, server?.port)), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),
   ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR), recordingStorageFor(config)),
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),

@@ -17,12 +17,24 @@ export function linkKeyFor(dataDir: string): Buffer {
   return key
 }
 
-/** Links point at PUBLIC_HTTP_URL when set, else at `fallbackBase` (the request's origin, or the appliance's URL). */
-export function recordsDeps(db: Db, config: Pick<Config, 'DATA_DIR' | 'PUBLIC_HTTP_URL' | 'RECORDING_URL_TTL_SEC'> & StorageSettings, fallbackBase: string): RecordsDeps {
+/**
+ * Where links to this appliance point (signed recording links, recordingUrl of a call): from the
+ * configuration only, never from a request's Host header, which the client chooses. PUBLIC_HTTP_URL
+ * when set, else http://PUBLIC_HOST:<port>, the port being the one HTTP listens on (HTTP_PORT, or
+ * the port the system picked for HTTP_PORT=0).
+ */
+export function publicHttpBase(config: Pick<Config, 'PUBLIC_HTTP_URL' | 'PUBLIC_HOST' | 'HTTP_PORT'>, listeningPort?: number): string {
+  if (config.PUBLIC_HTTP_URL) return config.PUBLIC_HTTP_URL.replace(/\/+$/, '')
+  const host = config.PUBLIC_HOST.includes(':') && !config.PUBLIC_HOST.startsWith('[') ? `[${config.PUBLIC_HOST}]` : config.PUBLIC_HOST
+  return `http://${host}:${listeningPort || config.HTTP_PORT}`
+}
+
+/** Links point at `base` (publicHttpBase). */
+export function recordsDeps(db: Db, config: Pick<Config, 'DATA_DIR' | 'RECORDING_URL_TTL_SEC'> & StorageSettings, base: string): RecordsDeps {
   return {
     db,
     linkKey: linkKeyFor(config.DATA_DIR),
-    baseUrl: (config.PUBLIC_HTTP_URL || fallbackBase).replace(/\/+$/, ''),
+    baseUrl: base.replace(/\/+$/, ''),
     recordingUrlTtlSec: config.RECORDING_URL_TTL_SEC,
     storage: recordingStorageFor(config),
   }

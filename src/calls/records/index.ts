@@ -10,7 +10,7 @@ import type { RecordsDeps } from './records.service.ts'
 import { rerunAnalysis } from './rerun.ts'
 
 export { documentsFor, exportCallById, type RecordsDeps } from './records.service.ts'
-export { linkKeyFor, recordsDeps } from './deps.ts'
+export { linkKeyFor, publicHttpBase, recordsDeps } from './deps.ts'
 export { exportDocument, toAnalysis } from './export-document.ts'
 export { ExportDocument } from './records.model.ts'
 export { ANALYSIS_WAIT_MS, closeAbandonedCalls, finaliseCall } from './finalise.ts'
@@ -23,14 +23,17 @@ export type { AnalysisRow, EvaluationRow, Sentiment } from './records.table.ts'
 const Labels = t.Object({ labels: t.Array(t.String()) })
 
 /** Export, delete, analysis, evaluations and labels of call records. */
-export function recordsController(db: Db, deps: (request: Request) => RecordsDeps, auth: AuthPlugin, wakeAnalysis: () => void) {
+/** The port HTTP listens on, from Elysia's context (null when a request is handled without a server). */
+type Listening = { port?: number } | null | undefined
+
+export function recordsController(db: Db, deps: (server: Listening) => RecordsDeps, auth: AuthPlugin, wakeAnalysis: () => void) {
   return new Elysia({ prefix: '/api/calls', tags: ['Call records'] })
     .use(auth)
     .get(
       '/export',
-      ({ query, principal, request }) => {
+      ({ query, principal, server }) => {
         const { format = 'ndjson', ...filters } = query
-        const body = exportStream(deps(request), principal.workspaceId, filters, format)
+        const body = exportStream(deps(server), principal.workspaceId, filters, format)
         const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson'
         return new Response(body, { headers: { 'content-type': type, 'content-disposition': `attachment; filename="calls.${format}"` } })
       },
@@ -45,7 +48,7 @@ export function recordsController(db: Db, deps: (request: Request) => RecordsDep
         },
       },
     )
-    .get('/:id/export', ({ params, principal, request }) => service.exportCall(deps(request), principal.workspaceId, params.id), {
+    .get('/:id/export', ({ params, principal, server }) => service.exportCall(deps(server), principal.workspaceId, params.id), {
       permission: 'calls:read',
       params: IdParams,
       response: ExportDocument,
@@ -77,8 +80,8 @@ export function recordsController(db: Db, deps: (request: Request) => RecordsDep
     )
     .delete(
       '/:id/recording',
-      async ({ params, principal, request }) => {
-        await service.deleteRecording(db, deps(request).storage, principal.workspaceId, params.id)
+      async ({ params, principal, server }) => {
+        await service.deleteRecording(db, deps(server).storage, principal.workspaceId, params.id)
         return { ok: true as const }
       },
       { permission: 'calls:write', params: IdParams, response: Ok, detail: { summary: "Delete a call's recording file; the record stays with recordingUrl null" } },

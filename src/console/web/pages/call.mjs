@@ -6,6 +6,14 @@ import { api, del, get, post } from '../api.mjs'
 import { LineChart } from '../chart.mjs'
 import { Field, html, money, Problem, Status, useAction, useData, when } from '../ui.mjs'
 
+// The console is served by the appliance it shows: the signed link's path and query reach the
+// recording whatever host the link names (PUBLIC_HTTP_URL, or PUBLIC_HOST, which may be an
+// address only the PBX side can reach).
+const sameOrigin = (link) => {
+  const u = new URL(link, location.href)
+  return u.pathname + u.search
+}
+
 function Player({ url, transcript }) {
   const box = useRef()
   const audio = useRef()
@@ -137,7 +145,7 @@ export function CallPage({ id }) {
       <button class="danger" onClick=${remove}>Delete call</button>
     </div>
     <${Problem} error=${action.error ?? doc.error} />
-    ${d?.recordingUrl ? html`<${Player} url=${d.recordingUrl} transcript=${transcript} />` : html`<p>${ended ? (d ? 'No recording.' : 'Loading…') : 'The call is in progress.'}</p>
+    ${d?.recordingUrl ? html`<${Player} url=${sameOrigin(d.recordingUrl)} transcript=${transcript} />` : html`<p>${ended ? (d ? 'No recording.' : 'Loading…') : 'The call is in progress.'}</p>
       <h2>Transcript</h2>
       <ol class="transcript">${transcript.map((t) => html`<li class=${t.role}><span class="who">${t.role}</span> ${t.text}</li>`)}</ol>`}
     <section aria-label="Latency"><h2>Latency</h2>
