@@ -141,7 +141,12 @@ export async function startAppliance(
       },
     })
     const recordings = recordingStorageFor(config)
-    const retention = new RetentionSweeper(db, { recordingDays: config.RECORDING_RETENTION_DAYS, callDays: config.CALL_RETENTION_DAYS }, log.child({ component: 'retention' }), recordings)
+    const retention = new RetentionSweeper(
+      db,
+      { recordingDays: config.RECORDING_RETENTION_DAYS, callDays: config.CALL_RETENTION_DAYS, recordingsDir: join(config.DATA_DIR, 'recordings') },
+      log.child({ component: 'retention' }),
+      recordings,
+    )
     app = buildApp({
       db,
       config,

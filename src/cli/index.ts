@@ -7,6 +7,7 @@ import { DataDirLockedError, maskDatabaseUrl, openDatabase, openPostgres } from 
 import { createVoiceEngines } from '../voice/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, DB_FILE, restore } from './backup.ts'
+import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
 
 export const VERSION: string = pkg.version
 
@@ -25,6 +26,10 @@ Usage:
   voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]
                                       print a new API key of the workspace's (first) admin
   voice-agent check-config            validate the configuration and print it, secrets masked
+  voice-agent recordings gc [--dry-run] [--older-than-days N]
+                                      list the recordings no call record points at (on this
+                                      node's disk and in S3_BUCKET) and remove them; --dry-run
+                                      only lists them
   voice-agent --version | --help
 
 Exit codes: 0 done, 1 failure, 2 bad configuration or usage, 3 DATA_DIR (or NODE_ID) in use.`
@@ -71,12 +76,14 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       }
       case 'create-api-key':
         return await adminKey(rest, loadConfig(env), io)
+      case 'recordings':
+        return await recordingsCommand(rest, loadConfig(env), io)
       default:
         io.err(`unknown command ${command}\n\n${HELP}`)
         return 2
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UsageError) return fail(io, 2, err.message)
+    if (err instanceof ConfigError || err instanceof UsageError || err instanceof RecordingsUsageError) return fail(io, 2, err.message)
     if (err instanceof DataDirLockedError) return fail(io, 3, `refusing: ${err.message}; stop it first`)
     if (err instanceof BackupError || err instanceof AdminKeyError) return fail(io, 1, err.message)
     throw err

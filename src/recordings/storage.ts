@@ -25,7 +25,9 @@ export function parseObjectLocation(location: string): { bucket: string; key: st
   return slash > 0 ? { bucket: rest.slice(0, slash), key: rest.slice(slash + 1) } : null
 }
 
-export const objectKeyOf = (callId: string) => `recordings/${callId}.wav`
+const OBJECT_PREFIX = 'recordings/'
+
+export const objectKeyOf = (callId: string) => `${OBJECT_PREFIX}${callId}.wav`
 
 export class RecordingStorage {
   private readonly s3: S3Client | undefined
@@ -65,6 +67,24 @@ export class RecordingStorage {
       throw err
     }
     return { size, stream: (r) => (r ? file.slice(r.start, r.end + 1) : file).stream() }
+  }
+
+  /** True when this node can reach a bucket (S3_BUCKET set): its recordings/ objects can be listed. */
+  get hasBucket(): boolean {
+    return this.s3 !== undefined
+  }
+
+  /** The objects under recordings/ in this node's bucket with their last change, a page at a time. */
+  async *objects(): AsyncGenerator<{ location: string; modifiedMs: number }> {
+    const s3 = this.need()
+    let continuationToken: string | undefined
+    do {
+      const page = await s3.list({ prefix: OBJECT_PREFIX, maxKeys: 1000, ...(continuationToken ? { continuationToken } : {}) })
+      for (const o of page.contents ?? []) {
+        yield { location: `${S3_SCHEME}${this.settings.S3_BUCKET}/${o.key}`, modifiedMs: o.lastModified ? Date.parse(o.lastModified) : Number.NaN }
+      }
+      continuationToken = page.isTruncated ? page.nextContinuationToken : undefined
+    } while (continuationToken)
   }
 
   /** Deletes the recording at `location`; a recording already gone is not an error. */

@@ -1,7 +1,7 @@
 /**
  * A local stand-in for S3-compatible object storage, speaking the S3 REST protocol on
  * path-style URLs (/<bucket>/<key>): PUT, GET (with Range), HEAD and DELETE of objects, the
- * multipart upload calls large objects go through, S3's XML error bodies (NoSuchKey,
+ * multipart upload calls large objects go through, ListObjectsV2 (prefix, max-keys, pages), S3's XML error bodies (NoSuchKey,
  * NoSuchBucket, InvalidAccessKeyId) and a SigV4 Authorization header whose credential must
  * name the configured access key. Bun's own S3Client is the client the tests run.
  */
@@ -15,6 +15,8 @@ export interface FakeS3 {
   secretAccessKey: string
   /** key -> bytes of the stored objects of the bucket. */
   objects: Map<string, Uint8Array>
+  /** key -> when the object was last written (LastModified in listings); a test may set an older time. */
+  modified: Map<string, Date>
   /** "METHOD /bucket/key?query" of every request, in order. */
   requests: string[]
   /** The appliance settings that store recordings in this bucket. */
@@ -54,6 +56,11 @@ export function startFakeS3(opts: { bucket?: string; region?: string; accessKeyI
   const accessKeyId = opts.accessKeyId ?? 'AKIAFAKETEST'
   const secretAccessKey = opts.secretAccessKey ?? 'fake-secret-access-key'
   const objects = new Map<string, Uint8Array>()
+  const modified = new Map<string, Date>()
+  const store = (key: string, bytes: Uint8Array) => {
+    objects.set(key, bytes)
+    modified.set(key, new Date())
+  }
   const uploads = new Map<string, { key: string; parts: Map<number, Uint8Array> }>()
   const requests: string[] = []
   let failures = 0
@@ -77,8 +84,9 @@ export function startFakeS3(opts: { bucket?: string; region?: string; accessKeyI
       const [, b, ...rest] = url.pathname.split('/')
       const key = rest.map(decodeURIComponent).join('/')
       if (b !== bucket) return xmlError(404, 'NoSuchBucket', 'The specified bucket does not exist', resource)
-      if (!key) return xmlError(400, 'InvalidRequest', 'an object key is required', resource)
       const q = url.searchParams
+      if (!key && req.method === 'GET' && q.get('list-type') === '2') return listObjects(q)
+      if (!key) return xmlError(400, 'InvalidRequest', 'an object key is required', resource)
 
       if (req.method === 'POST' && q.has('uploads')) {
         const id = `upload-${nextUpload++}`
@@ -104,7 +112,7 @@ export function startFakeS3(opts: { bucket?: string; region?: string; accessKeyI
         if (req.method === 'POST') {
           const numbers = [...upload.parts.keys()].sort((x, y) => x - y)
           const whole = Buffer.concat(numbers.map((n) => upload.parts.get(n)!))
-          objects.set(key, new Uint8Array(whole))
+          store(key, new Uint8Array(whole))
           uploads.delete(uploadId)
           return new Response(
             `<?xml version="1.0" encoding="UTF-8"?>\n<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>${etagOf(whole)}</ETag></CompleteMultipartUploadResult>`,
@@ -115,11 +123,12 @@ export function startFakeS3(opts: { bucket?: string; region?: string; accessKeyI
 
       if (req.method === 'PUT') {
         const bytes = new Uint8Array(await req.arrayBuffer())
-        objects.set(key, bytes)
+        store(key, bytes)
         return new Response(null, { headers: { etag: etagOf(bytes) } })
       }
       if (req.method === 'DELETE') {
         objects.delete(key) // S3 answers 204 whether or not the key existed
+        modified.delete(key)
         return new Response(null, { status: 204 })
       }
       if (req.method === 'GET' || req.method === 'HEAD') {
@@ -139,6 +148,24 @@ export function startFakeS3(opts: { bucket?: string; region?: string; accessKeyI
     },
   })
 
+  /** ListObjectsV2: keys in order after the continuation token (the last key of the page before). */
+  function listObjects(q: URLSearchParams): Response {
+    const prefix = q.get('prefix') ?? ''
+    const max = Math.min(1000, Number(q.get('max-keys') ?? 1000))
+    const after = q.get('continuation-token') ?? q.get('start-after') ?? ''
+    const keys = [...objects.keys()].filter((k) => k.startsWith(prefix) && k > after).sort()
+    const page = keys.slice(0, max)
+    const truncated = keys.length > page.length
+    const contents = page
+      .map((k) => `<Contents><Key>${k}</Key><LastModified>${modified.get(k)!.toISOString()}</LastModified><ETag>${etagOf(objects.get(k)!)}</ETag><Size>${objects.get(k)!.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`)
+      .join('')
+    const next = truncated ? `<NextContinuationToken>${page[page.length - 1]}</NextContinuationToken>` : ''
+    return new Response(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${max}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${next}${contents}</ListBucketResult>`,
+      { headers: { 'content-type': 'application/xml' } },
+    )
+  }
+
   const url = `http://127.0.0.1:${server.port}`
   return {
     url,
@@ -148,6 +175,7 @@ export function startFakeS3(opts: { bucket?: string; region?: string; accessKeyI
     accessKeyId,
     secretAccessKey,
     objects,
+    modified,
     requests,
     failNext: (n) => {
       failures = n

@@ -1,12 +1,13 @@
 // The executable's commands, run as an operator runs them: a separate process on the same DATA_DIR.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Database as Sqlite } from 'bun:sqlite'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 import { newId } from '../../src/ids.ts'
+import { seedCall } from '../helpers/call-records.ts'
 
 const MAIN = join(import.meta.dir, '../../src/main.ts')
 
@@ -31,7 +32,7 @@ test('--version prints the package version and --help lists every command', () =
   expect(cli(['--version'])).toMatchObject({ code: 0, out: `${pkg.version}\n` })
   const help = cli(['--help'])
   expect(help.code).toBe(0)
-  for (const c of ['serve', 'backup FILE', 'restore FILE', 'create-api-key', 'check-config']) expect(help.out).toContain(c)
+  for (const c of ['serve', 'backup FILE', 'restore FILE', 'create-api-key', 'check-config', 'recordings gc']) expect(help.out).toContain(c)
 })
 
 test('an unknown command is a usage error (exit 2) that shows the help', () => {
@@ -166,4 +167,30 @@ test('create-api-key for an unknown workspace fails and lists the workspaces', (
   const r = cli(['create-api-key', '--workspace', 'ws_nope'], { DATA_DIR: t.dataDir })
   expect(r.code).toBe(1)
   expect(r.err).toContain(t.workspaceId)
+})
+
+test('recordings gc --dry-run lists the recordings no call record points at; without it removes them, and only them', async () => {
+  const db = t.appliance.database.db
+  const dir = join(t.dataDir, 'recordings')
+  const env = { DATA_DIR: t.dataDir, ...(t.appliance.config.DATABASE_URL ? { DATABASE_URL: t.appliance.config.DATABASE_URL } : {}) }
+  const kept = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+  const live = await seedCall(db, { workspaceId: t.workspaceId, status: 'in_progress', recordingIn: t.dataDir })
+  const orphan = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+  expect((await t.api('DELETE', `/api/calls/${orphan}`)).status).toBe(200) // the file stays, as the API contract says
+  writeFileSync(join(dir, 'notes.txt'), 'not a recording')
+
+  const dry = cli(['recordings', 'gc', '--dry-run'], env)
+  expect(dry.code, dry.err).toBe(0)
+  expect(dry.out).toBe(`${join(dir, `${orphan}.wav`)}\n`)
+  expect(dry.err).toContain('1 recordings without a call record (dry run: nothing removed)')
+  expect(existsSync(join(dir, `${orphan}.wav`))).toBe(true)
+
+  const gc = cli(['recordings', 'gc'], env)
+  expect(gc.code, gc.err).toBe(0)
+  expect(gc.out).toBe(`${join(dir, `${orphan}.wav`)}\n`)
+  expect(existsSync(join(dir, `${orphan}.wav`))).toBe(false)
+  for (const f of [`${kept}.wav`, `${live}.wav`, 'notes.txt']) expect({ f, there: existsSync(join(dir, f)) }).toEqual({ f, there: true })
+  expect(cli(['recordings', 'gc', '--dry-run'], env).out).toBe('')
+  expect(cli(['recordings', 'sweep'], env).code).toBe(2)
+  expect(cli(['recordings', 'gc'], { DATA_DIR: join(scratch, 'empty') }).code).toBe(1) // no database: every file would look orphaned
 })

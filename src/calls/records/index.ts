@@ -17,7 +17,7 @@ export { ANALYSIS_WAIT_MS, closeAbandonedCalls, finaliseCall } from './finalise.
 export { recordingLinkRoute } from './recording-route.ts'
 export { recordingResponse } from './recording-response.ts'
 export { recordingUrlKey, signedRecordingUrl, verifyRecordingLink, parseRange } from './recording-url.ts'
-export { RetentionSweeper, sweepRetention, type RetentionPolicy } from './retention.ts'
+export { orphanDays, RetentionSweeper, sweepOrphanRecordings, sweepRetention, type RetentionPolicy } from './retention.ts'
 export type { AnalysisRow, EvaluationRow, Sentiment } from './records.table.ts'
 
 const Labels = t.Object({ labels: t.Array(t.String()) })
@@ -62,19 +62,29 @@ export function recordsController(db: Db, deps: (server: Listening) => RecordsDe
     })
     .delete(
       '/:id',
-      async ({ params, principal }) => {
-        await service.deleteCall(db, principal.workspaceId, params.id)
+      async ({ params, principal, query, server }) => {
+        const deleteRecording = query.deleteRecording === 'true'
+        await service.deleteCall(db, principal.workspaceId, params.id, { deleteRecording, storage: deleteRecording ? deps(server).storage : undefined })
         return { ok: true as const }
       },
       {
         permission: 'calls:write',
         params: IdParams,
+        query: t.Object({
+          deleteRecording: t.Optional(
+            t.Union([t.Literal('true'), t.Literal('false')], {
+              default: 'false',
+              description: 'true: remove the recording (file or object) too, before the record. Default false: the recording stays, as the API contract says.',
+            }),
+          ),
+        }),
         response: Ok,
         detail: {
-          summary: 'Delete a call record',
+          summary: 'Delete a call record (and with deleteRecording=true its recording)',
           description:
             'Permanently removes the record, its transcript, analysis, evaluations, labels and webhook deliveries. The recording file ' +
-            'stays (DELETE /api/calls/{id}/recording removes it). Errors: 404 not_found, 409 conflict while the call is in progress.',
+            'stays unless deleteRecording=true (then it is removed first). A recording left behind is removed by the retention sweep ' +
+            'once older than the retention, or by `voice-agent recordings gc`. Errors: 404 not_found, 409 conflict while the call is in progress.',
         },
       },
     )

@@ -55,9 +55,18 @@ export async function exportCallById(deps: RecordsDeps, id: string): Promise<Exp
   return row ? ((await documentsFor(deps, [row]))[0] ?? null) : null
 }
 
-export async function deleteCall(db: Db, workspaceId: string, id: string): Promise<void> {
+/**
+ * Deletes a call's record. Its recording stays (the API contract's default) unless
+ * `deleteRecording`: then the recording goes first, so a failure leaves a record that still
+ * points at what is left, never a file that nothing points at.
+ */
+export async function deleteCall(db: Db, workspaceId: string, id: string, opts: { deleteRecording?: boolean; storage?: RecordingStorage } = {}): Promise<void> {
   const row = await callRow(db, workspaceId, id)
   if (row.status !== 'ended') throw live(row)
+  if (opts.deleteRecording && row.recording_path) {
+    if (!opts.storage) throw new Error('deleteCall: deleting the recording needs the storage')
+    await opts.storage.remove(row.recording_path)
+  }
   const res = await retryOnDeadlock(() => repo.deleteCallRow(db, workspaceId, id))
   if (res.numDeletedRows === 0n) throw notFound('call')
 }

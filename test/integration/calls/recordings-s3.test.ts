@@ -2,14 +2,14 @@
 // client against a local server speaking the S3 REST protocol: a real call's recording is
 // uploaded when it ends and served from the bucket (whole and by range), an outage is retried
 // and the local copy kept until the upload is confirmed, files left by an earlier run are
-// uploaded at start, and delete and retention remove the object.
+// uploaded at start, and delete and retention remove the object, also one no record points at.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../../../src/config.ts'
 import { createLogger } from '../../../src/log.ts'
 import { RecordingUploader, recordingStorageFor } from '../../../src/recordings/index.ts'
-import { sweepRetention } from '../../../src/calls/records/index.ts'
+import { sweepOrphanRecordings, sweepRetention } from '../../../src/calls/records/index.ts'
 import { startFakeS3, type FakeS3 } from '../../fakes/s3.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
@@ -85,6 +85,59 @@ describe('an appliance with RECORDINGS_STORAGE=s3', () => {
     expect(swept.recordings).toBeGreaterThanOrEqual(1)
     expect(s3.objects.has(`recordings/${old}.wav`)).toBe(false)
     expect(await locationOf(t, old)).toBeNull()
+  })
+
+  const uploaded = async (id: string) => {
+    const storage = recordingStorageFor(t.appliance.config)
+    const location = await storage.upload(join(t.dataDir, 'recordings', `${id}.wav`), id)
+    await t.appliance.database.db.updateTable('calls').set({ recording_path: location }).where('id', '=', id).execute()
+    await storage.remove(join(t.dataDir, 'recordings', `${id}.wav`))
+    return location
+  }
+
+  test('DELETE /api/calls/{id}?deleteRecording=true removes the object with the record; without it the object stays', async () => {
+    const db = t.appliance.database.db
+    const gone = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    const stays = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    await uploaded(gone)
+    await uploaded(stays)
+    expect((await t.api('DELETE', `/api/calls/${gone}?deleteRecording=true`)).status).toBe(200)
+    expect((await t.api('DELETE', `/api/calls/${stays}`)).status).toBe(200)
+    expect(s3.objects.has(`recordings/${gone}.wav`)).toBe(false)
+    expect(s3.objects.has(`recordings/${stays}.wav`)).toBe(true)
+    expect(await locationOf(t, gone)).toBeNull()
+  })
+
+  test('retention removes objects no record points at once older than the window, and recordings gc lists them; objects of records stay', async () => {
+    const db = t.appliance.database.db
+    const storage = recordingStorageFor(t.appliance.config)
+    const orphan = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    const fresh = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    const kept = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    for (const id of [orphan, fresh, kept]) await uploaded(id)
+    for (const id of [orphan, fresh]) expect((await t.api('DELETE', `/api/calls/${id}`)).status).toBe(200)
+    for (const id of [orphan, kept]) s3.modified.set(`recordings/${id}.wav`, new Date(Date.now() - 40 * 86_400_000))
+    s3.objects.set('elsewhere/report.wav', new Uint8Array(4))
+    s3.modified.set('elsewhere/report.wav', new Date(0))
+
+    // the command line sees the orphaned objects, whatever their age, and with --dry-run removes none
+    const env = { PATH: process.env.PATH ?? '', DATA_DIR: t.dataDir, ...(t.appliance.config.DATABASE_URL ? { DATABASE_URL: t.appliance.config.DATABASE_URL } : {}), ...s3.settings() }
+    const proc = Bun.spawn([process.execPath, join(import.meta.dir, '../../../src/main.ts'), 'recordings', 'gc', '--dry-run'], { env, stdout: 'pipe', stderr: 'pipe' })
+    const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()])
+    expect(code, err).toBe(0)
+    const listed = out.trim().split('\n')
+    for (const id of [orphan, fresh]) expect(listed).toContain(`s3://${s3.bucket}/recordings/${id}.wav`)
+    expect(listed).not.toContain(`s3://${s3.bucket}/recordings/${kept}.wav`)
+    expect(s3.objects.has(`recordings/${orphan}.wav`)).toBe(true)
+
+    const logged: unknown[] = []
+    const log = { info: (o: unknown) => void logged.push(o) } as never
+    const before = new Date(Date.now() - 30 * 86_400_000)
+    const removed = await sweepOrphanRecordings(db, storage, { dir: join(t.dataDir, 'recordings'), objects: true, before }, log)
+    expect(removed).toBe(1)
+    expect(logged).toEqual([{ removed: [`s3://${s3.bucket}/recordings/${orphan}.wav`], changedBefore: before.toISOString() }])
+    expect(s3.objects.has(`recordings/${orphan}.wav`)).toBe(false)
+    for (const key of [`recordings/${fresh}.wav`, `recordings/${kept}.wav`, 'elsewhere/report.wav']) expect({ key, there: s3.objects.has(key) }).toEqual({ key, there: true })
   })
 
   test('during a storage outage the upload is retried with backoff and the local copy stays until the store confirms it', async () => {

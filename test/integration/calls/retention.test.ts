@@ -1,10 +1,13 @@
 // Retention: with RECORDING_RETENTION_DAYS and CALL_RETENTION_DAYS set, the background sweep
-// removes old recordings (the record stays) and old records (every row of them); newer ones stay.
+// removes old recordings (the record stays) and old records (every row of them, and their
+// recording); newer ones stay. Recordings no record points at go once older than the retention.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { existsSync } from 'node:fs'
+import { existsSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
 import { recordingStorageFor } from '../../../src/recordings/index.ts'
+import { until } from '../../helpers/until.ts'
 
 let t: TestAppliance
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString()
@@ -58,6 +61,50 @@ test('the appliance runs the sweep by itself at start, under a lease it hands ba
     }
     const lease = await again.appliance.database.db.selectFrom('job_leases').selectAll().where('name', '=', 'retention-sweep').executeTakeFirst()
     expect(lease?.owner).toStartWith('wrk_')
+  } finally {
+    await again.stop()
+  }
+})
+
+test('a record deleted by CALL_RETENTION_DAYS takes its recording with it, also with recordings kept forever', async () => {
+  const db = t.appliance.database.db
+  const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(400), recordingIn: t.dataDir })
+  const { sweepRetention } = await import('../../../src/calls/records/index.ts')
+  const swept = await sweepRetention(db, { recordingDays: 0, callDays: 365 }, new Date(), recordingStorageFor(t.appliance.config))
+  expect(swept.recordings).toBeGreaterThanOrEqual(1) // the other tests' old calls share the database
+  expect((await t.api('GET', `/api/calls/${ancient}`)).status).toBe(404)
+  expect(existsSync(`${t.dataDir}/recordings/${ancient}.wav`)).toBe(false)
+})
+
+test('retention removes, and logs, recordings whose record was deleted once older than the window; never one of a live or kept call', async () => {
+  const first = await startTestAppliance()
+  const db = first.appliance.database.db
+  const dir = join(first.dataDir, 'recordings')
+  const backdate = (id: string, days: number) => utimesSync(join(dir, `${id}.wav`), new Date(Date.now() - days * 86_400_000), new Date(Date.now() - days * 86_400_000))
+  // DELETE /api/calls/{id} keeps the file (the API contract's default), and then nothing points at it
+  const orphan = await seedCall(db, { workspaceId: first.workspaceId, createdAt: daysAgo(3), recordingIn: first.dataDir })
+  expect((await first.api('DELETE', `/api/calls/${orphan}`)).status).toBe(200)
+  expect((await first.api('DELETE', `/api/calls/${orphan}/recording`)).status).toBe(404)
+  backdate(orphan, 40)
+  const freshOrphan = await seedCall(db, { workspaceId: first.workspaceId, recordingIn: first.dataDir })
+  await first.api('DELETE', `/api/calls/${freshOrphan}`)
+  const live = await seedCall(db, { workspaceId: first.workspaceId, status: 'in_progress', recordingIn: first.dataDir })
+  await db.updateTable('calls').set({ recording_path: null }).where('id', '=', live).execute() // as while the call runs
+  backdate(live, 40)
+  const kept = await seedCall(db, { workspaceId: first.workspaceId, createdAt: daysAgo(2), recordingIn: first.dataDir })
+  backdate(kept, 40)
+  writeFileSync(join(dir, 'notes.txt'), 'not a recording')
+  utimesSync(join(dir, 'notes.txt'), new Date(0), new Date(0))
+  await first.stop({ keepData: true })
+
+  const lines: string[] = []
+  const again = await startTestAppliance({ RECORDING_RETENTION_DAYS: 30, LOG_LEVEL: 'info' }, first.dataDir, { write: (l) => void lines.push(l) })
+  try {
+    await until(() => !existsSync(join(dir, `${orphan}.wav`)), 10_000, 'the orphaned recording to be removed')
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'retention removed recordings that no call record points at')
+    expect(logged.removed).toEqual([join(dir, `${orphan}.wav`)])
+    for (const id of [freshOrphan, live, kept]) expect({ id, there: existsSync(join(dir, `${id}.wav`)) }).toEqual({ id, there: true })
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(true)
   } finally {
     await again.stop()
   }
