@@ -13,7 +13,7 @@ export async function insertJob(trx: Tx, job: Insertable<OutboundJobTable>, cont
   for (let i = 0; i < contacts.length; i += CHUNK) {
     await trx.insertInto('outbound_contacts').values(contacts.slice(i, i + CHUNK)).execute()
     // bun:sqlite answers at once, so awaiting alone never lets other requests run: yield a turn
-    if (i % (CHUNK * 4) === 0) await new Promise((r) => setImmediate(r))
+    await new Promise((r) => setImmediate(r))
   }
 }
 

@@ -1,35 +1,24 @@
-// Creating a job: validation that names each offending field, duplicate numbers merged, the
-// do-not-call list applied, warnings for variables a contact lacks. Then one transaction.
+// Creating a job from contacts prepared off the event loop (upload/): the agent, the number and
+// the settings checked, naming each offending field, the do-not-call list applied. Then one transaction.
 import { snapshotAgent, templateVariables, type AgentSnapshot } from '../agents/index.ts'
 import type { Db } from '../db/index.ts'
 import { listedAmong } from '../do-not-call/index.ts'
 import { validation, type FieldIssue } from '../errors.ts'
 import { newId, nowIso } from '../ids.ts'
-import { getNumberRoute, strictE164 } from '../numbers/index.ts'
+import { getNumberRoute, type NumberRoute } from '../numbers/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { findWorkflowGraph } from '../workflows/index.ts'
-import { MAX_CONTACTS, WEEKDAYS, type CreateJobBody, type JobSettings, type JobSettingsInput } from './campaigns.model.ts'
+import type { Insertable } from 'kysely'
+import { WEEKDAYS, type CreateJobBody, type JobSettings, type JobSettingsInput } from './campaigns.model.ts'
 import * as repo from './campaigns.repository.ts'
-import type { OutboundJobRow } from './campaigns.table.ts'
+import type { OutboundContactTable, OutboundJobRow } from './campaigns.table.ts'
 import type { CampaignEvents } from './events.ts'
 import { DEFAULT_WINDOW, isZone, startAtMs } from './schedule.ts'
+import { MAX_ISSUES, type PreparedContacts } from './upload/index.ts'
 
-export interface Warning {
-  path: string
-  message: string
-}
-
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 /** Variables every call has (calls/runtime/profile.ts): never missing. */
 const BUILT_IN = new Set(['caller_number', 'called_number', 'call_type', 'current_time', 'current_date'])
-const MAX_ISSUES = 50
-const MAX_WARNINGS = 100
-const YIELD_EVERY = 500
-
-interface Contact {
-  to: string
-  dynamicVariables?: Record<string, string | number | boolean>
-}
+const YIELD_EVERY = 5000
 
 export function settingsFrom(input: JobSettingsInput | undefined, issues: FieldIssue[]): JobSettings {
   const s = input ?? {}
@@ -69,57 +58,44 @@ export interface CreateDeps {
   events: CampaignEvents
 }
 
-export async function createJob(d: CreateDeps, workspaceId: string, body: Omit<CreateJobBody, 'contactsCsv'> & { contacts: Contact[] }, nowMs = Date.now()) {
+/** What is wrong with the agent and the number of a job, each checked only when given. */
+export async function targetIssues(d: CreateDeps, workspaceId: string, given: { agentId?: string; phoneNumberId?: string }) {
   const issues: FieldIssue[] = []
-  const warnings: Warning[] = []
-  const issue = (path: string, message: string) => issues.length < MAX_ISSUES && issues.push({ path, message })
-  const warn = (path: string, message: string) => warnings.length < MAX_WARNINGS && warnings.push({ path, message })
-
-  const route = await getNumberRoute(d.db, d.box, body.phoneNumberId)
-  if (!route || route.workspaceId !== workspaceId) issue('phoneNumberId', 'no such phone number in this workspace')
-  else if (!route.sip) issue('phoneNumberId', 'the number has no sipTerminationUri to place calls through')
-  const agent = await snapshotAgent(d.db, body.agentId, { workspaceId }).catch(() => undefined)
-  if (!agent) issue('agentId', 'no such agent in this workspace')
-  else if (agent.agentType !== 'outbound') issue('agentId', `agent ${agent.agentId} is an inbound agent; campaigns are called by outbound agents`)
-  const settings = settingsFrom(body.settings, issues)
-  if (!body.contacts.length) issue('contacts', 'at least one contact is required')
-  if (body.contacts.length > MAX_CONTACTS) issue('contacts', `at most ${MAX_CONTACTS} contacts per job`)
-
-  const used = agent ? await usedVariables(d.db, agent) : []
-  const firstIndex = new Map<string, number>()
-  const kept: { to: string; variables: Record<string, string> }[] = []
-  let merged = 0
-  for (let i = 0; i < body.contacts.length; i++) {
-    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r)) // a 100,000-contact job must not hold the event loop
-    const c = body.contacts[i]!
-    const to = typeof c.to === 'string' ? strictE164(c.to.trim()) : undefined
-    if (!to) {
-      issue(`contacts[${i}].to`, 'must be an E.164 number such as +14155550123')
-      continue
-    }
-    const variables: Record<string, string> = {}
-    for (const [k, v] of Object.entries(c.dynamicVariables ?? {})) {
-      if (!VARIABLE_NAME.test(k)) issue(`contacts[${i}].dynamicVariables.${k}`, 'names must look like {{placeholders}}: a letter or _, then letters, digits, _ . -')
-      else variables[k] = String(v)
-    }
-    const first = firstIndex.get(to)
-    if (first !== undefined) {
-      merged++
-      warn(`contacts[${i}].to`, `duplicate of contacts[${first}]; merged: the number is called once, with the first contact's variables`)
-      continue
-    }
-    firstIndex.set(to, i)
-    const missing = used.filter((n) => !Object.hasOwn(variables, n))
-    if (missing.length) warn(`contacts[${i}].dynamicVariables`, `missing ${missing.join(', ')} used by the agent; spoken as the placeholder text`)
-    kept.push({ to, variables })
+  let route: NumberRoute | undefined
+  let agent: AgentSnapshot | undefined
+  if (given.phoneNumberId !== undefined) {
+    route = await getNumberRoute(d.db, d.box, given.phoneNumberId)
+    if (!route || route.workspaceId !== workspaceId) issues.push({ path: 'phoneNumberId', message: 'no such phone number in this workspace' })
+    else if (!route.sip) issues.push({ path: 'phoneNumberId', message: 'the number has no sipTerminationUri to place calls through' })
   }
-  if (issues.length) throw validation(issues)
-  if (warnings.length === MAX_WARNINGS) warnings.push({ path: 'contacts', message: `only the first ${MAX_WARNINGS} warnings are listed` })
+  if (given.agentId !== undefined) {
+    agent = await snapshotAgent(d.db, given.agentId, { workspaceId }).catch(() => undefined)
+    if (!agent) issues.push({ path: 'agentId', message: 'no such agent in this workspace' })
+    else if (agent.agentType !== 'outbound') issues.push({ path: 'agentId', message: `agent ${agent.agentId} is an inbound agent; campaigns are called by outbound agents` })
+  }
+  return { issues, route, agent }
+}
+
+/** The variables of the agent (if it is one of the workspace's) that a contact should fill. */
+export async function agentVariables(d: CreateDeps, workspaceId: string, agentId: string): Promise<string[]> {
+  const agent = await snapshotAgent(d.db, agentId, { workspaceId }).catch(() => undefined)
+  return agent ? usedVariables(d.db, agent) : []
+}
+
+type JobHead = Omit<CreateJobBody, 'contacts' | 'contactsCsv'>
+
+/** A job of contacts prepared off the event loop (upload/prepare.ts): the rest is checked here, then stored. */
+export async function createJob(d: CreateDeps, workspaceId: string, body: JobHead, prepared: PreparedContacts, nowMs = Date.now()) {
+  const { issues, route, agent } = await targetIssues(d, workspaceId, body)
+  const settings = settingsFrom(body.settings, issues)
+  issues.push(...prepared.issues)
+  if (issues.length) throw validation(issues.slice(0, MAX_ISSUES))
 
   const zone = settings.scheduling?.timezone ?? 'UTC'
   const startMs = settings.scheduling?.startAt ? startAtMs(settings.scheduling.startAt, zone)! : nowMs
   const scheduled = startMs > nowMs
-  const listed = await listedAmong(d.db, workspaceId, kept.map((k) => k.to))
+  const numbers = prepared.count ? prepared.numbers.split('\n') : []
+  const listed = await listedAmong(d.db, workspaceId, numbers)
   const createdAt = nowIso()
   const jobId = newId('job')
   const job = {
@@ -131,27 +107,36 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: Omit<C
     status: scheduled ? ('scheduled' as const) : ('in_progress' as const),
     settings: JSON.stringify(settings),
     start_at_ms: startMs,
-    total_contacts: kept.length,
-    pending: kept.length - listed.size,
+    total_contacts: numbers.length,
+    pending: numbers.length - listed.size,
     suppressed: listed.size,
     created_at: createdAt,
     started_at: scheduled ? null : createdAt,
   }
-  const contacts = kept.map((k, position) => ({
-    id: `${jobId}_${position}`,
-    job_id: jobId,
-    position,
-    to_number: k.to,
-    variables: JSON.stringify(k.variables),
-    status: listed.has(k.to) ? ('suppressed' as const) : ('pending' as const),
-    outcome: listed.has(k.to) ? ('suppressed' as const) : null,
-    next_attempt_ms: startMs,
-    updated_at: createdAt,
-  }))
+  const contacts: Insertable<OutboundContactTable>[] = []
+  let from = 0
+  for (let position = 0; position < numbers.length; position++) {
+    if (position % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r)) // 100,000 rows must not hold the event loop
+    const to = numbers[position]!
+    const end = prepared.variables.indexOf('\n', from)
+    const variables = prepared.variables.slice(from, end < 0 ? undefined : end)
+    from = end + 1
+    const suppressed = listed.has(to)
+    contacts.push({
+      id: `${jobId}_${position}`,
+      job_id: jobId,
+      position,
+      to_number: to,
+      variables,
+      status: suppressed ? 'suppressed' : 'pending',
+      outcome: suppressed ? 'suppressed' : null,
+      next_attempt_ms: startMs,
+      updated_at: createdAt,
+    })
+  }
   await d.db.transaction().execute(async (trx) => {
     await repo.insertJob(trx, job, contacts)
     if (!scheduled) await d.events.emit(trx, { type: 'job.started', workspaceId, jobId, at: createdAt })
   })
-  if (merged) warnings.unshift({ path: 'contacts', message: `${merged} duplicate number(s) merged` })
-  return { jobId, warnings, row: (await repo.findJob(d.db, workspaceId, jobId)) as OutboundJobRow & { agent_name: string | null; phone_e164: string | null } }
+  return { jobId, warnings: prepared.warnings, row: (await repo.findJob(d.db, workspaceId, jobId)) as OutboundJobRow & { agent_name: string | null; phone_e164: string | null } }
 }

@@ -6,7 +6,7 @@ export interface CsvContact {
   dynamicVariables: Record<string, string>
 }
 
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, maxRows = Infinity): string[][] {
   const rows: string[][] = []
   let row: string[] = []
   let field = ''
@@ -36,6 +36,7 @@ export function parseCsv(text: string): string[][] {
       field = ''
       if (row.length > 1 || row[0] !== '') rows.push(row)
       row = []
+      if (rows.length >= maxRows) return rows
     } else field += ch
     i++
   }
@@ -46,6 +47,9 @@ export function parseCsv(text: string): string[][] {
   }
   return rows
 }
+
+/** How many columns the header row has (0 for no header), without reading further. */
+export const parseCsvHeader = (text: string): number => parseCsv(text, 1)[0]?.length ?? 0
 
 /** A header row with a `to` column; every other column becomes a dynamic variable. */
 export function contactsFromCsv(text: string): CsvContact[] {

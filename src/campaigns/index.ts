@@ -1,16 +1,15 @@
 // Outbound jobs (campaigns): the API, and the dispatcher that places their calls.
 import { Elysia, t } from 'elysia'
 import type { Db } from '../db/index.ts'
-import { validation } from '../errors.ts'
-import type { AuthPlugin } from '../http/auth.ts'
+import type { AuthPlugin, Principal } from '../http/auth.ts'
 import { IdParams, NextCursor } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { ContactsQuery, CreateJobBody, MAX_CONTACTS, OutboundContact, OutboundJob, OutboundJobDetail, Warning } from './campaigns.model.ts'
 import * as service from './campaigns.service.ts'
-import { createJob } from './create.ts'
-import { contactsFromCsv } from './csv.ts'
+import { agentVariables, createJob, targetIssues } from './create.ts'
 import type { CampaignEvents } from './events.ts'
+import { type JobUpload, readJobUpload, UploadGate } from './upload/index.ts'
 
 export { Dispatcher, type DispatcherDeps } from './dispatcher.ts'
 export { noEvents, RecordedEvents, type CampaignEvent, type CampaignEvents } from './events.ts'
@@ -23,6 +22,8 @@ export interface CampaignsDeps {
   events: CampaignEvents
   /** Wakes the dispatcher (a job was created or resumed); absent when it is not running. */
   poke(): void
+  /** Largest upload of contacts (OUTBOUND_JOB_MAX_BODY_BYTES). */
+  maxUploadBytes: number
 }
 
 const CsvQuery = t.Object({
@@ -32,20 +33,6 @@ const CsvQuery = t.Object({
   settings: t.Optional(t.String({ description: 'with Content-Type text/csv: the settings object as JSON' })),
 })
 
-/** A JSON body, or with text/csv the CSV as the body and the other fields in the query. */
-function bodyOf(body: unknown, query: typeof CsvQuery.static): CreateJobBody {
-  if (typeof body !== 'string') return body as CreateJobBody
-  let settings: unknown
-  try {
-    settings = query.settings ? JSON.parse(query.settings) : undefined
-  } catch {
-    throw validation([{ path: 'settings', message: 'must be a JSON object' }])
-  }
-  const missing = (['agentId', 'phoneNumberId'] as const).filter((k) => !query[k])
-  if (missing.length) throw validation(missing.map((k) => ({ path: k, message: 'is required (as a query parameter with a CSV body)' })))
-  return { agentId: query.agentId!, phoneNumberId: query.phoneNumberId!, name: query.name, contactsCsv: body, settings: settings as CreateJobBody['settings'] }
-}
-
 export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
   const Detail = t.Object({ job: OutboundJobDetail })
   const action = (name: 'pause' | 'resume' | 'cancel', summary: string) =>
@@ -54,36 +41,47 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
       async ({ params, principal }: { params: { id: string }; principal: { workspaceId: string } }) => ({ job: await service.act(d, principal.workspaceId, params.id, name) }),
       { permission: 'campaigns:write' as const, params: IdParams, response: Detail, detail: { summary, description: 'Errors: 404, 409 conflict when the job is in a state that does not allow it (see docs/campaigns.md).' } },
     ] as const
+  const gate = new UploadGate()
+  const uploads = new WeakMap<Request, JobUpload>()
   return new Elysia({ prefix: '/api/outbound/jobs', tags: ['Outbound jobs'] })
     .use(auth)
+    .macro({
+      // A transform of its own (a route's transform runs before the auth macro's): the body is read
+      // here, once the caller is known (the app's parser leaves it), and what is validated is its
+      // fields other than the contacts, which a worker thread checked.
+      jobUpload: {
+        transform: async (ctx) => {
+          const { workspaceId } = (ctx as unknown as { principal: Principal }).principal
+          const targets = { issues: async (given: object) => (await targetIssues(d, workspaceId, given)).issues, used: (agentId: string) => agentVariables(d, workspaceId, agentId) }
+          const upload = await readJobUpload(ctx.request, ctx.query as typeof CsvQuery.static, d.maxUploadBytes, gate, targets)
+          uploads.set(ctx.request, upload)
+          ctx.body = upload.head
+        },
+      },
+    })
     .post(
       '',
-      async ({ body, principal }) => {
-        const b = body
-        if (b.contacts && b.contactsCsv !== undefined) throw validation([{ path: 'contactsCsv', message: 'give contacts or contactsCsv, not both' }])
-        const contacts = b.contactsCsv !== undefined ? contactsFromCsv(b.contactsCsv) : (b.contacts ?? [])
-        if (contacts.length > MAX_CONTACTS) throw validation([{ path: 'contacts', message: `at most ${MAX_CONTACTS} contacts per job` }])
-        const created = await createJob(d, principal.workspaceId, { ...b, contacts })
+      async ({ body, principal, request }) => {
+        const upload = uploads.get(request)!
+        const created = await createJob(d, principal.workspaceId, body, upload.contacts)
         d.poke()
         return { job: service.toJob(created.row, { names: false }), warnings: created.warnings }
       },
       {
         permission: 'campaigns:write',
-        // a text/csv body becomes the JSON shape before validation, so errors name the same paths
-        transform: (ctx) => {
-          if (typeof ctx.body === 'string') ctx.body = bodyOf(ctx.body, ctx.query as typeof CsvQuery.static)
-        },
+        jobUpload: true,
         body: CreateJobBody,
         query: CsvQuery,
         response: t.Object({ job: OutboundJob, warnings: t.Array(Warning) }),
         detail: {
           summary: 'Create an outbound job: call a list of contacts with an agent from a caller-ID number',
           description:
-            `Up to ${MAX_CONTACTS} contacts (body limit OUTBOUND_JOB_MAX_BODY_BYTES), as contacts[] or as CSV: a contactsCsv field, or the body ` +
+            `Up to ${MAX_CONTACTS} contacts (body limit OUTBOUND_JOB_MAX_BODY_BYTES, 16 MiB by default: larger gets 413), as contacts[] or as CSV: a contactsCsv field, or the body ` +
             'itself with Content-Type text/csv (then agentId, phoneNumberId, name and settings (JSON) are query parameters); a `to` column, ' +
             'every other column a dynamic variable. Duplicate numbers are merged (called once, first contact wins) and reported in warnings, ' +
             'as are contacts lacking a variable the agent uses. Numbers on the do-not-call list count as suppressed. Without a future ' +
-            'settings.scheduling.startAt the job is in_progress at once. Errors: 422 validation_failed naming each field (contacts[17].to).',
+            'settings.scheduling.startAt the job is in_progress at once. Errors: 422 validation_failed naming each field (contacts[17].to); ' +
+            'an unknown agentId or phoneNumberId is refused as soon as it is read, before the contacts; 429 while 2 uploads are being processed.',
         },
       },
     )

@@ -50,7 +50,7 @@ export function requireSherpa(): unknown {
 }
 
 /** Every worker script, by its path from `src/`: the build makes each an entry point. */
-export const WORKER_SCRIPTS = ['voice/tts/flite-worker.ts', 'voice/stt/pocketsphinx-worker.ts', 'voice/stt/sherpa-onnx-worker.ts', 'calls/workers/call-worker.ts'] as const
+export const WORKER_SCRIPTS = ['voice/tts/flite-worker.ts', 'voice/stt/pocketsphinx-worker.ts', 'voice/stt/sherpa-onnx-worker.ts', 'calls/workers/call-worker.ts', 'campaigns/upload/worker.ts'] as const
 
 let ortReady = false
 

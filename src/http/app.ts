@@ -83,7 +83,13 @@ export const FEATURES: FeatureMount[] = [
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
   (deps, auth) =>
     campaignsController(
-      { db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), events: deps.campaigns?.events ?? noEvents, poke: () => deps.campaigns?.poke() },
+      {
+        db: deps.db,
+        box: secretBoxFor(deps.config.DATA_DIR),
+        events: deps.campaigns?.events ?? noEvents,
+        poke: () => deps.campaigns?.poke(),
+        maxUploadBytes: deps.config.OUTBOUND_JOB_MAX_BODY_BYTES,
+      },
       auth,
     ),
   ({ db }, auth) => doNotCallController(db, auth),
@@ -132,7 +138,9 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const self: { app?: AnyElysia } = {}
   let app = new Elysia({
     serve: {
-      maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.OUTBOUND_JOB_MAX_BODY_BYTES) + 16 * 1_048_576,
+      // a backstop only: bodies are streamed, and refused by our own limits with an error body
+      // (413 naming the limit) up to this size; beyond it Bun answers 413 itself, with no body
+      maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.OUTBOUND_JOB_MAX_BODY_BYTES) + 64 * 1_048_576,
       // Bun's development mode answers a failure of our own error hook with a page showing the
       // stack; this answers it with the error body instead.
       development: false,
@@ -149,7 +157,9 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       if (refuseNul && ctx.request.url.includes('%00')) throw new AppError(400, 'bad_request', 'the URL must not contain NUL (%00) characters')
     })
     .onParse(({ request, contentType }) => {
-      return readJsonBody(request, contentType, bodyLimitFor(request, config), isJobUpload(request))
+      // a campaign's upload is read by its route once the caller is known (campaigns/upload)
+      if (isJobUpload(request)) return {}
+      return readJsonBody(request, contentType, config.MAX_BODY_BYTES)
     })
     .onError((ctx) => {
       const { code, error, set } = ctx

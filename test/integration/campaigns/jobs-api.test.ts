@@ -23,19 +23,21 @@ const FUTURE = { scheduling: { startAt: '2099-01-01T09:00:00', timezone: 'Europe
 const jobCount = async () => (await t.api('GET', '/api/outbound/jobs?limit=100')).body.jobs.length
 
 describe('POST /api/outbound/jobs', () => {
-  test('bad input is 422 naming every field path, and creates nothing', async () => {
+  test('bad input is 422 naming every field path, and creates nothing; an unknown number is refused before the rest', async () => {
     const before = await jobCount()
-    const r = await t.api('POST', '/api/outbound/jobs', {
-      body: {
-        agentId: target.agentId,
-        phoneNumberId: 'pn_nope',
-        contacts: [{ to: '+14155550100' }, { to: '555-0101' }, { to: '+14155550102', dynamicVariables: { 'bad key': 'x' } }],
-        settings: { scheduling: { timezone: 'Mars/Olympus', startAt: 'soon' }, callingWindow: { start: '20:00', end: '09:00' } },
-      },
-    })
+    const body = {
+      agentId: target.agentId,
+      phoneNumberId: 'pn_nope',
+      contacts: [{ to: '+14155550100' }, { to: '555-0101' }, { to: '+14155550102', dynamicVariables: { 'bad key': 'x' } }],
+      settings: { scheduling: { timezone: 'Mars/Olympus', startAt: 'soon' }, callingWindow: { start: '20:00', end: '09:00' } },
+    }
+    const unknown = await t.api('POST', '/api/outbound/jobs', { body })
+    expect(unknown.status).toBe(422)
+    expect(unknown.body.error.details.fields).toEqual([{ path: 'phoneNumberId', message: 'no such phone number in this workspace' }])
+    const r = await t.api('POST', '/api/outbound/jobs', { body: { ...body, phoneNumberId: target.numberId } })
     expect(r.status).toBe(422)
     expect(r.body.error.details.fields.map((f: any) => f.path).sort()).toEqual([
-      'contacts[1].to', 'contacts[2].dynamicVariables.bad key', 'phoneNumberId', 'settings.callingWindow.end', 'settings.scheduling.startAt', 'settings.scheduling.timezone',
+      'contacts[1].to', 'contacts[2].dynamicVariables.bad key', 'settings.callingWindow.end', 'settings.scheduling.startAt', 'settings.scheduling.timezone',
     ])
     const limits = await t.api('POST', '/api/outbound/jobs', { body: { agentId: target.agentId, phoneNumberId: target.numberId, contacts: [{ to: '+14155550100' }], settings: { maxConcurrent: 11, retryAttempts: 4 } } })
     expect(limits.status).toBe(422)
