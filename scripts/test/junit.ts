@@ -33,11 +33,14 @@ function attributes(text: string): Record<string, string> {
 
 export function parseJunit(xml: string): JunitReport {
   const cases: JunitCase[] = []
-  const files: { file: string; ms: number }[] = []
+  // a describe block is a testsuite nested in its file's, with the same file: the file's is the longest
+  const fileMs = new Map<string, number>()
   for (const m of xml.matchAll(/<testsuite\s([^>]*)>/g)) {
     const a = attributes(m[1]!)
-    if (a.file) files.push({ file: a.file, ms: Math.round(Number(a.time ?? 0) * 1000) })
+    const ms = Math.round(Number(a.time ?? 0) * 1000)
+    if (a.file) fileMs.set(a.file, Math.max(ms, fileMs.get(a.file) ?? 0))
   }
+  const files = [...fileMs].map(([file, ms]) => ({ file, ms }))
   for (const m of xml.matchAll(/<testcase\s([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const a = attributes(m[1]!)
     const body = m[3] ?? ''

@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { consoleFailures } from '../../scripts/test/bun-pass.ts'
+import { parseJunit } from '../../scripts/test/junit.ts'
 
 const ROOT = resolve(import.meta.dir, '../..')
 const FIXTURES = join(ROOT, 'test/fixtures/runner')
@@ -66,3 +67,11 @@ test('a failed test whose package is installed is not labelled as needing it', a
   expect(r.out).not.toContain('needs Debian package')
   expect(r.code).toBe(1)
 }, 30_000)
+
+test('a file with describe blocks is one entry of the slowest-files list, with the file time', () => {
+  const xml = `<testsuites><testsuite name="a.test.ts" file="a.test.ts" time="2.5"><testsuite name="block" file="a.test.ts" time="2.0">
+    <testcase name="t1" file="a.test.ts" time="2.0" /></testsuite><testcase name="t2" file="a.test.ts" time="0.5"><failure message="x">x</failure></testcase></testsuite></testsuites>`
+  const report = parseJunit(xml)
+  expect(report.files).toEqual([{ file: 'a.test.ts', ms: 2500 }])
+  expect(report.cases.map((c) => [c.name, c.failed])).toEqual([['t1', false], ['t2', true]])
+})
