@@ -123,5 +123,7 @@ function inWorker(input: UploadInput): Promise<PreparedUpload> {
       worker.terminate()
       reject(new Error(`campaign upload worker failed: ${ev.message}`))
     }
+    // a worker that ends without an answer (a module of its graph failed to load) must not leave the request hanging
+    worker.addEventListener('close', () => reject(new Error('campaign upload worker ended without an answer')))
   })
 }

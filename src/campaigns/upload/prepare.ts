@@ -5,7 +5,9 @@ import { type FieldIssue, validation } from '../../errors.ts'
 import { JOB_JSON_LIMITS, parseJsonObject } from '../../http/body.ts'
 import { fromValidation } from '../../http/errors.ts'
 import { MAX_VARIABLES } from '../../http/models.ts'
-import { strictE164 } from '../../numbers/index.ts'
+// from the module itself, not numbers/index.ts: that face brings the SIP registration graph, with
+// which the executable's worker thread ends before its first message
+import { strictE164 } from '../../numbers/e164.ts'
 import { CreateJobBody, MAX_CONTACTS } from '../campaigns.model.ts'
 import { contactsFromCsv, parseCsvHeader } from '../csv.ts'
 

@@ -68,6 +68,17 @@ test('a caller talks with a workflow agent of the executable: the agent is heard
   }
 }, 60_000)
 
+test('a campaign upload large enough for the parsing worker thread is stored by the executable', async () => {
+  const target = await setupCallTarget({ api: exe.api, workspaceId: await workspaceId() } as any, { direction: 'outbound', trunkUri: 'sip:127.0.0.1:5999' })
+  // well over the size prepared on the event loop (INLINE_MAX_BYTES): the worker's script must be inside the file
+  const contacts = Array.from({ length: 2000 }, (_, i) => ({ to: `+1415555${String(i).padStart(4, '0')}`, dynamicVariables: { name: `Contact ${i}` } }))
+  const job = await exe.api('POST', '/api/outbound/jobs', {
+    body: { agentId: target.agentId, phoneNumberId: target.numberId, name: 'from the executable', contacts, settings: { scheduling: { startAt: '2099-01-01T09:00:00Z' } } },
+  })
+  expect(job.status, JSON.stringify(job.body).slice(0, 500)).toBe(200)
+  expect(job.body.job).toMatchObject({ status: 'scheduled', totalContacts: 2000 })
+})
+
 async function workspaceId(): Promise<string> {
   return (await exe.api('GET', '/api/workspaces')).body.workspaces[0].id
 }
