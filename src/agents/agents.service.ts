@@ -91,6 +91,19 @@ function voiceFrom(v: UpdateAgentBody['voice']): Voice {
   return { provider, voiceId, speed: v?.speed ?? 1 }
 }
 
+/** PATCH keeps the members of welcome and voice that the body leaves out; a new voice provider without a voiceId takes that provider's default voice. */
+function mergeNested(base: AgentData, body: UpdateAgentBody, configured: Voice | undefined): UpdateAgentBody {
+  const out: UpdateAgentBody = { ...body }
+  if (body.welcome !== undefined) out.welcome = { ...base.welcome, ...body.welcome }
+  const v = body.voice
+  if (v !== undefined) {
+    const switching = v.provider !== undefined && v.provider !== base.voice.provider && v.voiceId === undefined
+    const voiceId = configured && v.provider === configured.provider ? configured.voiceId : undefined
+    out.voice = switching ? { provider: v.provider, voiceId, speed: v.speed ?? base.voice.speed } : { ...base.voice, ...v }
+  }
+  return out
+}
+
 /** Applies a body (create or PUT) onto a state; nested welcome and voice objects are replaced whole. */
 function apply(base: AgentData, body: UpdateAgentBody): AgentData {
   const next: AgentData = { ...base }
@@ -202,11 +215,17 @@ async function write(db: Db, current: AgentTable, data: AgentData, publishedAt: 
   return toAgent(row)
 }
 
-/** PUT: any subset of the fields; running calls keep their snapshot (see snapshotAgent). */
-export async function updateAgent(db: Db, workspaceId: string, id: string, body: UpdateAgentBody, rules: AgentRules): Promise<Agent> {
+/**
+ * PUT (mode 'replace'): any subset of the fields, welcome and voice replaced whole. PATCH (mode
+ * 'merge'): the same, with welcome and voice merged member by member. Same validation, same 409
+ * for a lost race; running calls keep their snapshot (see snapshotAgent).
+ */
+export async function updateAgent(db: Db, workspaceId: string, id: string, body: UpdateAgentBody, rules: AgentRules, mode: 'replace' | 'merge' = 'replace'): Promise<Agent> {
   const current = await repo.findAgent(db, workspaceId, id)
   if (!current) throw notFound('agent')
-  const data = await validateAgent(apply(dataOf(toAgent(current)), body), body, rules)
+  const base = dataOf(toAgent(current))
+  if (mode === 'merge') body = mergeNested(base, body, rules.defaultVoice)
+  const data = await validateAgent(apply(base, body), body, rules)
   if (data.agentType !== current.agent_type) {
     const using = await repo.numbersUsingAgentAs(db, id, current.agent_type)
     if (using.length) {

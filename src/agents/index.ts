@@ -101,6 +101,19 @@ export function agentsController(db: Db, config: Config, auth: AuthPlugin, resol
           'loopback, private, link-local or metadata addresses (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE). 422 names each field path.',
       },
     })
+    .patch('/:id', async ({ params, body, principal }) => ({ agent: await ready(await service.updateAgent(db, principal.workspaceId, params.id, body, rules, 'merge')) }), {
+      permission: 'agents:write',
+      params: IdParams,
+      body: UpdateAgentBody,
+      response: One,
+      detail: {
+        summary: 'Partly update an agent: like PUT, but welcome and voice keep the members the body leaves out',
+        description:
+          'Same body, validation and permission as PUT. welcome and voice are merged member by member (a new voice.provider ' +
+          'without voiceId takes that provider\'s default voice); every other field is replaced when present. 422 names each ' +
+          'field path; 409 conflict when another write changed the agent between read and write; 404 for an agent of another workspace.',
+      },
+    })
     .post('/:id/publish', async ({ params, principal }) => ({ agent: await ready(await service.publishAgent(db, principal.workspaceId, params.id)) }), {
       permission: 'agents:write',
       params: IdParams,
