@@ -104,7 +104,10 @@ export const CreateAgentBody = t.Object({
   agentType: t.Optional(fields.agentType),
   role: t.Optional(fields.role),
   template: t.Optional(
-    t.Literal('receptionist', { description: 'start from a template: its fields fill what the body leaves out, and its workflow (works offline) is attached' }),
+    t.Union([t.Literal('receptionist'), t.Literal('booking'), t.Literal('sales'), t.Literal('followup')], {
+      description:
+        'start from a template: its fields fill what the body leaves out, and its workflow (works offline) is attached; sales and followup are outbound agents',
+    }),
   ),
 })
 export type CreateAgentBody = typeof CreateAgentBody.static
