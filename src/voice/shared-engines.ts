@@ -15,8 +15,8 @@ export function shareEngines(): { ports: SharedEnginePorts; transfer: MessagePor
   return { ports, transfer: [...ports.flite, ...(ports.sphinx ? [ports.sphinx] : [])] }
 }
 
-/** In a call worker, before its engines are made: use the shared engine threads. */
-export function useSharedEngines(ports: SharedEnginePorts): void {
-  useSharedFlite(ports.flite)
+/** In a call worker, before its engines are made: use the shared engine threads (see useSharedFlite for `flite`). */
+export function useSharedEngines(ports: SharedEnginePorts, flite: Parameters<typeof useSharedFlite>[1] = {}): void {
+  useSharedFlite(ports.flite, flite)
   useSharedPocketsphinx(ports.sphinx)
 }

@@ -27,7 +27,7 @@ const engines = new Promise<ToWorker>((resolve) => port.once('message', resolve)
 // messages sent to a thread before its modules have loaded may be lost: say when it listens
 post({ t: 'listening' })
 const first = await engines
-if (first.t === 'engines') useSharedEngines(first.ports)
+if (first.t === 'engines') useSharedEngines(first.ports, { idleMs: config.ENGINE_IDLE_RELEASE_MS, warn: (message) => log.warn(message) })
 const media = new MediaEngine({ ...config, RTP_PORT_MIN: data.rtp.min, RTP_PORT_MAX: data.rtp.max }, { bindHost: config.SIP_HOST })
 const voice = await createVoiceEngines(config)
 const host = new CallHost(
