@@ -2,7 +2,7 @@
 // from the checkout (`bun run src/main.ts`) or as `dist/voice-agent` from any directory.
 import { dlopen } from 'bun:ffi'
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -67,19 +67,72 @@ export function preloadOnnxRuntime(): void {
 }
 
 /**
- * An embedded file as a real file: written once per build to `$XDG_CACHE_HOME` (or the temporary
- * folder) as `voice-agent-<build>/<name>`, then read from there. Reading the embedded copy maps
- * the executable's pages into the process for good (they count in its memory: 21 MB for flite's
- * wasm, 24 MB for onnxruntime); a read of the extracted file leaves nothing mapped. From the
- * checkout the file is already a real one.
+ * Where embedded files are written out: systemd's `CacheDirectory=` ($CACHE_DIRECTORY, which
+ * survives restarts, unlike a private /tmp), else $XDG_CACHE_HOME, else ~/.cache, else the
+ * temporary folder. The folder must allow exec (libonnxruntime is loaded from it).
+ */
+export function cacheRoot(env: Record<string, string | undefined> = process.env): string {
+  const systemd = env.CACHE_DIRECTORY?.split(':')[0]
+  if (systemd) return systemd
+  if (env.XDG_CACHE_HOME) return env.XDG_CACHE_HOME
+  return env.HOME && existsSync(env.HOME) ? join(env.HOME, '.cache') : tmpdir()
+}
+
+/** The folder of one build's files: `voice-agent-` and 16 hex digits of its build stamp. */
+export function buildFolder(build: string): string {
+  return `voice-agent-${createHash('sha256').update(build).digest('hex').slice(0, 16)}`
+}
+
+const BUILD_FOLDER = /^voice-agent-[0-9a-f]{16}$/
+/** Another build's folder younger than this is left alone: that build may be starting now. */
+export const OTHER_BUILD_GRACE_MS = 10 * 60_000
+
+/**
+ * Removes other builds' folders from the cache root: only directories named as `buildFolder`
+ * names them (not symbolic links), owned by this user and unchanged for OTHER_BUILD_GRACE_MS.
+ * A process of an older build that finds its folder gone writes its file out again.
+ */
+export function removeOtherBuilds(root: string, keep: string, now = Date.now()): string[] {
+  const removed: string[] = []
+  let names: string[]
+  try {
+    names = readdirSync(root)
+  } catch {
+    return removed
+  }
+  for (const name of names) {
+    if (name === keep || !BUILD_FOLDER.test(name)) continue
+    const path = join(root, name)
+    try {
+      const st = lstatSync(path)
+      if (!st.isDirectory() || st.uid !== process.getuid?.() || now - st.mtimeMs < OTHER_BUILD_GRACE_MS) continue
+      rmSync(path, { recursive: true, force: true })
+      removed.push(name)
+    } catch {}
+  }
+  return removed
+}
+
+let cleaned = false
+
+/**
+ * An embedded file as a real file: written once per build to the cache root (see `cacheRoot`) as
+ * `voice-agent-<build>/<name>`, then read from there; the first extraction of a process removes
+ * the folders of other builds. Reading the embedded copy maps the executable's pages into the
+ * process for good (they count in its memory: 21 MB for flite's wasm, 24 MB for onnxruntime); a
+ * read of the extracted file leaves nothing mapped. From the checkout the file is already a real one.
  */
 export function extracted(embedded: string, name: string, mode = 0o400): string {
   if (!standalone) return embedded
-  const build = process.env.VOICE_AGENT_BUILD ?? 'dev'
-  const key = createHash('sha256').update(`${build}\0${name}\0${Bun.file(embedded).size}`).digest('hex').slice(0, 16)
-  const dir = join(process.env.XDG_CACHE_HOME || tmpdir(), `voice-agent-${key}`)
+  const root = cacheRoot()
+  const folder = buildFolder(process.env.VOICE_AGENT_BUILD ?? 'dev')
+  if (!cleaned) {
+    cleaned = true
+    removeOtherBuilds(root, folder)
+  }
+  const dir = join(root, folder)
   const file = join(dir, name)
-  if (!existsSync(file)) {
+  if (!existsSync(file) || statSync(file).size !== Bun.file(embedded).size) {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     // the worker threads of one process extract at once (two flite threads at start): a name of
     // their own each, or one renames the other's half-written file into place
