@@ -12,6 +12,7 @@ import app from './web/app.mjs' with { type: 'file' }
 import chart from './web/chart.mjs' with { type: 'file' }
 import css from './web/console.css' with { type: 'file' }
 import csv from './web/csv.mjs' with { type: 'file' }
+import favicon from './web/favicon.svg' with { type: 'file' }
 import graphLayout from './web/graph-layout.mjs' with { type: 'file' }
 import index from './web/shell.html.tmpl' with { type: 'file' }
 import agents from './web/pages/agents.mjs' with { type: 'file' }
@@ -37,6 +38,7 @@ export const ASSET_FILES: Record<string, string> = {
   'console.css': css,
   'csv.mjs': csv,
   'graph-layout.mjs': graphLayout,
+  'favicon.svg': favicon,
   'pages/overview.mjs': overview,
   'pages/agents.mjs': agents,
   'pages/numbers.mjs': numbers,

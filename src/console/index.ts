@@ -47,6 +47,15 @@ export function consoleController() {
   }
   const detail = { hide: true }
   return new Elysia({ name: 'console' })
+    // browsers ask for /favicon.ico on their own, whatever the page links to
+    .get(
+      '/favicon.ico',
+      async ({ request }) => {
+        const a = await assets()
+        return send(a.files.get('favicon.svg')!, request, 'public, max-age=86400')
+      },
+      { detail },
+    )
     .get('/console', page, { detail })
     .get('/console/', page, { detail })
     .get(

@@ -20,3 +20,7 @@ declare module '*.css' {
   const path: string
   export default path
 }
+declare module '*.svg' {
+  const path: string
+  export default path
+}

@@ -71,7 +71,7 @@ describe('workflow graph layout', () => {
     const within = flat.edges.find((e: any) => e.from === 'a' && e.to === 'b')
     expect(within.d).toContain(' Q ')
     const row = flat.nodes.find((n: any) => n.id === 'a').y + BOX.h
-    expect(within.ly).toBeGreaterThan(row)
+    expect(within.label.cy).toBeGreaterThan(row)
     expect(side.d).toContain(' L ')
   })
 

@@ -66,6 +66,19 @@ describe('serving the console', () => {
     }
   })
 
+  test('the favicon is served at /favicon.ico (browsers ask for it on every load) and at the icon the shell links, both from the embedded files', async () => {
+    const ico = await fetch(`${t.url}/favicon.ico`, { headers: { 'accept-encoding': 'identity' } })
+    expect(ico.status).toBe(200)
+    expect(ico.headers.get('content-type')).toBe('image/svg+xml')
+    const svg = await ico.text()
+    expect(svg).toStartWith('<svg')
+    const href = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)">/.exec(shell)![1]!
+    expect(href).toBe(`${base}favicon.svg`)
+    const linked = await fetch(`${t.url}${href}`, { headers: { 'accept-encoding': 'identity' } })
+    expect(linked.status).toBe(200)
+    expect(await linked.text()).toBe(svg)
+  })
+
   test('the console is not part of the API description', async () => {
     const doc = (await (await fetch(`${t.url}/openapi/json`)).json()) as any
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/console'))).toEqual([])

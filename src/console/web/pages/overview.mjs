@@ -49,7 +49,7 @@ export function OverviewPage() {
         <p>p50 ${s.p50 ?? '-'} ms, p99 ${s.p99 ?? '-'} ms over ${s.turns} caller turns</p>
         ${s.overTime.x.length ? html`<${LineChart} title="Voice to voice per call today (ms)" xLabel="call ended" yLabel="ms" time=${true} x=${s.overTime.x}
           series=${[{ label: 'p50', stroke: '#1a7f37', values: s.overTime.p50 }, { label: 'p99', stroke: '#a40e26', values: s.overTime.p99 }]}
-          summary=${`${s.overTime.x.length} calls; latest p50 ${s.overTime.p50.at(-1)} ms, p99 ${s.overTime.p99.at(-1)} ms`} />` : null}
+          summary=${`${s.overTime.x.length} calls; latest p50 ${s.overTime.p50.at(-1)} ms, p99 ${s.overTime.p99.at(-1)} ms`} />` : html`<p class="empty">No call today has a measured latency yet.</p>`}
         <h3>Cost by component</h3>
         <dl class="grid">${Object.entries(s.cost).map(([k, v]) => html`<dt>${k}</dt><dd>${money(v)}</dd>`)}</dl>` : html`<p aria-busy="true">Loading…</p>`}
     </section>`

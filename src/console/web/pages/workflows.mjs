@@ -2,7 +2,7 @@
 // issues shown on the node or edge they name, and a test-run that lights the path taken.
 import { useState } from 'preact/hooks'
 import { get, post, put } from '../api.mjs'
-import { BOX, conditionText, layoutGraph } from '../graph-layout.mjs'
+import { BOX, layoutGraph } from '../graph-layout.mjs'
 import { Field, html, Problem, useAction, useData } from '../ui.mjs'
 import { AddNode, NodeEditor } from './workflow-editor.mjs'
 
@@ -15,11 +15,12 @@ function Graph({ graph, path, issues, selected, onSelect }) {
   const lit = new Set(path)
   const litEdges = new Set(path.slice(1).map((to, i) => `${path[i]}>${to}`))
   const nodeIssue = (id) => issues.filter((i) => i.nodeId === id).map((i) => i.message).join('; ')
-  return html`<svg class="graph" viewBox=${`0 0 ${g.width} ${g.height}`} width=${g.width} role="group" aria-label=${`Workflow graph, ${g.nodes.length} nodes${path.length ? `, path ${path.join(' then ')}` : ''}`}>
+  return html`<svg class="graph" viewBox=${`${g.minX} ${g.minY} ${g.width} ${g.height}`} width=${g.width} role="group" aria-label=${`Workflow graph, ${g.nodes.length} nodes${path.length ? `, path ${path.join(' then ')}` : ''}`}>
     <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 10 5 0 10z" fill="#57606a" /></marker></defs>
     ${g.edges.map((e) => html`<g class=${`edge${litEdges.has(`${e.from}>${e.to}`) ? ' lit' : ''}${issues.some((i) => i.edgeIndex === e.index) ? ' invalid' : ''}`}>
       <path d=${e.d} marker-end="url(#arrow)" />
-      <text x=${e.lx} y=${e.ly}>${conditionText(e.condition)}</text></g>`)}
+      <rect class="label" x=${e.label.x} y=${e.label.y} width=${e.label.w} height=${e.label.h} rx="3" />
+      <text x=${e.label.cx} y=${e.label.cy} text-anchor="middle" dominant-baseline="central">${e.label.text}</text></g>`)}
     ${g.nodes.map((n) => {
       const problem = nodeIssue(n.id)
       const choose = () => onSelect(n.id)
