@@ -23,6 +23,7 @@ import { createVoiceEngines } from './voice/index.ts'
 import { parseSchedule, WebhookWorker } from './webhooks/index.ts'
 import { workflowLlmFromConfig } from './workflows/index.ts'
 import { bootstrapIfEmpty, forgetWorkspace } from './workspaces/index.ts'
+import { checkPortsFree, portErrorOf } from './startup/index.ts'
 
 export interface Appliance {
   config: Config
@@ -52,6 +53,8 @@ export async function startAppliance(
   log: Logger = createLogger(config.LOG_LEVEL),
   opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
 ): Promise<Appliance> {
+  // a port in use stops the start here, before anything listens (exit code 2, naming its key)
+  const ports = await checkPortsFree(config)
   const postgres = config.DATABASE_URL !== ''
   config.NODE_ID ||= postgres ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
   secureDataDir(config.DATA_DIR, { sqlite: !postgres })
@@ -167,7 +170,12 @@ export async function startAppliance(
       },
       voices: () => voiceEngines,
     })
-    app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT })
+    // Elysia asks Bun for SO_REUSEPORT unless told not to: a second appliance would share the port
+    try {
+      app.listen({ hostname: config.HTTP_HOST, port: config.HTTP_PORT, reusePort: false })
+    } catch (err) {
+      throw portErrorOf(err, 'HTTP_PORT', config.HTTP_PORT, config.HTTP_HOST, 'TCP')
+    }
     const server = app.server
     if (!server) throw new Error('HTTP server did not start')
     const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
@@ -188,8 +196,12 @@ export async function startAppliance(
     const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
       carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
     })
-    ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics), (transport, reason) => metrics?.sipConnectionRefused(transport, reason))
-    const sip = await ua.start()
+    ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics), (transport, reason) => metrics?.sipConnectionRefused(transport, reason), (reason) => metrics?.sipRequestRefused(reason))
+    const sip = await ua.start().catch((err) => {
+      const tls = (err as { port?: number }).port === config.SIP_TLS_PORT && config.SIP_TLS_PORT !== config.SIP_PORT
+      throw tls ? portErrorOf(err, 'SIP_TLS_PORT', config.SIP_TLS_PORT, config.SIP_HOST, 'TCP') : portErrorOf(err, 'SIP_PORT', config.SIP_PORT, config.SIP_HOST, 'UDP/TCP')
+    })
+    if (ports.rtpPairsTaken > 0) log.warn({ taken: ports.rtpPairsTaken, pairs: ports.rtpPairs }, 'some RTP port pairs of RTP_PORT_MIN-RTP_PORT_MAX are held by another program; calls use the others')
     const engine = media
     const conversations = { media, voice, lines: config, workflowLlm: workflowLlmFromConfig(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log }
     placer = callPlacer(config, conversations, metrics, log)
@@ -294,5 +306,5 @@ export async function startAppliance(
 /** The SIP layer logs through a two-method interface; its records are tagged. */
 function sipLog(log: Logger) {
   const child = log.child({ component: 'sip' })
-  return { debug: (o: object, m?: string) => child.debug(o, m), warn: (o: object, m?: string) => child.warn(o, m) }
+  return { debug: (o: object, m?: string) => child.debug(o, m), info: (o: object, m?: string) => child.info(o, m), warn: (o: object, m?: string) => child.warn(o, m) }
 }

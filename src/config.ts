@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { parseNetworks } from './net/networks.ts'
 import { parseSchedule } from './webhooks/schedule.ts'
 import { storageSettingsProblem } from './recordings/settings.ts'
+import { numberSettingsProblem } from './config-numbers.ts'
 
 /**
  * Every configuration key, its default and its meaning. The README's configuration table is
@@ -166,7 +167,8 @@ export function loadConfig(
     out[key] = raw === undefined ? spec.default : coerce(key, raw, spec.default)
   }
   const cfg = out as Config
-  if (cfg.RTP_PORT_MIN > cfg.RTP_PORT_MAX) throw new ConfigError('RTP_PORT_MIN must not exceed RTP_PORT_MAX')
+  const numberProblem = numberSettingsProblem(cfg)
+  if (numberProblem) throw new ConfigError(numberProblem)
   try {
     parseNetworks(cfg.WEBHOOK_ALLOW_NETWORKS)
   } catch (err) {

@@ -24,12 +24,12 @@ export function collectLogLines(stream: ReadableStream<Uint8Array>, logs: any[],
   })()
 }
 
-/** The text of `stream` so far, read in the background: call the returned function for it. */
-export function collectText(stream: ReadableStream<Uint8Array>): () => string {
+/** The text of `stream` so far, read in the background: call the returned function for it; `ended` resolves at the stream's end. */
+export function collectText(stream: ReadableStream<Uint8Array>): (() => string) & { ended: Promise<void> } {
   let text = ''
-  void (async () => {
+  const ended = (async () => {
     const decoder = new TextDecoder()
     for await (const chunk of stream) text += decoder.decode(chunk, { stream: true })
-  })()
-  return () => text
+  })().catch(() => {})
+  return Object.assign(() => text, { ended })
 }

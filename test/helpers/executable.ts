@@ -32,8 +32,19 @@ export interface RunningExecutable {
   stop(): Promise<number>
 }
 
-/** Copies the executable to an empty folder and starts it from another one; resolves once it listens. */
-export async function runExecutable(env: Record<string, string> = {}): Promise<RunningExecutable> {
+/** The executable ended before it listened: its exit code, stderr and log lines. */
+export class ExecutableStartError extends Error {
+  constructor(
+    readonly exitCode: number,
+    readonly stderr: string,
+    readonly logs: any[],
+  ) {
+    super(`the executable exited with ${exitCode} before listening: ${stderr.slice(-2000)} ${JSON.stringify(logs).slice(-2000)}`)
+  }
+}
+
+/** Copies the executable to an empty folder and starts it from another one; resolves once it listens, rejects with ExecutableStartError. */
+export async function runExecutable(env: Record<string, string> = {}, args: string[] = []): Promise<RunningExecutable> {
   const home = mkdtempSync(join(tmpdir(), 'voice-agent-bin-'))
   const exe = join(home, 'voice-agent')
   copyFileSync(buildExecutable(), exe)
@@ -42,7 +53,7 @@ export async function runExecutable(env: Record<string, string> = {}): Promise<R
   const cwd = mkdtempSync(join(tmpdir(), 'voice-agent-cwd-'))
   const dataDir = join(mkdtempSync(join(tmpdir(), 'voice-agent-data-')), 'data')
   const rtpBase = 24000 + 200 * Math.floor(Math.random() * 40)
-  const proc = Bun.spawn([exe], {
+  const proc = Bun.spawn([exe, ...args], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -73,7 +84,11 @@ export async function runExecutable(env: Record<string, string> = {}): Promise<R
     if (entry.msg === 'appliance started') started({ url: entry.url, sipUdp })
   })
   const errText = collectText(proc.stderr)
-  void proc.exited.then((code) => failed(new Error(`the executable exited with ${code} before listening: ${errText().slice(-2000)} ${JSON.stringify(logs).slice(-2000)}`)))
+  // the pipes are read to their end first, so the error carries all of stderr
+  void proc.exited.then(async (code) => {
+    await errText.ended
+    failed(new ExecutableStartError(code, errText(), logs))
+  })
   const { url } = await ready
   const adminKey = (await Bun.file(join(dataDir, 'admin-api-key')).text()).trim()
   return {
@@ -90,5 +105,17 @@ export async function runExecutable(env: Record<string, string> = {}): Promise<R
       for (const d of [home, cwd, join(dataDir, '..')]) rmSync(d, { recursive: true, force: true })
       return code
     },
+  }
+}
+
+/** Runs one command of the executable (e.g. check-config) to its end with only `env`; its exit code and output. */
+export function execExecutable(args: string[], env: Record<string, string> = {}): { exitCode: number; stdout: string; stderr: string } {
+  const cwd = mkdtempSync(join(tmpdir(), 'voice-agent-cwd-'))
+  try {
+    const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, DATA_DIR: join(cwd, 'data') }
+    const proc = Bun.spawnSync([buildExecutable(), ...args], { cwd, env: { ...base, ...env }, stdout: 'pipe', stderr: 'pipe' })
+    return { exitCode: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() }
+  } finally {
+    rmSync(cwd, { recursive: true, force: true })
   }
 }

@@ -1,0 +1,78 @@
+// An operator's first week (issue 23), against the built executable as an operator runs it:
+// copied alone, started from another folder, configured by environment variables only.
+// Each describe block is one finding; other findings append their own blocks at the end.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { buildExecutable, execExecutable, ExecutableStartError, type RunningExecutable, runExecutable } from '../helpers/executable.ts'
+
+const TIMEOUT = 240_000
+
+beforeAll(() => {
+  buildExecutable()
+}, TIMEOUT)
+
+async function failedStart(env: Record<string, string>): Promise<ExecutableStartError> {
+  const outcome = await runExecutable(env).then(
+    async (running) => {
+      await running.stop()
+      return new Error(`it started: ${JSON.stringify(running.logs.map((l) => l.msg))}`)
+    },
+    (err) => err,
+  )
+  if (!(outcome instanceof ExecutableStartError)) throw outcome
+  return outcome
+}
+
+describe('start-up: a port in use stops the start, naming its key', () => {
+  let first: RunningExecutable | undefined
+  afterAll(async () => {
+    await first?.stop()
+  })
+
+  test('a second appliance on the HTTP port of a running one exits 2 naming HTTP_PORT, and the first keeps the port alone', async () => {
+    first = await runExecutable()
+    const port = new URL(first.url).port
+    const second = await failedStart({ HTTP_PORT: port })
+    expect(second.exitCode).toBe(2)
+    expect(second.stderr).toContain(`HTTP_PORT ${port}`)
+    expect(second.stderr).toContain('in use')
+    expect(second.stderr).not.toContain(' at ')
+    expect(second.logs.some((l) => l.msg === 'HTTP listening')).toBe(false)
+    // every request reaches the first appliance: none is answered by another key store
+    for (let i = 0; i < 10; i++) expect((await first.api('GET', '/api/agents')).status).toBe(200)
+  }, TIMEOUT)
+
+  test('a SIP port held by another program exits 2 naming SIP_PORT before HTTP listens, without a stack trace', async () => {
+    const holder = await Bun.udpSocket({ hostname: '127.0.0.1', port: 0 })
+    try {
+      const failed = await failedStart({ SIP_PORT: String(holder.port) })
+      expect(failed.exitCode).toBe(2)
+      expect(failed.stderr).toContain(`SIP_PORT ${holder.port}`)
+      expect(failed.stderr).not.toContain('startBunSocket')
+      expect(failed.stderr).not.toContain('EADDRINUSE')
+      expect(failed.logs.some((l) => l.msg === 'HTTP listening')).toBe(false)
+    } finally {
+      holder.close()
+    }
+  }, TIMEOUT)
+})
+
+describe('start-up: every port and number of the configuration is checked', () => {
+  test('SIP_PORT=99999 fails check-config and serve with exit code 2 naming SIP_PORT', async () => {
+    const checked = execExecutable(['check-config'], { SIP_PORT: '99999' })
+    expect(checked.exitCode).toBe(2)
+    expect(checked.stderr).toContain('SIP_PORT must be a port (0-65535; 0 picks a free one), got 99999')
+    const served = await failedStart({ SIP_PORT: '99999' })
+    expect(served.exitCode).toBe(2)
+    expect(served.stderr).toContain('configuration error: SIP_PORT must be a port')
+    expect(served.stderr).not.toContain('TypeError')
+  }, TIMEOUT)
+
+  test('an RTP range above 65535 and a fractional timer fail check-config with exit code 2 naming the key', () => {
+    const rtp = execExecutable(['check-config'], { RTP_PORT_MAX: '70000' })
+    expect(rtp.exitCode).toBe(2)
+    expect(rtp.stderr).toContain('RTP_PORT_MAX must be a port (1-65535), got 70000')
+    const timer = execExecutable(['check-config'], { SIP_T1_MS: '2.5' })
+    expect(timer.exitCode).toBe(2)
+    expect(timer.stderr).toContain('SIP_T1_MS must be a whole number, got 2.5')
+  }, TIMEOUT)
+})
