@@ -66,7 +66,7 @@ export interface JobSettings {
 }
 
 export const ContactInput = t.Object({
-  to: t.String({ description: 'E.164' }),
+  to: t.String({ description: 'a phone number: +14155550123, "+1 (415) 555-0123"; national formats with the job\'s defaultCountry' }),
   // keys are checked by the service, which names every bad one with its contact's path
   dynamicVariables: t.Optional(
     Guarded(t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()]), { maxProperties: MAX_VARIABLES, description: "filled into the agent's {{placeholders}} for this contact" }), `must be an object of at most ${MAX_VARIABLES} variables`),
@@ -79,6 +79,9 @@ export const CreateJobBody = t.Object({
   name: t.Optional(t.String({ maxLength: 200 })),
   contacts: t.Optional(Guarded(t.Array(ContactInput, { maxItems: MAX_CONTACTS }), 'must be a list of contacts {to, dynamicVariables?}')),
   contactsCsv: t.Optional(t.String({ description: 'CSV with a header row: a `to` column, every other column a dynamic variable' })),
+  defaultCountry: t.Optional(
+    t.String({ maxLength: 2, description: 'ISO 3166 alpha-2 code (US, GB, DE): the country of contact numbers written without +country code, such as (415) 555-0123' }),
+  ),
   settings: t.Optional(JobSettingsInput),
 })
 export type CreateJobBody = typeof CreateJobBody.static

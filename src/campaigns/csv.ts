@@ -4,14 +4,19 @@ import { validation, type FieldIssue } from '../errors.ts'
 export interface CsvContact {
   to: string
   dynamicVariables: Record<string, string>
+  /** The line the row starts on, counted from 1 (the header is line 1; quoted line breaks and blank lines count). */
+  line: number
 }
 
-export function parseCsv(text: string, maxRows = Infinity): string[][] {
+/** Rows of the CSV; `lines`, when given, gets the line each row starts on (from 1). */
+export function parseCsv(text: string, maxRows = Infinity, lines?: number[]): string[][] {
   const rows: string[][] = []
   let row: string[] = []
   let field = ''
   let quoted = false
   let i = 0
+  let line = 1
+  let rowLine = 1
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   while (i < src.length) {
     const ch = src[i]!
@@ -23,6 +28,7 @@ export function parseCsv(text: string, maxRows = Infinity): string[][] {
       }
       if (ch === '"') quoted = false
       else field += ch
+      if (ch === '\n' || (ch === '\r' && src[i + 1] !== '\n')) line++
       i++
       continue
     }
@@ -34,40 +40,50 @@ export function parseCsv(text: string, maxRows = Infinity): string[][] {
       if (ch === '\r' && src[i + 1] === '\n') i++
       row.push(field)
       field = ''
-      if (row.length > 1 || row[0] !== '') rows.push(row)
+      if (row.length > 1 || row[0] !== '') {
+        rows.push(row)
+        lines?.push(rowLine)
+      }
       row = []
+      rowLine = ++line
       if (rows.length >= maxRows) return rows
     } else field += ch
     i++
   }
-  if (quoted) throw validation([{ path: 'contactsCsv', message: 'a quoted field is not closed' }])
+  if (quoted) throw validation([{ path: 'contactsCsv', message: `a quoted field opened on line ${rowLine} is not closed` }])
   if (field !== '' || row.length) {
     row.push(field)
     rows.push(row)
+    lines?.push(rowLine)
   }
   return rows
 }
 
-/** How many columns the header row has (0 for no header), without reading further. */
-export const parseCsvHeader = (text: string): number => parseCsv(text, 1)[0]?.length ?? 0
+/** The header's column names (trimmed; none for an empty text), without reading further. */
+export const parseCsvHeader = (text: string): string[] => (parseCsv(text, 1)[0] ?? []).map((h) => h.trim())
+
+/** Where a CSV field is, for error paths and messages: `contactsCsv[line 3].to`. */
+export const csvPath = (line: number, column?: string) => `contactsCsv[line ${line}]${column === undefined ? '' : `.${column}`}`
 
 /** A header row with a `to` column; every other column becomes a dynamic variable. */
 export function contactsFromCsv(text: string): CsvContact[] {
-  const rows = parseCsv(text)
+  const lines: number[] = []
+  const rows = parseCsv(text, Infinity, lines)
   const header = rows[0]?.map((h) => h.trim())
   const issues: FieldIssue[] = []
   if (!header) throw validation([{ path: 'contactsCsv', message: 'empty: a header row with a `to` column is required' }])
   const toIndex = header.indexOf('to')
-  if (toIndex < 0) throw validation([{ path: 'contactsCsv', message: 'the header row has no `to` column' }])
+  if (toIndex < 0) throw validation([{ path: 'contactsCsv', message: 'line 1 (the header) has no `to` column' }])
   const out: CsvContact[] = []
   for (let r = 1; r < rows.length; r++) {
     const row = rows[r]!
-    if (row.length !== header.length && issues.length < 20) issues.push({ path: `contactsCsv[line ${r + 1}]`, message: `has ${row.length} fields; the header has ${header.length}` })
+    const line = lines[r]!
+    if (row.length !== header.length && issues.length < 20) issues.push({ path: csvPath(line), message: `line ${line} has ${row.length} fields; the header (line 1) has ${header.length}` })
     const dynamicVariables: Record<string, string> = {}
     header.forEach((name, c) => {
       if (c !== toIndex && name && row[c] !== undefined && row[c] !== '') dynamicVariables[name] = row[c]!
     })
-    out.push({ to: (row[toIndex] ?? '').trim(), dynamicVariables })
+    out.push({ to: (row[toIndex] ?? '').trim(), dynamicVariables, line })
   }
   if (issues.length) throw validation(issues)
   return out

@@ -31,6 +31,7 @@ const CsvQuery = t.Object({
   phoneNumberId: t.Optional(t.String()),
   name: t.Optional(t.String()),
   settings: t.Optional(t.String({ description: 'with Content-Type text/csv: the settings object as JSON' })),
+  defaultCountry: t.Optional(t.String({ description: 'with Content-Type text/csv: the country (ISO 3166 alpha-2) of numbers written without +country code' })),
 })
 
 export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
@@ -77,10 +78,11 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
           summary: 'Create an outbound job: call a list of contacts with an agent from a caller-ID number',
           description:
             `Up to ${MAX_CONTACTS} contacts (body limit OUTBOUND_JOB_MAX_BODY_BYTES, 16 MiB by default: larger gets 413), as contacts[] or as CSV: a contactsCsv field, or the body ` +
-            'itself with Content-Type text/csv (then agentId, phoneNumberId, name and settings (JSON) are query parameters); a `to` column, ' +
-            'every other column a dynamic variable. Duplicate numbers are merged (called once, first contact wins) and reported in warnings, ' +
+            'itself with Content-Type text/csv (then agentId, phoneNumberId, name, settings (JSON) and defaultCountry are query parameters); a `to` column, ' +
+            'every other column a dynamic variable. Numbers may hold spaces, dashes, dots and parentheses; without +country code they need ' +
+            'defaultCountry (ISO 3166 alpha-2). Duplicate numbers are merged (called once, first contact wins) and reported in warnings, ' +
             'as are contacts lacking a variable the agent uses. Numbers on the do-not-call list count as suppressed. Without a future ' +
-            'settings.scheduling.startAt the job is in_progress at once. Errors: 422 validation_failed naming each field (contacts[17].to); ' +
+            'settings.scheduling.startAt the job is in_progress at once. Errors: 422 validation_failed naming each field (contacts[17].to; in CSV the line counted from 1 with the header as line 1, and the column: contactsCsv[line 3].to); ' +
             'an unknown agentId or phoneNumberId is refused as soon as it is read, before the contacts; 429 while 2 uploads are being processed.',
         },
       },

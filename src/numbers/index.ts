@@ -9,7 +9,7 @@ import { carrierVoiceRoute } from './carrier-voice.ts'
 import { BuyNumberBody, CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
 import * as service from './numbers.service.ts'
 
-export { displayE164, normalizeE164, strictE164 } from './e164.ts'
+export { contactE164, countryCode, displayE164, normalizeE164, strictE164 } from './e164.ts'
 export { PhoneNumber } from './numbers.model.ts'
 export type { NumberProvider, NumberSource, NumberStatus, SipTransport } from './numbers.table.ts'
 export { reportTrunkHealth } from './numbers.service.ts'

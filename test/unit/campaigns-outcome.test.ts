@@ -31,8 +31,8 @@ describe('contacts from CSV', () => {
   test('quoted fields, doubled quotes, line breaks in quotes, CRLF, a BOM and empty cells', () => {
     const csv = '\ufeffname,to,note\r\n"Smith, Ann",+14155550100,"said ""hi""\nthen left"\r\nBob,+14155550101,\n'
     expect(contactsFromCsv(csv)).toEqual([
-      { to: '+14155550100', dynamicVariables: { name: 'Smith, Ann', note: 'said "hi"\nthen left' } },
-      { to: '+14155550101', dynamicVariables: { name: 'Bob' } },
+      { to: '+14155550100', dynamicVariables: { name: 'Smith, Ann', note: 'said "hi"\nthen left' }, line: 2 },
+      { to: '+14155550101', dynamicVariables: { name: 'Bob' }, line: 4 },
     ])
   })
   test('a row with the wrong number of fields is refused with its line', () => {

@@ -31,6 +31,7 @@ export interface CsvQuery {
   phoneNumberId?: string
   name?: string
   settings?: string
+  defaultCountry?: string
 }
 
 /** What the route validates (the body's other fields) and the contacts, ready to store. */
@@ -49,7 +50,13 @@ function csvHead(query: CsvQuery): Record<string, unknown> {
   }
   const missing = (['agentId', 'phoneNumberId'] as const).filter((k) => !query[k])
   if (missing.length) throw validation(missing.map((k) => ({ path: k, message: 'is required (as a query parameter with a CSV body)' })))
-  return { agentId: query.agentId, phoneNumberId: query.phoneNumberId, ...(query.name !== undefined ? { name: query.name } : {}), ...(settings !== undefined ? { settings } : {}) }
+  return {
+    agentId: query.agentId,
+    phoneNumberId: query.phoneNumberId,
+    ...(query.name !== undefined ? { name: query.name } : {}),
+    ...(settings !== undefined ? { settings } : {}),
+    ...(query.defaultCountry !== undefined ? { defaultCountry: query.defaultCountry } : {}),
+  }
 }
 
 export class UploadGate {
@@ -96,7 +103,8 @@ export async function readJobUpload(request: Request, query: CsvQuery, limitByte
     const bytes = request.body ? await readBytes(request.body, limitBytes, onChunk) : new Uint8Array(0)
     const agentId = head ? (head.agentId as string) : scan.found.get('agentId')
     const used = agentId ? await targets.used(agentId) : []
-    const prepared = bytes.byteLength <= INLINE_MAX_BYTES ? prepareUpload({ bytes, csv, used }) : await inWorker({ bytes, csv, used })
+    const input: UploadInput = { bytes, csv, used, ...(csv && query.defaultCountry !== undefined ? { defaultCountry: query.defaultCountry } : {}) }
+    const prepared = bytes.byteLength <= INLINE_MAX_BYTES ? prepareUpload(input) : await inWorker(input)
     // JSON.parse keeps the last of two equal keys, the scan the first: both must name one agent
     if (!head && agentId !== undefined && prepared.head.agentId !== agentId) throw validation([{ path: 'agentId', message: 'is given more than once' }])
     return { head: head ?? prepared.head, contacts: prepared.contacts }

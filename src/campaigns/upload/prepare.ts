@@ -7,9 +7,10 @@ import { fromValidation } from '../../http/errors.ts'
 import { MAX_VARIABLES } from '../../http/models.ts'
 // from the module itself, not numbers/index.ts: that face brings the SIP registration graph, with
 // which the executable's worker thread ends before its first message
-import { strictE164 } from '../../numbers/e164.ts'
+import { contactE164, countryCode } from '../../numbers/e164.ts'
+import type { CountryCode } from 'libphonenumber-js'
 import { CreateJobBody, MAX_CONTACTS } from '../campaigns.model.ts'
-import { contactsFromCsv, parseCsvHeader } from '../csv.ts'
+import { contactsFromCsv, csvPath, parseCsvHeader } from '../csv.ts'
 
 export interface Warning {
   path: string
@@ -38,6 +39,8 @@ export interface UploadInput {
   csv: boolean
   /** Variables the agent uses that no call fills by itself: a contact lacking one gets a warning. */
   used: string[]
+  /** With a CSV body: the defaultCountry query parameter (a JSON body names its own). */
+  defaultCountry?: string
 }
 
 /** The body's other fields (JSON bodies; validated by the route's schema) and its contacts. */
@@ -54,62 +57,88 @@ const CONTACTS_SCHEMA = CreateJobBody.properties.contacts
 interface Contact {
   to: unknown
   dynamicVariables?: Record<string, string | number | boolean>
+  /** A CSV row's line (from 1, the header is line 1): errors name it and the column instead of contacts[i]. */
+  line?: number
+}
+
+export interface NormaliseOptions {
+  /** Reads numbers written without +country code. */
+  defaultCountry?: CountryCode
+  /** A CSV's `to` column, counted from 1. */
+  toColumn?: number
+}
+
+/** The job's defaultCountry, checked before any number is read with it. */
+function defaultCountryOf(raw: unknown): CountryCode | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const code = typeof raw === 'string' ? countryCode(raw) : undefined
+  if (!code) throw validation([{ path: 'defaultCountry', message: 'must be an ISO 3166 alpha-2 country code with a numbering plan, such as US, GB or DE' }])
+  return code
 }
 
 export function prepareUpload(input: UploadInput): PreparedUpload {
-  if (input.csv) return { head: {}, contacts: normalise(csvContacts(Buffer.from(input.bytes).toString('utf8')), input.used) }
+  if (input.csv) return { head: {}, contacts: csvContacts(Buffer.from(input.bytes).toString('utf8'), input.used, defaultCountryOf(input.defaultCountry)) }
   const { contacts, contactsCsv, ...head } = parseJsonObject(input.bytes, JOB_JSON_LIMITS) as Record<string, unknown>
+  const defaultCountry = defaultCountryOf(head.defaultCountry)
   if (contacts !== undefined && contactsCsv !== undefined) throw validation([{ path: 'contactsCsv', message: 'give contacts or contactsCsv, not both' }])
   if (contactsCsv !== undefined) {
     if (typeof contactsCsv !== 'string') throw validation([{ path: 'contactsCsv', message: 'must be a string' }])
-    return { head, contacts: normalise(csvContacts(contactsCsv), input.used) }
+    return { head, contacts: csvContacts(contactsCsv, input.used, defaultCountry) }
   }
   if (contacts !== undefined && !Value.Check(CONTACTS_SCHEMA, contacts)) {
     const all = [...Value.Errors(CONTACTS_SCHEMA, contacts)].map((e) => ({ type: e.type, path: `/contacts${e.path}`, message: e.message, schema: e.schema, value: e.value }))
     throw fromValidation({ type: 'body', all })
   }
-  return { head, contacts: normalise((contacts ?? []) as Contact[], input.used) }
+  return { head, contacts: normalise((contacts ?? []) as Contact[], input.used, { defaultCountry }) }
 }
 
-function csvContacts(text: string): Contact[] {
-  const columns = parseCsvHeader(text)
-  if (columns > MAX_VARIABLES + 1) throw validation([{ path: 'contactsCsv', message: `has ${columns} columns: at most a \`to\` column and ${MAX_VARIABLES} variables` }])
-  return contactsFromCsv(text)
+function csvContacts(text: string, used: string[], defaultCountry: CountryCode | undefined): PreparedContacts {
+  const header = parseCsvHeader(text)
+  if (header.length > MAX_VARIABLES + 1) throw validation([{ path: 'contactsCsv', message: `has ${header.length} columns: at most a \`to\` column and ${MAX_VARIABLES} variables` }])
+  const bad = header.flatMap((name, c) =>
+    name === 'to' || name === '' || VARIABLE_NAME.test(name) ? [] : [{ path: csvPath(1, name), message: `line 1, column ${c + 1}: variable names must look like {{placeholders}}: a letter or _, then letters, digits, _ . -` }],
+  )
+  if (bad.length) throw validation(bad.slice(0, MAX_ISSUES))
+  return normalise(contactsFromCsv(text), used, { defaultCountry, toColumn: header.indexOf('to') + 1 })
 }
 
 /** Numbers checked, variable names checked, duplicates merged (the first contact wins), missing variables reported. */
-export function normalise(contacts: Contact[], used: string[]): PreparedContacts {
+export function normalise(contacts: Contact[], used: string[], opts: NormaliseOptions = {}): PreparedContacts {
   const issues: FieldIssue[] = []
   const warnings: Warning[] = []
   const issue = (path: string, message: string) => issues.length < MAX_ISSUES && issues.push({ path, message })
   const warn = (path: string, message: string) => warnings.length < MAX_WARNINGS && warnings.push({ path, message })
   if (!contacts.length) issue('contacts', 'at least one contact is required')
   if (contacts.length > MAX_CONTACTS) issue('contacts', `at most ${MAX_CONTACTS} contacts per job`)
-  const firstIndex = new Map<string, number>()
+  const firstAt = new Map<string, string>()
   const to: string[] = []
   const variableTexts: string[] = []
   let merged = 0
   for (let i = 0; i < contacts.length && issues.length < MAX_ISSUES; i++) {
     const c = contacts[i]!
-    const number = typeof c.to === 'string' ? strictE164(c.to.trim()) : undefined
-    if (!number) {
-      issue(`contacts[${i}].to`, 'must be an E.164 number such as +14155550123')
+    const csv = c.line !== undefined
+    const where = csv ? `line ${c.line}` : `contacts[${i}]`
+    const toPath = csv ? csvPath(c.line!, 'to') : `contacts[${i}].to`
+    const parsed = typeof c.to === 'string' ? contactE164(c.to, opts.defaultCountry) : { error: 'must be a string' }
+    if ('error' in parsed) {
+      issue(toPath, csv ? `line ${c.line}, column ${opts.toColumn ?? '?'} (to): ${parsed.error}` : parsed.error)
       continue
     }
+    const number = parsed.e164
     const variables: Record<string, string> = {}
     for (const [k, v] of Object.entries(c.dynamicVariables ?? {})) {
       if (!VARIABLE_NAME.test(k)) issue(`contacts[${i}].dynamicVariables.${k}`, 'names must look like {{placeholders}}: a letter or _, then letters, digits, _ . -')
       else variables[k] = String(v)
     }
-    const first = firstIndex.get(number)
+    const first = firstAt.get(number)
     if (first !== undefined) {
       merged++
-      warn(`contacts[${i}].to`, `duplicate of contacts[${first}]; merged: the number is called once, with the first contact's variables`)
+      warn(toPath, `${csv ? `line ${c.line}: ` : ''}duplicate of ${first}; merged: the number is called once, with the first contact's variables`)
       continue
     }
-    firstIndex.set(number, i)
+    firstAt.set(number, where)
     const missing = used.filter((n) => !Object.hasOwn(variables, n))
-    if (missing.length) warn(`contacts[${i}].dynamicVariables`, `missing ${missing.join(', ')} used by the agent; spoken as the placeholder text`)
+    if (missing.length) warn(csv ? csvPath(c.line!) : `contacts[${i}].dynamicVariables`, `${csv ? `line ${c.line}: ` : ''}missing ${missing.join(', ')} used by the agent; spoken as the placeholder text`)
     to.push(number)
     variableTexts.push(JSON.stringify(variables))
   }
