@@ -41,12 +41,12 @@ export class DbNumberDirectory implements NumberDirectory {
   async resolveInbound(q: InboundQuery): Promise<InboundDecision> {
     let route: NumberRoute | undefined
     for (const user of new Set(q.users)) if ((route = await findNumberByE164(this.db, this.box, user))) break
-    if (!route) return { accept: false, status: 403 }
+    if (!route) return { accept: false, status: 403, why: 'unknown_number' }
     if (route.provider === 'sip' && route.sip?.username && route.sip.password) {
       return { accept: true, number: route.e164, context: route, credentials: { username: route.sip.username, password: route.sip.password } }
     }
     if ((await this.sourcesOf(route)).includes(q.source.address)) return { accept: true, number: route.e164, context: route }
-    return { accept: false, status: 403 }
+    return { accept: false, status: 403, why: 'not_trunk' }
   }
 
   private async sourcesOf(r: NumberRoute): Promise<string[]> {

@@ -27,6 +27,7 @@ export class Metrics {
   private readonly sipRequests: Counter<'direction' | 'method'>
   private readonly sipResponses: Counter<'direction' | 'method' | 'code'>
   private readonly sipConnectionsRefused: Counter<'transport' | 'reason'>
+  private readonly sipRefused: Counter<'reason'>
   private readonly rtpPackets: Counter<'direction'>
   private readonly rtpLost: Counter
   private readonly rtpJitter: Histogram
@@ -52,6 +53,12 @@ export class Metrics {
       name: 'voice_agent_sip_connections_refused_total',
       help: 'SIP TCP and TLS connections refused or closed by a limit: source_limit, total_limit, handshake_timeout, message_timeout',
       labelNames: ['transport', 'reason'],
+      registers,
+    })
+    this.sipRefused = new Counter({
+      name: 'voice_agent_sip_refused_total',
+      help: 'SIP requests refused, by reason: unknown_number, not_trunk, bad_digest, rate_limited, malformed, unsupported, no_dialog, stopping, unavailable (docs/pbx.md)',
+      labelNames: ['reason'],
       registers,
     })
     this.rtpPackets = new Counter({ name: 'voice_agent_rtp_packets_total', help: 'RTP packets of ended calls, received (in) and sent (out)', labelNames: ['direction'], registers })
@@ -151,6 +158,11 @@ export class Metrics {
   /** A SIP stream connection refused or closed by a connection limit (label values are the transport's fixed set). */
   sipConnectionRefused(transport: 'tcp' | 'tls', reason: string): void {
     this.sipConnectionsRefused.inc({ transport, reason })
+  }
+
+  /** A SIP request refused (label values are the SIP layer's fixed set, refusals.ts). */
+  sipRequestRefused(reason: string): void {
+    this.sipRefused.inc({ reason })
   }
 
   callEnded(call: EndedCall): void {

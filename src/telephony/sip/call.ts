@@ -38,6 +38,8 @@ export type CallEvents = {
 
 export interface Log {
   debug(obj: object, msg?: string): void
+  /** Refused requests are told at info (refusals.ts); a log without it gets them at debug. */
+  info?(obj: object, msg?: string): void
   warn(obj: object, msg?: string): void
 }
 

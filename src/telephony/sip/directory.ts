@@ -5,7 +5,8 @@ import type { Remote } from './transport.ts'
 export type InboundDecision =
   /** With `credentials` the caller must pass a digest challenge before the call is offered. */
   | { accept: true; number: string; context?: unknown; credentials?: Credentials }
-  | { accept: false; status: 403 | 404 }
+  /** `why` is for the operator's log only: the caller is answered alike either way. */
+  | { accept: false; status: 403 | 404; why?: 'unknown_number' | 'not_trunk' }
 
 export interface InboundQuery {
   /** Unescaped user parts of the Request-URI and of the To header, in that order (may repeat). */

@@ -39,6 +39,7 @@ export function connectionLimits(config: SipConfig, onRefused?: ConnectionLimits
 
 export function userAgentFromConfig(
   config: SipConfig, directory: NumberDirectory, log?: Log, observe?: UserAgentOptions['observe'], onRefused?: ConnectionLimits['onRefused'],
+  onRequestRefused?: UserAgentOptions['onRefused'],
 ): UserAgent {
   if (config.SIP_T1_MS < 1) throw new ConfigError('SIP_T1_MS must be at least 1')
   const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
@@ -59,5 +60,6 @@ export function userAgentFromConfig(
     directory,
     log,
     observe,
+    onRefused: onRequestRefused,
   })
 }

@@ -1,18 +1,17 @@
 // The user agent core: transports in, transactions and dialogs matched, inbound INVITEs checked
 // against the number directory and handed to the application as InboundCall events.
-import { lookup } from 'node:dns/promises'
-import net from 'node:net'
-import { sipAddressProblem, sipUriProblem } from '../../net/index.ts'
 import type { Call, Log, ServerTx, UaContext } from './call.ts'
 import { Challenger } from './challenge.ts'
 import type { DigestAlgorithm } from './digest.ts'
 import { dialogKey, fromTag, newBranch, newTag, responseTo, toTag } from './dialog.ts'
 import type { NumberDirectory } from './directory.ts'
 import { Emitter } from './events.ts'
-import { mediaType, parseSipUri, parseVia, uriScheme } from './grammar.ts'
+import { parseSipUri, parseVia, uriScheme } from './grammar.ts'
 import { header, headerValues, serialize, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import { parseMessage, SipError } from './parse.ts'
 import { RateLimiter } from './rate-limit.ts'
+import { RefusalLog, type RequestRefusal } from './refusals.ts'
+import { resolveTarget } from './resolve.ts'
 import { Registration, type RegisterOptions } from './register.ts'
 import { sessionTimerAsk } from './session-timer.ts'
 import {
@@ -22,7 +21,7 @@ import {
 import { stampVia, Transports, type BoundPorts, type ConnectionLimits, type Inbound, type Remote, type TransportName } from './transport.ts'
 import { InboundCall } from './uas.ts'
 import { OutboundCall, type PlaceCallOptions } from './uac.ts'
-import { checkRequest, checkResponse, type Core } from './validate.ts'
+import { checkRequest, checkResponse, inviteContentProblem, type Core } from './validate.ts'
 
 export interface UserAgentOptions {
   /** Address to listen on (default 0.0.0.0). */
@@ -45,6 +44,8 @@ export interface UserAgentOptions {
   /** Refused out-of-dialog requests a source may cause per second before it is ignored (0: no limit). */
   refusalsPerSec?: number
   refusalBurst?: number
+  /** Every refused request, by reason (refusals.ts), for metrics; each is also logged, aggregated per source. */
+  onRefused?: (reason: RequestRefusal) => void
   idleTimeoutMs?: number
   /** Caps and deadlines of inbound TCP and TLS connections (connection-guard.ts); refusals are logged to `log`. */
   connections?: ConnectionLimits
@@ -59,10 +60,7 @@ export interface UserAgentOptions {
   observe?: (direction: 'in' | 'out', msg: SipMessage) => void
 }
 
-/** A target we must not send to (link-local, metadata, multicast, unspecified, maddr); nothing was sent. */
-export class TargetRefusedError extends Error {}
-
-const systemResolve = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address)
+export { TargetRefusedError } from './resolve.ts'
 
 const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, NOTIFY'
 const METHODS = new Set(ALLOW.split(', '))
@@ -83,6 +81,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   private readonly calls = new Set<Call>()
   private readonly registrations = new Set<Registration>()
   private readonly limiter: RateLimiter
+  private readonly refusals: RefusalLog
   private readonly challenger: Challenger
   private readonly ctx: UaContext
   private stopping = false
@@ -96,6 +95,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     this.onListenerError = (err) => this.log.warn({ err }, 'call listener threw')
     this.challenger = new Challenger(opts.publicHost, opts.challengeAlgorithms)
     this.limiter = new RateLimiter(opts.refusalsPerSec ?? 0, opts.refusalBurst ?? 50)
+    this.refusals = new RefusalLog({ info: (o, m) => (this.log.info ?? this.log.debug).call(this.log, o, m) }, { onRefused: opts.onRefused })
     this.transports = new Transports({
       host: opts.host ?? '0.0.0.0', port: opts.port, tlsPort: opts.tlsPort, tlsCert: opts.tlsCert, tlsKey: opts.tlsKey,
       tlsCa: opts.tlsCa, tlsRejectUnauthorized: opts.tlsRejectUnauthorized, idleTimeoutMs: opts.idleTimeoutMs, log: this.log, ...opts.connections,
@@ -154,12 +154,14 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       ),
     )
     for (const tx of [...this.serverTx.values(), ...this.clientTx.values()]) tx.terminate()
+    this.refusals.flush()
+    this.refusals.stop()
     await this.transports.stop()
   }
 
   /** Places an outbound call; listen to its progress, answered and ended events. */
   async placeCall(opts: PlaceCallOptions): Promise<OutboundCall> {
-    const { remote } = await this.resolve(opts.target)
+    const { remote } = await resolveTarget(opts.target, this.opts.resolveHost)
     const call = new OutboundCall(this.ctx, opts, remote, this.opts.publicHost)
     this.calls.add(call)
     call.start()
@@ -168,32 +170,12 @@ export class UserAgent extends Emitter<UserAgentEvents> {
 
   /** Registers with a trunk's registrar and keeps the registration fresh until `stop()`. */
   async register(opts: RegisterOptions): Promise<Registration> {
-    const { remote, host } = await this.resolve(opts.registrar)
+    const { remote, host } = await resolveTarget(opts.registrar, this.opts.resolveHost)
     const reg = new Registration(this.ctx, opts, remote, host)
     this.registrations.add(reg)
     reg.on('unregistered', () => this.registrations.delete(reg))
     reg.start()
     return reg
-  }
-
-  /** Where a sip:/sips: URI sends us: transport from its parameter, address by A/AAAA lookup, checked. */
-  private async resolve(target: string): Promise<{ remote: Remote; host: string }> {
-    const uri = parseSipUri(target)
-    if (!uri) throw new SipError(400, `not a SIP URI: ${target}`)
-    const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
-    if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new SipError(400, `unsupported transport ${t}`)
-    const refused = sipUriProblem(uri.host, uri.params.keys())
-    if (refused) throw new TargetRefusedError(`${target} refused: ${refused}`)
-    const host = uri.host.replace(/^\[|\]$/g, '')
-    // resolved once; every address is checked and the request goes to one of them
-    const addresses = net.isIP(host) ? [host] : await (this.opts.resolveHost ?? systemResolve)(host)
-    if (addresses.length === 0) throw new Error(`${host} does not resolve`)
-    for (const a of addresses) {
-      const problem = sipAddressProblem(a, host)
-      if (problem) throw new TargetRefusedError(`${target} refused: ${problem}`)
-    }
-    const address = addresses[0] as string
-    return { remote: { transport: t, address, port: uri.port ?? (t === 'tls' ? 5061 : 5060) }, host: uri.host }
   }
 
   stats() {
@@ -255,7 +237,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     const msg = parsed.message
     this.opts.observe?.('in', msg)
     if (msg.kind === 'response') return this.onResponse(msg)
-    if (this.limiter.blocked(m.remote.address)) return
+    if (this.limiter.blocked(m.remote.address)) return this.refusals.request(msg, m.remote, undefined, 'rate_limited')
     if (parsed.problem) return this.refuse(msg, m.remote, parsed.problem.status, parsed.problem.reason)
     const checked = checkRequest(msg)
     if (!checked.ok) return this.refuse(msg, m.remote, checked.problem.status, checked.problem.reason)
@@ -285,6 +267,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   private refuse(req: SipRequest, remote: Remote, status: number, reason?: string): void {
     if (req.method === 'ACK') return
     this.limiter.hit(remote.address)
+    this.refusals.request(req, remote, status)
     this.send(remote, responseTo(req, status, { reason }))
   }
 
@@ -312,9 +295,10 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     if (existing) return existing.retransmission(remote)
     const tx = this.newServerTx(key, req, remote)
     const tag = newTag()
-    const reply = (status: number, headers: Header[] = []) => {
+    const reply = (status: number, headers: Header[] = [], why?: RequestRefusal) => {
       // a 401 is the normal first step of an authenticated call, not a refusal
       if (status >= 400 && status !== 401) this.limiter.hit(remote.address)
+      this.refusals.request(req, remote, status, why)
       tx.respond(responseTo(req, status, { headers, toTag: tag }))
     }
 
@@ -343,15 +327,10 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     })
   }
 
-  private async onInvite(req: SipRequest, core: Core, tx: InviteServerTransaction, reply: (s: number, h?: Header[]) => void): Promise<void> {
+  private async onInvite(req: SipRequest, core: Core, tx: InviteServerTransaction, reply: (s: number, h?: Header[], why?: RequestRefusal) => void): Promise<void> {
     if (this.stopping) return reply(503, [{ name: 'Retry-After', value: String(this.opts.retryAfterSec ?? 30) }])
-    const accept = headerValues(req, 'accept').map((a) => mediaType(a) ?? a.trim())
-    if (accept.length && !accept.some((a) => a === 'application/sdp' || a === '*/*' || a === 'application/*')) return reply(406)
-    if (req.body.length && mediaType(header(req, 'content-type') ?? '') !== 'application/sdp') {
-      return reply(415, [{ name: 'Accept', value: 'application/sdp' }])
-    }
-    const enc = headerValues(req, 'content-encoding').filter((e) => e.toLowerCase() !== 'identity')
-    if (enc.length) return reply(415, [{ name: 'Accept-Encoding', value: 'identity' }])
+    const content = inviteContentProblem(req)
+    if (content) return reply(content.status, content.headers)
     const timer = sessionTimerAsk(req, this.opts.minSessionExpiresSec ?? 90)
     if (timer && 'tooSmall' in timer) return reply(422, [{ name: 'Min-SE', value: String(timer.minSec) }])
     reply(100)
@@ -365,15 +344,16 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     }
     if (tx.state !== 'proceeding') return
     if (!decision.accept) {
-      if (decision.status !== 403) return reply(decision.status)
+      const why = decision.why ?? (decision.status === 404 ? 'unknown_number' : 'not_trunk')
+      if (decision.status !== 403) return reply(decision.status, [], why)
       // a source that is no trunk gets what a caller of a number with credentials gets (a
       // challenge, then 403), so a scanner cannot tell which numbers exist
       this.limiter.hit(tx.remote.address)
-      return header(req, 'authorization') ? reply(403) : reply(401, this.challenger.challenge())
+      return header(req, 'authorization') ? reply(403, [], why) : reply(401, this.challenger.challenge(), why)
     }
     if (decision.credentials && !this.challenger.verify(req, decision.credentials)) {
       // a wrong answer is refused outright; no answer yet (or a stale nonce) is challenged
-      return header(req, 'authorization') && !this.challenger.isStale(req) ? reply(403) : reply(401, this.challenger.challenge())
+      return header(req, 'authorization') && !this.challenger.isStale(req) ? reply(403, [], 'bad_digest') : reply(401, this.challenger.challenge())
     }
     const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000, timer?.terms)
     this.calls.add(call)

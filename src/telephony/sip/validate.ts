@@ -2,10 +2,10 @@
 // (RFC 3261 sections 8.1.1 and 8.2; the invalid messages of RFC 4475 section 3.1.2).
 // One pass over the headers: this runs for every message received.
 import {
-  isSipDate, isToken, parseCSeq, parseNameAddr, parseSipUri, parseVia, uriScheme,
+  isSipDate, isToken, mediaType, parseCSeq, parseNameAddr, parseSipUri, parseVia, uriScheme,
   type CSeq, type NameAddr, type Via,
 } from './grammar.ts'
-import { canonicalName, splitList, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
+import { canonicalName, header, headerValues, splitList, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
 import { SipError, type Problem } from './parse.ts'
 
 /** The parsed core headers every transaction needs. */
@@ -114,4 +114,14 @@ export function checkResponse(res: SipResponse): Checked<SipResponse> {
   const c = scan(res, false)
   if (typeof c === 'string') return { ok: false, problem: new SipError(400, c), message: res }
   return { ok: true, core: c, message: res }
+}
+
+/** An INVITE whose Accept, body type or encoding we cannot take: the status and the headers that say what we take. */
+export function inviteContentProblem(req: SipRequest): { status: number; headers: { name: string; value: string }[] } | undefined {
+  const accept = headerValues(req, 'accept').map((a) => mediaType(a) ?? a.trim())
+  if (accept.length && !accept.some((a) => a === 'application/sdp' || a === '*/*' || a === 'application/*')) return { status: 406, headers: [] }
+  if (req.body.length && mediaType(header(req, 'content-type') ?? '') !== 'application/sdp') return { status: 415, headers: [{ name: 'Accept', value: 'application/sdp' }] }
+  const enc = headerValues(req, 'content-encoding').filter((e) => e.toLowerCase() !== 'identity')
+  if (enc.length) return { status: 415, headers: [{ name: 'Accept-Encoding', value: 'identity' }] }
+  return undefined
 }

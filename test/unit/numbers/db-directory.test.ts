@@ -71,14 +71,14 @@ test("a number's trunk address reaches it, in any spelling of the number; any ot
   const d = directory()
   expect(await d.resolveInbound({ users: ['14155550101'], source: from('192.0.2.10') })).toMatchObject({ accept: true, number: '+14155550101', context: { id: 'pn_ip' } })
   expect(await d.resolveInbound({ users: ['+1 (415) 555-0101'], source: from('192.0.2.10') })).toMatchObject({ accept: true, number: '+14155550101' })
-  expect(await d.resolveInbound({ users: ['14155550101'], source: from('203.0.113.9') })).toEqual({ accept: false, status: 403 })
+  expect(await d.resolveInbound({ users: ['14155550101'], source: from('203.0.113.9') })).toEqual({ accept: false, status: 403, why: 'not_trunk' })
 })
 
 test("a trunk host name is resolved once and its addresses cached", async () => {
   const d = directory()
   lookups.length = 0
   expect(await d.resolveInbound({ users: ['+14155550102'], source: from('192.0.2.20') })).toMatchObject({ accept: true, number: '+14155550102' })
-  expect(await d.resolveInbound({ users: ['+14155550102'], source: from('192.0.2.21') })).toEqual({ accept: false, status: 403 })
+  expect(await d.resolveInbound({ users: ['+14155550102'], source: from('192.0.2.21') })).toEqual({ accept: false, status: 403, why: 'not_trunk' })
   expect(lookups).toEqual(['pbx.example.test'])
 })
 
@@ -90,7 +90,8 @@ test('a number with SIP credentials is open to any source behind a digest challe
 test("a bought number takes calls only from the carrier's sources; a released number takes none; an unknown number is refused alike", async () => {
   const d = directory()
   expect(await d.resolveInbound({ users: ['+14155550104'], source: from('198.51.100.7') })).toMatchObject({ accept: true, number: '+14155550104' })
-  expect(await d.resolveInbound({ users: ['+14155550104'], source: from('192.0.2.10') })).toEqual({ accept: false, status: 403 })
-  expect(await d.resolveInbound({ users: ['+14155550105'], source: from('192.0.2.10') })).toEqual({ accept: false, status: 403 })
-  expect(await d.resolveInbound({ users: ['+14155559999', 'desk'], source: from('192.0.2.10') })).toEqual({ accept: false, status: 403 })
+  // the caller is answered alike; only the operator's log tells which
+  expect(await d.resolveInbound({ users: ['+14155550104'], source: from('192.0.2.10') })).toEqual({ accept: false, status: 403, why: 'not_trunk' })
+  expect(await d.resolveInbound({ users: ['+14155550105'], source: from('192.0.2.10') })).toEqual({ accept: false, status: 403, why: 'unknown_number' })
+  expect(await d.resolveInbound({ users: ['+14155559999', 'desk'], source: from('192.0.2.10') })).toEqual({ accept: false, status: 403, why: 'unknown_number' })
 })
