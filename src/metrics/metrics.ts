@@ -33,6 +33,7 @@ export class Metrics {
   private readonly rtpJitter: Histogram
   private readonly turn: Record<keyof TurnLatencies, Histogram>
   private readonly providerErrors: Counter<'provider'>
+  private readonly agentSilent: Counter<'direction'>
   private readonly httpRequests: Counter<'method' | 'route' | 'status'>
   private readonly httpDuration: Histogram<'method' | 'route'>
   private lagMaxMs = 0
@@ -73,6 +74,7 @@ export class Metrics {
       sttFinalMs: hist('voice_agent_stt_final_ms', 'from the end of speech to the STT final, per turn, ms'),
     }
     this.providerErrors = new Counter({ name: 'voice_agent_provider_errors_total', help: 'failed STT, LLM and TTS requests by provider', labelNames: ['provider'], registers })
+    this.agentSilent = new Counter({ name: 'voice_agent_calls_agent_silent_total', help: 'answered calls in which the agent sent no audio at all (a warning is logged for each)', labelNames: ['direction'], registers })
     this.httpRequests = new Counter({ name: 'voice_agent_http_requests_total', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], registers })
     this.httpDuration = new Histogram({ name: 'voice_agent_http_request_duration_ms', help: 'HTTP request handling time, ms', labelNames: ['method', 'route'], buckets: [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000], registers })
     const self = this
@@ -163,6 +165,11 @@ export class Metrics {
   /** A SIP request refused (label values are the SIP layer's fixed set, refusals.ts). */
   sipRequestRefused(reason: string): void {
     this.sipRefused.inc({ reason })
+  }
+
+  /** An answered call ended without one frame of agent audio. */
+  callAgentSilent(direction: 'inbound' | 'outbound'): void {
+    this.agentSilent.inc({ direction })
   }
 
   callEnded(call: EndedCall): void {

@@ -54,6 +54,13 @@ export class CallLog {
     this.log.info(line, 'call ended')
   }
 
+  /** How the welcome went (barge-in at info), and a warning when the caller heard nothing at all from the agent. */
+  heard(call: LoggedCall, h: { agentAudioMs: number; welcome?: string; endReason: string | null }): void {
+    if (h.welcome === 'barged_in') this.log.info({ ...this.fields(call), event: 'call_welcome', welcome: h.welcome }, 'the caller spoke over the welcome (barge-in)')
+    else if (h.welcome && h.welcome !== 'spoken') this.log.warn({ ...this.fields(call), event: 'call_welcome', welcome: h.welcome, reason: h.endReason }, 'the welcome was not heard to its end')
+    if (h.agentAudioMs === 0) this.log.warn({ ...this.fields(call), event: 'call_agent_silent', reason: h.endReason }, 'the agent said nothing the caller could hear in this call')
+  }
+
   providerFailed(call: LoggedCall, provider: string, error: string): void {
     this.log.warn({ ...this.fields(call), event: 'provider_error', provider, error }, 'provider failed')
   }

@@ -37,7 +37,7 @@ export interface LiveCallDeps {
   /** The other party asked not to be called again (opt_out tool or workflow tool node). */
   optOut(call: LiveCall): Promise<void>
   /** Prometheus instruments: ended calls (outcome, turn latencies, RTP) and provider failures. */
-  metrics?: Pick<Metrics, 'callEnded' | 'providerError'>
+  metrics?: Pick<Metrics, 'callEnded' | 'providerError' | 'callAgentSilent'>
   /** The call's recording is complete at `path` and its end is written (object storage uploads it from there). */
   recorded?(callId: string, path: string): void
 }
@@ -254,6 +254,11 @@ export class LiveCall {
     await finaliseCall(this.deps.db, this.id, patch)
     if (patch.recording_path) this.deps.recorded?.(this.id, patch.recording_path)
     this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
+    // answered and conversed, not handed to a person: the caller must have heard the agent
+    if (s && !this.transferred) {
+      this.deps.callLog.heard(this, { agentAudioMs: s.report.agentAudioMs, welcome: s.report.welcome, endReason })
+      if (s.report.agentAudioMs === 0) this.deps.metrics?.callAgentSilent(this.type)
+    }
     const rtp = closed?.rtp
     this.deps.metrics?.callEnded({
       direction: this.type,

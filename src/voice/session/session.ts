@@ -63,11 +63,19 @@ export class VoiceSession {
   private endedAt: number | undefined
   private userSpeaking = false
   private readonly dtmf = new DtmfEntry()
+  /** Agent audio handed to the call so far; the first speech (the welcome when the agent speaks first), and whether the caller cut it. */
+  private agentAudioMs = 0
+  private first: SpeechHandle | undefined
+  private firstBargedIn = false
 
   constructor(opts: SessionOptions) {
     this.o = opts
     this.brain = opts.brain
-    this.playout = new Playout(opts.sampleRate, (f) => opts.hooks.send(f), (speech, at) => this.firstFrameAt.set(speech, at))
+    const send = (f: AudioFrame) => {
+      this.agentAudioMs += (f.samples.length * 1000) / f.sampleRate
+      opts.hooks.send(f)
+    }
+    this.playout = new Playout(opts.sampleRate, send, (speech, at) => this.firstFrameAt.set(speech, at))
     this.controller = new TurnController(opts.settings.endpointing, opts.settings.bargeIn)
     this.listener = new Listener(opts.engines, opts.settings.vad, this.usage, opts.now, {
       input: (input) => {
@@ -147,6 +155,8 @@ export class VoiceSession {
       usage: structuredClone(this.usage),
       endReason: this.endReason,
       durationMs: (this.endedAt ?? this.o.now()) - this.startedAt,
+      agentAudioMs: Math.round(this.agentAudioMs),
+      welcome: welcomeOutcome(this.o.agent, this.first, this.firstBargedIn),
     }
   }
 
@@ -181,7 +191,10 @@ export class VoiceSession {
 
   private apply(outputs: TurnOutput[]): void {
     for (const out of outputs) {
-      if (out.type === 'interrupt') this.playout.stop()
+      if (out.type === 'interrupt') {
+        if (out.speech === this.first) this.firstBargedIn = true
+        this.playout.stop()
+      }
       else if (out.type === 'user_turn') this.onUserTurn(out.turn, 'speech')
     }
   }
@@ -209,6 +222,7 @@ export class VoiceSession {
   private beginSpeech(interruptible: boolean, answers: boolean): SpeechHandle {
     const speech = new SpeechHandle({ allowInterruptions: interruptible })
     this.current = speech
+    this.first ??= speech
     this.controller.agentSpeaking(speech)
     if (answers) this.turns.speechBegan(speech, (s) => this.firstFrameAt.get(s))
     void speech.done.then(() => {
@@ -285,6 +299,13 @@ export class VoiceSession {
     this.transcript.push(item)
     this.o.hooks.transcribed?.(item)
   }
+}
+
+/** What became of the welcome: heard to its end, cut by the caller speaking (barge-in), or not heard whole for another reason. */
+function welcomeOutcome(agent: AgentProfile, first: SpeechHandle | undefined, bargedIn: boolean): SessionReport['welcome'] {
+  if (agent.firstSpeaker !== 'agent' || !agent.welcomeMessage.trim()) return undefined
+  if (bargedIn) return 'barged_in'
+  return first?.state === 'completed' ? 'spoken' : first && first.played > 0 ? 'cut' : 'not_spoken'
 }
 
 /** A speech that never starts: what a brain gets when it speaks while the call is closing. */

@@ -140,6 +140,13 @@ export interface SessionReport {
   usage: SessionUsage
   endReason: EndReason | undefined
   durationMs: number
+  /** Agent audio handed to the call, ms: 0 means the caller heard nothing from the agent. */
+  agentAudioMs: number
+  /**
+   * With a welcome to say first: `spoken` to its end, `barged_in` (the caller spoke over it),
+   * `cut` (the call ended or a provider failed while it played), `not_spoken` (not a sound of it).
+   */
+  welcome?: 'spoken' | 'barged_in' | 'cut' | 'not_spoken'
 }
 
 export const END_CALL_TOOL: ToolSpec = {
