@@ -3,11 +3,13 @@ import { parseArgs } from 'node:util'
 import { join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
 import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../config.ts'
-import { DataDirLockedError, maskDatabaseUrl, openDatabase, openPostgres } from '../db/index.ts'
+import { type Db, DataDirLockedError, maskDatabaseUrl, openDatabase, openPostgres } from '../db/index.ts'
 import { createVoiceEngines } from '../voice/index.ts'
+import { NAT_ADVICE, publicHostWarning, resolvePublicHost } from '../startup/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, DB_FILE, restore } from './backup.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
+import { formatWorkspaces, listWorkspaces, NoWorkspaceError, soleWorkspace, WhichWorkspaceError } from './workspaces.ts'
 
 export const VERSION: string = pkg.version
 
@@ -23,8 +25,10 @@ Usage:
   voice-agent restore FILE            replace DATA_DIR's database and secret key with a backup's;
                                       refused while an appliance uses DATA_DIR; SQLite only: with
                                       DATABASE_URL use pg_restore
-  voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]
-                                      print a new API key of the workspace's (first) admin
+  voice-agent create-api-key [--workspace ID] [--name NAME] [--email EMAIL]
+                                      print a new API key of the workspace's (first) admin;
+                                      --workspace may be left out when there is one workspace
+  voice-agent workspaces              list the workspaces: id, a tab, the name; oldest first
   voice-agent check-config            validate the configuration and print it, secrets masked
   voice-agent recordings gc [--dry-run] [--older-than-days N]
                                       list the recordings no call record points at (on this
@@ -76,6 +80,12 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       }
       case 'create-api-key':
         return await adminKey(rest, loadConfig(env), io)
+      case 'workspaces':
+        if (rest.length) throw new UsageError('usage: voice-agent workspaces')
+        return await withDb(loadConfig(env), async (db) => {
+          for (const line of formatWorkspaces(await listWorkspaces(db))) io.out(line)
+          return 0
+        })
       case 'recordings':
         return await recordingsCommand(rest, loadConfig(env), io)
       default:
@@ -83,9 +93,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         return 2
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UsageError || err instanceof RecordingsUsageError) return fail(io, 2, err.message)
+    if (err instanceof ConfigError || err instanceof UsageError || err instanceof RecordingsUsageError || err instanceof WhichWorkspaceError) return fail(io, 2, err.message)
     if (err instanceof DataDirLockedError) return fail(io, 3, `refusing: ${err.message}; stop it first`)
-    if (err instanceof BackupError || err instanceof AdminKeyError) return fail(io, 1, err.message)
+    if (err instanceof BackupError || err instanceof AdminKeyError || err instanceof NoWorkspaceError) return fail(io, 1, err.message)
     throw err
   }
 }
@@ -113,6 +123,11 @@ async function checkConfig(cfg: Config, io: Out): Promise<number> {
   await engines.close()
   io.out(problems.length ? `configuration is valid, but degraded: ${problems.join('; ')}` : 'configuration is valid')
   for (const note of engines.notes) io.out(`# ${note}`)
+  const advertised = await resolvePublicHost(cfg)
+  const warning = publicHostWarning(advertised.host, cfg.SIP_HOST)
+  const how = advertised.source === 'configured' ? 'as configured' : `PUBLIC_HOST unset: ${advertised.source === 'default route' ? 'the address of the default route' : 'no default route found'}`
+  io.out(`# SIP peers are told to reach this appliance at ${advertised.host} (${how}); ${NAT_ADVICE}`)
+  if (warning) io.out(`# warning: ${warning}`)
   io.out(cfg.DATABASE_URL ? `# database: postgres ${maskDatabaseUrl(cfg.DATABASE_URL)}` : `# database: sqlite ${join(cfg.DATA_DIR, DB_FILE)}`)
   for (const key of Object.keys(CONFIG_KEYS) as (keyof Config)[]) {
     const value = String(cfg[key])
@@ -130,13 +145,20 @@ async function adminKey(args: string[], cfg: Config, io: Out): Promise<number> {
   } catch (err) {
     throw new UsageError((err as Error).message)
   }
-  if (!values.workspace) throw new UsageError('usage: voice-agent create-api-key --workspace ID [--name NAME] [--email EMAIL]')
-  const handle = cfg.DATABASE_URL ? openPostgres(cfg.DATABASE_URL, 1) : openDatabase(join(cfg.DATA_DIR, DB_FILE))
-  try {
-    const r = await createAdminKey(handle.db, values.workspace, values.name ?? 'created by voice-agent create-api-key', values.email)
-    io.err(`new API key for ${r.userEmail} in ${values.workspace}; it is shown once:`)
+  if (values.workspace === '') throw new UsageError('usage: voice-agent create-api-key [--workspace ID] [--name NAME] [--email EMAIL]')
+  return withDb(cfg, async (db) => {
+    const workspace = values.workspace ?? (await soleWorkspace(db))
+    const r = await createAdminKey(db, workspace, values.name ?? 'created by voice-agent create-api-key', values.email)
+    io.err(`new API key for ${r.userEmail} in ${workspace}; it is shown once:`)
     io.out(r.key)
     return 0
+  })
+}
+
+async function withDb(cfg: Config, work: (db: Db) => Promise<number>): Promise<number> {
+  const handle = cfg.DATABASE_URL ? openPostgres(cfg.DATABASE_URL, 1) : openDatabase(join(cfg.DATA_DIR, DB_FILE))
+  try {
+    return await work(handle.db)
   } finally {
     await handle.close()
   }
