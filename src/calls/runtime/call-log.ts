@@ -14,6 +14,8 @@ export interface LoggedCall {
   sip: InboundCall | OutboundCall
   route: NumberRoute
   agent: { agentId: string; workspaceId: string; name: string }
+  /** The call's variables: caller_number is the other party in both directions (profile.ts). */
+  variables: Record<string, string>
 }
 
 export class CallLog {
@@ -30,6 +32,8 @@ export class CallLog {
       agentId: call.agent.agentId,
       number: call.route.e164,
       direction: call.type,
+      // the other party: the caller inbound, the callee outbound
+      remote: call.variables.caller_number,
       peer: `${r.transport}:${r.address}:${r.port}`,
     }
   }
