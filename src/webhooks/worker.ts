@@ -83,11 +83,14 @@ export class WebhookWorker {
     const detail = verdict === 'gone' ? "receiver answered 410 Gone: the agent's webhookUrl was turned off" : sent.detail
     const kept = await recordAttempt(db, row, this.owner, { statusCode: sent.statusCode, latencyMs, error: sent.error, errorDetail: detail, attemptedAt: at, next })
     if (!kept) return
-    // the detail (which members do not see) goes to the log
-    if (sent.error) this.o.log.info({ deliveryId: row.id, url: row.url, error: sent.error, detail, attempt: row.attempts + 1, next: next.status }, 'webhook attempt failed')
+    // one line per attempt; the detail (which members do not see) goes to the log, never the body,
+    // the secret or the URL's path and query (a receiver may take a token there): its host only
+    const line = { event: 'webhook_attempt', deliveryId: row.id, eventType: row.event_type, host: hostOf(row.url), status: sent.statusCode, attempt: row.attempts + 1, latencyMs }
+    if (verdict === 'delivered') this.o.log.info(line, 'webhook delivered')
+    else this.o.log[next.status === 'failed' ? 'warn' : 'info']({ ...line, error: sent.error ?? 'http_status', detail, next: next.status }, next.status === 'failed' ? 'webhook delivery failed; no attempt is left' : 'webhook attempt failed')
     if (verdict === 'gone' && row.agent_id) {
       await disableAgentWebhook(db, row.agent_id, row.url)
-      this.o.log.warn({ deliveryId: row.id, agentId: row.agent_id, url: row.url }, "webhook receiver answered 410 Gone; the agent's webhookUrl was cleared")
+      this.o.log.warn({ deliveryId: row.id, agentId: row.agent_id, host: hostOf(row.url) }, "webhook receiver answered 410 Gone; the agent's webhookUrl was cleared")
     }
   }
 
@@ -105,5 +108,14 @@ export class WebhookWorker {
       // counted as a failed attempt, so a delivery that cannot be prepared follows the retry schedule too
       return { statusCode: null, error: 'internal_error', detail: `could not prepare the event: ${(err as Error).message.slice(0, 300)}` }
     }
+  }
+}
+
+/** The host (and port) of an endpoint, for the log. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return 'invalid-url'
   }
 }
