@@ -15,6 +15,7 @@ import csv from './web/csv.mjs' with { type: 'file' }
 import favicon from './web/favicon.svg' with { type: 'file' }
 import graphLayout from './web/graph-layout.mjs' with { type: 'file' }
 import index from './web/shell.html.tmpl' with { type: 'file' }
+import agentFields from './web/pages/agent-fields.mjs' with { type: 'file' }
 import agents from './web/pages/agents.mjs' with { type: 'file' }
 import call from './web/pages/call.mjs' with { type: 'file' }
 import calls from './web/pages/calls.mjs' with { type: 'file' }
@@ -41,6 +42,7 @@ export const ASSET_FILES: Record<string, string> = {
   'favicon.svg': favicon,
   'pages/overview.mjs': overview,
   'pages/agents.mjs': agents,
+  'pages/agent-fields.mjs': agentFields,
   'pages/numbers.mjs': numbers,
   'pages/calls.mjs': calls,
   'pages/call.mjs': call,

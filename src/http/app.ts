@@ -1,6 +1,6 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
-import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, voicePreviewController } from '../agents/index.ts'
+import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, TOOLS, voicePreviewController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
 import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor, publicHttpBase } from '../calls/index.ts'
@@ -54,7 +54,7 @@ export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any,
 export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => workspacesController(db, auth),
   ({ db }, auth) => apiKeysController(db, auth),
-  ({ config }, auth) => providersController(auth, config),
+  ({ config }, auth) => providersController(auth, config, [...TOOLS.values()]),
   ({ db, config }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config)),
   ({ db, voices, config }, auth) =>
     voicePreviewController(db, auth, () => voices?.(), { concurrency: config.VOICE_PREVIEW_CONCURRENCY, perMin: config.VOICE_PREVIEW_PER_MIN }),

@@ -22,17 +22,32 @@ const Voice = t.Object({
   available: t.Boolean({ description: 'this appliance can speak with it now (a cloud provider needs its API key)' }),
 })
 const Stt = t.Object({ id: t.String(), name: t.String(), local: t.Boolean() })
+const Tool = t.Object({
+  name: t.String(),
+  description: t.String(),
+  configRequired: t.Boolean({ description: 'the tool cannot run without its toolConfigs entry' }),
+  config: t.Unknown({ description: "JSON Schema of the tool's toolConfigs entry" }),
+})
 
-export function providersController(auth: AuthPlugin, config: ServingConfig) {
+/** A built-in tool as listed (the agents module defines them; the app passes them in, so neither module imports the other). */
+export interface ListedTool {
+  name: string
+  description: string
+  configRequired: boolean
+  config: unknown
+}
+
+export function providersController(auth: AuthPlugin, config: ServingConfig, tools: ListedTool[] = []) {
   const serving = servingFromConfig(config)
   const llm = LLM_PROVIDERS.map((p) => ({ ...p, available: p.id === 'workflow' || serving.llm.includes(p.id === 'anthropic' ? 'anthropic' : 'openai') }))
   const voice = VOICE_PROVIDERS.map((p) => ({ ...p, available: serving.voice.includes(p.id) }))
+  const listed = tools.map(({ name, description, configRequired, config }) => ({ name, description, configRequired, config }))
   return new Elysia({ prefix: '/api/providers', tags: ['Providers'] }).use(auth).get(
     '',
-    () => ({ llm, voice, stt: STT_PROVIDERS }),
+    () => ({ llm, voice, stt: STT_PROVIDERS, tools: listed }),
     {
       permission: 'providers:read',
-      response: t.Object({ llm: t.Array(Llm), voice: t.Array(Voice), stt: t.Array(Stt) }),
+      response: t.Object({ llm: t.Array(Llm), voice: t.Array(Voice), stt: t.Array(Stt), tools: t.Array(Tool) }),
       detail: { summary: "The language models and voice providers an agent's llmModel and voice.provider may name" },
     },
   )

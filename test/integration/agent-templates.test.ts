@@ -1,5 +1,6 @@
 // Templates of POST /api/agents: one per role of the seed, each with a workflow that works
-// offline; the outbound roles (sales, followup) speak as the one who places the call.
+// offline; the outbound roles (sales, followup) speak as the one who places the call. Also the
+// tools of GET /api/providers, which the console's agent form is built from.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 
@@ -51,6 +52,18 @@ describe('agent templates', () => {
       expect(agent.promptPublished).toMatch(/you are calling/i)
     })
   }
+
+  test('GET /api/providers lists the built-in tools with the JSON Schema of their settings (the console builds its tool fields from it)', async () => {
+    const r = await t.api('GET', '/api/providers')
+    expect(r.status).toBe(200)
+    const names = r.body.tools.map((x: any) => x.name)
+    expect(names).toEqual(expect.arrayContaining(['end_call', 'transfer_call', 'send_dtmf', 'http_request', 'opt_out']))
+    const transfer = r.body.tools.find((x: any) => x.name === 'transfer_call')
+    expect(transfer.configRequired).toBe(true)
+    expect(transfer.config.type).toBe('object')
+    expect(transfer.config.properties.destinations.type).toBe('array')
+    expect(transfer.config.properties.mode.anyOf.map((c: any) => c.const)).toEqual(['blind', 'warm'])
+  })
 
   test('an unknown template is refused with 422 naming the field', async () => {
     const r = await t.api('POST', '/api/agents', { body: { name: 'X', template: 'astronaut' } })

@@ -27,15 +27,18 @@ export function LineChart({ title, x, series, xLabel, yLabel, time = false, summ
   useEffect(() => {
     if (!x.length) return
     const width = Math.min(720, box.current.clientWidth || 600)
+    const lo = Math.min(...x)
+    const hi = Math.max(...x)
     const plot = new uPlot({
       width, height: 220, title,
-      scales: { x: time ? { time, range: (_u, min, max) => timeAxisRange(min, max, x[0] - (x[0] % 86400)) } : { time } },
+      // one point: uPlot itself widens the scale to min + 86400 / opts.ms (about 2.7 years in
+      // seconds), so the range is taken from the data, not from the min and max it passes
+      scales: { x: time ? { time, range: (_u, min, max) => (lo === hi ? timeAxisRange(lo, hi, lo) : timeAxisRange(min, max, lo)) } : { time } },
       axes: [{ label: xLabel }, { label: yLabel }],
       series: [{ label: xLabel }, ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: true } }))],
+      // the drawn range, for tests and for anyone reading the page's markup
+      hooks: { setScale: [(u, key) => key === 'x' && Object.assign(u.root.parentElement.dataset, { xMin: String(u.scales.x.min), xMax: String(u.scales.x.max) })] },
     }, [x, ...series.map((s) => s.values)], box.current)
-    // the drawn range, for tests and for anyone reading the page's markup
-    box.current.dataset.xMin = String(plot.scales.x.min)
-    box.current.dataset.xMax = String(plot.scales.x.max)
     return () => plot.destroy()
   }, [JSON.stringify([x, series])])
   return html`<figure class="chart" ref=${box} aria-label=${title}><figcaption class="sr-only">${summary}</figcaption></figure>`

@@ -3,6 +3,14 @@
 import { useState } from 'preact/hooks'
 import { apiResponse, del, get, post, put } from '../api.mjs'
 import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
+import { ModelSelect, ToolFields, VoiceFields } from './agent-fields.mjs'
+
+const TEMPLATES = [
+  ['receptionist', 'Receptionist (inbound, offline workflow)'],
+  ['booking', 'Appointment booking (inbound, offline workflow)'],
+  ['sales', 'Sales calls (outbound, offline workflow)'],
+  ['followup', 'Follow-up calls (outbound, offline workflow)'],
+]
 
 function Readiness({ readiness }) {
   if (!readiness) return null
@@ -27,7 +35,7 @@ function CreateAgent({ onCreated }) {
     <h2>Create an agent</h2>
     <${Field} label="Name" name="name" value=${name} onInput=${(e) => setName(e.target.value)} error=${fieldError('name')} />
     <${Field} label="Template" name="template" as="select" value=${template} onChange=${(e) => setTemplate(e.target.value)} error=${fieldError('template')}>
-      <option value="receptionist">Receptionist (offline workflow)</option>
+      ${TEMPLATES.map(([v, l]) => html`<option value=${v}>${l}</option>`)}
       <option value="">Blank</option>
     <//>
     ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
@@ -94,7 +102,18 @@ function VoicePreview({ agentId, voiceText }) {
   </div>`
 }
 
-function AgentForm({ agent, onSaved }) {
+/** Publishing shows the diff first; an empty draft never replaces a live prompt without saying so. */
+function PublishConfirm({ agent, diff, busy, onPublish, onCancel }) {
+  const emptiesLive = !(agent.promptDraft ?? '').trim() && (agent.promptPublished ?? '').trim()
+  return html`<div class="confirm" role="alertdialog" aria-label="Publish the draft">
+    ${emptiesLive ? html`<p class="warn"><strong>The draft is empty.</strong> Publishing it replaces the live prompt with nothing: calls would run with no prompt.</p>` : html`<p>Calls from now on use the draft prompt. The change:</p>`}
+    <pre class="diff">${diff.map(([s, l]) => html`<span class=${s === '+' ? 'add' : 'del'}>${s} ${l}\n</span>`)}</pre>
+    <button type="button" class=${emptiesLive ? 'danger' : ''} disabled=${busy} onClick=${onPublish}>${emptiesLive ? 'Replace the live prompt with the empty draft' : 'Publish now'}</button>
+    <button type="button" onClick=${onCancel}>Cancel</button>
+  </div>`
+}
+
+function AgentForm({ agent, providers, onSaved }) {
   const [form, setForm] = useState({
     name: agent.name,
     agentType: agent.agentType,
@@ -108,8 +127,11 @@ function AgentForm({ agent, onSaved }) {
     toolConfigs: JSON.stringify(agent.toolConfigs ?? {}),
     webhookUrl: agent.webhookUrl ?? '',
   })
+  const [confirming, setConfirming] = useState(false)
   const { error, busy, run, fieldError } = useAction()
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
+  const setValue = (k) => (v) => setForm((f) => ({ ...f, [k]: v }))
+  const enabled = form.enabledTools.split(',').map((s) => s.trim()).filter(Boolean)
   const submit = (e) => {
     e.preventDefault()
     run(async () => {
@@ -131,29 +153,44 @@ function AgentForm({ agent, onSaved }) {
     })
   }
   const diff = lineDiff(agent.promptPublished, agent.promptDraft)
-  const publish = () => run(async () => onSaved((await post(`/api/agents/${agent.id}/publish`)).agent))
+  const publish = () => run(async () => {
+    setConfirming(false)
+    onSaved((await post(`/api/agents/${agent.id}/publish`)).agent)
+  })
+  const emptyDraft = !(agent.promptDraft ?? '').trim() && (agent.promptPublished ?? '').trim()
   return html`<form class="card" onSubmit=${submit} aria-label="Edit the agent">
     <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} error=${fieldError('name')} />
     <${Field} label="Type" name="agentType" as="select" value=${form.agentType} onChange=${set('agentType')} error=${fieldError('agentType')}>
       <option value="inbound">inbound</option><option value="outbound">outbound</option>
     <//>
     <${Field} label="Prompt (draft)" name="promptDraft" as="textarea" rows="6" value=${form.promptDraft} onInput=${set('promptDraft')} error=${fieldError('promptDraft')} />
+    ${emptyDraft && !form.promptDraft ? html`<p class="hint">The draft is empty; calls use the live prompt.
+      <button type="button" onClick=${() => setForm({ ...form, promptDraft: agent.promptPublished })}>Start the draft from the live prompt</button></p>` : null}
     <${Field} label="Welcome mode" name="welcomeMode" as="select" value=${form.welcomeMode} onChange=${set('welcomeMode')} error=${fieldError('welcome.mode')}>
       <option value="agent_speaks_first">agent speaks first</option><option value="user_speaks_first">caller speaks first</option>
     <//>
     <${Field} label="Welcome message" name="welcomeMessage" value=${form.welcomeMessage} onInput=${set('welcomeMessage')} error=${fieldError('welcome.message')} />
-    <${Field} label="LLM model" name="llmModel" value=${form.llmModel} onInput=${set('llmModel')} error=${fieldError('llmModel')} />
+    ${providers ? html`<${ModelSelect} providers=${providers} value=${form.llmModel} onChange=${setValue('llmModel')} error=${fieldError('llmModel')} />` : null}
     <${Field} label="Language" name="language" value=${form.language} onInput=${set('language')} error=${fieldError('language')} />
-    <${Field} label="Voice (JSON)" name="voice" value=${form.voice} onInput=${set('voice')} error=${nested(error, 'voice')} />
+    ${providers ? html`<${VoiceFields} providers=${providers} voiceText=${form.voice} onVoiceText=${setValue('voice')} error=${nested(error, 'voice')} />` : null}
     <${VoicePreview} agentId=${agent.id} voiceText=${form.voice} />
-    <${Field} label="Enabled tools (comma separated)" name="enabledTools" value=${form.enabledTools} onInput=${set('enabledTools')} error=${fieldError('enabledTools')} />
-    <${Field} label="Tool configs (JSON, by tool name)" name="toolConfigs" as="textarea" rows="3" value=${form.toolConfigs} onInput=${set('toolConfigs')} error=${nested(error, 'toolConfigs')} />
+    ${providers ? html`<${ToolFields} tools=${providers.tools ?? []} enabled=${enabled} configsText=${form.toolConfigs}
+      onEnabled=${(names) => setValue('enabledTools')(names.join(', '))} onConfigsText=${setValue('toolConfigs')}
+      errorFor=${(name) => nested(error, `toolConfigs.${name}`) ?? (enabled.includes(name) ? fieldError(`enabledTools[${enabled.indexOf(name)}]`) : undefined)} />` : null}
+    <details class="advanced">
+      <summary>Advanced: raw JSON</summary>
+      <${Field} label="LLM model (any accepted name)" name="llmModel" value=${form.llmModel} onInput=${set('llmModel')} error=${fieldError('llmModel')} />
+      <${Field} label="Voice (JSON)" name="voice" value=${form.voice} onInput=${set('voice')} error=${nested(error, 'voice')} />
+      <${Field} label="Enabled tools (comma separated)" name="enabledTools" value=${form.enabledTools} onInput=${set('enabledTools')} error=${fieldError('enabledTools')} />
+      <${Field} label="Tool configs (JSON, by tool name)" name="toolConfigs" as="textarea" rows="3" value=${form.toolConfigs} onInput=${set('toolConfigs')} error=${nested(error, 'toolConfigs')} />
+    </details>
     <${Field} label="Webhook URL" name="webhookUrl" value=${form.webhookUrl} onInput=${set('webhookUrl')} error=${fieldError('webhookUrl')} />
     ${error && !Object.keys(error.fields ?? {}).length ? html`<${Problem} error=${error} />` : null}
     <div class="actions">
       <button type="submit" disabled=${busy}>Save</button>
-      <button type="button" disabled=${busy || !diff.length} onClick=${publish}>Publish draft</button>
+      <button type="button" disabled=${busy || !diff.length} onClick=${() => setConfirming(true)}>Publish draft</button>
     </div>
+    ${confirming ? html`<${PublishConfirm} agent=${agent} diff=${diff} busy=${busy} onPublish=${publish} onCancel=${() => setConfirming(false)} />` : null}
     <details open=${diff.length > 0}>
       <summary>Draft vs published (${diff.length} changed lines)</summary>
       <pre class="diff">${diff.map(([s, l]) => html`<span class=${s === '+' ? 'add' : 'del'}>${s} ${l}\n</span>`)}</pre>
@@ -163,6 +200,7 @@ function AgentForm({ agent, onSaved }) {
 
 export function AgentPage({ id }) {
   const { data, error, reload } = useData(() => get(`/api/agents/${id}`), [id])
+  const providers = useData(() => get('/api/providers'))
   const agent = data?.agent
   if (!agent) return html`<h1>Agent</h1><${Problem} error=${error} />`
   const remove = async () => {
@@ -173,6 +211,6 @@ export function AgentPage({ id }) {
   return html`<h1>Agent: ${agent.name}</h1>
     <${Readiness} readiness=${agent.readiness} />
     <p><a href=${`#/agents/${id}/workflow`}>Workflow and test-run</a></p>
-    <${AgentForm} key=${agent.updatedAt} agent=${agent} onSaved=${reload} />
+    <${AgentForm} key=${agent.updatedAt + (providers.data ? '+' : '')} agent=${agent} providers=${providers.data} onSaved=${reload} />
     <button class="danger" onClick=${remove}>Delete agent</button>`
 }

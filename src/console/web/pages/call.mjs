@@ -106,6 +106,31 @@ function Evaluations({ call, onChange }) {
     </form></section>`
 }
 
+/**
+ * Deleting a call removes its record; the recording file stays unless asked (the API's default),
+ * and the dialog says which will happen before anything is deleted.
+ */
+function DeleteCall({ id, hasRecording, onCancel }) {
+  const [withRecording, setWithRecording] = useState(false)
+  const { error, busy, run } = useAction()
+  const remove = () => run(async () => {
+    await del(`/api/calls/${id}${withRecording ? '?deleteRecording=true' : ''}`)
+    location.hash = '#/calls'
+  })
+  return html`<div class="confirm" role="alertdialog" aria-label="Delete this call">
+    <p>This deletes the call's record for good: its transcript, analysis, evaluations, labels and webhook deliveries.</p>
+    ${hasRecording ? html`
+      <label class="check"><input type="checkbox" name="deleteRecording" checked=${withRecording} onChange=${(e) => setWithRecording(e.target.checked)} /> Delete the recording too</label>
+      <p class="delete-outcome"><strong>${withRecording
+        ? 'The recording file is deleted first, then the record.'
+        : 'The recording file stays on the appliance (its disk or bucket) with nothing linking to it; retention or "voice-agent recordings gc" removes it later.'}</strong></p>`
+      : html`<p class="delete-outcome">This call has no recording.</p>`}
+    <${Problem} error=${error} />
+    <button type="button" class="danger" disabled=${busy} onClick=${remove}>${withRecording ? 'Delete the call and its recording' : 'Delete the call'}</button>
+    <button type="button" onClick=${onCancel}>Cancel</button>
+  </div>`
+}
+
 async function exportJson(id) {
   const doc = await get(`/api/calls/${id}/export`)
   const a = document.createElement('a')
@@ -128,12 +153,8 @@ export function CallPage({ id }) {
     return () => clearInterval(t)
   }, [call?.status])
   const action = useAction()
+  const [deleting, setDeleting] = useState(false)
   if (!call) return html`<h1>Call</h1><${Problem} error=${error} />`
-  const remove = () => action.run(async () => {
-    if (!confirm('Delete this call, its transcript and recording for good?')) return
-    await del(`/api/calls/${id}`)
-    location.hash = '#/calls'
-  })
   const d = doc.data
   const cost = call.cost ?? {}
   const a = d?.analysis
@@ -142,8 +163,9 @@ export function CallPage({ id }) {
     <p><${Status} value=${call.status} /> ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · agent ${call.agentName ?? ''}</p>
     <div class="actions">
       <button onClick=${() => action.run(() => exportJson(id))} disabled=${!ended}>Export JSON</button>
-      <button class="danger" onClick=${remove}>Delete call</button>
+      <button class="danger" onClick=${() => setDeleting(true)} disabled=${!ended}>Delete call</button>
     </div>
+    ${deleting ? html`<${DeleteCall} id=${id} hasRecording=${Boolean(d?.recordingUrl)} onCancel=${() => setDeleting(false)} />` : null}
     <${Problem} error=${action.error ?? doc.error} />
     ${d?.recordingUrl ? html`<${Player} url=${sameOrigin(d.recordingUrl)} transcript=${transcript} />` : html`<p>${ended ? (d ? 'No recording.' : 'Loading…') : 'The call is in progress.'}</p>
       <h2>Transcript</h2>

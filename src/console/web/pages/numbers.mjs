@@ -1,6 +1,6 @@
 // Numbers: connect a SIP trunk number, assign the inbound and outbound agents, see the status.
 import { useState } from 'preact/hooks'
-import { get, patch, post, qs, workspaceId } from '../api.mjs'
+import { del, get, patch, post, qs, workspaceId } from '../api.mjs'
 import { Field, html, Problem, Status, Table, useAction, useData } from '../ui.mjs'
 
 function Connect({ onDone }) {
@@ -48,6 +48,61 @@ function AgentSelect({ number, field, agents, onDone }) {
     </select>${error ? html`<p class="field-error" role="alert">${error.message}</p>` : null}`
 }
 
+/** Label, trunk and credentials of one number (the password is never shown: blank keeps it), and release. */
+function EditNumber({ number, onDone, onClose }) {
+  const sip = number.provider === 'sip'
+  const [form, setForm] = useState({ label: number.label ?? '', sipTerminationUri: number.sipTerminationUri ?? '', sipOutboundTransport: number.sipOutboundTransport, sipUsername: number.sipUsername ?? '', sipPassword: '', clearCredentials: false })
+  const [releasing, setReleasing] = useState(false)
+  const { error, busy, run, fieldError } = useAction()
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value })
+  const submit = (e) => {
+    e.preventDefault()
+    run(async () => {
+      const body = { label: form.label }
+      if (sip) {
+        Object.assign(body, { sipTerminationUri: form.sipTerminationUri, sipOutboundTransport: form.sipOutboundTransport })
+        if (form.clearCredentials) Object.assign(body, { sipUsername: null, sipPassword: null })
+        else {
+          if (form.sipUsername !== (number.sipUsername ?? '')) body.sipUsername = form.sipUsername || null
+          if (form.sipPassword) body.sipPassword = form.sipPassword
+        }
+      }
+      await patch(`/api/phone-numbers/${number.id}`, body)
+      onDone()
+      onClose()
+    })
+  }
+  const release = () => run(async () => {
+    await del(`/api/phone-numbers/${number.id}`)
+    onDone()
+    onClose()
+  })
+  return html`<form class="card" onSubmit=${submit} aria-label=${`Edit ${number.e164}`}>
+    <h2>Edit ${number.e164}</h2>
+    <${Field} label="Label" name="label" value=${form.label} onInput=${set('label')} error=${fieldError('label')} />
+    ${sip ? html`
+      <${Field} label="Trunk URI" name="sipTerminationUri" value=${form.sipTerminationUri} onInput=${set('sipTerminationUri')} error=${fieldError('sipTerminationUri')} />
+      <${Field} label="Transport" name="sipOutboundTransport" as="select" value=${form.sipOutboundTransport} onChange=${set('sipOutboundTransport')} error=${fieldError('sipOutboundTransport')}>
+        <option>udp</option><option>tcp</option><option>tls</option>
+      <//>
+      <${Field} label="SIP username" name="sipUsername" autocomplete="off" value=${form.sipUsername} disabled=${form.clearCredentials} onInput=${set('sipUsername')} error=${fieldError('sipUsername')} />
+      <${Field} label=${number.hasSipPassword ? 'New SIP password (blank keeps the current one)' : 'SIP password'} name="sipPassword" type="password" autocomplete="new-password"
+        value=${form.sipPassword} disabled=${form.clearCredentials} onInput=${set('sipPassword')} error=${fieldError('sipPassword')} />
+      ${number.sipUsername || number.hasSipPassword ? html`<label class="check"><input type="checkbox" name="clearCredentials" checked=${form.clearCredentials} onChange=${set('clearCredentials')} /> Remove the username and password</label>` : null}` : null}
+    ${error && !Object.keys(error.fields ?? {}).length ? html`<${Problem} error=${error} />` : null}
+    <div class="actions">
+      <button type="submit" disabled=${busy}>Save number</button>
+      <button type="button" onClick=${onClose}>Close</button>
+      <button type="button" class="danger" onClick=${() => setReleasing(true)} disabled=${busy}>Release number</button>
+    </div>
+    ${releasing ? html`<div class="confirm" role="alertdialog" aria-label="Release the number">
+      <p>Release ${number.e164}? Calls to it are refused from now on${number.source === 'purchased' ? ', and the number goes back to the carrier' : ''}.</p>
+      <button type="button" class="danger" onClick=${release} disabled=${busy}>Release ${number.e164}</button>
+      <button type="button" onClick=${() => setReleasing(false)}>Keep it</button>
+    </div>` : null}
+  </form>`
+}
+
 function BuyFromCarrier({ onDone }) {
   const [q, setQ] = useState({ country: 'US', area_code: '' })
   const [found, setFound] = useState()
@@ -88,16 +143,21 @@ export function NumbersPage() {
   const numbers = useData(() => get('/api/phone-numbers?limit=100'))
   const agents = useData(() => get('/api/agents?limit=100'))
   const list = agents.data?.agents ?? []
+  const [editing, setEditing] = useState()
+  const edited = numbers.data?.phoneNumbers?.find((n) => n.id === editing)
   return html`<h1>Numbers</h1>
     <${Problem} error=${numbers.error} />
     <${Table} caption="Phone numbers" rows=${numbers.data?.phoneNumbers} empty="No number yet: connect a SIP trunk below."
       columns=${[
         { label: 'Number', cell: (n) => html`${n.e164}${n.label ? html` <small>${n.label}</small>` : null}` },
         { label: 'Source', cell: (n) => n.source },
+        // an agent that cannot converse (no LLM, or its LLM unreachable) is not the green "active"
         { label: 'Status', cell: (n) => html`<${Status} value=${n.status} />${n.statusDetail ? html`<br /><small>${n.statusDetail}</small>` : null}` },
         { label: 'Inbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="inboundAgentId" agents=${list} onDone=${numbers.reload} />` },
         { label: 'Outbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="outboundAgentId" agents=${list} onDone=${numbers.reload} />` },
+        { label: 'Actions', cell: (n) => html`<button aria-label=${`Edit ${n.e164}`} onClick=${() => setEditing(n.id)}>Edit</button>` },
       ]} />
+    ${edited ? html`<${EditNumber} key=${edited.id + edited.updatedAt} number=${edited} onDone=${numbers.reload} onClose=${() => setEditing(undefined)} />` : null}
     <${Connect} onDone=${numbers.reload} />
     <${BuyFromCarrier} onDone=${numbers.reload} />`
 }

@@ -1,0 +1,94 @@
+// An agent's voice, model and tools as form fields built from GET /api/providers. They read and
+// write the same JSON text the advanced view shows, so the two views never disagree.
+import { Field, html } from '../ui.mjs'
+
+/** Pure: the object a JSON text holds, or undefined when it is not a JSON object. */
+export function parseObject(text) {
+  try {
+    const v = JSON.parse(text || '{}')
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const needsKey = (p) => (p.available ? '' : ' (not configured here)')
+
+export function VoiceFields({ providers, voiceText, onVoiceText, error }) {
+  const voice = parseObject(voiceText)
+  if (!voice) return html`<p class="warn">The voice in the advanced view is not valid JSON: fix it there.</p>`
+  const provider = providers.voice.find((p) => p.id === voice.provider)
+  const voices = [...new Set([...(provider?.voices ?? []), ...(voice.voiceId ? [voice.voiceId] : [])])]
+  const write = (change) => onVoiceText(JSON.stringify({ ...voice, ...change }))
+  const pick = (e) => {
+    const next = providers.voice.find((p) => p.id === e.target.value)
+    write({ provider: e.target.value, voiceId: next?.voices[0] ?? '' })
+  }
+  return html`<fieldset class="tools"><legend>Voice</legend>
+    <${Field} label="Voice provider" name="voiceProvider" as="select" value=${voice.provider ?? ''} onChange=${pick} error=${error}>
+      ${provider ? null : html`<option value=${voice.provider ?? ''}>${voice.provider ?? 'none'}</option>`}
+      ${providers.voice.map((p) => html`<option value=${p.id}>${p.name}${needsKey(p)}</option>`)}
+    <//>
+    <${Field} label="Voice id" name="voiceId" as="select" value=${voice.voiceId ?? ''} onChange=${(e) => write({ voiceId: e.target.value })}>
+      ${voices.map((v) => html`<option value=${v}>${v}</option>`)}
+    <//>
+    <${Field} label="Speed" name="voiceSpeed" type="number" step="0.1" min="0.5" max="2" value=${voice.speed ?? 1}
+      onInput=${(e) => e.target.value !== '' && write({ speed: Number(e.target.value) })} />
+  </fieldset>`
+}
+
+export function ModelSelect({ providers, value, onChange, error }) {
+  const known = providers.llm.some((p) => p.models.includes(value))
+  return html`<${Field} label="LLM model" name="llmModelSelect" as="select" value=${value} onChange=${(e) => onChange(e.target.value)} error=${error}>
+    ${known || !value ? null : html`<option value=${value}>${value}</option>`}
+    ${providers.llm.filter((p) => p.models.length).map((p) => html`<optgroup label=${`${p.name}${needsKey(p)}`}>${p.models.map((m) => html`<option value=${m}>${m}</option>`)}</optgroup>`)}
+  <//>`
+}
+
+/** A field per simple setting of a tool's schema (text, number, choice); lists and maps as JSON. */
+function Setting({ tool, prop, schema, value, required, onSet }) {
+  const label = `${tool} ${prop}${required ? '' : ' (optional)'}`
+  const choices = schema.anyOf?.every((s) => 'const' in s) ? schema.anyOf.map((s) => s.const) : undefined
+  if (choices) {
+    return html`<${Field} label=${label} name=${`${tool}.${prop}`} as="select" value=${value ?? schema.default ?? ''} onChange=${(e) => onSet(e.target.value)}>
+      ${choices.map((c) => html`<option value=${c}>${c}</option>`)}<//>`
+  }
+  if (schema.type === 'string' || schema.type === 'integer' || schema.type === 'number') {
+    const number = schema.type !== 'string'
+    return html`<${Field} label=${label} name=${`${tool}.${prop}`} type=${number ? 'number' : 'text'} value=${value ?? ''} placeholder=${schema.default ?? ''}
+      title=${schema.description} onInput=${(e) => onSet(e.target.value === '' ? undefined : number ? Number(e.target.value) : e.target.value)} />`
+  }
+  return html`<${Field} label=${`${label} (JSON)`} name=${`${tool}.${prop}`} as="textarea" rows="3" class="code" title=${schema.description}
+    value=${value === undefined ? '' : JSON.stringify(value)} onChange=${(e) => {
+      try {
+        onSet(e.target.value.trim() ? JSON.parse(e.target.value) : undefined)
+      } catch {
+        e.target.setCustomValidity('not valid JSON')
+        e.target.reportValidity()
+      }
+    }} />`
+}
+
+export function ToolFields({ tools, enabled, configsText, onEnabled, onConfigsText, errorFor }) {
+  const configs = parseObject(configsText)
+  const toggle = (name) => (e) => onEnabled(e.target.checked ? [...enabled, name] : enabled.filter((n) => n !== name))
+  const setProp = (tool, prop) => (value) => {
+    const entry = { ...(configs[tool] ?? {}) }
+    if (value === undefined) delete entry[prop]
+    else entry[prop] = value
+    onConfigsText(JSON.stringify({ ...configs, [tool]: entry }))
+  }
+  return html`<fieldset class="tools"><legend>Tools</legend>
+    ${configs ? null : html`<p class="warn">The tool settings in the advanced view are not valid JSON: fix them there.</p>`}
+    ${tools.map((tool) => {
+      const on = enabled.includes(tool.name)
+      const props = Object.entries(tool.config?.properties ?? {})
+      return html`<div class="tool">
+        <label class="check"><input type="checkbox" name=${`tool-${tool.name}`} checked=${on} onChange=${toggle(tool.name)} /> ${tool.name}: ${tool.description}</label>
+        ${on && configs ? props.map(([prop, schema]) => html`<${Setting} tool=${tool.name} prop=${prop} schema=${schema} value=${configs[tool.name]?.[prop]}
+          required=${(tool.config.required ?? []).includes(prop) && schema.default === undefined} onSet=${setProp(tool.name, prop)} />`) : null}
+        ${errorFor(tool.name) ? html`<p class="field-error" role="alert">${errorFor(tool.name)}</p>` : null}
+      </div>`
+    })}
+  </fieldset>`
+}
