@@ -76,3 +76,44 @@ describe('start-up: every port and number of the configuration is checked', () =
     expect(timer.stderr).toContain('SIP_T1_MS must be a whole number, got 2.5')
   }, TIMEOUT)
 })
+
+describe('a refused call leaves a line and a count', () => {
+  // the helpers' own imports stay in this block: other findings edit the file's head
+  test('an INVITE in national format to the executable is refused, logged at info with source, number as dialled and reason, counted in /metrics, and the appliance stops cleanly', async () => {
+    const { SipPeer } = await import('../helpers/sip-peer.ts')
+    const { until } = await import('../helpers/until.ts')
+    const exe = await runExecutable()
+    const peer = await SipPeer.udp(exe.sipUdp)
+    try {
+      const dialled = '4155550123' // national format: no number of the appliance
+      const callId = `first-week-refused-${Date.now()}`
+      peer.send(
+        [
+          `INVITE sip:${dialled}@127.0.0.1:${exe.sipUdp} SIP/2.0`,
+          `Via: SIP/2.0/UDP 127.0.0.1:${peer.port};branch=z9hG4bKfirstweek1;rport`,
+          'Max-Forwards: 70',
+          `From: <sip:pbx@127.0.0.1>;tag=fw1`,
+          `To: <sip:${dialled}@127.0.0.1>`,
+          `Call-ID: ${callId}`,
+          'CSeq: 1 INVITE',
+          `Contact: <sip:pbx@127.0.0.1:${peer.port}>`,
+          'Content-Length: 0',
+          '',
+          '',
+        ].join('\r\n'),
+      )
+      const res = await peer.waitFor((m) => m.kind === 'response' && m.status >= 400, 60_000)
+      expect(res.kind === 'response' && res.status).toBe(401)
+      await until(() => exe.logs.some((l) => l.event === 'sip_refused'), 60_000, 'the refusal line')
+      expect(exe.logs.find((l) => l.event === 'sip_refused')).toMatchObject({
+        level: 30, component: 'sip', reason: 'unknown_number', msg: 'sip request refused: unknown number',
+        source: `127.0.0.1:${peer.port}`, requestUser: dialled, toUser: dialled, method: 'INVITE',
+      })
+      const metrics = await (await fetch(`${exe.url}/metrics`)).text()
+      expect(metrics).toMatch(/^voice_agent_sip_refused_total\{reason="unknown_number"\} 1$/m)
+    } finally {
+      peer.close()
+      expect(await exe.stop()).toBe(0)
+    }
+  }, TIMEOUT)
+})
