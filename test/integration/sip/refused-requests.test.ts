@@ -117,6 +117,6 @@ describe('refused inbound calls are logged at info and counted by reason', () =>
     // one line per reason at once; the repeats wait for the interval's summary line
     expect(lines.map((l) => l.reason)).toEqual(['unknown_number', 'rate_limited'])
     expect(lines[1]).toMatchObject({ level: 30, requestUser: '+15550000000', msg: 'sip request refused: source rate-limited' })
-    expect(lines[1].status).toBeUndefined()
+    expect(lines[1]?.status).toBeUndefined()
   })
 })
