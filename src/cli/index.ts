@@ -9,6 +9,7 @@ import { NAT_ADVICE, publicHostWarning, resolvePublicHost } from '../startup/ind
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, DB_FILE, restore } from './backup.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
+import { checkHealth, healthUrl } from './health.ts'
 import { formatWorkspaces, listWorkspaces, NoWorkspaceError, soleWorkspace, WhichWorkspaceError } from './workspaces.ts'
 
 export const VERSION: string = pkg.version
@@ -29,6 +30,8 @@ Usage:
                                       print a new API key of the workspace's (first) admin;
                                       --workspace may be left out when there is one workspace
   voice-agent workspaces              list the workspaces: id, a tab, the name; oldest first
+  voice-agent health [--url URL]      GET /health of the appliance of this configuration
+                                      (HTTP_HOST, HTTP_PORT): exit 0 on 200, else 1
   voice-agent check-config            validate the configuration and print it, secrets masked
   voice-agent recordings gc [--dry-run] [--older-than-days N]
                                       list the recordings no call record points at (on this
@@ -80,6 +83,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       }
       case 'create-api-key':
         return await adminKey(rest, loadConfig(env), io)
+      case 'health': {
+        const url = healthArgs(rest) ?? healthUrl(loadConfig(env))
+        const r = await checkHealth(url)
+        if (r.ok) io.out(r.line)
+        else io.err(r.line)
+        return r.ok ? 0 : 1
+      }
       case 'workspaces':
         if (rest.length) throw new UsageError('usage: voice-agent workspaces')
         return await withDb(loadConfig(env), async (db) => {
@@ -153,6 +163,16 @@ async function adminKey(args: string[], cfg: Config, io: Out): Promise<number> {
     io.out(r.key)
     return 0
   })
+}
+
+function healthArgs(args: string[]): string | undefined {
+  try {
+    const url = parseArgs({ args, options: { url: { type: 'string' } }, strict: true }).values.url
+    if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new Error('--url must be an http(s) URL')
+    return url
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\nusage: voice-agent health [--url URL]`)
+  }
 }
 
 async function withDb(cfg: Config, work: (db: Db) => Promise<number>): Promise<number> {

@@ -1,7 +1,7 @@
 // deploy/voice-agent.service is checked by systemd itself, pointing at a real built executable.
 import { expect, test } from 'bun:test'
 import { testNeedingPackage } from '../../helpers/debian.ts'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildExecutable } from '../../helpers/executable.ts'
@@ -28,5 +28,18 @@ test('the unit hardens the service: own user, read-only system, writes only to i
   const unit = readFileSync(UNIT, 'utf8')
   for (const line of ['User=voice-agent', 'ProtectSystem=strict', 'ReadWritePaths=/var/lib/voice-agent', 'Restart=on-failure', 'KillSignal=SIGTERM', 'RestartPreventExitStatus=2 3']) {
     expect(unit).toContain(line)
+  }
+})
+
+test('each file the unit\'s Documentation= names is created by an install command of its header, from a file of this checkout', () => {
+  const unit = readFileSync(UNIT, 'utf8')
+  const docs = unit.match(/^Documentation=(.*)$/m)?.[1]?.split(/\s+/).filter(Boolean) ?? []
+  const installs = [...unit.matchAll(/^#\s+install\s+(?:-\S+\s+)*?(?:-m\s+\S+\s+)?(\S+)\s+(\/\S+)$/gm)].map((m) => ({ from: m[1]!, to: m[2]! }))
+  for (const uri of docs) {
+    if (!uri.startsWith('file:')) continue
+    const path = new URL(uri).pathname
+    const step = installs.find((i) => i.to === path)
+    expect(step, `${uri} is created by no install command in the unit's header`).toBeDefined()
+    expect(existsSync(join(import.meta.dir, '../../..', step!.from)), step!.from).toBe(true)
   }
 })
