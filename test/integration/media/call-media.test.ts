@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { decodeG711, encodeG711, OpusCodec, opusAvailable, tone, toneLevelDb } from '../../../src/media/codec/index.ts'
 import { parseRtp, serializeRtp, type RtpPacket } from '../../../src/media/rtp/index.ts'
 import { CODEC_DEFAULTS } from '../../../src/telephony/sdp/index.ts'
-import { bestCorrelation, readStereoWav, startTestCall, type TestCall } from '../../helpers/media-call.ts'
+import { bestCorrelation, clockSkips, readStereoWav, startTestCall, type TestCall } from '../../helpers/media-call.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { RtpPeer } from '../../helpers/rtp-peer.ts'
 import { FarPeer } from '../../helpers/far-peer.ts'
@@ -57,18 +57,26 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 describe('call media: sending', () => {
   test('a queued tone reaches the peer with consecutive sequence numbers, 160-step timestamps, one SSRC and no drift', async () => {
     const { peer, t } = await setup()
+    const skips = clockSkips()
     t.call.play(tone(1000, 16000, 16000 * 3, 8000))
     await peer.waitFor(() => peer.received.length >= 101)
     const got = peer.received.slice(0, 101)
     const seqSteps = got.slice(1).map((r, i) => (r.packet.sequenceNumber - got[i]!.packet.sequenceNumber + 0x10000) & 0xffff)
     const tsSteps = got.slice(1).map((r, i) => (r.packet.timestamp - got[i]!.packet.timestamp) >>> 0)
     expect(new Set(seqSteps)).toEqual(new Set([1]))
-    expect(new Set(tsSteps)).toEqual(new Set([160]))
     expect(got[0]!.packet.marker).toBe(true)
     expect(got.slice(1).some((r) => r.packet.marker)).toBe(false)
     expect(new Set(got.map((r) => r.packet.ssrc)).size).toBe(1)
-    // Drift-free: the least-squares period over 100 packets is 20 ms, whatever single timers did.
-    expect(Math.abs(slope(got.map((r) => r.atMs)) - 20)).toBeLessThan(0.05)
+    if (clockSkips() > skips) {
+      // the process stalled for more than 30 ms and the clock skipped ahead (by design): the
+      // timeline keeps whole frames, and the exact 20 ms grid is not judged on this machine now
+      console.log(`media clock skipped ${clockSkips() - skips} steps: exact timeline not judged`)
+      expect(tsSteps.every((s) => s > 0 && s % 160 === 0)).toBe(true)
+    } else {
+      expect(new Set(tsSteps)).toEqual(new Set([160]))
+      // Drift-free: the least-squares period over 100 packets is 20 ms, whatever single timers did.
+      expect(Math.abs(slope(got.map((r) => r.atMs)) - 20)).toBeLessThan(0.05)
+    }
     // The payload is the tone: decode one packet and look for 1 kHz.
     const pcm = decodeG711('ulaw', got[50]!.packet.payload)
     expect(toneLevelDb(pcm, 1000, 8000)).toBeGreaterThan(-20)
@@ -115,6 +123,7 @@ describe('call media: sending', () => {
 
   test('a reply after silence leaves at once: its first packet is sent inside play(), with the marker and the next slot timestamp; the lead is given back in the next pause', async () => {
     const { peer, t } = await setup()
+    const skips = clockSkips()
     await peer.waitFor(() => peer.received.length >= 5) // the agent is silent: silence packets flow
     const before = t.call.stats().rtp.packetsSent
     t.call.play(tone(1000, 16000, 16000 / 2, 8000)) // 500 ms: 25 packets
@@ -127,8 +136,14 @@ describe('call media: sending', () => {
     expect(got.slice(1).filter((p) => p.marker).length).toBe(1) // only the talk-spurt's start
     // one timeline: every step one packet (160), across the early start and the given-back slot
     const tsSteps = got.slice(1).map((p, i) => (p.timestamp - got[i]!.timestamp) >>> 0)
-    expect(new Set(tsSteps)).toEqual(new Set([160]))
     expect(new Set(got.slice(1).map((p, i) => (p.sequenceNumber - got[i]!.sequenceNumber + 0x10000) & 0xffff))).toEqual(new Set([1]))
+    if (clockSkips() > skips) {
+      // a stall of more than 30 ms made the clock skip ahead (by design): whole frames, no exact grid
+      console.log(`media clock skipped ${clockSkips() - skips} steps: exact timeline not judged`)
+      expect(tsSteps.every((s) => s > 0 && s % 160 === 0)).toBe(true)
+      return
+    }
+    expect(new Set(tsSteps)).toEqual(new Set([160]))
     // within the talk-spurt the stream runs one packet ahead of the clock; after the pause the
     // skipped slot has given that back and timestamps match the wall clock again
     const aheadMs = (i: number) => ((got[i]!.timestamp - got[0]!.timestamp) >>> 0) / 8 - (peer.received[i]!.atMs - peer.received[0]!.atMs)
