@@ -38,6 +38,7 @@ export class SileroVad implements VadModel {
   private closed = false
   /** The last host that could not run, while windows are scored by loudness. */
   private failure: { message: string; at: number } | undefined
+  private readonly stopping = new Set<Promise<void>>()
 
   private constructor(
     private readonly modelPath: string,
@@ -123,10 +124,15 @@ export class SileroVad implements VadModel {
     return started
   }
 
+  /** Stops the host; close() waits for every stop still under way (an idle release at the same moment), so a thread about to end leaves no host behind. */
   private async release(): Promise<void> {
     const host = this.host
     this.host = undefined
-    await host?.then((h) => h.stop()).catch(() => {})
+    const stopping = host?.then((h) => h.stop()).catch(() => {})
+    if (stopping) this.stopping.add(stopping)
+    await stopping
+    await Promise.all([...this.stopping])
+    if (stopping) this.stopping.delete(stopping)
   }
 
   /**
