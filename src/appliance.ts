@@ -23,7 +23,7 @@ import { createVoiceEngines } from './voice/index.ts'
 import { parseSchedule, WebhookWorker } from './webhooks/index.ts'
 import { workflowLlmFromConfig } from './workflows/index.ts'
 import { bootstrapIfEmpty, forgetWorkspace } from './workspaces/index.ts'
-import { checkPortsFree, portErrorOf } from './startup/index.ts'
+import { adoptPublicHost, checkPortsFree, describeFailure, portErrorOf, ProviderProbes, probeTargets } from './startup/index.ts'
 
 export interface Appliance {
   config: Config
@@ -55,6 +55,7 @@ export async function startAppliance(
 ): Promise<Appliance> {
   // a port in use stops the start here, before anything listens (exit code 2, naming its key)
   const ports = await checkPortsFree(config)
+  const warnings = await adoptPublicHost(config, log)
   const postgres = config.DATABASE_URL !== ''
   config.NODE_ID ||= postgres ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
   secureDataDir(config.DATA_DIR, { sqlite: !postgres })
@@ -69,6 +70,7 @@ export async function startAppliance(
   let presence: NodePresence | undefined
   let placer: CallPlacer | undefined
   let voiceEngines: Awaited<ReturnType<typeof createVoiceEngines>> | undefined
+  const probes = new ProviderProbes(probeTargets(config), { intervalMs: config.PROVIDER_PROBE_MS, timeoutMs: 5000, log: log.child({ component: 'probes' }) })
   try {
     database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
     log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
@@ -122,7 +124,8 @@ export async function startAppliance(
       })
       await changes.start()
     }
-    const readiness = () => ({ starting: !started, problems: voiceProblems() })
+    const readiness = () => ({ starting: !started, problems: [...voiceProblems(), ...probes.problems()], warnings })
+    const unreachableProviders = () => probes.down.map((f) => ({ kind: f.kind, provider: f.provider, message: describeFailure(f) }))
     metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0, enginesLoaded: () => voiceEngines?.loaded() ?? {} })
     metrics.start()
     const campaignEvents = opts.campaignEvents ?? outboxEvents
@@ -156,6 +159,7 @@ export async function startAppliance(
       log,
       dialer,
       readiness,
+      unreachableProviders,
       metrics,
       authenticate: (token, now) => authenticate(db, token, now, principals),
       authenticateAsync: postgres ? (token, now) => authenticateAsync(db, token, now, principals) : undefined,
@@ -189,6 +193,7 @@ export async function startAppliance(
     const uploader = new RecordingUploader(db, recordings, media.recordingsDir, log.child({ component: 'recordings' }))
     const leftover = await uploader.start()
     if (leftover) log.info({ recordings: leftover }, 'recordings left on disk by the last run are being uploaded')
+    probes.start()
     const voice = await createVoiceEngines(config)
     voiceProblems = voice.problems
     voiceEngines = voice
@@ -270,6 +275,7 @@ export async function startAppliance(
       async stop() {
         // SIP refuses new calls (503) from this moment, while the API closes and calls drain
         dispatcher.stop()
+        probes.stop()
         const callsStopped = calls.stop(config.CALL_DRAIN_MS)
         await registrations.stop()
         await httpApp.stop()
@@ -289,6 +295,7 @@ export async function startAppliance(
       },
     }
   } catch (err) {
+    probes.stop()
     metrics?.stop()
     await changes?.stop()
     await presence?.stop()

@@ -7,14 +7,14 @@ import { parseNetworks, type Resolver } from '../net/index.ts'
 import { defaultLlmModel, defaultVoice, servingFromConfig } from '../providers/index.ts'
 import { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody } from './agents.model.ts'
 import * as service from './agents.service.ts'
-import { agentReadiness, ReadinessSchema } from './readiness.ts'
+import { agentReadiness, ReadinessSchema, type UnreachableProvider } from './readiness.ts'
 import { AGENT_TEMPLATES } from './templates.ts'
 
 export { Agent } from './agents.model.ts'
 export type { AgentRole, AgentType } from './agents.table.ts'
 export { findAgent as findAgentRow } from './agents.repository.ts'
 export { type AgentSnapshot, snapshotAgent } from './snapshot.ts'
-export { agentReadiness, type BrainKind, type Readiness } from './readiness.ts'
+export { agentReadiness, type BrainKind, type Readiness, type UnreachableProvider } from './readiness.ts'
 export { checkTools, TOOL_NAMES, TOOLS, type ToolDefinition } from './tools.ts'
 export { fillTemplate, templateVariables } from '../template.ts'
 export { PREVIEW_SAMPLE_RATE, speakPreview, voicePreviewController } from './voice-preview.ts'
@@ -34,7 +34,14 @@ const NO_WORKFLOWS: AgentWorkflowHooks = {
   },
 }
 
-export function agentsController(db: Db, config: Config, auth: AuthPlugin, resolve?: Resolver, workflows: AgentWorkflowHooks = NO_WORKFLOWS) {
+export function agentsController(
+  db: Db,
+  config: Config,
+  auth: AuthPlugin,
+  resolve?: Resolver,
+  workflows: AgentWorkflowHooks = NO_WORKFLOWS,
+  unreachable: () => UnreachableProvider[] = () => [],
+) {
   const rules: service.AgentRules = {
     urlPolicy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowNetworks: parseNetworks(config.WEBHOOK_ALLOW_NETWORKS) },
     resolve,
@@ -42,7 +49,7 @@ export function agentsController(db: Db, config: Config, auth: AuthPlugin, resol
     defaultVoice: defaultVoice(config),
   }
   const serving = servingFromConfig(config)
-  const ready = async (a: Agent) => ({ ...a, readiness: agentReadiness({ ...a, hasWorkflow: await workflows.hasWorkflow(a.workspaceId, a.id) }, serving) })
+  const ready = async (a: Agent) => ({ ...a, readiness: agentReadiness({ ...a, hasWorkflow: await workflows.hasWorkflow(a.workspaceId, a.id) }, serving, unreachable()) })
   const AgentOut = t.Object({ ...Agent.properties, readiness: ReadinessSchema })
   const One = t.Object({ agent: AgentOut })
   return new Elysia({ prefix: '/api/agents', tags: ['Agents'] })

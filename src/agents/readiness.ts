@@ -19,7 +19,19 @@ export interface ReadinessInput {
   hasWorkflow: boolean
 }
 
-export function agentReadiness(agent: ReadinessInput, serving: Serving): Readiness {
+/** A configured provider the latest probe could not reach (src/startup/probes.ts). */
+export interface UnreachableProvider {
+  kind: string
+  provider: string
+  /** Names the provider and its URL, without credentials. */
+  message: string
+}
+
+/**
+ * `unreachable` only adds problems (and makes an LLM agent unable to converse while its backend
+ * cannot be reached); the brain stays what the configuration gives, so a live call still tries.
+ */
+export function agentReadiness(agent: ReadinessInput, serving: Serving, unreachable: UnreachableProvider[] = []): Readiness {
   const problems: string[] = []
   const route = llmRoute(agent.llmModel, serving)
   let brain: BrainKind
@@ -34,7 +46,17 @@ export function agentReadiness(agent: ReadinessInput, serving: Serving): Readine
   } else if (agent.voice.provider === 'flite' && !FLITE_VOICE_IDS.includes(agent.voice.voiceId)) {
     problems.push(`flite has no voice '${agent.voice.voiceId}': calls use the default voice`)
   }
-  return { canConverse: brain !== 'none', brain, problems }
+  let reachable = true
+  if (route.ok && brain === 'llm') {
+    const down = unreachable.find((u) => u.kind === 'llm' && u.provider === route.backend)
+    if (down) {
+      reachable = false
+      problems.push(`${down.message}: callers hear the fallback message and are hung up`)
+    }
+  }
+  const voiceDown = unreachable.find((u) => u.kind === 'tts' && u.provider === agent.voice.provider)
+  if (voiceDown) problems.push(voiceDown.message)
+  return { canConverse: brain !== 'none' && reachable, brain, problems }
 }
 
 export const ReadinessSchema = t.Object(

@@ -50,7 +50,8 @@ export type CallCost = typeof CallCost.static
 const Status = t.Union([t.Literal('queued'), t.Literal('ringing'), t.Literal('in_progress'), t.Literal('ended')])
 export const Outcome = t.Union([
   t.Literal('completed'), t.Literal('transferred'), t.Literal('busy'), t.Literal('no_answer'), t.Literal('not_found'), t.Literal('declined'),
-  t.Literal('cancelled'), t.Literal('failed'), t.Literal('silence_timeout'), t.Literal('max_duration'), t.Literal('provider_error'), t.Literal('shutdown'),
+  t.Literal('cancelled'), t.Literal('failed'), t.Literal('silence_timeout'), t.Literal('max_duration'), t.Literal('provider_error'), t.Literal('not_configured'),
+  t.Literal('shutdown'),
 ])
 const nullableString = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
 

@@ -11,7 +11,7 @@ export type CallStatus = 'queued' | 'ringing' | 'in_progress' | 'ended'
  */
 export type CallOutcome =
   | 'completed' | 'transferred' | 'busy' | 'no_answer' | 'not_found' | 'declined' | 'cancelled' | 'failed'
-  | 'silence_timeout' | 'max_duration' | 'provider_error' | 'shutdown'
+  | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured' | 'shutdown'
 
 export interface CallTable {
   id: string

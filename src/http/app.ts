@@ -1,6 +1,6 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
-import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, TOOLS, voicePreviewController } from '../agents/index.ts'
+import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, TOOLS, type UnreachableProvider, voicePreviewController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
 import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor, publicHttpBase } from '../calls/index.ts'
@@ -39,7 +39,9 @@ export interface AppDeps {
   /** Prometheus instruments; GET /metrics is served when present. */
   metrics?: Metrics
   /** For `/ready`: still loading engines, and what fell back or failed; absent when the voice side is not running. */
-  readiness?: () => { starting: boolean; problems: string[] }
+  readiness?: () => { starting: boolean; problems: string[]; warnings?: string[] }
+  /** Configured providers the latest probe could not reach (agent and number readiness). */
+  unreachableProviders?: () => UnreachableProvider[]
   /** Nudges background workers when the API made work due (absent: they find it at their next poll). */
   background?: { wakeAnalysis(): void; wakeWebhooks(): void }
   /** The campaign dispatcher's wake-up and where campaign events go; absent: jobs wait for the next start. */
@@ -55,17 +57,17 @@ export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => workspacesController(db, auth),
   ({ db }, auth) => apiKeysController(db, auth),
   ({ config }, auth) => providersController(auth, config, [...TOOLS.values()]),
-  ({ db, config }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config)),
+  ({ db, config, unreachableProviders }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config), unreachableProviders),
   ({ db, voices, config }, auth) =>
     voicePreviewController(db, auth, () => voices?.(), { concurrency: config.VOICE_PREVIEW_CONCURRENCY, perMin: config.VOICE_PREVIEW_PER_MIN }),
   ({ db, config }, auth) => billingController(db, config, auth),
   ({ db, config }, auth) => carrierController(db, config, auth),
-  ({ db, config }, auth) =>
+  ({ db, config, unreachableProviders }, auth) =>
     numbersController(db, config, auth, async (workspaceId, agentId) => {
       const agent = await findAgentRow(db, workspaceId, agentId)
       if (!agent) return undefined
       const hasWorkflow = (await findWorkflowGraph(db, workspaceId, agentId)) !== undefined
-      return agentReadiness({ llmModel: agent.llm_model, voice: JSON.parse(agent.voice), hasWorkflow }, servingFromConfig(config))
+      return agentReadiness({ llmModel: agent.llm_model, voice: JSON.parse(agent.voice), hasWorkflow }, servingFromConfig(config), unreachableProviders?.())
     }),
   (deps, auth) =>
     workflowsFeature(deps, auth, {
@@ -190,16 +192,16 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
         } catch {
           throw new AppError(503, 'not_ready', 'database is not reachable')
         }
-        const { starting, problems } = deps.readiness?.() ?? { starting: false, problems: [] }
+        const { starting, problems, warnings = [] } = deps.readiness?.() ?? { starting: false, problems: [] }
         if (starting) throw new AppError(503, 'not_ready', 'the appliance is loading its engines; calls are not taken yet')
-        const node = { nodeId: config.NODE_ID, database: isPostgres(db) ? ('postgres' as const) : ('sqlite' as const) }
+        const node = { nodeId: config.NODE_ID, database: isPostgres(db) ? ('postgres' as const) : ('sqlite' as const), ...(warnings.length ? { warnings } : {}) }
         return problems.length ? { status: 'degraded' as const, problems, ...node } : { status: 'ready' as const, ...node }
       },
       {
         detail: {
           summary: 'Readiness',
           description:
-            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker): calls are still taken, worse. Both name this node (nodeId, its NODE_ID) and its database kind (sqlite or postgres), for load balancers and operators of several nodes.',
+            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker), or a configured LLM, STT or TTS provider cannot be reached (probed every PROVIDER_PROBE_MS; named with its URL, never its key): calls are still taken, worse. warnings (present only when there are some) are settings that work here but not for peers on other machines, e.g. a loopback PUBLIC_HOST while SIP listens beyond it. Both name this node (nodeId, its NODE_ID) and its database kind (sqlite or postgres), for load balancers and operators of several nodes.',
           tags: ['Health'],
         },
       },

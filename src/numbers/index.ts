@@ -27,11 +27,15 @@ export function numbersController(db: Db, config: Config, auth: AuthPlugin, read
     statusDetail: t.Union([t.String(), t.Null()], {
       description: 'what keeps calls on this number from working although it is set up, e.g. an inbound agent that cannot converse; null when nothing does',
     }),
+    needsAttention: t.Boolean({
+      description: 'true when statusDetail names a problem (e.g. the inbound agent\'s LLM is not configured or cannot be reached): the number is not really active, whatever status says',
+    }),
   })
   const One = t.Object({ phoneNumber: NumberOut })
   const withDetail = async (n: PhoneNumber) => {
     const r = n.inboundAgentId ? await readinessOf(n.workspaceId, n.inboundAgentId) : undefined
-    return { ...n, statusDetail: r && !r.canConverse ? `the inbound agent cannot converse: ${r.problems.join('; ')}` : null }
+    const statusDetail = r && !r.canConverse ? `the inbound agent cannot converse: ${r.problems.join('; ')}` : null
+    return { ...n, statusDetail, needsAttention: statusDetail !== null }
   }
   const numbers = new Elysia({ prefix: '/api/phone-numbers', tags: ['Phone numbers'] })
     .use(auth)

@@ -1,2 +1,4 @@
 // What the appliance checks before and while it starts: ports, the advertised address, providers.
 export { checkPortsFree, type PortCheck, PortInUseError, portErrorOf, type PortSettings } from './ports.ts'
+export { adoptPublicHost, defaultRouteAddress, isLoopbackHost, NAT_ADVICE, type PublicHost, publicHostWarning, resolvePublicHost } from './public-host.ts'
+export { describeFailure, type ProbeFailure, type ProbeTarget, ProviderProbes, probeTargets } from './probes.ts'

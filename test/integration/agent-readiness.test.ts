@@ -6,14 +6,17 @@ import { setupCallTarget } from '../helpers/calls.ts'
 
 let offline: TestAppliance
 let withLlm: TestAppliance
+// the LLM endpoint is probed with a TCP connect: something must listen there for agents to converse
+const llmPort = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
 
 beforeAll(async () => {
   offline = await startTestAppliance({ LLM_PROVIDER: 'auto' })
-  withLlm = await startTestAppliance({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'llama3.2', FLITE_VOICE: 'awb' })
+  withLlm = await startTestAppliance({ LLM_PROVIDER: 'openai', LLM_BASE_URL: `http://127.0.0.1:${llmPort.port}/v1`, LLM_MODEL: 'llama3.2', FLITE_VOICE: 'awb' })
 })
 afterAll(async () => {
   await offline?.stop()
   await withLlm?.stop()
+  llmPort.stop(true)
 })
 
 describe('agent readiness', () => {

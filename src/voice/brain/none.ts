@@ -9,7 +9,8 @@ export function noBrain(welcome: string, message: string): Brain {
     start(host) {
       void (async () => {
         if (welcome.trim()) await host.say(welcome)
-        await host.end('provider_error', message)
+        // not provider_error: nothing failed, nothing was configured to converse with
+        await host.end('not_configured', message)
       })()
     },
     onUserTurn() {},

@@ -56,7 +56,8 @@ export interface AgentProfile {
   tools: SessionTool[]
 }
 
-export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error'
+/** not_configured: the agent had nothing to converse with (no LLM serves it, no workflow), as opposed to a provider that failed. */
+export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured'
 
 /** One thing being said while it is produced: audio goes to playout as it arrives. */
 export interface SpeechOut {

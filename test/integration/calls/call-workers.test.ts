@@ -60,7 +60,7 @@ test('two calls run in different call workers; killing one worker hangs up only 
     expect(await b.saw('session closed'), b.output()).toBe(true)
     const endedB = await waitForCall(t, (c) => c.id === callB.id && c.status === 'ended')
     expect(endedB.endReason).not.toBe('call-worker-failed')
-    expect(endedB.outcome).toBe('provider_error') // no LLM configured: greet, explain, hang up
+    expect(endedB.outcome).toBe('not_configured') // no LLM configured: greet, explain, hang up
     expect(endedB.recordingUrl).toBeTruthy()
 
     expect(await metric('voice_agent_call_worker_failures_total')).toBe(1)
@@ -77,7 +77,7 @@ test('two calls run in different call workers; killing one worker hangs up only 
     expect(pool().slotOf(callC.id)).toBeDefined()
     expect(await c.saw('session closed'), c.output()).toBe(true)
     const endedC = await waitForCall(t, (x) => x.id === callC.id && x.status === 'ended')
-    expect(endedC.outcome).toBe('provider_error')
+    expect(endedC.outcome).toBe('not_configured')
   } finally {
     await c.stop()
   }

@@ -152,7 +152,7 @@ export function NumbersPage() {
         { label: 'Number', cell: (n) => html`${n.e164}${n.label ? html` <small>${n.label}</small>` : null}` },
         { label: 'Source', cell: (n) => n.source },
         // an agent that cannot converse (no LLM, or its LLM unreachable) is not the green "active"
-        { label: 'Status', cell: (n) => html`<${Status} value=${n.status} />${n.statusDetail ? html`<br /><small>${n.statusDetail}</small>` : null}` },
+        { label: 'Status', cell: (n) => html`${n.needsAttention ? html`<span class="status status-attention">needs attention</span>` : html`<${Status} value=${n.status} />`}${n.statusDetail ? html`<br /><small>${n.statusDetail}</small>` : null}` },
         { label: 'Inbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="inboundAgentId" agents=${list} onDone=${numbers.reload} />` },
         { label: 'Outbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="outboundAgentId" agents=${list} onDone=${numbers.reload} />` },
         { label: 'Actions', cell: (n) => html`<button aria-label=${`Edit ${n.e164}`} onClick=${() => setEditing(n.id)}>Edit</button>` },

@@ -35,7 +35,12 @@ export function OverviewPage() {
   midnight.setHours(0, 0, 0, 0)
   const today = useData(() => get(`/api/calls${qs({ createdAfter: midnight.toISOString(), status: 'ended', limit: 100 })}`), [], 10000)
   const s = today.data ? summarise(today.data.calls) : undefined
+  // /ready names what works here but not for callers: a loopback PUBLIC_HOST, an unreachable provider
+  const ready = useData(() => get('/ready'), [], 30000)
+  const attention = [...(ready.data?.warnings ?? []), ...(ready.data?.problems ?? [])]
   return html`<h1>Overview</h1>
+    ${attention.length ? html`<section aria-label="Needs attention" class="readiness bad"><h2>Needs attention</h2>
+      <ul>${attention.map((w) => html`<li>${w}</li>`)}</ul></section>` : null}
     <section aria-label="Live calls"><h2>Live calls</h2>
       <${Problem} error=${live.error} />
       <${CallsTable} caption="Calls in progress" calls=${live.data?.calls} />
