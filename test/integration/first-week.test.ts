@@ -105,7 +105,7 @@ describe('start-up: PUBLIC_HOST unset advertises the default route\'s address, a
     const exe = await runExecutable({ PUBLIC_HOST: '127.0.0.1', SIP_HOST: '0.0.0.0' })
     try {
       expect(exe.logs.find((l) => l.publicHost === '127.0.0.1')).toMatchObject({ level: 40, sipHost: '0.0.0.0' })
-      const ready = await fetch(`${exe.url}/ready`).then((r) => r.json())
+      const ready: any = await fetch(`${exe.url}/ready`).then((r) => r.json())
       expect(ready.warnings).toEqual([expect.stringContaining('PUBLIC_HOST is 127.0.0.1, a loopback address')])
     } finally {
       await exe.stop()
@@ -123,7 +123,7 @@ describe('start-up: a configured provider that cannot be reached', () => {
     const exe = await runExecutable({ LLM_BASE_URL: `http://probe:hunter2@127.0.0.1:${port}/v1`, LLM_API_KEY: 'sk-never-shown' })
     try {
       let ready: any
-      await untilAsync(async () => (ready = await fetch(`${exe.url}/ready`).then((r) => r.json())).status === 'degraded', 60_000, '/ready to say degraded', 200)
+      await untilAsync(async () => (ready = (await fetch(`${exe.url}/ready`).then((r) => r.json())) as any).status === 'degraded', 60_000, '/ready to say degraded', 200)
       expect(ready.problems).toContain(`llm provider openai at http://127.0.0.1:${port}/v1 cannot be reached (connection refused)`)
       expect(JSON.stringify(ready)).not.toContain('hunter2')
       expect(JSON.stringify(ready)).not.toContain('sk-never-shown')
