@@ -27,10 +27,21 @@ const unflushed = new Set<() => void>()
 let exitHooked = false
 
 /**
+ * A successful read (GET or HEAD answered below 400) is logged at debug: a console left open
+ * polls several of them every few seconds, which at info outnumbered the call lines four to one.
+ * Every write, and every request answered 4xx or 5xx (a refused key, a missing page), is info.
+ * /metrics counts every request either way.
+ */
+export function accessLevel(method: string, status: number): 'debug' | 'info' {
+  return status < 400 && (method === 'GET' || method === 'HEAD') ? 'debug' : 'info'
+}
+
+/**
  * The one line per HTTP request, serialised by hand in pino's own shape and written to the
  * logger's stream: pino's redaction pass costs microseconds per line, and these fields cannot
  * carry a secret (the request id is validated, the path has no query string, the rest are
- * numbers and the method). Written only when the logger is at `info` or below.
+ * numbers and the method). Its level is accessLevel's: a successful read at `debug`, the rest
+ * at `info`; written only when the logger's level lets it through.
  *
  * Lines are gathered and written once per turn of the event loop (under Bun pino's stream is
  * stdout with one system call per write), so a write may carry several lines, each ending in
@@ -38,7 +49,7 @@ let exitHooked = false
  */
 export function accessLog(log: Logger): AccessLog {
   const stream = (log as unknown as Record<symbol, { write(chunk: string): void }>)[pino.symbols.streamSym] as { write(chunk: string): void }
-  const level = log.levels.values.info as number
+  const levels = { debug: log.levels.values.debug as number, info: log.levels.values.info as number }
   let pending = ''
   const flush = () => {
     unflushed.delete(flush)
@@ -53,7 +64,9 @@ export function accessLog(log: Logger): AccessLog {
     })
   }
   return (requestId, method, path, status, ms) => {
-    if (!log.isLevelEnabled('info')) return
+    const name = accessLevel(method, status)
+    if (!log.isLevelEnabled(name)) return
+    const level = levels[name]
     const bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? ''
     if (pending === '') {
       unflushed.add(flush)

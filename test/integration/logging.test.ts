@@ -47,12 +47,24 @@ afterAll(async () => {
 })
 
 describe('structured logs', () => {
-  test('every line is JSON; each request is logged once with its requestId, method, path, status and duration', async () => {
-    const r = await api('GET', '/api/workspaces', { headers: { 'x-request-id': 'log-probe-1' } })
+  test('every line is JSON; each write and each refused request is logged once at info with its requestId, method, path, status and duration', async () => {
+    const ws = (await api('GET', '/api/workspaces')).body.workspaces[0].id
+    const r = await api('POST', `/api/workspaces/${ws}/api-keys`, { body: { name: 'log-probe' }, headers: { 'x-request-id': 'log-probe-1' } })
     expect(r.status).toBe(200)
     const line = await nextRecord((x) => x.requestId === 'log-probe-1')
-    expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/api/workspaces', status: 200 })
+    expect(line).toMatchObject({ level: 30, msg: 'request', method: 'POST', path: `/api/workspaces/${ws}/api-keys`, status: 200 })
     expect(typeof line?.ms).toBe('number')
+    expect((await api('GET', '/api/calls/call_none', { headers: { 'x-request-id': 'log-probe-404' } })).status).toBe(404)
+    expect(await nextRecord((x) => x.requestId === 'log-probe-404')).toMatchObject({ level: 30, msg: 'request', method: 'GET', status: 404 })
+    expect(lines.filter((l) => l.includes('"log-probe-1"') || l.includes('"log-probe-404"'))).toHaveLength(2)
+  })
+
+  test("the console's polling (a GET answered 200) leaves no line at info", async () => {
+    for (let i = 0; i < 5; i++) expect((await api('GET', '/api/workspaces', { headers: { 'x-request-id': `log-poll-${i}` } })).status).toBe(200)
+    // a write after the reads: once its line is out, the reads' lines would have been out before it
+    expect((await api('POST', '/api/workspaces/ws_none/api-keys', { body: { name: 'x' }, headers: { 'x-request-id': 'log-poll-end' } })).status).toBeGreaterThanOrEqual(400)
+    await nextRecord((x) => x.requestId === 'log-poll-end')
+    expect(lines.filter((l) => l.includes('"log-poll-'))).toHaveLength(1)
   })
 
   test('the bootstrap admin key is logged once, at first start, and no other secret ever is', async () => {
