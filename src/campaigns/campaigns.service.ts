@@ -8,6 +8,8 @@ import * as repo from './campaigns.repository.ts'
 import type { JobStatus, OutboundContactRow, OutboundJobRow } from './campaigns.table.ts'
 import { closeIfDone } from './claims.ts'
 import type { CampaignEvents } from './events.ts'
+import { logJobChange } from './job-log.ts'
+import type { Logger } from '../log.ts'
 
 type JobRow = OutboundJobRow & { agent_name: string | null; phone_e164: string | null }
 
@@ -82,6 +84,8 @@ export interface ActionDeps {
   db: Db
   events: CampaignEvents
   poke(): void
+  /** Where each change is logged, once committed. */
+  log?: Logger
 }
 
 const FROM: Record<'pause' | 'resume' | 'cancel', JobStatus[]> = {
@@ -92,19 +96,24 @@ const FROM: Record<'pause' | 'resume' | 'cancel', JobStatus[]> = {
 
 /** pause: nothing new is dialled; resume: back to scheduled or in_progress; cancel: pending contacts are cancelled. */
 export async function act(d: ActionDeps, workspaceId: string, id: string, action: 'pause' | 'resume' | 'cancel') {
-  await d.db.transaction().execute(async (trx) => {
+  const status = await d.db.transaction().execute(async (trx) => {
     const job = await repo.findJob(trx, workspaceId, id)
     if (!job) throw notFound('outbound job')
     if (!FROM[action].includes(job.status)) throw conflict(`cannot ${action} a job that is ${job.status}`, { status: job.status })
-    if (action === 'pause') await repo.setJob(trx, id, { status: 'paused' })
-    if (action === 'resume') await repo.setJob(trx, id, { status: job.started_at ? 'in_progress' : 'scheduled' })
+    const to: JobStatus = action === 'pause' ? 'paused' : action === 'cancel' ? 'cancelled' : job.started_at ? 'in_progress' : 'scheduled'
+    await repo.setJob(trx, id, { status: to })
     if (action === 'cancel') {
-      await repo.setJob(trx, id, { status: 'cancelled' })
       const n = await repo.cancelPending(trx, id, nowIso())
       await repo.bump(trx, id, { pending: -n, cancelled: n })
       await closeIfDone(trx as Db, d.events, id)
     }
+    return to
   })
   if (action === 'resume') d.poke()
-  return toJobDetail(await getJob(d.db, workspaceId, id))
+  const row = await getJob(d.db, workspaceId, id)
+  // counters as read after the commit; a cancel with no call in progress ended the job at once
+  logJobChange(d.log, row, PAST[action], status, action === 'cancel' ? { ended: row.completed_at !== null } : {})
+  return toJobDetail(row)
 }
+
+const PAST = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' } as const

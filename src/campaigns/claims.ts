@@ -8,8 +8,10 @@ import type { JobSettings } from './campaigns.model.ts'
 import * as repo from './campaigns.repository.ts'
 import type { ContactOutcome, OutboundContactRow, OutboundJobRow } from './campaigns.table.ts'
 import type { CampaignEvents } from './events.ts'
+import { logJobClosed } from './job-log.ts'
 import { afterAttempt, numberZone, windowOpensAt } from './schedule.ts'
 import type { CallRow } from '../calls/index.ts'
+import type { Logger } from '../log.ts'
 
 export interface Claim {
   contact: OutboundContactRow
@@ -125,11 +127,12 @@ export function attemptOutcome(call: Pick<CallRow, 'outcome' | 'end_reason' | 'a
  * Closes the attempt of `contactId` whose call is `callId`: the contact is retried, completed or
  * failed by the job's rules, the counters move, and call.completed (and job.completed when it was
  * the last) is emitted, all in one transaction. A second call for the same attempt changes nothing.
+ * The job's end, if this closed it, is logged to `log` once committed.
  */
-export function finishAttempt(db: Db, events: CampaignEvents, contactId: string, callId: string, nowMs: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+export async function finishAttempt(db: Db, events: CampaignEvents, contactId: string, callId: string, nowMs: number, log?: Logger): Promise<boolean> {
+  const done = await db.transaction().execute(async (trx) => {
     const contact = await repo.lockContact(trx, contactId)
-    if (!contact || contact.status !== 'dialing' || contact.call_id !== callId) return false
+    if (!contact || contact.status !== 'dialing' || contact.call_id !== callId) return undefined
     const job = (await repo.findJobById(trx, contact.job_id))!
     const settings = settingsOf(job)
     const call = await trx.selectFrom('calls').select(['outcome', 'answered_at', 'answered_by', 'end_reason']).where('id', '=', callId).executeTakeFirst()
@@ -158,20 +161,27 @@ export function finishAttempt(db: Db, events: CampaignEvents, contactId: string,
       contact: { id: contact.id, to: contact.to_number, dynamicVariables: JSON.parse(contact.variables), status: next.status, attempts: contact.attempts, lastOutcome: outcome },
       at,
     })
-    await closeIfDone(trx as Db, events, job.id)
-    return true
+    return { closed: await closeIfDone(trx as Db, events, job.id) }
   })
+  if (!done) return false
+  logJobClosed(log, done.closed)
+  return true
 }
 
-/** A job with nothing pending and nothing in flight is completed (a cancelled one gets its completedAt). */
-export async function closeIfDone(trx: Db, events: CampaignEvents, jobId: string): Promise<void> {
+/**
+ * A job with nothing pending and nothing in flight is completed (a cancelled one gets its
+ * completedAt). Returns the job as this left it when it closed it (its status is the one set),
+ * for the caller to log once its transaction committed; undefined when it did nothing.
+ */
+export async function closeIfDone(trx: Db, events: CampaignEvents, jobId: string): Promise<(OutboundJobRow & { status: 'completed' | 'cancelled' }) | undefined> {
   const job = await repo.lockJob(trx, jobId)
-  if (!job || job.pending > 0 || job.active > 0 || job.completed_at) return
-  if (job.status !== 'in_progress' && job.status !== 'cancelled') return
+  if (!job || job.pending > 0 || job.active > 0 || job.completed_at) return undefined
+  if (job.status !== 'in_progress' && job.status !== 'cancelled') return undefined
   const at = nowIso()
   const status = job.status === 'cancelled' ? 'cancelled' : 'completed'
   await repo.setJob(trx, jobId, { status, completed_at: at })
   await events.emit(trx, { type: 'job.completed', workspaceId: job.workspace_id, jobId, status, at })
+  return { ...job, status, completed_at: at }
 }
 
 /** Gives back a claim whose call never went out (the dialer refused at once): the attempt did not happen. */

@@ -13,6 +13,8 @@ import { WEEKDAYS, type CreateJobBody, type JobSettings, type JobSettingsInput }
 import * as repo from './campaigns.repository.ts'
 import type { OutboundContactTable, OutboundJobRow } from './campaigns.table.ts'
 import type { CampaignEvents } from './events.ts'
+import { logJobChange } from './job-log.ts'
+import type { Logger } from '../log.ts'
 import { DEFAULT_WINDOW, isZone, startAtMs } from './schedule.ts'
 import { MAX_ISSUES, type PreparedContacts } from './upload/index.ts'
 
@@ -56,6 +58,8 @@ export interface CreateDeps {
   db: Db
   box: SecretBox
   events: CampaignEvents
+  /** Where a job that starts at once (no future startAt) is logged as started. */
+  log?: Logger
 }
 
 /** What is wrong with the agent and the number of a job, each checked only when given. */
@@ -138,5 +142,7 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: JobHea
     await repo.insertJob(trx, job, contacts)
     if (!scheduled) await d.events.emit(trx, { type: 'job.started', workspaceId, jobId, at: createdAt })
   })
-  return { jobId, warnings: prepared.warnings, row: (await repo.findJob(d.db, workspaceId, jobId)) as OutboundJobRow & { agent_name: string | null; phone_e164: string | null } }
+  const row = (await repo.findJob(d.db, workspaceId, jobId)) as OutboundJobRow & { agent_name: string | null; phone_e164: string | null }
+  if (!scheduled) logJobChange(d.log, row, 'started', 'in_progress')
+  return { jobId, warnings: prepared.warnings, row }
 }

@@ -15,6 +15,7 @@ import * as repo from './campaigns.repository.ts'
 import type { OutboundJobRow } from './campaigns.table.ts'
 import { claimNext, closeIfDone, finishAttempt, releaseClaim, settingsOf, type Claim } from './claims.ts'
 import type { CampaignEvents } from './events.ts'
+import { logJobChange, logJobClosed } from './job-log.ts'
 
 export interface DispatcherDeps {
   db: Db
@@ -129,17 +130,19 @@ export class Dispatcher {
           await new Promise((r) => setImmediate(r))
         }
       }
-      await this.d.db.transaction().execute((trx) => closeIfDone(trx as Db, this.d.events, job.id))
+      logJobClosed(this.d.log, await this.d.db.transaction().execute((trx) => closeIfDone(trx as Db, this.d.events, job.id)))
     }
   }
 
   private async startJob(job: OutboundJobRow): Promise<void> {
-    await this.d.db.transaction().execute(async (trx) => {
+    const started = await this.d.db.transaction().execute(async (trx) => {
       const at = nowIso()
-      if (await repo.setJob(trx, job.id, { status: 'in_progress', started_at: at }, ['scheduled'])) {
-        await this.d.events.emit(trx, { type: 'job.started', workspaceId: job.workspace_id, jobId: job.id, at })
-      }
+      if (!(await repo.setJob(trx, job.id, { status: 'in_progress', started_at: at }, ['scheduled']))) return false
+      await this.d.events.emit(trx, { type: 'job.started', workspaceId: job.workspace_id, jobId: job.id, at })
+      return true
     })
+    // another node may have started it first: that node logs it
+    if (started) logJobChange(this.d.log, job, 'started', 'in_progress')
   }
 
   private async resolve(job: OutboundJobRow) {
@@ -175,13 +178,13 @@ export class Dispatcher {
       }
       this.d.log.warn({ err, callId, jobId: job.id }, 'campaign call could not be placed')
       await this.d.db.updateTable('calls').set({ status: 'ended', outcome: 'failed', end_reason: String((err as Error).message).slice(0, 200), ended_at: nowIso() }).where('id', '=', callId).execute()
-      await finishAttempt(this.d.db, this.d.events, contactId, callId, this.now())
+      await finishAttempt(this.d.db, this.d.events, contactId, callId, this.now(), this.d.log)
     }
   }
 
   private ended(callId: string, contactId: string): void {
     this.live.delete(callId)
-    const p = finishAttempt(this.d.db, this.d.events, contactId, callId, this.now())
+    const p = finishAttempt(this.d.db, this.d.events, contactId, callId, this.now(), this.d.log)
       .catch((err) => this.d.log.error({ err, callId }, 'could not record a campaign attempt; it is reconciled at the next start'))
       .finally(() => {
         this.settling.delete(p)
@@ -191,16 +194,16 @@ export class Dispatcher {
   }
 
   private async failJob(job: OutboundJobRow, reason: string): Promise<void> {
-    this.d.log.warn({ jobId: job.id, reason }, 'campaign failed')
-    await this.d.db.transaction().execute(async (trx) => {
+    const failed = await this.d.db.transaction().execute(async (trx) => {
       const at = nowIso()
       const r = await trx.updateTable('outbound_contacts').set({ status: 'failed', outcome: 'failed', updated_at: at }).where('job_id', '=', job.id).where('status', '=', 'pending').executeTakeFirst()
       const n = Number(r.numUpdatedRows)
       await repo.bump(trx, job.id, { pending: -n, failed: n })
-      if (await repo.setJob(trx, job.id, { status: 'failed', completed_at: at }, ['in_progress'])) {
-        await this.d.events.emit(trx, { type: 'job.completed', workspaceId: job.workspace_id, jobId: job.id, status: 'failed', at })
-      }
+      if (!(await repo.setJob(trx, job.id, { status: 'failed', completed_at: at }, ['in_progress']))) return undefined
+      await this.d.events.emit(trx, { type: 'job.completed', workspaceId: job.workspace_id, jobId: job.id, status: 'failed', at })
+      return repo.findJobById(trx, job.id)
     })
+    if (failed) logJobChange(this.d.log, failed, 'failed', 'failed', { reason, ended: failed.active === 0 })
   }
 
   /** Sleeps until the next due moment (a scheduled start, a retry, a window opening). */
@@ -240,7 +243,7 @@ export class Dispatcher {
         .where('id', '=', c.call_id)
         .where('status', '!=', 'ended')
         .execute()
-      await finishAttempt(this.d.db, this.d.events, c.id, c.call_id, this.now())
+      await finishAttempt(this.d.db, this.d.events, c.id, c.call_id, this.now(), this.d.log)
     }
     if (stale.length) this.poke()
   }

@@ -2,6 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { Db } from '../db/index.ts'
 import type { AuthPlugin, Principal } from '../http/auth.ts'
+import type { Logger } from '../log.ts'
 import { IdParams, NextCursor } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
 import type { SecretBox } from '../secrets/index.ts'
@@ -24,6 +25,8 @@ export interface CampaignsDeps {
   poke(): void
   /** Largest upload of contacts (OUTBOUND_JOB_MAX_BODY_BYTES). */
   maxUploadBytes: number
+  /** Start, pause, resume and cancel made through the API are logged here. */
+  log: Logger
 }
 
 const CsvQuery = t.Object({

@@ -91,6 +91,7 @@ export const FEATURES: FeatureMount[] = [
         events: deps.campaigns?.events ?? noEvents,
         poke: () => deps.campaigns?.poke(),
         maxUploadBytes: deps.config.OUTBOUND_JOB_MAX_BODY_BYTES,
+        log: deps.log.child({ component: 'campaigns' }),
       },
       auth,
     ),
