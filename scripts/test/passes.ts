@@ -18,6 +18,8 @@ export const POSTGRES_PASS = [
   'test/integration/carrier.test.ts',
   'test/integration/errors.test.ts',
   'test/integration/fuzz.test.ts',
+  'test/integration/sip-fuzz.test.ts',
+  'test/integration/media/call-media.test.ts',
   'test/integration/health.test.ts',
   'test/integration/hostile-input.test.ts',
   'test/integration/metrics.test.ts',
@@ -53,6 +55,8 @@ export const REAL_TIME_PASS = 'test/integration/media'
 export const BUSY_PASS = [
   'test/integration/hostile-input.test.ts',
   'test/integration/fuzz.test.ts',
+  'test/integration/sip-fuzz.test.ts',
+  'test/integration/media/call-media.test.ts',
   'test/integration/voice/engine-idle-release.test.ts',
   'test/integration/voice/session-cloud.test.ts',
   'test/integration/voice/silero-host.test.ts',

@@ -164,11 +164,15 @@ export async function check(baseUrl: string, key: string, route: Route, req: Fuz
     const bytes = new Uint8Array(await res.arrayBuffer())
     return { res, bytes, lag: probe.worstMs }
   }
-  const budget = await lagBudgetMs(MAX_LAG_MS)
+  let budget = await lagBudgetMs(MAX_LAG_MS)
   let { res, bytes, lag } = await send()
   // A request that holds the loop does so every time; a timer late once because the machine was
-  // busy elsewhere is not the request's doing, so a late answer is tried once more.
-  if (lag >= budget) ({ res, bytes, lag } = await send())
+  // busy elsewhere is not the request's doing, so a late answer is tried once more, against the
+  // machine's slowdown measured again.
+  if (lag >= budget) {
+    budget = await lagBudgetMs(MAX_LAG_MS, true)
+    ;({ res, bytes, lag } = await send())
+  }
   statuses?.set(res.status, (statuses.get(res.status) ?? 0) + 1)
   if (res.status >= 500) return `status ${res.status}`
   if (bytes.length > MAX_RESPONSE_BYTES) return `response of ${bytes.length} bytes`

@@ -55,9 +55,11 @@ let slowdown: Promise<number> | undefined
 /**
  * How much slower this machine is, now, than the development machine idle: the median of 9 runs
  * of a fixed JSON workload (about 20 ms there), against that figure; never below 1. Measured once
- * per process. A slower CPU, one core, or a CPU hog on every core all show here.
+ * per process, and again when `fresh` (the load may have changed since). A slower CPU, one core,
+ * or a CPU hog on every core all show here.
  */
-export function machineSlowdown(): Promise<number> {
+export function machineSlowdown(fresh = false): Promise<number> {
+  if (fresh) slowdown = undefined
   slowdown ??= (async () => {
     const runs: number[] = []
     for (let i = 0; i < 9; i++) {
@@ -71,12 +73,13 @@ export function machineSlowdown(): Promise<number> {
 }
 
 /**
- * The event-loop lag a test may allow for "this request did not hold the loop": `targetMs` (the
- * figure on the development machine) scaled by this machine's slowdown now. Tests bound behaviour,
- * not speed: the stalls these tests exist for are hundreds of ms to seconds.
+ * The event-loop lag a test may allow for "this request did not hold the loop": three times
+ * `targetMs` (the benchmark's figure on the development machine), scaled by this machine's
+ * slowdown now. Tests bound behaviour, not speed: the stalls these tests exist for are hundreds of
+ * ms to seconds, while a collector pause on a busy core alone can pass 50 ms.
  */
-export async function lagBudgetMs(targetMs = 50): Promise<number> {
-  return targetMs * (await machineSlowdown())
+export async function lagBudgetMs(targetMs = 50, fresh = false): Promise<number> {
+  return 3 * targetMs * (await machineSlowdown(fresh))
 }
 
 /**
@@ -85,11 +88,12 @@ export async function lagBudgetMs(targetMs = 50): Promise<number> {
  * doing, so an answer over the budget is tried once more and the better of the two is kept.
  */
 export async function lagDuring<T>(probe: LagProbe, fn: () => Promise<T>): Promise<{ result: T; lagMs: number; budgetMs: number }> {
-  const budgetMs = await lagBudgetMs()
+  let budgetMs = await lagBudgetMs()
   probe.reset()
   let result = await fn()
   let lagMs = probe.worstMs
   if (lagMs >= budgetMs) {
+    budgetMs = await lagBudgetMs(50, true)
     probe.reset()
     result = await fn()
     lagMs = probe.worstMs
