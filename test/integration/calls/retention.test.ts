@@ -100,7 +100,12 @@ test('retention removes, and logs, recordings whose record was deleted once olde
   const lines: string[] = []
   const again = await startTestAppliance({ RECORDING_RETENTION_DAYS: 30, LOG_LEVEL: 'info' }, first.dataDir, { write: (l) => void lines.push(l) })
   try {
-    await until(() => !existsSync(join(dir, `${orphan}.wav`)), 10_000, 'the orphaned recording to be removed')
+    // the line is written once the sweep has removed every file: wait for both
+    await until(
+      () => !existsSync(join(dir, `${orphan}.wav`)) && lines.some((l) => l.includes('retention removed recordings that no call record points at')),
+      10_000,
+      'the orphaned recording to be removed and the removal logged',
+    )
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'retention removed recordings that no call record points at')
     expect(logged.removed).toEqual([join(dir, `${orphan}.wav`)])
     for (const id of [freshOrphan, live, kept]) expect({ id, there: existsSync(join(dir, `${id}.wav`)) }).toEqual({ id, there: true })
