@@ -53,13 +53,14 @@ export async function runExecutable(env: Record<string, string> = {}, args: stri
   const cwd = mkdtempSync(join(tmpdir(), 'voice-agent-cwd-'))
   const dataDir = join(mkdtempSync(join(tmpdir(), 'voice-agent-data-')), 'data')
   const rtpBase = 24000 + 200 * Math.floor(Math.random() * 40)
+  // an empty cache each run unless the caller names one: the embedded files are extracted anew, as on a first start
+  const cache = env.XDG_CACHE_HOME ? undefined : mkdtempSync(join(tmpdir(), 'voice-agent-cache-'))
   const proc = Bun.spawn([exe, ...args], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: cwd,
-      // an empty cache each run: the embedded files are extracted anew, as on a first start
-      XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'voice-agent-cache-')),
+      ...(cache ? { XDG_CACHE_HOME: cache } : {}),
       DATA_DIR: dataDir,
       HTTP_HOST: '127.0.0.1',
       HTTP_PORT: '0',
@@ -102,7 +103,8 @@ export async function runExecutable(env: Record<string, string> = {}, args: stri
     async stop() {
       proc.kill('SIGTERM')
       const code = await proc.exited
-      for (const d of [home, cwd, join(dataDir, '..')]) rmSync(d, { recursive: true, force: true })
+      // the cache made here holds about 65 MB of extracted files: never left behind
+      for (const d of [home, cwd, join(dataDir, '..'), cache]) if (d) rmSync(d, { recursive: true, force: true })
       return code
     },
   }
