@@ -59,6 +59,8 @@ export const BUSY_PASS = [
   'test/integration/voice/session-cloud.test.ts',
   'test/integration/voice/silero-host.test.ts',
   'test/unit/voice/engines.test.ts',
+  'test/unit/telephony/sip/transaction.test.ts',
+  'test/integration/campaigns/window-sip.test.ts',
   'test/integration/calls/conversation-offline.test.ts',
   'test/integration/calls/workflow-call.test.ts',
 ]

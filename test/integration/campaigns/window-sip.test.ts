@@ -34,7 +34,7 @@ test('a contact outside its window waits, and is dialled when the window opens',
   expect(r.status, JSON.stringify(r.body)).toBe(200)
   const opensAt = monday0859.set({ hour: 9, minute: 0, second: 0 })
   // the dispatcher looks at it at once and moves it to the window's opening
-  const deadline = Date.now() + 2000
+  const deadline = Date.now() + 10_000
   let waiting: any
   do {
     waiting = (await t.api('GET', `/api/outbound/jobs/${r.body.job.id}/contacts`)).body.contacts[0]
@@ -42,11 +42,12 @@ test('a contact outside its window waits, and is dialled when the window opens',
     await Bun.sleep(20)
   } while (Date.now() < deadline)
   expect(waiting).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: opensAt.toUTC().toISO() })
-  const done = await waitForJob(t, r.body.job.id, (j) => j.status === 'completed', 10_000)
+  const done = await waitForJob(t, r.body.job.id, (j) => j.status === 'completed', 25_000)
   expect(done.progress.busy).toBe(1)
   expect((await callees.proc.exited).code).toBe(0)
   const [invite] = readMessages(callees.messageFile).filter((m) => m.received && m.firstLine.startsWith('INVITE '))
   // not before the dispatcher's clock reached 09:00 London (SIPp logs microseconds, we compare ms)
   expect(invite!.timeMs).toBeGreaterThanOrEqual(opensAt.toMillis() - offset - 2)
-  expect(invite!.timeMs - (opensAt.toMillis() - offset)).toBeLessThan(1000)
-}, 30_000)
+  // dialled when the window opened, not at a later look of the dispatcher (generous for a busy machine)
+  expect(invite!.timeMs - (opensAt.toMillis() - offset)).toBeLessThan(10_000)
+}, 60_000)
