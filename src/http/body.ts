@@ -19,13 +19,15 @@ export function checkContentLength(request: Request, limit: number): void {
   if (len !== null && Number(len) > limit) throw tooLarge(limit)
 }
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_ARRAY = 0x5b
-const OPEN_OBJECT = 0x7b
-const CLOSE_ARRAY = 0x5d
-const CLOSE_OBJECT = 0x7d
-const COMMA = 0x2c
+/** The JSON bytes the body scanners look at (here and in src/campaigns/upload/scan.ts). */
+export const QUOTE = 0x22
+export const BACKSLASH = 0x5c
+export const OPEN_ARRAY = 0x5b
+export const OPEN_OBJECT = 0x7b
+export const CLOSE_ARRAY = 0x5d
+export const CLOSE_OBJECT = 0x7d
+export const COMMA = 0x2c
+export const COLON = 0x3a
 // JSON.parse keeps "__proto__" as an own key, but a later copy by assignment makes it the
 // prototype; an own "toString" or "valueOf" makes turning the object into text throw (as
 // Elysia's validation messages do). No field of the API is named so, anywhere.

@@ -1,14 +1,8 @@
 // Finds a few top-level string fields of a JSON object while its bytes arrive, so that a job
 // naming an unknown agent or number is refused before the rest of its contacts are read. Pure.
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_ARRAY = 0x5b
-const OPEN_OBJECT = 0x7b
-const CLOSE_ARRAY = 0x5d
-const CLOSE_OBJECT = 0x7d
-const COMMA = 0x2c
-const COLON = 0x3a
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../http/body.ts'
+
 /** Keys and ids are short; a longer top-level string is not kept (the full parse still reads it). */
 const MAX_KEPT = 256
 
