@@ -118,13 +118,9 @@ test('1,030 half-sent OPTIONS connections from one source leave TCP and TLS OPTI
   expect(lines).toBeLessThanOrEqual(3)
 }, 60_000)
 
-test('a connection trickling a message one byte at a time is closed at the message deadline and counted', async () => {
-  const refusals: Refusal[] = []
-  const t = await startTransports({ messageTimeoutMs: 300, idleTimeoutMs: 600_000 }, refusals)
-  let delivered = 0
-  t.onMessage = () => void delivered++
-  const message = options('TCP', 'trickle', 'x'.repeat(400))
-  const s = await rawConnect(t.ports.tcp!, '127.0.0.2')
+/** Sends `message` a byte every 20 ms from 127.0.0.2 until the appliance closes the connection; returns the bytes sent. */
+async function trickleUntilClosed(port: number, message: string): Promise<number> {
+  const s = await rawConnect(port, '127.0.0.2')
   let sent = 0
   const drip = setInterval(() => s.destroyed || s.write(message[sent++]!), 20)
   try {
@@ -132,6 +128,16 @@ test('a connection trickling a message one byte at a time is closed at the messa
   } finally {
     clearInterval(drip)
   }
+  return sent
+}
+
+test('a connection trickling a message one byte at a time is closed at the message deadline and counted', async () => {
+  const refusals: Refusal[] = []
+  const t = await startTransports({ messageTimeoutMs: 300, idleTimeoutMs: 600_000 }, refusals)
+  let delivered = 0
+  t.onMessage = () => void delivered++
+  const message = options('TCP', 'trickle', 'x'.repeat(400))
+  const sent = await trickleUntilClosed(t.ports.tcp!, message)
   expect(sent).toBeLessThan(message.length)
   expect(delivered).toBe(0)
   expect(refusals).toEqual([['tcp', 'message_timeout']])
@@ -142,14 +148,7 @@ test('trickled bytes do not hold a connection open past the idle timeout', async
   const refusals: Refusal[] = []
   const t = await startTransports({ idleTimeoutMs: 300, messageTimeoutMs: 600_000 }, refusals)
   const message = options('TCP', 'idle-trickle', 'x'.repeat(400))
-  const s = await rawConnect(t.ports.tcp!, '127.0.0.2')
-  let sent = 0
-  const drip = setInterval(() => s.destroyed || s.write(message[sent++]!), 20)
-  try {
-    await until(() => s.destroyed, 10_000, 'the trickling connection closed')
-  } finally {
-    clearInterval(drip)
-  }
+  const sent = await trickleUntilClosed(t.ports.tcp!, message)
   expect(sent).toBeLessThan(message.length)
 }, 30_000)
 
