@@ -54,7 +54,16 @@ export interface AgentProfile {
   silenceTimeoutMs: number
   maxDurationMs: number
   tools: SessionTool[]
+  /** How long a pause ends the caller's turn (default 'normal'); see EndpointingMode. */
+  endpointing?: EndpointingMode
 }
+
+/**
+ * The agent's endpointing: how much silence ends a caller's turn. `fast`, `normal` and
+ * `patient` are presets that adapt to the words (shorter after a complete answer, longer after
+ * a hesitation); a number is the base silence in ms (100-5000), adapted the same way.
+ */
+export type EndpointingMode = 'fast' | 'normal' | 'patient' | number
 
 /** not_configured: the agent had nothing to converse with (no LLM serves it, no workflow), as opposed to a provider that failed. */
 export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured'

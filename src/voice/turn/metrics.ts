@@ -1,18 +1,29 @@
-/** Latencies of one conversational turn, in milliseconds; absent when the stage did not run. */
+/**
+ * Latencies of one conversational turn, in milliseconds; absent when the stage did not run.
+ * "Speech end" is the caller's last voiced audio as it reached the appliance (the VAD's speech
+ * end moved back by the jitter buffer's delay), not the moment the VAD decided it.
+ * The parts add up: voiceToVoiceMs = endpointingMs + responseMs + leadingSilenceMs.
+ */
 export interface TurnLatency {
-  /** VAD end of speech -> turn committed. */
+  /** Speech end -> the silence the endpoint waits for was over (or the STT said the turn ended). Part of endpointingMs. */
+  vadHangoverMs?: number
+  /** Speech end -> turn committed (the hangover, then any wait for the STT final). */
   endpointingMs?: number
-  /** VAD end of speech -> STT final. */
+  /** Speech end -> STT final (may come before the hangover is over). */
   sttFinalMs?: number
-  /** LLM request sent -> first token. */
+  /** Turn committed -> first agent audio frame sent (the brain, LLM and TTS inside). */
+  responseMs?: number
+  /** LLM request sent -> first token. Part of responseMs. */
   llmTtftMs?: number
-  /** First sentence sent to TTS -> first audio byte. */
+  /** First sentence sent to TTS -> first audio byte. Part of responseMs. */
   ttsTtfbMs?: number
-  /** End of the caller's speech -> first agent audio packet sent. */
+  /** First agent frame sent -> first voiced agent frame sent (silence TTS put before the words). */
+  leadingSilenceMs?: number
+  /** Speech end -> first voiced agent audio frame sent: what the caller waits. */
   voiceToVoiceMs?: number
 }
 
-export const LATENCY_KEYS = ['endpointingMs', 'sttFinalMs', 'llmTtftMs', 'ttsTtfbMs', 'voiceToVoiceMs'] as const
+export const LATENCY_KEYS = ['vadHangoverMs', 'endpointingMs', 'sttFinalMs', 'responseMs', 'llmTtftMs', 'ttsTtfbMs', 'leadingSilenceMs', 'voiceToVoiceMs'] as const
 
 export interface Distribution {
   count: number
