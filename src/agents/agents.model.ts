@@ -1,3 +1,4 @@
+import { Kind, Type, TypeRegistry } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { BodyRecord, Name } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
@@ -37,6 +38,41 @@ export const Voice = t.Object(
 )
 export type Voice = typeof Voice.static
 
+export const ENDPOINTING_PRESETS = ['fast', 'normal', 'patient'] as const
+export const ENDPOINTING_MIN_MS = 100
+export const ENDPOINTING_MAX_MS = 5000
+
+export const EndpointingSchema = t.Union(
+  [
+    t.Literal('fast'),
+    t.Literal('normal'),
+    t.Literal('patient'),
+    // TypeBox's own integer: Elysia's t.Integer also takes (and documents) numeric strings
+    Type.Integer({ minimum: ENDPOINTING_MIN_MS, maximum: ENDPOINTING_MAX_MS, description: 'the base silence in ms' }),
+  ],
+  {
+    description:
+      "how much silence ends the caller's turn: fast, normal (the default) or patient, or an integer of ms (100-5000). " +
+      'Presets and numbers alike adapt to the words: shorter after a complete answer, longer after a hesitation',
+  },
+)
+
+export const isEndpointing = (v: unknown): boolean =>
+  (ENDPOINTING_PRESETS as readonly unknown[]).includes(v) || (Number.isInteger(v) && (v as number) >= ENDPOINTING_MIN_MS && (v as number) <= ENDPOINTING_MAX_MS)
+
+// A kind of its own for request bodies: Elysia would turn "800" into 800 for a union holding a
+// number, and a union's error names neither the presets nor the range.
+const ENDPOINTING_KIND = 'Endpointing'
+TypeRegistry.Set(ENDPOINTING_KIND, (_schema, value) => isEndpointing(value))
+const EndpointingInput = {
+  ...EndpointingSchema,
+  [Kind]: ENDPOINTING_KIND,
+  error: `must be fast, normal, patient or an integer of milliseconds from ${ENDPOINTING_MIN_MS} to ${ENDPOINTING_MAX_MS}`,
+} as unknown as typeof EndpointingSchema
+
+/** The same values as the voice session's EndpointingMode. */
+export type Endpointing = typeof EndpointingSchema.static
+
 export const VoiceInput = t.Object(
   {
     provider: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
@@ -61,6 +97,7 @@ export const Agent = t.Object({
   webhookUrl: t.String({ description: 'post-call webhook URL; empty string when none' }),
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
+  endpointing: EndpointingSchema,
   variables: t.Array(t.String(), { description: '{{variable}} names used by the prompts and the welcome message' }),
   version: t.Integer({ description: 'grows by one on every change' }),
   publishedAt: t.Union([t.String({ format: 'date-time' }), t.Null()]),
@@ -88,6 +125,7 @@ const fields = {
   webhookUrl: t.Union([t.String({ maxLength: 2048 }), t.Null()], { description: 'null or "" removes the webhook' }),
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
+  endpointing: EndpointingInput,
 }
 
 export const CreateAgentBody = t.Object({
@@ -103,6 +141,7 @@ export const CreateAgentBody = t.Object({
   webhookUrl: t.Optional(fields.webhookUrl),
   agentType: t.Optional(fields.agentType),
   role: t.Optional(fields.role),
+  endpointing: t.Optional(fields.endpointing),
   template: t.Optional(
     t.Union([t.Literal('receptionist'), t.Literal('booking'), t.Literal('sales'), t.Literal('followup')], {
       description:

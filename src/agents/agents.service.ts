@@ -4,7 +4,7 @@ import { finishPage, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import { checkOutboundUrl, dnsResolver, type Resolver, type UrlPolicy } from '../net/index.ts'
 import { voiceProviderOf } from '../providers/index.ts'
-import type { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody, Voice, Welcome } from './agents.model.ts'
+import { type Agent, type CreateAgentBody, type Endpointing, ENDPOINTING_PRESETS, type ListAgentsQuery, type UpdateAgentBody, type Voice, type Welcome } from './agents.model.ts'
 import * as repo from './agents.repository.ts'
 import type { AgentTable } from './agents.table.ts'
 import { llmModelIssues, voiceIssues } from './serviceable.ts'
@@ -24,6 +24,13 @@ export const DEFAULT_WELCOME: Welcome = { mode: 'user_speaks_first', message: ''
 export const DEFAULT_VOICE: Voice = { provider: 'flite', voiceId: 'slt', speed: 1 }
 export const DEFAULT_LLM_MODEL = 'gpt-4o-mini'
 export const DEFAULT_LANGUAGE = 'en-US'
+export const DEFAULT_ENDPOINTING: Endpointing = 'normal'
+
+/** The stored text of an endpointing setting back to its API value; anything unknown reads as the default. */
+export function endpointingOf(text: string): Endpointing {
+  if ((ENDPOINTING_PRESETS as readonly string[]).includes(text)) return text as Endpointing
+  return /^\d+$/.test(text) ? Number(text) : DEFAULT_ENDPOINTING
+}
 
 /** The agent's settable state, camel-cased; what the row stores and the snapshot freezes. */
 interface AgentData {
@@ -39,6 +46,7 @@ interface AgentData {
   webhookUrl: string
   agentType: Agent['agentType']
   role: Agent['role']
+  endpointing: Endpointing
 }
 
 export function toAgent(row: AgentTable): Agent {
@@ -58,6 +66,7 @@ export function toAgent(row: AgentTable): Agent {
     webhookUrl: row.webhook_url,
     agentType: row.agent_type,
     role: row.role,
+    endpointing: endpointingOf(row.endpointing),
     variables: templateVariables(row.prompt_draft, row.prompt_published, welcome.message),
     version: row.version,
     publishedAt: row.published_at,
@@ -80,6 +89,7 @@ function toColumns(d: AgentData) {
     webhook_url: d.webhookUrl,
     agent_type: d.agentType,
     role: d.role,
+    endpointing: String(d.endpointing),
   }
 }
 
@@ -119,6 +129,7 @@ function apply(base: AgentData, body: UpdateAgentBody): AgentData {
   if (body.webhookUrl !== undefined) next.webhookUrl = body.webhookUrl ?? ''
   if (body.agentType !== undefined) next.agentType = body.agentType
   if (body.role !== undefined) next.role = body.role
+  if (body.endpointing !== undefined) next.endpointing = body.endpointing
   return next
 }
 
@@ -168,6 +179,7 @@ const DEFAULTS: AgentData = {
   webhookUrl: '',
   agentType: 'inbound',
   role: 'reception',
+  endpointing: DEFAULT_ENDPOINTING,
 }
 
 export async function createAgent(db: Db, workspaceId: string, body: CreateAgentBody, rules: AgentRules): Promise<Agent> {
@@ -199,8 +211,8 @@ export async function listAgents(db: Db, workspaceId: string, query: ListAgentsQ
 }
 
 function dataOf(a: Agent): AgentData {
-  const { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role } = a
-  return { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role }
+  const { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role, endpointing } = a
+  return { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role, endpointing }
 }
 
 async function write(db: Db, current: AgentTable, data: AgentData, publishedAt: string | null): Promise<Agent> {

@@ -18,6 +18,8 @@ export interface AgentTable {
   webhook_url: string
   agent_type: AgentType
   role: AgentRole
+  /** 'fast', 'normal' or 'patient', or the base silence in ms as decimal digits ('800'). */
+  endpointing: string
   /** Grows by one on every change; a call's snapshot records the version it ran. */
   version: number
   published_at: string | null

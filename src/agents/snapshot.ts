@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts'
 import { notFound } from '../errors.ts'
-import type { Voice, Welcome } from './agents.model.ts'
+import type { Endpointing, Voice, Welcome } from './agents.model.ts'
 import * as repo from './agents.repository.ts'
 import type { AgentRole, AgentType } from './agents.table.ts'
 import { toAgent } from './agents.service.ts'
@@ -26,6 +26,8 @@ export interface AgentSnapshot {
   webhookUrl: string
   agentType: AgentType
   role: AgentRole
+  /** How much silence ends the caller's turn; absent in snapshots stored before it existed. */
+  endpointing?: Endpointing
   variables: string[]
   takenAt: string
 }
@@ -49,6 +51,7 @@ export async function snapshotAgent(db: Db, agentId: string, opts: { workspaceId
     webhookUrl: a.webhookUrl,
     agentType: a.agentType,
     role: a.role,
+    endpointing: a.endpointing,
     variables: a.variables,
     takenAt: (opts.now ?? new Date()).toISOString(),
   }

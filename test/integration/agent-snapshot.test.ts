@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createAgent, publishAgent, snapshotAgent, updateAgent } from '../../src/agents/index.ts'
+import { agentProfile } from '../../src/calls/runtime/profile.ts'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 
 let t: TestAppliance
@@ -59,4 +60,19 @@ test('a snapshot uses the published prompt, never the draft, and is scoped to th
   expect((await snapshotAgent(db, agent.id)).prompt).toBe('')
   await expect(snapshotAgent(db, agent.id, { workspaceId: 'ws_other' })).rejects.toMatchObject({ status: 404 })
   await expect(snapshotAgent(db, 'ag_missing')).rejects.toMatchObject({ status: 404 })
+})
+
+test("a call's profile carries the agent's endpointing as the snapshot froze it; a snapshot from before the setting gets 'normal'", async () => {
+  const db = t.appliance.database.db
+  const lines = { CALL_MAX_DURATION_MS: 60_000, CALL_SILENCE_TIMEOUT_MS: 10_000, CALL_REPROMPT_MESSAGE: 'Still there?', CALL_GOODBYE_MESSAGE: 'Bye', CALL_FALLBACK_MESSAGE: 'Sorry' }
+  const made = await t.api('POST', '/api/agents', { body: { name: 'Patient desk', endpointing: 900 } })
+  expect(made.status).toBe(200)
+  const first = await snapshotAgent(db, made.body.agent.id)
+  expect(first.endpointing).toBe(900)
+  expect(agentProfile(first, lines, {}, []).endpointing).toBe(900)
+  expect((await t.api('PATCH', `/api/agents/${made.body.agent.id}`, { body: { endpointing: 'fast' } })).status).toBe(200)
+  expect(agentProfile(first, lines, {}, []).endpointing).toBe(900)
+  expect(agentProfile(await snapshotAgent(db, made.body.agent.id), lines, {}, []).endpointing).toBe('fast')
+  const { endpointing: _, ...older } = structuredClone(first)
+  expect(agentProfile(older, lines, {}, []).endpointing).toBe('normal')
 })

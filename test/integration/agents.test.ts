@@ -228,3 +228,54 @@ describe('agents', () => {
     expect(r.body.voice.map((p: any) => p.id)).toEqual(['flite', 'elevenlabs', 'openai'])
   })
 })
+
+describe('endpointing (issue 22)', () => {
+  test("an agent's endpointing round-trips through create, PATCH, PUT, get and list; 'normal' when unset", async () => {
+    const plain = (await t.api('POST', '/api/agents', { body: { name: 'Default pause' } })).body.agent
+    expect(plain.endpointing).toBe('normal')
+    const made = await t.api('POST', '/api/agents', { body: { name: 'Quick', endpointing: 'fast' } })
+    expect(made.status).toBe(200)
+    const a = made.body.agent
+    expect(a.endpointing).toBe('fast')
+    const patched = await t.api('PATCH', `/api/agents/${a.id}`, { body: { endpointing: 1200 } })
+    expect(patched.status).toBe(200)
+    expect(patched.body.agent).toMatchObject({ endpointing: 1200, name: 'Quick', version: 2 })
+    expect((await t.api('GET', `/api/agents/${a.id}`)).body.agent.endpointing).toBe(1200)
+    const listed = (await t.api('GET', '/api/agents?limit=100')).body.agents.find((x: any) => x.id === a.id)
+    expect(listed.endpointing).toBe(1200)
+    // a PATCH or PUT that leaves it out keeps it
+    expect((await t.api('PATCH', `/api/agents/${a.id}`, { body: { name: 'Quick 2' } })).body.agent.endpointing).toBe(1200)
+    expect((await t.api('PUT', `/api/agents/${a.id}`, { body: { role: 'booking' } })).body.agent.endpointing).toBe(1200)
+    const put = await t.api('PUT', `/api/agents/${a.id}`, { body: { endpointing: 'patient' } })
+    expect(put.body.agent.endpointing).toBe('patient')
+    for (const edge of [100, 5000, 'normal']) {
+      expect((await t.api('PATCH', `/api/agents/${a.id}`, { body: { endpointing: edge } })).body.agent.endpointing).toBe(edge)
+    }
+  })
+
+  test('an endpointing other than a preset or an integer of 100-5000 ms is refused naming the field, and changes nothing', async () => {
+    const bad = ['slow', 'FAST', '', '800', 99, 5001, 800.5, null, true, { ms: 800 }]
+    const a = (await t.api('POST', '/api/agents', { body: { name: 'Good pause', endpointing: 'patient' } })).body.agent
+    const before = (await t.api('GET', '/api/agents?limit=100')).body.agents
+    for (const endpointing of bad) {
+      const created = await t.api('POST', '/api/agents', { body: { name: 'Bad pause', endpointing } })
+      expect({ endpointing, status: created.status, code: created.body.error?.code }).toEqual({ endpointing, status: 422, code: 'validation_failed' })
+      expect(created.body.error.details.fields).toEqual([
+        { path: 'endpointing', location: 'body', message: 'must be fast, normal, patient or an integer of milliseconds from 100 to 5000' },
+      ])
+    }
+    for (const [verb, endpointing] of [['PATCH', 'slow'], ['PUT', 5001], ['PATCH', '800']] as const) {
+      const r = await t.api(verb, `/api/agents/${a.id}`, { body: { endpointing, name: 'Renamed' } })
+      expect({ verb, endpointing, status: r.status, paths: fieldPaths(r.body) }).toEqual({ verb, endpointing, status: 422, paths: ['endpointing'] })
+    }
+    expect((await t.api('GET', '/api/agents?limit=100')).body.agents).toEqual(before)
+  })
+
+  test('a template fills what the body leaves out and keeps the endpointing the body sets', async () => {
+    const r = await t.api('POST', '/api/agents', { body: { name: 'Front desk', template: 'receptionist', endpointing: 700 } })
+    expect(r.status).toBe(200)
+    expect(r.body.agent).toMatchObject({ role: 'reception', endpointing: 700 })
+    const plain = await t.api('POST', '/api/agents', { body: { name: 'Front desk 2', template: 'booking' } })
+    expect(plain.body.agent.endpointing).toBe('normal')
+  })
+})

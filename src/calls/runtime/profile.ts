@@ -35,5 +35,6 @@ export function agentProfile(agent: AgentSnapshot, lines: CallLines, variables: 
     silenceTimeoutMs: lines.CALL_SILENCE_TIMEOUT_MS,
     maxDurationMs: lines.CALL_MAX_DURATION_MS,
     tools,
+    endpointing: agent.endpointing ?? 'normal',
   }
 }
