@@ -1,17 +1,24 @@
 import { type BargeInParams, bargeInDecision } from './barge-in.ts'
 import { type EndOfTurn, Endpointer, type EndpointingParams } from './endpointing.ts'
+import { type SilenceTargets, silenceTargets } from './silence.ts'
 import type { SpeechHandle } from './speech-handle.ts'
 
 /** What the VAD and STT report, on one clock (ms since the call started). */
 export type TurnInput =
   | { type: 'vad_start'; atMs: number }
-  | { type: 'vad_progress'; speechMs: number }
+  /** `silenceStartMs`: when the silence running inside the speech began (undefined while voiced). */
+  | { type: 'vad_progress'; speechMs: number; silenceStartMs?: number }
   | { type: 'vad_end'; atMs: number }
   | { type: 'stt_interim'; text: string }
-  | { type: 'stt_final'; text: string }
+  /** `endOfTurn`: the STT's own endpointing says the caller finished (Deepgram speech_final). */
+  | { type: 'stt_final'; text: string; endOfTurn?: boolean }
   | { type: 'tick' }
 
 export type TurnOutput =
+  /** The caller started talking over the agent: hold playback (it may be a backchannel). */
+  | { type: 'pause'; speech: SpeechHandle; atMs: number }
+  /** It was a backchannel or a noise: play on from where playback was held. */
+  | { type: 'resume'; speech: SpeechHandle }
   /** Stop playback now; the agent's transcript entry becomes `playedText`. */
   | { type: 'interrupt'; speech: SpeechHandle; playedText: string; atMs: number }
   /** The caller finished a turn: answer it. */
@@ -20,8 +27,10 @@ export type TurnOutput =
   | { type: 'backchannel'; text: string }
 
 /**
- * Turn-taking for one call: endpointing plus barge-in. Pure apart from telling the current
- * SpeechHandle to stop; the session does the IO (stopping playout, calling the LLM).
+ * Turn-taking for one call: endpointing plus barge-in. Caller speech over the agent pauses the
+ * agent at once (the caller is heard stopping it within a VAD window); the barge-in rule then
+ * either stops the agent for good or, for a backchannel or a noise, lets it play on. Pure apart
+ * from telling the current SpeechHandle to stop; the session does the IO.
  */
 export class TurnController {
   private readonly endpointer: Endpointer
@@ -30,12 +39,14 @@ export class TurnController {
   private interruptedThisUtterance = false
   private overlapping = false
   private discarding = false
+  private paused: SpeechHandle | undefined
 
   constructor(
     endpointing: EndpointingParams,
     private readonly bargeIn: BargeInParams,
+    targets: SilenceTargets = silenceTargets('normal'),
   ) {
-    this.endpointer = new Endpointer(endpointing)
+    this.endpointer = new Endpointer(endpointing, targets)
   }
 
   /** The agent started saying something; caller speech is now weighed for barge-in. */
@@ -47,6 +58,28 @@ export class TurnController {
     return this.speech?.state === 'speaking'
   }
 
+  /** A caller turn is under way and not yet decided (keys pressed now come after it). */
+  get turnPending(): boolean {
+    return this.endpointer.pending && !this.discarding
+  }
+
+  get pendingSince(): number | undefined {
+    return this.endpointer.pendingSince
+  }
+
+  /** What the caller said so far in this turn, when no more words are expected from the STT. */
+  get settledText(): string | undefined {
+    return this.discarding ? undefined : this.endpointer.settledText
+  }
+
+  get transcriptSoFar(): string {
+    return this.endpointer.transcriptSoFar
+  }
+
+  silenceTargetMs(answers?: boolean): number {
+    return this.endpointer.silenceTargetMs(answers)
+  }
+
   handle(input: TurnInput, nowMs: number): TurnOutput[] {
     const out: TurnOutput[] = []
     switch (input.type) {
@@ -56,9 +89,11 @@ export class TurnController {
         this.speechMs = 0
         this.overlapping = this.agentIsSpeaking
         this.endpointer.vadSpeechStart()
+        this.pause(nowMs, out)
         break
       case 'vad_progress':
         this.speechMs = input.speechMs
+        this.endpointer.vadSilence(input.silenceStartMs)
         this.weighBargeIn(nowMs, out)
         break
       case 'stt_interim':
@@ -68,7 +103,7 @@ export class TurnController {
         break
       case 'stt_final': {
         if (this.discarding) break
-        const turn = this.endpointer.sttFinal(input.text, nowMs)
+        const turn = this.endpointer.sttFinal(input.text, nowMs, input.endOfTurn && !this.isBackchannelNow())
         this.weighBargeIn(nowMs, out)
         if (turn) this.commit(turn, out)
         break
@@ -80,6 +115,7 @@ export class TurnController {
           this.endpointer.vadSpeechEnd(input.atMs, nowMs)
           this.endpointer.reset()
           this.discarding = true
+          this.resume(out)
           break
         }
         const turn = this.endpointer.vadSpeechEnd(input.atMs, nowMs)
@@ -95,13 +131,32 @@ export class TurnController {
     return out
   }
 
+  private isBackchannelNow(): boolean {
+    return this.overlapping && !this.interruptedThisUtterance && this.agentIsSpeaking
+  }
+
+  private pause(nowMs: number, out: TurnOutput[]): void {
+    const speech = this.speech
+    if (!this.overlapping || !speech || speech.state !== 'speaking' || !speech.allowInterruptions || this.paused) return
+    this.paused = speech
+    out.push({ type: 'pause', speech, atMs: nowMs })
+  }
+
+  private resume(out: TurnOutput[]): void {
+    const speech = this.paused
+    this.paused = undefined
+    if (speech?.state === 'speaking') out.push({ type: 'resume', speech })
+  }
+
   private weighBargeIn(nowMs: number, out: TurnOutput[]): void {
     const speech = this.speech
     if (!speech || speech.state !== 'speaking' || !this.endpointer.userSpeaking || !this.overlapping) return
     if (!speech.allowInterruptions) return
     const decision = bargeInDecision(this.bargeIn, { speechMs: this.speechMs, transcript: this.endpointer.transcriptSoFar })
+    if (decision === 'ignore') return this.resume(out)
     if (decision !== 'interrupt') return
     if (speech.interrupt()) {
+      this.paused = undefined
       this.interruptedThisUtterance = true
       out.push({ type: 'interrupt', speech, playedText: speech.playedText, atMs: nowMs })
     }

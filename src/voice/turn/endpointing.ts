@@ -1,7 +1,10 @@
 /**
  * End-of-turn detection: the caller has finished when the VAD has heard enough silence AND the
- * STT has delivered the words (or waited long enough for them). Pure: time is passed in.
+ * STT has delivered the words (or waited long enough for them). How much silence is enough
+ * adapts to the words (silence.ts). Pure: time is passed in.
  */
+import { type Completeness, judgeWords, type SilenceTargets, silenceTargets } from './silence.ts'
+
 export interface EndpointingParams {
   /** After VAD end of speech, how long to wait for a late STT final before giving up on it. */
   maxFinalWaitMs: number
@@ -13,8 +16,10 @@ export const DEFAULT_ENDPOINTING: EndpointingParams = { maxFinalWaitMs: 1500, us
 
 export interface EndOfTurn {
   text: string
-  /** Audio time the caller stopped speaking (VAD). */
+  /** Session time the caller stopped speaking (the last voiced audio as it reached us). */
   speechEndMs: number
+  /** When the silence that ends the turn was over (the VAD's end), or the STT said the turn ended. */
+  silenceOverMs?: number
   /** When the turn was committed; `decidedAtMs - speechEndMs` is the endpointing delay. */
   decidedAtMs: number
   /** The STT final arrived before the turn was committed. */
@@ -24,13 +29,34 @@ export interface EndOfTurn {
 export class Endpointer {
   private speaking = false
   private speechEndMs: number | undefined
+  private silenceOverMs: number | undefined
+  /** Session time the current silence inside speech began (the VAD has not ended the speech yet). */
+  private silenceStartMs: number | undefined
+  /** The turn was committed on the STT's end-of-turn before the VAD ended the speech. */
+  private committedEarly = false
   private finals: string[] = []
   private interim = ''
+  private readonly targets: SilenceTargets
 
-  constructor(private readonly params: EndpointingParams = DEFAULT_ENDPOINTING) {}
+  constructor(
+    private readonly params: EndpointingParams = DEFAULT_ENDPOINTING,
+    targets: SilenceTargets = silenceTargets('normal'),
+  ) {
+    this.targets = targets
+  }
 
   get userSpeaking(): boolean {
     return this.speaking
+  }
+
+  /** The caller is speaking, or has spoken and the turn is not decided yet. */
+  get pending(): boolean {
+    return this.speaking || this.speechEndMs !== undefined
+  }
+
+  /** Session time the caller's last speech ended, while a turn is pending. */
+  get pendingSince(): number | undefined {
+    return this.speechEndMs ?? this.silenceStartMs
   }
 
   /** Words heard in this turn so far (finals, then the latest interim). */
@@ -38,14 +64,36 @@ export class Endpointer {
     return [...this.finals, this.interim].filter(Boolean).join(' ')
   }
 
+  /** The finals of this turn, when no interim says more words are coming. */
+  get settledText(): string | undefined {
+    return this.finals.length > 0 && !this.interim ? this.finals.join(' ') : undefined
+  }
+
+  /** Silence that ends this turn, given what has been said; `answers`: the brain knows the words answer it. */
+  silenceTargetMs(answers?: boolean): number {
+    const judged: Completeness = judgeWords(this.transcriptSoFar, answers)
+    return judged === 'complete' ? this.targets.completeMs : judged === 'hesitant' ? this.targets.hesitantMs : this.targets.unknownMs
+  }
+
   vadSpeechStart(): void {
     this.speaking = true
     this.speechEndMs = undefined
+    this.silenceOverMs = undefined
+    this.silenceStartMs = undefined
+    this.committedEarly = false
+  }
+
+  /** The VAD's running silence inside speech: `startMs` when it began, undefined while voiced. */
+  vadSilence(startMs: number | undefined): void {
+    if (this.speaking) this.silenceStartMs = startMs
   }
 
   vadSpeechEnd(atMs: number, nowMs: number): EndOfTurn | undefined {
     this.speaking = false
+    this.silenceStartMs = undefined
+    if (this.committedEarly && this.finals.length === 0 && !this.interim) return undefined
     this.speechEndMs = atMs
+    this.silenceOverMs = nowMs
     return this.check(nowMs)
   }
 
@@ -53,9 +101,16 @@ export class Endpointer {
     this.interim = text
   }
 
-  sttFinal(text: string, nowMs: number): EndOfTurn | undefined {
+  /** `endOfTurn`: the STT's own endpointing says the caller finished; taken when the VAD hears silence too. */
+  sttFinal(text: string, nowMs: number, endOfTurn = false): EndOfTurn | undefined {
     if (text.trim()) this.finals.push(text.trim())
     this.interim = ''
+    if (endOfTurn && this.speaking && this.silenceStartMs !== undefined && this.finals.length > 0) {
+      const turn = { text: this.finals.join(' '), speechEndMs: this.silenceStartMs, silenceOverMs: nowMs, decidedAtMs: nowMs, hadFinal: true }
+      this.reset()
+      this.committedEarly = true
+      return turn
+    }
     return this.check(nowMs)
   }
 
@@ -67,12 +122,14 @@ export class Endpointer {
     // nothing understood yet: noise or a cough, or a slow STT whose final will still commit the turn
     if (!text) return undefined
     const end = this.speechEndMs
+    const over = this.silenceOverMs
     this.reset()
-    return { text, speechEndMs: end, decidedAtMs: nowMs, hadFinal: false }
+    return { text, speechEndMs: end, silenceOverMs: over, decidedAtMs: nowMs, hadFinal: false }
   }
 
   reset(): void {
     this.speechEndMs = undefined
+    this.silenceOverMs = undefined
     this.finals = []
     this.interim = ''
   }
@@ -81,7 +138,7 @@ export class Endpointer {
     if (this.speaking || this.speechEndMs === undefined || this.finals.length === 0) return undefined
     // a final that covers speech up to the VAD end; interim words after it mean more is coming
     if (this.interim) return undefined
-    const turn = { text: this.finals.join(' '), speechEndMs: this.speechEndMs, decidedAtMs: nowMs, hadFinal: true }
+    const turn = { text: this.finals.join(' '), speechEndMs: this.speechEndMs, silenceOverMs: this.silenceOverMs, decidedAtMs: nowMs, hadFinal: true }
     this.reset()
     return turn
   }

@@ -28,7 +28,8 @@ export type VadEvent =
   | { type: 'speech_start'; atMs: number }
   | { type: 'speech_end'; atMs: number; decidedAtMs: number; speechMs: number }
   /** One per window: lets barge-in apply its own minimum speech without a second machine. */
-  | { type: 'progress'; atMs: number; probability: number; speaking: boolean; speechMs: number }
+  /** `silenceMs`: the silence run since the last voiced window while speaking (0 while voiced or quiet); it ends at `atMs + windowMs`. */
+  | { type: 'progress'; atMs: number; windowMs: number; probability: number; speaking: boolean; speechMs: number; silenceMs: number }
 
 export type VadStream = ProviderStream<AudioFrame, VadEvent>
 

@@ -9,12 +9,23 @@ import { type HysteresisParams, INITIAL_VAD_STATE, validateHysteresis, vadStep }
  * window). Times are on the audio clock: milliseconds of audio pushed since the stream began.
  */
 export class VadStream extends ProviderStream<AudioFrame, VadEvent> {
+  private params: HysteresisParams
+
   constructor(
     private readonly model: VadModel,
-    private readonly params: HysteresisParams,
+    params: HysteresisParams,
   ) {
     super(`vad-${model.name}`, { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 })
-    validateHysteresis(params)
+    this.params = validateHysteresis({ ...params })
+  }
+
+  /** The silence that ends speech, from the next window on: the endpoint adapts it to the caller's words. */
+  setMinSilenceMs(ms: number): void {
+    if (ms >= 0 && ms !== this.params.minSilenceMs) this.params = { ...this.params, minSilenceMs: ms }
+  }
+
+  get minSilenceMs(): number {
+    return this.params.minSilenceMs
   }
 
   protected async attempt(input: AsyncQueue<AudioFrame>, emit: (e: VadEvent) => void, signal: AbortSignal): Promise<void> {
@@ -50,7 +61,8 @@ export class VadStream extends ProviderStream<AudioFrame, VadEvent> {
         const speaking = state.phase === 'speaking' || state.phase === 'stopping'
         // the silence before a speech_end is not speech: barge-in must not count it
         const voicedUntil = state.phase === 'stopping' ? state.silenceStartMs : atMs + windowMs
-        emit({ type: 'progress', atMs, probability, speaking, speechMs: speaking ? voicedUntil - state.speechStartMs : 0 })
+        const silenceMs = state.phase === 'stopping' ? atMs + windowMs - state.silenceStartMs : 0
+        emit({ type: 'progress', atMs, windowMs, probability, speaking, speechMs: speaking ? voicedUntil - state.speechStartMs : 0, silenceMs })
       }
     }
   }

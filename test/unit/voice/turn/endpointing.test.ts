@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { Endpointer } from '../../../../src/voice/turn/index.ts'
+import { Endpointer, isEndpointingMode, silenceTargets } from '../../../../src/voice/turn/index.ts'
 
 describe('endpointing', () => {
   const params = { maxFinalWaitMs: 1000, useInterimOnTimeout: true }
@@ -8,11 +8,11 @@ describe('endpointing', () => {
     const e = new Endpointer(params)
     e.vadSpeechStart()
     expect(e.sttFinal('book a table', 1200)).toBeUndefined()
-    expect(e.vadSpeechEnd(1300, 1700)).toEqual({ text: 'book a table', speechEndMs: 1300, decidedAtMs: 1700, hadFinal: true })
+    expect(e.vadSpeechEnd(1300, 1700)).toEqual({ text: 'book a table', speechEndMs: 1300, silenceOverMs: 1700, decidedAtMs: 1700, hadFinal: true })
 
     e.vadSpeechStart()
     expect(e.vadSpeechEnd(3000, 3400)).toBeUndefined()
-    expect(e.sttFinal('for two', 3550)).toEqual({ text: 'for two', speechEndMs: 3000, decidedAtMs: 3550, hadFinal: true })
+    expect(e.sttFinal('for two', 3550)).toEqual({ text: 'for two', speechEndMs: 3000, silenceOverMs: 3400, decidedAtMs: 3550, hadFinal: true })
   })
 
   test('a pause shorter than the VAD silence joins finals into one turn', () => {
@@ -38,7 +38,7 @@ describe('endpointing', () => {
     e.sttInterim('hello anyone')
     e.vadSpeechEnd(800, 1200)
     expect(e.tick(1700)).toBeUndefined()
-    expect(e.tick(1800)).toEqual({ text: 'hello anyone', speechEndMs: 800, decidedAtMs: 1800, hadFinal: false })
+    expect(e.tick(1800)).toEqual({ text: 'hello anyone', speechEndMs: 800, silenceOverMs: 1200, decidedAtMs: 1800, hadFinal: false })
   })
 
   test('speech with no words at all (a cough) is not a turn', () => {
@@ -54,7 +54,7 @@ describe('endpointing', () => {
     e.vadSpeechStart()
     e.vadSpeechEnd(400, 800)
     expect(e.tick(3000)).toBeUndefined()
-    expect(e.sttFinal('sorry I was slow', 3500)).toEqual({ text: 'sorry I was slow', speechEndMs: 400, decidedAtMs: 3500, hadFinal: true })
+    expect(e.sttFinal('sorry I was slow', 3500)).toEqual({ text: 'sorry I was slow', speechEndMs: 400, silenceOverMs: 800, decidedAtMs: 3500, hadFinal: true })
   })
 
   test('speaking again before the final resumes the same turn', () => {
@@ -65,5 +65,38 @@ describe('endpointing', () => {
     expect(e.sttFinal('first part', 1000)).toBeUndefined()
     expect(e.tick(3000)).toBeUndefined()
     expect(e.vadSpeechEnd(1500, 1900)?.text).toBe('first part')
+  })
+
+  test('the silence that ends a turn adapts to the words: shorter after a complete answer, longer after a hesitation', () => {
+    const e = new Endpointer(params, silenceTargets('normal'))
+    e.vadSpeechStart()
+    const silent = e.silenceTargetMs()
+    e.sttInterim('I would like a table for two')
+    const complete = e.silenceTargetMs()
+    e.sttInterim('I would like a table for two and um')
+    const hesitant = e.silenceTargetMs()
+    expect(complete).toBeLessThan(silent)
+    expect(hesitant).toBeGreaterThan(silent)
+    // a brain that says the words do not answer it keeps the base silence; a trailing hesitation still wins over a match
+    e.sttInterim('purple')
+    expect(e.silenceTargetMs(false)).toBe(silent)
+    expect(e.silenceTargetMs(true)).toBe(complete)
+    e.sttInterim('yes and')
+    expect(e.silenceTargetMs(true)).toBe(hesitant)
+  })
+
+  test('presets order fast < normal < patient, and a number is the base silence', () => {
+    const [fast, normal, patient] = (['fast', 'normal', 'patient'] as const).map((m) => silenceTargets(m))
+    for (const k of ['unknownMs', 'completeMs', 'hesitantMs'] as const) {
+      expect(fast![k]).toBeLessThan(normal![k])
+      expect(normal![k]).toBeLessThan(patient![k])
+    }
+    expect(silenceTargets(700).unknownMs).toBe(700)
+    expect(silenceTargets(700).completeMs).toBeLessThan(700)
+    expect(silenceTargets(700).hesitantMs).toBeGreaterThan(700)
+    expect(isEndpointingMode('fast')).toBe(true)
+    expect(isEndpointingMode(99)).toBe(false)
+    expect(isEndpointingMode(250.5)).toBe(false)
+    expect(isEndpointingMode('slow')).toBe(false)
   })
 })

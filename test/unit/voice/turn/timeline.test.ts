@@ -59,7 +59,12 @@ describe('turn-taking on scripted timelines', () => {
   test('backchannels while the agent talks do not interrupt and are not answered', () => {
     const script = byTime([...talk(800, 400), [1000, { type: 'stt_interim', text: 'uh-huh' }], [1300, { type: 'vad_end', atMs: 1200 }], [1350, { type: 'stt_final', text: 'Uh-huh.' }]])
     const { outputs, speech } = play(script, agentLine)
-    expect(outputs.map(([, o]) => o.type)).toEqual(['backchannel'])
+    // held while it could be a barge-in, played on as soon as the words are only a backchannel
+    expect(outputs.map(([t, o]) => [t, o.type])).toEqual([
+      [800, 'pause'],
+      [1000, 'resume'],
+      [1300, 'backchannel'],
+    ])
     expect(speech!.state).toBe('speaking')
     speech!.setPlayedMs(3500)
     expect(speech!.state).toBe('completed')
@@ -67,10 +72,13 @@ describe('turn-taking on scripted timelines', () => {
 
   test('short caller speech with no words yet does not interrupt; the same speech drawn out does', () => {
     const short = play(byTime([...talk(500, 500), [1100, { type: 'vad_end', atMs: 1000 }]]), agentLine)
-    expect(short.outputs.map(([, o]) => o.type)).toEqual(['backchannel'])
+    expect(short.outputs.map(([, o]) => o.type)).toEqual(['pause', 'backchannel', 'resume'])
     expect(short.speech!.state).toBe('speaking')
     const long = play(byTime([...talk(500, 900)]), agentLine)
-    expect(long.outputs.map(([t, o]) => [t, o.type])).toEqual([[1200, 'interrupt']])
+    expect(long.outputs.map(([t, o]) => [t, o.type])).toEqual([
+      [500, 'pause'],
+      [1200, 'interrupt'],
+    ])
   })
 
   test('a goodbye that may not be interrupted plays on through caller speech', () => {
@@ -90,7 +98,7 @@ describe('turn-taking on scripted timelines', () => {
       [1950, { type: 'stt_final', text: 'a table for two' }],
     ])
     const { outputs } = play(script)
-    expect(outputs).toEqual([[1950, { type: 'user_turn', turn: { text: 'I would like a table for two', speechEndMs: 1400, decidedAtMs: 1950, hadFinal: true } }]])
+    expect(outputs).toEqual([[1950, { type: 'user_turn', turn: { text: 'I would like a table for two', speechEndMs: 1400, silenceOverMs: 1800, decidedAtMs: 1950, hadFinal: true } }]])
   })
 
   test('endpointing: a lost STT final does not hang the call; the interim is used after the wait', () => {
@@ -104,5 +112,27 @@ describe('turn-taking on scripted timelines', () => {
     const { outputs, speech } = play(script, agentLine)
     expect(speech!.state).toBe('completed')
     expect(outputs.map(([, o]) => o.type)).toEqual(['user_turn'])
+  })
+
+  test('caller speech over the agent holds playback at the VAD start, before any rule has decided', () => {
+    const { outputs } = play(byTime([...talk(1000, 200)]), agentLine)
+    expect(outputs).toEqual([[1000, { type: 'pause', speech: expect.any(SpeechHandle), atMs: 1000 }]])
+  })
+
+  test("an STT end-of-turn final in the caller's silence commits the turn before the VAD's hangover is over", () => {
+    const script: [number, TurnInput][] = [
+      ...talk(0, 800),
+      [820, { type: 'vad_progress', speechMs: 800, silenceStartMs: 800 }],
+      [950, { type: 'stt_final', text: 'book a table', endOfTurn: true }],
+      [1200, { type: 'vad_end', atMs: 800 }],
+    ]
+    const { outputs } = play(script)
+    expect(outputs).toEqual([[950, { type: 'user_turn', turn: { text: 'book a table', speechEndMs: 800, silenceOverMs: 950, decidedAtMs: 950, hadFinal: true } }]])
+  })
+
+  test('an end-of-turn final while the caller is still voicing words waits for the silence', () => {
+    const script: [number, TurnInput][] = [...talk(0, 800), [700, { type: 'stt_final', text: 'book a table', endOfTurn: true }], [1200, { type: 'vad_end', atMs: 800 }]]
+    const { outputs } = play(byTime(script))
+    expect(outputs.map(([t, o]) => [t, o.type])).toEqual([[1200, 'user_turn']])
   })
 })
