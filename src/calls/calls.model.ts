@@ -10,13 +10,22 @@ export type TranscriptItem = typeof TranscriptItem.static
 
 const ms = (description: string) => t.Union([t.Number(), t.Null()], { description })
 
-export const TurnMetrics = t.Object({
-  endpointingMs: ms('end of user speech -> turn decided'),
-  sttFinalMs: ms('end of user speech -> final transcript'),
-  llmTtftMs: ms('request -> first LLM token'),
-  ttsTtfbMs: ms('first sentence -> first TTS audio'),
-  voiceToVoiceMs: ms('end of user speech -> first agent audio packet'),
-})
+// "Speech end" is the caller's last voiced audio as it reached the appliance, not the moment the
+// VAD decided it; the parts add up: voiceToVoiceMs = endpointingMs + responseMs + leadingSilenceMs.
+export const TurnMetrics = t.Object(
+  {
+    vadHangoverMs: ms('speech end -> the silence that ends the turn was over (or the STT said the turn ended); part of endpointingMs'),
+    endpointingMs: ms('speech end -> turn committed: the hangover, then any wait for the STT final'),
+    sttFinalMs: ms('speech end -> final transcript (may come before the hangover is over)'),
+    responseMs: ms('turn committed -> first agent audio frame sent (the brain, LLM and TTS inside)'),
+    llmTtftMs: ms('LLM request -> first token; part of responseMs'),
+    ttsTtfbMs: ms('first sentence sent to TTS -> first TTS audio; part of responseMs'),
+    leadingSilenceMs: ms('first agent frame sent -> first voiced agent frame sent (silence TTS put before the words)'),
+    voiceToVoiceMs: ms('speech end -> first voiced agent frame sent: what the caller waits; endpointingMs + responseMs + leadingSilenceMs'),
+  },
+  { description: 'latencies of one caller turn in ms; null when the stage did not run or was not measured' },
+)
+export type TurnMetrics = typeof TurnMetrics.static
 
 export const CallMetrics = t.Object({
   totalTokens: t.Integer(),
@@ -28,9 +37,9 @@ export const CallMetrics = t.Object({
   ttsDuration: t.Number({ description: 'seconds of synthesized speech' }),
   ttsCharacters: t.Integer(),
   sttDuration: t.Number({ description: 'seconds of caller audio sent to speech recognition' }),
-  latencyP50: ms('voice-to-voice latency over the call, ms'),
-  latencyP99: ms('voice-to-voice latency over the call, ms'),
-  turns: t.Array(TurnMetrics, { description: 'per agent turn, in order' }),
+  latencyP50: t.Number({ description: 'voice-to-voice latency over the call, ms (nearest rank); 0 when no turn measured one (turns is [] or none of its voiceToVoiceMs is a number)' }),
+  latencyP99: t.Number({ description: 'voice-to-voice latency over the call, ms (nearest rank); 0 when no turn measured one, as latencyP50' }),
+  turns: t.Array(TurnMetrics, { description: 'per caller turn, in order; [] when no turn was measured' }),
 })
 export type CallMetrics = typeof CallMetrics.static
 

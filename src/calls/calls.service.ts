@@ -9,6 +9,7 @@ import type { SecretBox } from '../secrets/index.ts'
 import type { Call, CallCost, CallMetrics, CallsQuery, PlaceCallBody, TranscriptItem } from './calls.model.ts'
 import * as repo from './calls.repository.ts'
 import { finaliseCall } from './records/finalise.ts'
+import { storedMetrics } from './records/stored-metrics.ts'
 import type { CallRow } from './calls.table.ts'
 import type { StorageSettings } from '../recordings/index.ts'
 
@@ -87,7 +88,7 @@ export function toCall(r: CallRow, baseUrl: string): Call {
     endedAt: r.ended_at,
     duration: r.duration_sec,
     transcript: json<TranscriptItem[]>(r.transcript, []),
-    metrics: 'model' in metrics ? (metrics as CallMetrics) : null,
+    metrics: 'model' in metrics ? storedMetrics(metrics) : null,
     cost: 'total' in cost ? (cost as CallCost) : null,
     recordingUrl: r.recording_path ? `${baseUrl}/api/calls/${r.id}/recording` : null,
     outboundJobId: r.outbound_job_id,

@@ -7,10 +7,13 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 const MS_BUCKETS = [5, 10, 20, 40, 80, 150, 250, 400, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000]
 
 export interface TurnLatencies {
+  vadHangoverMs: number | null
   endpointingMs: number | null
   sttFinalMs: number | null
+  responseMs: number | null
   llmTtftMs: number | null
   ttsTtfbMs: number | null
+  leadingSilenceMs: number | null
   voiceToVoiceMs: number | null
 }
 
@@ -67,11 +70,14 @@ export class Metrics {
     this.rtpJitter = new Histogram({ name: 'voice_agent_rtp_jitter_ms', help: 'interarrival jitter of each ended call (RFC 3550), ms', buckets: [1, 2, 5, 10, 20, 40, 80, 160], registers })
     const hist = (name: string, help: string) => new Histogram({ name, help, buckets: MS_BUCKETS, registers })
     this.turn = {
-      voiceToVoiceMs: hist('voice_agent_voice_to_voice_ms', 'from the end of the caller\'s speech to the agent\'s first audio, per turn, ms'),
+      voiceToVoiceMs: hist('voice_agent_voice_to_voice_ms', 'from the caller\'s last voiced audio to the agent\'s first voiced audio sent, per turn, ms'),
       llmTtftMs: hist('voice_agent_llm_first_token_ms', 'LLM time to first token, per turn, ms'),
       ttsTtfbMs: hist('voice_agent_tts_first_audio_ms', 'TTS time to first audio, per turn, ms'),
       endpointingMs: hist('voice_agent_endpointing_ms', 'silence waited before deciding the caller finished, per turn, ms'),
       sttFinalMs: hist('voice_agent_stt_final_ms', 'from the end of speech to the STT final, per turn, ms'),
+      vadHangoverMs: hist('voice_agent_vad_hangover_ms', 'from the end of speech to the end of the silence that ends the turn (part of endpointing), per turn, ms'),
+      responseMs: hist('voice_agent_response_ms', 'from the turn committed to the agent\'s first audio frame sent (brain, LLM, TTS), per turn, ms'),
+      leadingSilenceMs: hist('voice_agent_leading_silence_ms', 'silence the TTS put before the agent\'s first words, per turn, ms'),
     }
     this.providerErrors = new Counter({ name: 'voice_agent_provider_errors_total', help: 'failed STT, LLM and TTS requests by provider', labelNames: ['provider'], registers })
     this.agentSilent = new Counter({ name: 'voice_agent_calls_agent_silent_total', help: 'answered calls in which the agent sent no audio at all (a warning is logged for each)', labelNames: ['direction'], registers })

@@ -4,17 +4,13 @@ import type { CallCost, CallMetrics, TranscriptItem } from '../calls.model.ts'
 import type { CallRow } from '../calls.table.ts'
 import type { Analysis, Evaluation, ExportDocument } from './records.model.ts'
 import type { AnalysisRow, EvaluationRow } from './records.table.ts'
+import { storedMetrics } from './stored-metrics.ts'
 
 export interface RecordParts {
   analysis: AnalysisRow | undefined
   evaluations: EvaluationRow[]
   labels: string[]
   recordingUrl: string | null
-}
-
-const EMPTY_METRICS: CallMetrics = {
-  totalTokens: 0, inputTokens: 0, outputTokens: 0, model: '', ttsProvider: '', sttProvider: '',
-  ttsDuration: 0, ttsCharacters: 0, sttDuration: 0, latencyP50: null, latencyP99: null, turns: [],
 }
 
 const parse = <T>(text: string, fallback: T): T => {
@@ -57,7 +53,7 @@ export function toAnalysis(row: CallRow, a: AnalysisRow | undefined): Analysis {
 }
 
 export function exportDocument(row: CallRow, parts: RecordParts): ExportDocument {
-  const metrics = { ...EMPTY_METRICS, ...parse<Partial<CallMetrics>>(row.metrics, {}) }
+  const metrics = storedMetrics(parse<Partial<CallMetrics>>(row.metrics, {}))
   const cost = parse<Partial<CallCost>>(row.cost, {})
   const base = { llm: cost.llm ?? 0, tts: cost.tts ?? 0, stt: cost.stt ?? 0, telephony: cost.telephony ?? 0, analysis: cost.analysis ?? 0 }
   return {

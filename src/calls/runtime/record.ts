@@ -1,5 +1,5 @@
 // A finished session's report as the call row stores it: transcript, metrics and cost. Pure.
-import type { CallCost, CallMetrics, TranscriptItem } from '../calls.model.ts'
+import type { CallCost, CallMetrics, TranscriptItem, TurnMetrics } from '../calls.model.ts'
 import type { CallOutcome } from '../calls.table.ts'
 import type { EndInfo } from '../../telephony/sip/index.ts'
 import { sessionCost, type EndReason, type SessionReport } from '../../voice/session/index.ts'
@@ -22,15 +22,23 @@ export function callMetrics(report: SessionReport, engines: { model: string; tts
     ttsDuration: round(report.usage.tts.reduce((n, u) => n + u.audioMs, 0) / 1000),
     ttsCharacters: report.usage.tts.reduce((n, u) => n + u.characters, 0),
     sttDuration: round(report.usage.stt.reduce((n, u) => n + u.audioMs, 0) / 1000),
-    latencyP50: v2v.p50 === null ? null : round(v2v.p50, 1),
-    latencyP99: v2v.p99 === null ? null : round(v2v.p99, 1),
-    turns: report.turns.map((t) => ({
-      endpointingMs: orNull(t.endpointingMs),
-      sttFinalMs: orNull(t.sttFinalMs),
-      llmTtftMs: orNull(t.llmTtftMs),
-      ttsTtfbMs: orNull(t.ttsTtfbMs),
-      voiceToVoiceMs: orNull(t.voiceToVoiceMs),
-    })),
+    // the spec's latencies are numbers: 0 when no turn was measured, which turns: [] shows
+    latencyP50: v2v.p50 === null ? 0 : round(v2v.p50, 1),
+    latencyP99: v2v.p99 === null ? 0 : round(v2v.p99, 1),
+    turns: report.turns.map(turnMetrics),
+  }
+}
+
+export function turnMetrics(t: SessionReport['turns'][number]): TurnMetrics {
+  return {
+    vadHangoverMs: orNull(t.vadHangoverMs),
+    endpointingMs: orNull(t.endpointingMs),
+    sttFinalMs: orNull(t.sttFinalMs),
+    responseMs: orNull(t.responseMs),
+    llmTtftMs: orNull(t.llmTtftMs),
+    ttsTtfbMs: orNull(t.ttsTtfbMs),
+    leadingSilenceMs: orNull(t.leadingSilenceMs),
+    voiceToVoiceMs: orNull(t.voiceToVoiceMs),
   }
 }
 

@@ -183,6 +183,7 @@ describe('offline', () => {
     expect(doc.analysis.summary).toContain('Agent: Welcome to Acme Dental.')
     expect(['positive', 'neutral', 'negative']).toContain(doc.analysis.sentiment)
     expect(doc.cost.analysis).toBe(0)
-    expect(validateArgs(schema as Schema, { ...doc, metrics: { ...doc.metrics, latencyP50: doc.metrics.latencyP50 ?? 0, latencyP99: doc.metrics.latencyP99 ?? 0 } }, 'export')).toEqual([])
+    // the spec's latencies are numbers even for a call whose turns were not measured
+    expect(validateArgs(schema as Schema, doc, 'export')).toEqual([])
   }, 60_000)
 })

@@ -16,7 +16,7 @@ describe('export document', () => {
     const d = exportDocument(row, { analysis: undefined, evaluations: [], labels: ['vip'], recordingUrl: null })
     expect(d.call).toMatchObject({ id: 'call_1', agentName: 'Reception (at call time)', campaignId: 'job_1', answeredBy: 'machine', duration: 58 })
     expect(d.analysis).toMatchObject({ status: 'pending', summary: '', sentiment: null, isVoicemail: true })
-    expect(d.metrics).toMatchObject({ totalTokens: 0, model: '', latencyP50: null, ttsDuration: 0 })
+    expect(d.metrics).toMatchObject({ totalTokens: 0, model: '', latencyP50: 0, latencyP99: 0, ttsDuration: 0, turns: [] })
     expect(d.cost).toEqual({ llm: 0.5, tts: 0, stt: 0, telephony: 0.25, analysis: 0, total: 0.75 })
     expect(d.labels).toEqual(['vip'])
   })
