@@ -105,6 +105,39 @@ describe('editing and reading in the console', () => {
     await checkPage('agent-forms')
   }, 30_000)
 
+  test('agent: endpointing is chosen as a preset or as "custom ms", and the form saves what the API then returns', async () => {
+    const agent = (await t.api('POST', '/api/agents', { body: { name: 'Pauser' } })).body.agent
+    const { page } = b
+    const open = async () => {
+      await page.goto(`${t.url}/console#/agents/${agent.id}`)
+      await page.reload() // the agent as stored, not the form's state
+      const select = page.getByLabel("End of turn (silence that ends the caller's turn)")
+      await page.getByLabel('API key').or(select).first().waitFor()
+      if (await page.getByLabel('API key').count()) await signIn(page, t.url, t.adminKey).then(() => page.goto(`${t.url}/console#/agents/${agent.id}`))
+      await select.waitFor()
+      return select
+    }
+    const select = await open()
+    expect(await select.inputValue()).toBe('normal')
+    expect(await select.locator('option').allTextContents()).toEqual(['fast', 'normal (default)', 'patient', 'custom ms'])
+    await select.selectOption('custom')
+    await page.getByLabel('End of turn, ms (100-5000)').fill('1200')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await untilAsync(async () => (await t.api('GET', `/api/agents/${agent.id}`)).body.agent.endpointing === 1200, 10_000, 'the custom endpointing saved', 100)
+    expect(await seriousViolations(page)).toEqual([])
+    // out of range: the browser holds the form back, and nothing changes
+    await page.getByLabel('End of turn, ms (100-5000)').fill('9000')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    expect(await page.getByLabel('End of turn, ms (100-5000)').evaluate((el: any) => el.validity.rangeOverflow)).toBe(true)
+    expect((await t.api('GET', `/api/agents/${agent.id}`)).body.agent.endpointing).toBe(1200)
+    const reopened = await open()
+    expect(await reopened.inputValue()).toBe('custom')
+    expect(await page.getByLabel('End of turn, ms (100-5000)').inputValue()).toBe('1200')
+    await reopened.selectOption('patient')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await untilAsync(async () => (await t.api('GET', `/api/agents/${agent.id}`)).body.agent.endpointing === 'patient', 10_000, 'the preset saved', 100)
+  }, 30_000)
+
   test('agent: with only promptPublished, Publish asks before replacing the live prompt with the empty draft and shows the diff; cancelling keeps the live prompt', async () => {
     const agent = (await t.api('POST', '/api/agents', { body: { name: 'Live only', promptPublished: 'You are the live prompt.' } })).body.agent
     expect(agent.promptDraft ?? '').toBe('')

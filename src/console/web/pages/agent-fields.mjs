@@ -92,3 +92,18 @@ export function ToolFields({ tools, enabled, configsText, onEnabled, onConfigsTe
     })}
   </fieldset>`
 }
+
+const PRESETS = ['fast', 'normal', 'patient']
+
+/** The agent's endpointing: a preset, or "custom ms" with a number of 100-5000 (what PUT takes). */
+export function EndpointingFields({ value, onChange, error }) {
+  const custom = typeof value === 'number'
+  const pick = (e) => onChange(e.target.value === 'custom' ? (custom ? value : 500) : e.target.value)
+  return html`<${Field} label="End of turn (silence that ends the caller's turn)" name="endpointing" as="select" value=${custom ? 'custom' : value ?? 'normal'}
+      onChange=${pick} error=${custom ? undefined : error}>
+      ${PRESETS.map((p) => html`<option value=${p}>${p}${p === 'normal' ? ' (default)' : ''}</option>`)}
+      <option value="custom">custom ms</option>
+    <//>
+    ${custom ? html`<${Field} label="End of turn, ms (100-5000)" name="endpointingMs" type="number" step="10" min="100" max="5000" value=${value}
+      onInput=${(e) => e.target.value !== '' && onChange(Number(e.target.value))} error=${error} />` : null}`
+}

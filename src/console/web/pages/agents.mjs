@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { apiResponse, del, get, post, put } from '../api.mjs'
 import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
-import { ModelSelect, ToolFields, VoiceFields } from './agent-fields.mjs'
+import { EndpointingFields, ModelSelect, ToolFields, VoiceFields } from './agent-fields.mjs'
 
 const TEMPLATES = [
   ['receptionist', 'Receptionist (inbound, offline workflow)'],
@@ -120,6 +120,7 @@ function AgentForm({ agent, providers, onSaved }) {
     promptDraft: agent.promptDraft ?? '',
     welcomeMessage: agent.welcome?.message ?? '',
     welcomeMode: agent.welcome?.mode ?? 'agent_speaks_first',
+    endpointing: agent.endpointing ?? 'normal',
     llmModel: agent.llmModel ?? '',
     language: agent.language ?? '',
     voice: JSON.stringify(agent.voice ?? {}),
@@ -142,6 +143,7 @@ function AgentForm({ agent, providers, onSaved }) {
         agentType: form.agentType,
         promptDraft: form.promptDraft,
         welcome: { ...agent.welcome, mode: form.welcomeMode, message: form.welcomeMessage },
+        endpointing: form.endpointing,
         llmModel: form.llmModel || undefined,
         language: form.language || undefined,
         voice,
@@ -170,6 +172,7 @@ function AgentForm({ agent, providers, onSaved }) {
       <option value="agent_speaks_first">agent speaks first</option><option value="user_speaks_first">caller speaks first</option>
     <//>
     <${Field} label="Welcome message" name="welcomeMessage" value=${form.welcomeMessage} onInput=${set('welcomeMessage')} error=${fieldError('welcome.message')} />
+    <${EndpointingFields} value=${form.endpointing} onChange=${setValue('endpointing')} error=${fieldError('endpointing')} />
     ${providers ? html`<${ModelSelect} providers=${providers} value=${form.llmModel} onChange=${setValue('llmModel')} error=${fieldError('llmModel')} />` : null}
     <${Field} label="Language" name="language" value=${form.language} onInput=${set('language')} error=${fieldError('language')} />
     ${providers ? html`<${VoiceFields} providers=${providers} voiceText=${form.voice} onVoiceText=${setValue('voice')} error=${nested(error, 'voice')} />` : null}
