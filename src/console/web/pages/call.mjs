@@ -171,7 +171,9 @@ export function CallPage({ id }) {
       <h2>Transcript</h2>
       <ol class="transcript">${transcript.map((t) => html`<li class=${t.role}><span class="who">${t.role}</span> ${t.text}</li>`)}</ol>`}
     <section aria-label="Latency"><h2>Latency</h2>
-      <p>voice to voice p50 ${call.metrics?.latencyP50 ?? '-'} ms, p99 ${call.metrics?.latencyP99 ?? '-'} ms</p>
+      ${(call.metrics?.turns ?? []).some((t) => typeof t.voiceToVoiceMs === 'number')
+        ? html`<p>voice to voice p50 ${call.metrics.latencyP50} ms, p99 ${call.metrics.latencyP99} ms</p>`
+        : html`<p>No turn was measured.</p>`}
       <${LatencyChart} turns=${call.metrics?.turns ?? []} />
     </section>
     <section aria-label="Cost"><h2>Cost</h2>

@@ -20,7 +20,9 @@ export function summarise(calls) {
     for (const t of c.metrics?.turns ?? []) if (typeof t.voiceToVoiceMs === 'number') v2v.push(t.voiceToVoiceMs)
   }
   v2v.sort((a, b) => a - b)
-  const timed = calls.filter((c) => typeof c.metrics?.latencyP50 === 'number').sort((a, b) => Date.parse(a.endedAt ?? a.createdAt) - Date.parse(b.endedAt ?? b.createdAt))
+  // a call with no measured turn reports 0: it has no latency to plot
+  const measured = (c) => (c.metrics?.turns ?? []).some((t) => typeof t.voiceToVoiceMs === 'number')
+  const timed = calls.filter((c) => measured(c) && typeof c.metrics?.latencyP50 === 'number').sort((a, b) => Date.parse(a.endedAt ?? a.createdAt) - Date.parse(b.endedAt ?? b.createdAt))
   const overTime = {
     x: timed.map((c) => Date.parse(c.endedAt ?? c.createdAt) / 1000),
     p50: timed.map((c) => c.metrics.latencyP50),
