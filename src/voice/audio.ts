@@ -115,3 +115,10 @@ export function concatFrames(frames: AudioFrame[]): AudioFrame {
   }
   return { samples, sampleRate }
 }
+
+/** A frame the caller hears as sound, not silence: what "voiced" means in turn timing (and in bench:conversation). */
+export const VOICED_DBFS = -40
+
+export function isVoiced(samples: Int16Array): boolean {
+  return rmsDbfs(samples) >= VOICED_DBFS
+}

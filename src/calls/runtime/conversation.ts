@@ -54,7 +54,7 @@ export class LocalConversation implements Conversation {
     const c = new LocalConversation(d, ports, init, events)
     c.media = await d.media.startCall(init.callId, ports, init.media, {
       trustedAddresses: init.trustedAddresses,
-      onAudio: (frame) => (c.audioSink ? c.audioSink(frame) : c.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE })),
+      onAudio: (frame, delayMs) => (c.audioSink ? c.audioSink(frame) : c.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE }, delayMs)),
       onDtmf: (e) => c.session?.pushDtmf(e.digit),
     })
     if (gate && (await c.passGate(gate)) === 'hangup') return c
@@ -102,6 +102,11 @@ export class LocalConversation implements Conversation {
       now: () => performance.now() - t0,
       hooks: {
         send: (frame) => this.media?.play(frame.samples),
+        flush: () => {
+          const unsent = this.media?.queuedMs ?? 0
+          this.media?.flush()
+          return unsent
+        },
         hangup: (reason) => {
           this.stopTick()
           this.events.hangup(reason)

@@ -53,6 +53,7 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
     },
     onDtmf: (key) => void driver.onDtmf(key),
     stop: () => driver.stop(),
+    preview: (text) => driver.preview(text),
   }
 }
 

@@ -27,7 +27,8 @@ export interface CallMediaOptions {
   jitter?: { minDelayMs?: number; maxDelayMs?: number }
   /** Run the Goertzel detector on incoming audio (default: only when telephone-event was not negotiated). */
   inbandDtmf?: boolean
-  onAudio?: (frame: Int16Array) => void
+  /** `delayMs`: about how long this audio waited in the jitter buffer since its packet arrived. */
+  onAudio?: (frame: Int16Array, delayMs: number) => void
   onDtmf?: (event: DtmfEvent) => void
   onBye?: () => void
   onClosed?: () => void
@@ -226,6 +227,9 @@ export class CallMedia {
   }
 
   private playout(now: number): void {
+    // the packet played now arrived when the newest buffered one was some frames younger; half a
+    // playout step of phase on average
+    const delayMs = Math.max(0, this.jb.bufferedMs() - FRAME_MS / 2)
     while (this.inLen < FRAME_SAMPLES) {
       const r = this.jb.pop()
       const pcm =
@@ -244,7 +248,7 @@ export class CallMedia {
     this.opts.recorder?.writeLeft(frame)
     for (const ev of this.dtmfIn.flush(now)) this.opts.onDtmf?.(ev)
     if (this.inband) for (const ev of this.inband.push(frame)) this.opts.onDtmf?.(ev)
-    this.opts.onAudio?.(frame)
+    this.opts.onAudio?.(frame, delayMs)
   }
 
   private rtpTsAt(ms: number): number {

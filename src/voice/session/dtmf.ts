@@ -32,3 +32,31 @@ export class DtmfEntry {
     return digits ? { digits, startAt: this.startAt, lastAt: this.lastAt } : undefined
   }
 }
+
+/**
+ * Keys pressed while a spoken turn is still being decided wait for it: the caller said the words
+ * first, so the brain hears them first. Bounded: keys wait at most `maxWaitMs` after the speech ended.
+ */
+export class KeysAfterSpeech {
+  private held: { key: string; at: number }[] = []
+
+  constructor(private readonly maxWaitMs: number) {}
+
+  get holding(): boolean {
+    return this.held.length > 0
+  }
+
+  /** Holds the key when a spoken turn is pending; returns false when it may be handled now. */
+  hold(key: string, at: number, speechPending: boolean): boolean {
+    if (!speechPending && this.held.length === 0) return false
+    this.held.push({ key, at })
+    return true
+  }
+
+  /** The keys to handle now, in the order pressed: all of them once the turn is decided or waited long enough. */
+  release(speechPending: boolean, pendingSince: number | undefined, now: number): { key: string; at: number }[] {
+    if (this.held.length === 0) return []
+    if (speechPending && (pendingSince === undefined || now - pendingSince < this.maxWaitMs)) return []
+    return this.held.splice(0)
+  }
+}

@@ -6,6 +6,12 @@ import { createVadStream, type VadStream } from '../vad/stream.ts'
 import type { SessionEngines, SessionUsage } from './types.ts'
 
 const PREROLL_MS = 400
+/** Frames kept to reopen a per-utterance STT where a pause ended: a little more than the longest pause that splits one. */
+const KEEP_MS = 1000
+/** A pause this long inside speech ends a per-utterance STT's utterance, so its final is ready before the endpoint. */
+export function sttPauseMs(silenceTargetMs: number): number {
+  return Math.max(100, Math.min(180, silenceTargetMs - 120))
+}
 
 export interface ListenerEvents {
   /** VAD and STT findings for the turn controller, on the session clock. */
@@ -23,8 +29,14 @@ export interface ListenerEvents {
 export class Listener {
   private readonly vad: VadStream
   private stt: SttStream | undefined
-  private readonly preroll: AudioFrame[] = []
+  /** Recent caller frames with their audio time (ms into the caller's stream). */
+  private readonly recent: { atMs: number; frame: AudioFrame }[] = []
+  private audioMs = 0
   private audioStartAt: number | undefined
+  /** How long the caller's audio waited in the jitter buffer before it was pushed here. */
+  private inputDelayMs = 0
+  /** A per-utterance STT ended at a pause; reopened from `pausedAtMs` (audio time) if speech goes on. */
+  private pausedAtMs: number | undefined
   private closed = false
   /** Session clock time of the last STT final. */
   lastFinalAt: number | undefined
@@ -35,6 +47,8 @@ export class Listener {
     private readonly usage: SessionUsage,
     private readonly now: () => number,
     private readonly on: ListenerEvents,
+    /** The silence a streaming STT's own endpointing should wait before it says the turn ended. */
+    private readonly sttEndpointingMs?: number,
   ) {
     this.vad = createVadStream(engines.vad, vad)
   }
@@ -44,14 +58,23 @@ export class Listener {
     if (this.engines.stt?.capabilities.streaming) this.stt = this.openStt()
   }
 
-  push(frame: AudioFrame): void {
-    this.audioStartAt ??= this.now() - (frame.samples.length * 1000) / frame.sampleRate
+  /** `inputDelayMs`: how long this audio waited (jitter buffer) since it reached the appliance. */
+  push(frame: AudioFrame, inputDelayMs = 0): void {
+    const frameMs = (frame.samples.length * 1000) / frame.sampleRate
+    this.audioStartAt ??= this.now() - frameMs
+    this.inputDelayMs = inputDelayMs
     this.vad.push(frame)
     if (this.engines.stt && !this.engines.stt.capabilities.streaming) {
-      this.preroll.push(frame)
-      while (this.preroll.length * 20 > PREROLL_MS) this.preroll.shift()
+      this.recent.push({ atMs: this.audioMs, frame })
+      while (this.recent.length > 0 && this.audioMs - this.recent[0]!.atMs > KEEP_MS) this.recent.shift()
     }
+    this.audioMs += frameMs
     this.stt?.push(frame)
+  }
+
+  /** The silence that ends the caller's speech (the VAD's hangover), set as the words come in. */
+  setSilenceTarget(ms: number): void {
+    this.vad.setMinSilenceMs(ms)
   }
 
   close(): void {
@@ -60,9 +83,29 @@ export class Listener {
     this.stt?.close()
   }
 
-  /** Audio time (ms into the caller's stream) on the session clock. */
+  /** Audio time (ms into the caller's stream) on the session clock, as it reached the appliance. */
   private clockOf(audioMs: number): number {
-    return (this.audioStartAt ?? 0) + audioMs
+    return (this.audioStartAt ?? 0) + audioMs - this.inputDelayMs
+  }
+
+  private framesSince(audioMs: number, maxMs = KEEP_MS): AudioFrame[] {
+    const from = Math.max(audioMs, this.audioMs - maxMs)
+    return this.recent.filter((r) => r.atMs >= from - 1e-6).map((r) => r.frame)
+  }
+
+  /** Per-utterance STT: the pause is long enough to end its utterance now, or the speech went on after one. */
+  private onProgress(silenceMs: number, atMs: number, windowMs: number): void {
+    if (!this.engines.stt || this.engines.stt.capabilities.streaming) return
+    if (silenceMs > 0 && this.stt && this.pausedAtMs === undefined && silenceMs >= sttPauseMs(this.vad.minSilenceMs)) {
+      this.pausedAtMs = atMs + windowMs - silenceMs
+      this.stt.end()
+      this.stt = undefined
+    } else if (silenceMs === 0 && this.pausedAtMs !== undefined) {
+      const from = this.pausedAtMs
+      this.pausedAtMs = undefined
+      this.stt = this.openStt()
+      for (const f of this.framesSince(from)) this.stt.push(f)
+    }
   }
 
   private async consumeVad(): Promise<void> {
@@ -76,14 +119,19 @@ export class Listener {
         this.on.speaking(true, this.clockOf(ev.atMs))
         if (this.engines.stt && perUtterance) {
           this.stt?.end()
+          this.pausedAtMs = undefined
           this.stt = this.openStt()
-          for (const f of this.preroll) this.stt.push(f)
+          for (const f of this.framesSince(ev.atMs - PREROLL_MS, PREROLL_MS)) this.stt.push(f)
         }
         this.on.input({ type: 'vad_start', atMs: this.clockOf(ev.atMs) })
       } else if (ev.type === 'progress') {
-        if (ev.speaking) this.on.input({ type: 'vad_progress', speechMs: ev.speechMs })
+        if (!ev.speaking) continue
+        this.onProgress(ev.silenceMs, ev.atMs, ev.windowMs)
+        const silenceStartMs = ev.silenceMs > 0 ? this.clockOf(ev.atMs + ev.windowMs - ev.silenceMs) : undefined
+        this.on.input({ type: 'vad_progress', speechMs: ev.speechMs, silenceStartMs })
       } else {
         this.on.speaking(false, this.clockOf(ev.atMs))
+        this.pausedAtMs = undefined
         if (this.stt && perUtterance) {
           this.stt.end()
           this.stt = undefined
@@ -95,7 +143,7 @@ export class Listener {
 
   private openStt(): SttStream {
     const stt = this.engines.stt!
-    const stream = stt.stream()
+    const stream = stt.stream(this.sttEndpointingMs !== undefined ? { endpointingMs: this.sttEndpointingMs } : {})
     void (async () => {
       for await (const ev of stream) {
         if (this.closed) continue
@@ -104,7 +152,8 @@ export class Listener {
         } else if (ev.type === 'interim') this.on.input({ type: 'stt_interim', text: ev.text })
         else if (ev.type === 'final') {
           this.lastFinalAt = this.now()
-          this.on.input({ type: 'stt_final', text: ev.text })
+          // an utterance STT's "end of turn" only says its utterance (which we ended) is over
+          this.on.input({ type: 'stt_final', text: ev.text, endOfTurn: ev.endOfTurn && stt.capabilities.streaming })
         } else if (ev.type === 'usage') this.usage.stt.push({ provider: stt.provider, audioMs: ev.audioMs })
       }
     })()

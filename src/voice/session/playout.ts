@@ -1,4 +1,4 @@
-import type { AudioFrame } from '../audio.ts'
+import { type AudioFrame, isVoiced } from '../audio.ts'
 import type { SpeechHandle } from '../turn/speech-handle.ts'
 
 interface Queued {
@@ -6,9 +6,23 @@ interface Queued {
   speech: SpeechHandle
 }
 
+export interface PlayoutEvents {
+  /** A speech's first frame went out, at this clock time. */
+  firstFrame?(speech: SpeechHandle, atMs: number): void
+  /** A speech's first voiced frame (not TTS silence) went out, at this clock time. */
+  firstVoiced?(speech: SpeechHandle, atMs: number): void
+  /** Drops what the sink (the call's media) holds and has not sent yet; returns its ms. */
+  flushSink?(): number
+}
+
+/** Frames kept after sending, to be queued again when a pause drops them from the sink unsent. */
+const RESEND = 4
+
 /**
  * Paces agent audio out in 20 ms frames on the session clock and keeps each speech handle's
- * playout clock. `stop()` drops what is queued: nothing more of an interrupted reply is sent.
+ * playout clock. `stop()` drops what is queued, here and in the sink: nothing more of an
+ * interrupted reply is sent. `pause()` holds it (the sink's unsent frames come back to the
+ * queue) until `resume()`.
  */
 export class Playout {
   readonly frameSamples: number
@@ -16,17 +30,45 @@ export class Playout {
   private partial: Int16Array | undefined
   private nextDueMs: number | undefined
   private readonly sent = new Map<SpeechHandle, number>()
+  private readonly started = new WeakMap<SpeechHandle, number>()
+  private readonly voiced = new WeakSet<SpeechHandle>()
+  private readonly recent: Queued[] = []
   /** The sink holds one frame more than it has sent: the played clocks lag what was handed over by a frame. */
   private ahead = false
+  private paused = false
 
   constructor(
     readonly sampleRate: number,
     private readonly send: (frame: AudioFrame) => void,
-    /** Called with the clock time each time a speech's first frame goes out. */
-    private readonly onFirstFrame: (speech: SpeechHandle, atMs: number) => void = () => {},
+    private readonly on: PlayoutEvents = {},
     readonly frameMs = 20,
   ) {
     this.frameSamples = (sampleRate * frameMs) / 1000
+  }
+
+  get isPaused(): boolean {
+    return this.paused
+  }
+
+  /** Holds playback at once: the sink's unsent frames are taken back and sent after resume(). */
+  pause(): void {
+    if (this.paused) return
+    this.paused = true
+    const unsentMs = this.on.flushSink?.() ?? 0
+    const back = Math.min(this.recent.length, Math.ceil(unsentMs / this.frameMs - 1e-6))
+    const returned = this.recent.splice(this.recent.length - back, back)
+    for (const item of returned) this.sent.set(item.speech, Math.max(0, (this.sent.get(item.speech) ?? 0) - this.frameMs))
+    this.queue.unshift(...returned.filter((q) => q.speech.state === 'speaking'))
+    this.recent.length = 0
+    this.nextDueMs = undefined
+    this.ahead = false
+  }
+
+  /** Plays on from where pause() held it; the first frames leave at once, as after silence. */
+  resume(nowMs: number): void {
+    if (!this.paused) return
+    this.paused = false
+    this.prime(nowMs)
   }
 
   /**
@@ -52,15 +94,18 @@ export class Playout {
       this.queue.push({ samples: samples.subarray(i, i + this.frameSamples), speech })
     }
     if (i < samples.length) this.partial = samples.slice(i)
-    if (nowMs !== undefined && this.nextDueMs === undefined && this.queue.length > 0) {
-      this.ahead = true
-      this.tick(nowMs)
-      // the second frame at once too: the sink sends the first as soon as it gets it, and must
-      // already hold the second when its next slot comes, before this playout's next tick
-      if (this.nextDueMs !== undefined) this.nextDueMs = nowMs
-      this.tick(nowMs)
-      if (this.nextDueMs !== undefined) this.nextDueMs = nowMs
-    }
+    if (nowMs !== undefined) this.prime(nowMs)
+  }
+
+  private prime(nowMs: number): void {
+    if (this.paused || this.nextDueMs !== undefined || this.queue.length === 0) return
+    this.ahead = true
+    this.tick(nowMs)
+    // the second frame at once too: the sink sends the first as soon as it gets it, and must
+    // already hold the second when its next slot comes, before this playout's next tick
+    if (this.nextDueMs !== undefined) this.nextDueMs = nowMs
+    this.tick(nowMs)
+    if (this.nextDueMs !== undefined) this.nextDueMs = nowMs
   }
 
   /** Pads and queues a trailing partial frame (end of a speech). */
@@ -72,13 +117,16 @@ export class Playout {
     if (speech.state === 'speaking') this.queue.push({ samples: padded, speech })
   }
 
-  /** Drops everything queued; returns the milliseconds of audio that will now never be sent. */
+  /** Drops everything queued, here and in the sink; returns the milliseconds of audio that will now never be sent. */
   stop(): number {
-    const dropped = this.queue.length * this.frameMs + (this.partial ? (this.partial.length * 1000) / this.sampleRate : 0)
+    const sink = this.on.flushSink?.() ?? 0
+    const dropped = sink + this.queue.length * this.frameMs + (this.partial ? (this.partial.length * 1000) / this.sampleRate : 0)
     this.queue.length = 0
+    this.recent.length = 0
     this.partial = undefined
     this.nextDueMs = undefined
     this.ahead = false
+    this.paused = false
     return dropped
   }
 
@@ -92,6 +140,7 @@ export class Playout {
 
   /** Sends every frame due by `nowMs` (one per 20 ms of clock, starting when audio first waits). */
   tick(nowMs: number): void {
+    if (this.paused) return
     // by now the sink has sent what was handed over ahead of its clock at the previous tick
     if (this.ahead) for (const [speech, ms] of this.sent) if (speech.state === 'speaking') speech.setPlayedMs(ms)
     if (this.queue.length === 0) {
@@ -106,8 +155,19 @@ export class Playout {
       this.nextDueMs += this.frameMs
       if (item.speech.state !== 'speaking') continue
       const before = this.sent.get(item.speech) ?? 0
-      if (before === 0) this.onFirstFrame(item.speech, nowMs)
+      if (before === 0 && !this.voiced.has(item.speech) && !this.started.has(item.speech)) {
+        this.started.set(item.speech, nowMs)
+        this.on.firstFrame?.(item.speech, nowMs)
+      }
+      if (!this.voiced.has(item.speech) && isVoiced(item.samples)) {
+        this.voiced.add(item.speech)
+        // frames are handed over up to two ahead of the sink's clock: on the wire this one
+        // follows the speech's earlier frames at 20 ms each
+        this.on.firstVoiced?.(item.speech, Math.max(nowMs, (this.started.get(item.speech) ?? nowMs) + before))
+      }
       this.send({ samples: item.samples, sampleRate: this.sampleRate })
+      this.recent.push(item)
+      if (this.recent.length > RESEND) this.recent.shift()
       const after = before + this.frameMs
       this.sent.set(item.speech, after)
       item.speech.setPlayedMs(this.ahead ? after - this.frameMs : after)

@@ -3,7 +3,10 @@ import { TurnController, type TurnOutput } from '../turn/controller.ts'
 import type { EndOfTurn } from '../turn/endpointing.ts'
 import { summarizeTurns } from '../turn/metrics.ts'
 import { SpeechHandle } from '../turn/speech-handle.ts'
-import { DtmfEntry } from './dtmf.ts'
+import { DtmfEntry, KeysAfterSpeech } from './dtmf.ts'
+import { Speculator } from './speculate.ts'
+import { silenceTargets } from '../turn/silence.ts'
+import { PrefetchTts } from '../tts/prefetch.ts'
 import { Listener } from './listen.ts'
 import { Playout } from './playout.ts'
 import { sayText } from './say.ts'
@@ -63,6 +66,10 @@ export class VoiceSession {
   private endedAt: number | undefined
   private userSpeaking = false
   private readonly dtmf = new DtmfEntry()
+  private readonly keys: KeysAfterSpeech
+  /** The call's voice, able to synthesise a sentence ahead of the turn it answers. */
+  private readonly tts: PrefetchTts
+  private readonly speculator: Speculator
   /** Agent audio handed to the call so far; the first speech (the welcome when the agent speaks first), and whether the caller cut it. */
   private agentAudioMs = 0
   private first: SpeechHandle | undefined
@@ -75,15 +82,28 @@ export class VoiceSession {
       this.agentAudioMs += (f.samples.length * 1000) / f.sampleRate
       opts.hooks.send(f)
     }
-    this.playout = new Playout(opts.sampleRate, send, (speech, at) => this.firstFrameAt.set(speech, at))
-    this.controller = new TurnController(opts.settings.endpointing, opts.settings.bargeIn)
+    this.playout = new Playout(opts.sampleRate, send, {
+      firstFrame: (speech, at) => {
+        this.firstFrameAt.set(speech, at)
+        this.turns.firstFrame(speech, at)
+      },
+      firstVoiced: (speech, at) => this.turns.firstVoiced(speech, at),
+      flushSink: () => opts.hooks.flush?.() ?? 0,
+    })
+    this.controller = new TurnController(opts.settings.endpointing, opts.settings.bargeIn, silenceTargets(opts.agent.endpointing))
+    this.keys = new KeysAfterSpeech(opts.settings.endpointing.maxFinalWaitMs)
+    this.tts = new PrefetchTts(opts.engines.tts, (u) => this.usage.tts.push({ provider: opts.engines.tts.provider, ...u }))
+    this.speculator = new Speculator(opts.brain, this.tts, this.usage, (t) => this.fill(t), () => this.adapt())
     this.listener = new Listener(opts.engines, opts.settings.vad, this.usage, opts.now, {
       input: (input) => {
-        if (!this.ended) this.apply(this.controller.handle(input, this.o.now()))
+        if (this.ended) return
+        if (input.type === 'vad_start' || (input.type === 'vad_progress' && input.silenceStartMs === undefined)) this.speculator.discard()
+        this.apply(this.controller.handle(input, this.o.now()))
+        this.adapt()
       },
       speaking: (on, atMs) => this.onSpeaking(on, atMs),
       failed: (provider, error) => void this.fail(provider, error),
-    })
+    }, silenceTargets(opts.agent.endpointing).completeMs)
   }
 
   get ended(): boolean {
@@ -92,13 +112,29 @@ export class VoiceSession {
 
   start(): void {
     this.startedAt = this.lastActivityAt = this.o.now()
+    this.listener.setSilenceTarget(this.controller.silenceTargetMs())
     this.listener.start()
     this.brain.start(this.host())
   }
 
-  /** Caller audio from the media layer, at the session's sample rate. */
-  pushAudio(frame: AudioFrame): void {
-    if (!this.ended) this.listener.push(frame)
+  /** Caller audio from the media layer, at the session's sample rate; `inputDelayMs`: how long it waited there (jitter buffer). */
+  pushAudio(frame: AudioFrame, inputDelayMs = 0): void {
+    if (!this.ended) this.listener.push(frame, inputDelayMs)
+  }
+
+  /** The words so far set the silence that ends the turn; settled words in a silence get their answer ready. */
+  private adapt(): void {
+    if (this.ended) return
+    const words = this.controller.transcriptSoFar
+    const answers = words ? this.speculator.answers(words) : undefined
+    this.listener.setSilenceTarget(this.controller.silenceTargetMs(answers))
+    const settled = this.controller.settledText
+    if (settled && this.controller.turnPending && !this.userSpeakingVoiced()) this.speculator.prepare(settled)
+  }
+
+  /** The caller is voicing words now (not in a pause inside their speech). */
+  private userSpeakingVoiced(): boolean {
+    return this.controller.pendingSince === undefined
   }
 
   /** Advances playout and the guards; call every 20 ms. */
@@ -107,6 +143,7 @@ export class VoiceSession {
     const now = this.o.now()
     this.playout.tick(now)
     this.apply(this.controller.handle({ type: 'tick' }, now))
+    this.releaseKeys(now)
     const entry = this.dtmf.due(now)
     if (entry) this.commitDtmf(entry, now)
     if (this.closing) return
@@ -130,6 +167,15 @@ export class VoiceSession {
     if (this.ended || !/^[0-9*#A-D]$/.test(key)) return
     const now = this.o.now()
     this.lastActivityAt = now
+    if (this.keys.hold(key, now, this.controller.turnPending)) return
+    this.handleKey(key, now)
+  }
+
+  private releaseKeys(now: number): void {
+    for (const { key, at } of this.keys.release(this.controller.turnPending, this.controller.pendingSince, now)) this.handleKey(key, at)
+  }
+
+  private handleKey(key: string, now: number): void {
     this.reprompted = false
     if (this.brain.answersKeys) this.turns.key(now)
     this.brain.onDtmf(key)
@@ -191,16 +237,21 @@ export class VoiceSession {
 
   private apply(outputs: TurnOutput[]): void {
     for (const out of outputs) {
-      if (out.type === 'interrupt') {
+      if (out.type === 'pause') this.playout.pause()
+      else if (out.type === 'resume') this.playout.resume(this.o.now())
+      else if (out.type === 'interrupt') {
         if (out.speech === this.first) this.firstBargedIn = true
         this.playout.stop()
-      }
-      else if (out.type === 'user_turn') this.onUserTurn(out.turn, 'speech')
+      } else if (out.type === 'user_turn') {
+        this.onUserTurn(out.turn, 'speech')
+        this.releaseKeys(this.o.now())
+      } else if (out.type === 'backchannel') this.releaseKeys(this.o.now())
     }
   }
 
   private onUserTurn(turn: EndOfTurn, source: 'speech' | 'dtmf'): void {
     if (this.closing) return
+    if (source === 'speech') this.speculator.committed()
     this.addTranscript('user', turn.text, this.userSpeechStartAt)
     // a brain that answers keys got them as pressed, and may be answering already: the entry is
     // only transcript (its turn was opened at the keys)
@@ -224,7 +275,7 @@ export class VoiceSession {
     this.current = speech
     this.first ??= speech
     this.controller.agentSpeaking(speech)
-    if (answers) this.turns.speechBegan(speech, (s) => this.firstFrameAt.get(s))
+    if (answers) this.turns.speechBegan(speech)
     void speech.done.then(() => {
       this.lastActivityAt = this.o.now()
       const first = this.firstFrameAt.get(speech)
@@ -237,7 +288,7 @@ export class VoiceSession {
     const speech = this.closing ? silenced() : this.beginSpeech(interruptible, true)
     return {
       speech,
-      tts: this.o.engines.tts,
+      tts: this.tts,
       play: (frame) => this.playout.enqueue(frame, speech, this.o.now()),
       flush: () => this.playout.flush(speech),
     }
@@ -249,7 +300,7 @@ export class VoiceSession {
   }
 
   private async speakInto(speech: SpeechHandle, text: string): Promise<boolean> {
-    const tts = this.o.engines.tts
+    const tts = this.tts
     const r = await sayText(text, speech, { tts, play: (f) => this.playout.enqueue(f, speech, this.o.now()), usage: this.usage, now: this.o.now })
     this.turns.note({ ttsTtfbMs: r.ttsTtfbMs })
     this.playout.flush(speech)

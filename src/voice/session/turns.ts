@@ -11,17 +11,21 @@ const MAX_TURNS = 2000
  */
 export class TurnRecorder {
   readonly turns: TurnLatency[] = []
-  private current: { latency: TurnLatency; speechEndMs: number; answered: boolean; key?: boolean } | undefined
+  private current:
+    | { latency: TurnLatency; speechEndMs: number; decidedAtMs: number; answer?: SpeechHandle; firstFrameAt?: number; key?: boolean }
+    | undefined
 
   /** A caller turn was committed. */
   open(turn: EndOfTurn, sttFinalAt: number | undefined): TurnLatency {
+    const endpointingMs = turn.decidedAtMs - turn.speechEndMs
     const latency: TurnLatency = {
-      endpointingMs: turn.decidedAtMs - turn.speechEndMs,
+      vadHangoverMs: turn.silenceOverMs !== undefined ? Math.min(endpointingMs, turn.silenceOverMs - turn.speechEndMs) : undefined,
+      endpointingMs,
       sttFinalMs: sttFinalAt !== undefined ? Math.max(0, sttFinalAt - turn.speechEndMs) : undefined,
     }
     if (this.turns.length >= MAX_TURNS) this.turns.shift()
     this.turns.push(latency)
-    this.current = { latency, speechEndMs: turn.speechEndMs, answered: false }
+    this.current = { latency, speechEndMs: turn.speechEndMs, decidedAtMs: turn.decidedAtMs }
     return latency
   }
 
@@ -31,8 +35,8 @@ export class TurnRecorder {
    */
   key(atMs: number): TurnLatency {
     const cur = this.current
-    if (cur?.key && !cur.answered) {
-      cur.speechEndMs = atMs
+    if (cur?.key && !cur.answer) {
+      cur.speechEndMs = cur.decidedAtMs = atMs
       return cur.latency
     }
     const latency = this.open({ text: '', speechEndMs: atMs, decidedAtMs: atMs, hadFinal: true }, undefined)
@@ -45,14 +49,30 @@ export class TurnRecorder {
   }
 
   /** A speech began; the first one after a caller turn answers it. */
-  speechBegan(speech: SpeechHandle, firstFrameAt: (s: SpeechHandle) => number | undefined): void {
+  speechBegan(speech: SpeechHandle): void {
     const cur = this.current
-    if (!cur || cur.answered) return
-    cur.answered = true
-    void speech.done.then(() => {
-      const first = firstFrameAt(speech)
-      if (first !== undefined) cur.latency.voiceToVoiceMs = first - cur.speechEndMs
-    })
+    if (!cur || cur.answer) return
+    cur.answer = speech
+  }
+
+  /** A speech's first frame went out. */
+  firstFrame(speech: SpeechHandle, atMs: number): void {
+    const cur = this.current
+    if (cur?.answer !== speech || cur.firstFrameAt !== undefined) return
+    cur.firstFrameAt = atMs
+    cur.latency.responseMs = atMs - cur.decidedAtMs
+  }
+
+  /** A speech's first voiced frame went out: the caller hears the answer now. */
+  firstVoiced(speech: SpeechHandle, atMs: number): void {
+    const cur = this.current
+    const l = cur?.latency
+    if (!cur || !l || cur.answer !== speech || cur.firstFrameAt === undefined || l.voiceToVoiceMs !== undefined) return
+    if (cur.key) l.endpointingMs = cur.decidedAtMs - cur.speechEndMs
+    l.responseMs = cur.firstFrameAt - cur.decidedAtMs
+    l.leadingSilenceMs = atMs - cur.firstFrameAt
+    // the parts add up to the whole by construction
+    l.voiceToVoiceMs = l.endpointingMs! + l.responseMs + l.leadingSilenceMs
   }
 
   /** Stages a brain measured for the turn being answered; the first value of each wins. */

@@ -5,6 +5,7 @@ import type { Tts } from '../tts/contract.ts'
 import type { SpeechHandle } from '../turn/speech-handle.ts'
 import type { BargeInParams } from '../turn/barge-in.ts'
 import type { EndpointingParams } from '../turn/endpointing.ts'
+import type { EndpointingMode } from '../turn/silence.ts'
 import type { LatencySummary, TurnLatency } from '../turn/metrics.ts'
 import type { VadModel } from '../vad/contract.ts'
 import type { HysteresisParams } from '../vad/hysteresis.ts'
@@ -63,7 +64,7 @@ export interface AgentProfile {
  * `patient` are presets that adapt to the words (shorter after a complete answer, longer after
  * a hesitation); a number is the base silence in ms (100-5000), adapted the same way.
  */
-export type EndpointingMode = 'fast' | 'normal' | 'patient' | number
+export type { EndpointingMode }
 
 /** not_configured: the agent had nothing to converse with (no LLM serves it, no workflow), as opposed to a provider that failed. */
 export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured'
@@ -115,11 +116,26 @@ export interface Brain {
   readonly busy: boolean
   /** The session ended; nothing more will be said. */
   stop(): void
+  /**
+   * What it would do if the caller's turn were `text`, without doing it (no side effects):
+   * whether the words answer it, and the first sentence it would say. Undefined when it cannot
+   * tell without acting (a tool, an LLM call).
+   */
+  preview?(text: string): Promise<BrainPreview | undefined>
+}
+
+export interface BrainPreview {
+  /** The words answer what the agent waits for (a workflow edge or extraction matches). */
+  answers: boolean
+  /** The first thing it would say (as it would pass it to say()), when known ahead. */
+  reply?: string
 }
 
 export interface SessionHooks {
   /** One 20 ms frame of agent audio, to be sent now. */
   send(frame: AudioFrame): void
+  /** Drops agent audio the call's media holds but has not sent (barge-in); returns its ms. */
+  flush?(): number
   /** The session is over; hang the call up. Called once. */
   hangup(reason: EndReason): void
   /** A provider failed for good (the call then says the fallback line and ends). */

@@ -22,6 +22,8 @@ export type SttStream = ProviderStream<AudioFrame, SttEvent>
 
 export interface SttStreamOptions {
   language?: string
+  /** Silence after which a provider with its own endpointing says the turn ended (the agent's setting). */
+  endpointingMs?: number
   conn?: ConnOptions
 }
 

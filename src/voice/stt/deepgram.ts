@@ -26,7 +26,8 @@ export class DeepgramStt implements Stt {
   constructor(private readonly opts: DeepgramOptions) {}
 
   stream(opts: SttStreamOptions = {}): DeepgramStream {
-    return new DeepgramStream(this.opts, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN)
+    const o = opts.endpointingMs !== undefined ? { ...this.opts, endpointingMs: Math.round(opts.endpointingMs) } : this.opts
+    return new DeepgramStream(o, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN)
   }
 }
 

@@ -1,6 +1,6 @@
 import { type BargeInParams, bargeInDecision } from './barge-in.ts'
 import { type EndOfTurn, Endpointer, type EndpointingParams } from './endpointing.ts'
-import { type SilenceTargets, silenceTargets } from './silence.ts'
+import { judgeWords, type SilenceTargets, silenceTargets } from './silence.ts'
 import type { SpeechHandle } from './speech-handle.ts'
 
 /** What the VAD and STT report, on one clock (ms since the call started). */
@@ -103,7 +103,9 @@ export class TurnController {
         break
       case 'stt_final': {
         if (this.discarding) break
-        const turn = this.endpointer.sttFinal(input.text, nowMs, input.endOfTurn && !this.isBackchannelNow())
+        // the STT's own end of turn is taken unless the words trail off ("and um"): then our longer silence decides
+        const endOfTurn = input.endOfTurn && !this.isBackchannelNow() && judgeWords(`${this.endpointer.transcriptSoFar} ${input.text}`) !== 'hesitant'
+        const turn = this.endpointer.sttFinal(input.text, nowMs, endOfTurn)
         this.weighBargeIn(nowMs, out)
         if (turn) this.commit(turn, out)
         break

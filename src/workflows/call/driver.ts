@@ -35,6 +35,8 @@ const realTimers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTi
  */
 export class WorkflowCallDriver {
   private readonly engine: WorkflowEngine
+  /** The same graph with no LLM and no tools: a step it can take has no side effect. */
+  private readonly dry: WorkflowEngine
   private readonly digits = new DigitBuffer()
   private readonly timers: Timers
   private readonly interDigitMs: number
@@ -49,6 +51,7 @@ export class WorkflowCallDriver {
     private readonly io: CallIo,
   ) {
     this.engine = new WorkflowEngine(graph, opts)
+    this.dry = new WorkflowEngine(graph, { maxVisits: opts.maxVisits, today: opts.today })
     this.timers = opts.timers ?? realTimers
     this.interDigitMs = opts.interDigitMs ?? 3000
   }
@@ -92,6 +95,22 @@ export class WorkflowCallDriver {
         })
       }, this.interDigitMs)
     })
+  }
+
+  /**
+   * What the run would do if the caller said `text` now, without doing it: whether the words
+   * take it on (an edge or an extraction matches) and what it would say first. Undefined when
+   * that needs an LLM or a tool, or the run is not waiting for the caller.
+   */
+  async preview(text: string): Promise<{ answers: boolean; reply?: string } | undefined> {
+    const state = this.current
+    if (!state || this.finished || state.status !== 'awaiting_input' || text.trim() === '') return undefined
+    try {
+      const r = await this.dry.receive(state, { kind: 'speech', text })
+      return { answers: r.visited.length > 0 && r.visited[0] !== state.nodeId, reply: r.responses[0]?.output }
+    } catch {
+      return undefined
+    }
   }
 
   /** Resolves once every event received so far has been handled. */

@@ -30,10 +30,17 @@ export class Timeline {
   hangup: { reason: EndReason; atMs: number } | undefined
   readonly session: VoiceSession
   readonly llm: ScriptedLlm
-  readonly tts = new ToneTts(RATE)
+  readonly tts: ToneTts
   private readonly speaking: [number, number][] = []
+  /** With `media`: frames the call's media holds, sent one per 20 ms (what hooks.flush drops). */
+  readonly media: AudioFrame[] | undefined
+  /** Frames dropped from the media by flushes. */
+  flushedFrames = 0
+  private readonly keys: [number, string][] = []
 
-  constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[]; agent?: Partial<AgentProfile>; brain?: Brain }) {
+  constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[]; agent?: Partial<AgentProfile>; brain?: Brain; media?: boolean; tts?: ToneTts }) {
+    this.tts = opts.tts ?? new ToneTts(RATE)
+    this.media = opts.media ? [] : undefined
     this.llm = new ScriptedLlm(opts.llm)
     const agent = { ...baseAgent, ...opts.agent }
     this.session = new VoiceSession({
@@ -46,7 +53,13 @@ export class Timeline {
       },
       agent,
       hooks: {
-        send: (frame) => this.sent.push({ atMs: this.now, frame }),
+        send: (frame) => (this.media ? this.media.push(frame) : this.sent.push({ atMs: this.now, frame })),
+        flush: () => {
+          const n = this.media?.length ?? 0
+          this.flushedFrames += n
+          this.media?.splice(0)
+          return n * 20
+        },
         hangup: (reason) => {
           this.hangup = { reason, atMs: this.now }
         },
@@ -54,6 +67,12 @@ export class Timeline {
       sampleRate: RATE,
       now: () => this.now,
     })
+  }
+
+  /** The caller presses `key` at `atMs`. */
+  callerPresses(atMs: number, key: string): this {
+    this.keys.push([atMs, key])
+    return this
   }
 
   /** The caller talks from `fromMs` for `durMs`. */
@@ -74,7 +93,11 @@ export class Timeline {
       const samples = new Int16Array(RATE / 50)
       if (loud) for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 200 * i) / RATE))
       this.session.pushAudio({ samples, sampleRate: RATE })
+      for (const [at, key] of this.keys) if (at > this.now - 20 && at <= this.now) this.session.pushDtmf(key)
       this.session.tick()
+      // the media sends the oldest frame it holds each 20 ms
+      const out = this.media?.shift()
+      if (out) this.sent.push({ atMs: this.now, frame: out })
       // let engine promises (all in-process, none timed) settle before the next 20 ms
       for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r))
       if (stopOnHangup && this.hangup) return

@@ -1,0 +1,69 @@
+import type { PrefetchTts } from '../tts/prefetch.ts'
+import { splitSentences } from '../turn/sentences.ts'
+import type { Brain, BrainPreview, SessionUsage } from './types.ts'
+
+/**
+ * Looks ahead while the caller's endpoint is pending: asks the brain whether the words so far
+ * answer it (a shorter silence ends the turn) and what it would say first, and has that sentence
+ * synthesised before the turn is decided. Thrown away if the caller goes on.
+ */
+export class Speculator {
+  private asked: string | undefined
+  private answer: { text: string; preview: BrainPreview | undefined } | undefined
+  private prefetched: string | undefined
+
+  constructor(
+    private readonly brain: Brain,
+    private readonly tts: PrefetchTts,
+    private readonly usage: SessionUsage,
+    /** The text as the session would speak it ({{variables}} filled). */
+    private readonly fill: (text: string) => string,
+    /** A preview came back: the session re-reads the hint. */
+    private readonly changed: () => void,
+  ) {}
+
+  /** Whether the brain takes `text` as an answer (undefined: it cannot tell, or not yet). */
+  answers(text: string): boolean | undefined {
+    this.ask(text)
+    return this.answer?.text === text ? this.answer.preview?.answers : undefined
+  }
+
+  /** The caller is silent after `text` and the STT has no more words: synthesise the first sentence now. */
+  prepare(text: string): void {
+    this.ask(text)
+    const reply = this.answer?.text === text ? this.answer.preview?.reply : undefined
+    const first = reply ? splitSentences(this.fill(reply))[0] : undefined
+    if (!first || this.prefetched === first) return
+    this.discard()
+    this.prefetched = first
+    this.tts.prefetch(first)
+  }
+
+  /** The caller went on speaking: the sentence prepared for the shorter turn is not wanted. */
+  discard(): void {
+    if (this.prefetched === undefined) return
+    this.prefetched = undefined
+    const done = this.tts.discard()
+    if (done) this.usage.tts.push({ provider: this.tts.provider, characters: done.characters, audioMs: done.audioMs })
+  }
+
+  /** The turn was committed: whatever was prepared is the brain's to use now (or lost with a different text). */
+  committed(): void {
+    this.prefetched = undefined
+    this.asked = undefined
+    this.answer = undefined
+  }
+
+  private ask(text: string): void {
+    if (!text || text === this.asked || !this.brain.preview) return
+    this.asked = text
+    void this.brain.preview(text).then(
+      (preview) => {
+        if (this.asked !== text) return
+        this.answer = { text, preview }
+        this.changed()
+      },
+      () => {},
+    )
+  }
+}

@@ -1,0 +1,158 @@
+import { describe, expect, test } from 'bun:test'
+import { isVoiced } from '../../../../src/voice/audio.ts'
+import { ProviderStream } from '../../../../src/voice/base.ts'
+import type { AsyncQueue } from '../../../../src/voice/queue.ts'
+import type { Brain, BrainHost } from '../../../../src/voice/session/index.ts'
+import type { TtsEvent } from '../../../../src/voice/tts/contract.ts'
+import { ToneTts } from '../../../helpers/scripted-engines.ts'
+import { RATE, Timeline } from './timeline.ts'
+
+/** A brain that logs what reaches it, in order, and answers each speech turn with `reply(text)`. */
+function loggingBrain(reply: (text: string) => string, preview?: Brain['preview']): Brain & { log: string[] } {
+  let host: BrainHost | undefined
+  const log: string[] = []
+  return {
+    kind: 'workflow',
+    busy: false,
+    answersKeys: true,
+    log,
+    start: (h) => (host = h),
+    onUserTurn: (text, source) => {
+      log.push(`${source}:${text}`)
+      if (source === 'speech') void host?.say(reply(text))
+    },
+    onDtmf: (key) => log.push(`key:${key}`),
+    stop: () => {},
+    preview,
+  }
+}
+
+/** ToneTts with `leadMs` of digital silence before every sentence, as flite has. */
+class LeadingSilenceTts extends ToneTts {
+  constructor(private readonly leadMs: number) {
+    super(RATE)
+  }
+
+  override synthesize(text: string): ReturnType<ToneTts['synthesize']> {
+    const inner = super.synthesize(text)
+    const lead = new Int16Array((RATE * this.leadMs) / 1000)
+    return new (class extends ProviderStream<never, TtsEvent> {
+      protected async attempt(_i: AsyncQueue<never>, emit: (e: TtsEvent) => void) {
+        emit({ type: 'audio', frame: { samples: lead, sampleRate: RATE } })
+        for await (const ev of inner) if (ev.type !== 'error') emit(ev)
+      }
+    })('lead-tts', { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 }) as never
+  }
+}
+
+const voicedAfter = (t: Timeline, fromMs: number) => t.sent.filter((s) => s.atMs > fromMs && isVoiced(s.frame.samples))
+
+describe('conversation timing in the voice session', () => {
+  test("the record's parts add up to its voiceToVoiceMs, which runs to the first voiced frame past the TTS's leading silence", async () => {
+    const t = new Timeline({ llm: [{ text: 'We open at nine tomorrow.' }], stt: ['When do you open?'], tts: new LeadingSilenceTts(200), media: true }).start()
+    t.callerSays(200, 800)
+    await t.runUntil(4000)
+    const turn = t.session.report().turns[0]!
+    expect(turn.endpointingMs! + turn.responseMs! + turn.leadingSilenceMs!).toBe(turn.voiceToVoiceMs!)
+    expect(turn.vadHangoverMs!).toBeLessThanOrEqual(turn.endpointingMs!)
+    expect(turn.ttsTtfbMs!).toBeLessThanOrEqual(turn.responseMs!)
+    // the 200 ms of silence the TTS put first is counted, to the frame
+    expect(turn.leadingSilenceMs!).toBeGreaterThanOrEqual(180)
+    expect(turn.leadingSilenceMs!).toBeLessThanOrEqual(220)
+    // and the whole is what the caller waited, within the frame this harness's media adds (it
+    // sends a frame handed over between ticks at the next tick; a real one sends it at once)
+    const firstVoiced = voicedAfter(t, 1000)[0]!.atMs
+    expect(Math.abs(turn.voiceToVoiceMs! - (firstVoiced - 1000))).toBeLessThanOrEqual(20)
+  })
+
+  test('barge-in drops the frames queued in the media: the agent falls silent within a frame of the caller being heard', async () => {
+    const long = 'Our clinic offers cleanings, fillings, crowns, implants, whitening and emergency care on weekdays and Saturdays.'
+    const t = new Timeline({ llm: [{ text: long }, { text: 'Sure.' }], stt: ['What are your services?', 'Saturday please.'], media: true }).start()
+    t.callerSays(200, 600)
+    t.callerSays(2000, 1200)
+    await t.runUntil(5000)
+    // the VAD hears 60 ms of speech (its minimum) and the next window decides
+    const heardAt = 2000 + 60 + 20
+    const agentAudioAfter = voicedAfter(t, 1000).filter((s) => s.atMs > heardAt + 20 && s.atMs < 3300)
+    expect(agentAudioAfter).toEqual([])
+    expect(t.flushedFrames).toBeGreaterThan(0)
+    expect(t.session.report().transcript.map((i) => i.role)).toEqual(['user', 'agent', 'user', 'agent'])
+  })
+
+  test('a backchannel does not interrupt: the agent is held while it is heard, then says every word of its line', async () => {
+    const answer = 'Let me explain our opening hours for the whole week in detail.'
+    const t = new Timeline({ llm: [{ text: answer }], stt: ['Opening hours?', 'uh-huh'], media: true }).start()
+    t.callerSays(200, 600)
+    t.callerSays(1800, 300)
+    await t.runUntil(8000)
+    const r = t.session.report()
+    expect(r.transcript.map((i) => [i.role, i.text])).toEqual([
+      ['user', 'Opening hours?'],
+      ['agent', answer],
+    ])
+    expect(r.turns.length).toBe(1)
+    // every frame of the answer went out, none lost to the hold
+    const toneFrames = Math.ceil((answer.length * 50) / 20)
+    expect(voicedAfter(t, 800).length).toBeGreaterThanOrEqual(toneFrames - 1)
+    // and it was held while the caller spoke
+    expect(voicedAfter(t, 1900).filter((s) => s.atMs <= 2100)).toEqual([])
+  })
+
+  test("a key pressed while the caller's words are still being decided reaches the brain after them", async () => {
+    const brain = loggingBrain((text) => `You said ${text}.`)
+    const t = new Timeline({ llm: [], stt: ['book a table'], brain }).start()
+    t.callerSays(200, 800)
+    // the speech ended at 1000; the turn is decided a few hundred ms later
+    t.callerPresses(1100, '5')
+    await t.runUntil(3000)
+    expect(brain.log.slice(0, 2)).toEqual(['speech:book a table', 'key:5'])
+  })
+
+  test('a key pressed when no speech is pending is handled at once', async () => {
+    const brain = loggingBrain((text) => `You said ${text}.`)
+    const t = new Timeline({ llm: [], stt: [], brain }).start()
+    t.callerPresses(300, '7')
+    await t.runUntil(340)
+    expect(brain.log).toEqual(['key:7'])
+  })
+
+  test('the first sentence is synthesised while the endpoint is pending, and used when the caller has finished', async () => {
+    const brain = loggingBrain(() => 'A table for how many? I can book it now.', async () => ({ answers: true, reply: 'A table for how many? I can book it now.' }))
+    const tts = new (class extends ToneTts {
+      override synthesize(text: string) {
+        brain.log.push(`tts:${text}`)
+        return super.synthesize(text)
+      }
+    })(RATE)
+    const t = new Timeline({ llm: [], stt: ['book a table'], brain, tts }).start()
+    t.callerSays(200, 800)
+    await t.runUntil(4000)
+    // synthesised once, before the turn was decided, and that audio is what the caller heard
+    expect(brain.log.slice(0, 3)).toEqual(['tts:A table for how many?', 'speech:book a table', 'tts:I can book it now.'])
+    expect(t.session.report().transcript.at(-1)!.text).toBe('A table for how many? I can book it now.')
+  })
+
+  test('a speculative reply is discarded when the caller continues, and the answer is to everything said', async () => {
+    const tts = new ToneTts(RATE)
+    const brain = loggingBrain(
+      (text) => `Got it: ${text}.`,
+      async (text) => ({ answers: true, reply: `Speculated for ${text}.` }),
+    )
+    const t = new Timeline({ llm: [], stt: ['book a table', 'for two at eight'], brain, tts }).start()
+    // a pause of 250 ms: long enough for the STT to finish the first part, short of the endpoint
+    t.callerSays(200, 800)
+    t.callerSays(1250, 700)
+    await t.runUntil(5000)
+    expect(tts.spoken).toContain('Speculated for book a table.')
+    expect(brain.log).toEqual(['speech:book a table for two at eight'])
+    const r = t.session.report()
+    expect(r.transcript.map((i) => [i.role, i.text])).toEqual([
+      ['user', 'book a table for two at eight'],
+      ['agent', 'Got it: book a table for two at eight.'],
+    ])
+    // nothing of the discarded sentence was sent: the first agent audio is the real answer's
+    const firstAgent = voicedAfter(t, 0)[0]!.atMs
+    expect(firstAgent).toBeGreaterThan(1950)
+  })
+})
+
