@@ -18,7 +18,23 @@ export interface FakeDeepgram {
   dropCode: number
   /** Send this raw text first on the next connection (malformed input). */
   garbageNext?: string
+  /** Opt-in: each connection transcribes its own copy of these utterances, in order, instead of sharing `utterances`. */
+  perConnection?: ScriptedUtterance[]
+  /** Opt-in: the final is sent this long (audio clock) after the last loud frame, instead of after the `endpointing` query's silence. */
+  finalAfterMs?: number
+  /** Opt-in: speech resuming within this much silence after a final goes on with the same utterance (a pause inside a sentence). */
+  joinWithinMs?: number
   stop(): void
+}
+
+/**
+ * An utterance of `perConnection`. With `wordStartsMs` (ms after the utterance's first loud
+ * frame) words are transcribed as they are spoken: an interim once 200 ms of a word was heard, a
+ * final at a pause with the words begun before it. Without, the first final has all the words.
+ */
+export interface ScriptedUtterance {
+  text: string
+  wordStartsMs?: number[]
 }
 
 interface Conn {
@@ -36,10 +52,17 @@ interface Conn {
   interimSent: number
   utteranceEndDue: number | undefined
   dropAfterMs: number | undefined
+  script: ScriptedUtterance[] | undefined
+  /** Audio time of the last final's last loud frame, the utterance's first loud frame, its words' starts and how many a final has sent. */
+  finalEndMs: number | undefined
+  utteranceStartMs: number
+  wordStarts: number[] | undefined
+  finalized: number
 }
 
 const FRAME_MS = 20
 const THRESHOLD = 600
+const WORD_HEARD_MS = 200
 
 export function startFakeDeepgram(): FakeDeepgram {
   const fake: FakeDeepgram = { url: '', utterances: [], connections: [], delayMs: 0, dropCode: 1011, stop: () => server.stop(true) }
@@ -67,32 +90,64 @@ export function startFakeDeepgram(): FakeDeepgram {
     metadata: { request_id: 'fake', model_info: { name: 'fake', version: '1', arch: 'fake' }, model_uuid: 'fake' },
     from_finalize: false,
   })
+  /** Timed words of the utterance begun `beforeMs` after its first loud frame. */
+  const begun = (c: Conn, beforeMs: number) => c.wordStarts!.filter((w) => w <= beforeMs).length
   const finishUtterance = (ws: ServerWebSocket<Conn>, c: Conn, nowMs: number) => {
-    send(ws, results(c, c.text, true, true, c.speechStartMs, c.lastVoiceMs))
+    let text = c.text
+    if (c.wordStarts) {
+      const n = Math.max(c.finalized, begun(c, c.lastVoiceMs - c.utteranceStartMs))
+      text = c.words.slice(c.finalized, n).join(' ')
+      c.finalized = n
+    }
+    send(ws, results(c, text, true, true, c.speechStartMs, c.lastVoiceMs))
     c.speaking = false
     c.utteranceEndDue = c.lastVoiceMs + c.utteranceEndMs
     c.silenceSinceFinal = nowMs
+    c.finalEndMs = c.lastVoiceMs
+  }
+  const startUtterance = (c: Conn, startMs: number) => {
+    const joins = fake.joinWithinMs !== undefined && c.finalEndMs !== undefined && startMs - c.finalEndMs < fake.joinWithinMs
+    if (joins && c.wordStarts) return
+    if (joins) {
+      c.text = ''
+      c.words = ['']
+      return
+    }
+    const next = c.script ? c.script.shift() : { text: fake.utterances.shift() ?? '' }
+    c.text = next?.text ?? ''
+    c.words = c.text.split(' ')
+    c.wordStarts = next?.wordStartsMs
+    c.utteranceStartMs = startMs
+    c.finalized = 0
+  }
+  const interim = (ws: ServerWebSocket<Conn>, c: Conn, endMs: number) => {
+    if (c.wordStarts) {
+      const n = begun(c, endMs - c.utteranceStartMs - WORD_HEARD_MS)
+      if (n <= c.finalized + c.interimSent) return
+      c.interimSent = n - c.finalized
+      return send(ws, results(c, c.words.slice(c.finalized, n).join(' '), false, false, c.speechStartMs, endMs))
+    }
+    const spoken = endMs - c.speechStartMs
+    const n = Math.min(c.words.length - 1, Math.floor(spoken / 400))
+    if (n > c.interimSent) {
+      c.interimSent = n
+      send(ws, results(c, c.words.slice(0, n).join(' '), false, false, c.speechStartMs, endMs))
+    }
   }
   const onFrame = (ws: ServerWebSocket<Conn>, c: Conn, level: number, startMs: number) => {
     const endMs = startMs + FRAME_MS
     if (level > THRESHOLD) {
       if (!c.speaking) {
+        startUtterance(c, startMs)
         c.speaking = true
         c.speechStartMs = startMs
-        c.text = fake.utterances.shift() ?? ''
-        c.words = c.text.split(' ')
         c.interimSent = 0
         c.utteranceEndDue = undefined
         send(ws, { type: 'SpeechStarted', channel: [0], timestamp: startMs / 1000 })
       }
       c.lastVoiceMs = endMs
-      const spoken = endMs - c.speechStartMs
-      const n = Math.min(c.words.length - 1, Math.floor(spoken / 400))
-      if (n > c.interimSent) {
-        c.interimSent = n
-        send(ws, results(c, c.words.slice(0, n).join(' '), false, false, c.speechStartMs, endMs))
-      }
-    } else if (c.speaking && endMs - c.lastVoiceMs >= c.endpointingMs) {
+      interim(ws, c, endMs)
+    } else if (c.speaking && endMs - c.lastVoiceMs >= (fake.finalAfterMs ?? c.endpointingMs)) {
       finishUtterance(ws, c, endMs)
     } else if (!c.speaking) {
       if (c.utteranceEndDue !== undefined && endMs >= c.utteranceEndDue) {
@@ -131,6 +186,11 @@ export function startFakeDeepgram(): FakeDeepgram {
         interimSent: 0,
         utteranceEndDue: undefined,
         dropAfterMs: fake.dropNextAfterMs,
+        script: fake.perConnection ? [...fake.perConnection] : undefined,
+        finalEndMs: undefined,
+        utteranceStartMs: 0,
+        wordStarts: undefined,
+        finalized: 0,
       }
       fake.dropNextAfterMs = undefined
       return srv.upgrade(req, { data }) ? undefined : new Response('upgrade failed', { status: 400 })

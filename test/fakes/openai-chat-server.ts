@@ -21,6 +21,8 @@ export interface FakeOpenAi {
   apiKey: string
   requests: ChatRequest[]
   answer: (req: ChatRequest) => Answer
+  /** Opt-in: a streamed answer's first event waits this long (the model's time to first token); 0 by default. */
+  firstTokenMs: number
   stop(): Promise<void>
 }
 
@@ -28,7 +30,7 @@ const errorJson = (status: number, message: string, type = 'invalid_request_erro
   Response.json({ error: { message, type, param: null, code: null } }, { status })
 
 export function startFakeOpenAi(answer: (req: ChatRequest) => Answer, apiKey = 'sk-test-fake'): FakeOpenAi {
-  const fake: FakeOpenAi = { baseUrl: '', apiKey, requests: [], answer, stop: async () => {} }
+  const fake: FakeOpenAi = { baseUrl: '', apiKey, requests: [], answer, firstTokenMs: 0, stop: async () => {} }
   let n = 0
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -72,16 +74,26 @@ export function startFakeOpenAi(answer: (req: ChatRequest) => Answer, apiKey = '
         events.push(`data: ${JSON.stringify({ error: { message: out.streamError, type: 'server_error' } })}\n\n`)
       }
       const encoder = new TextEncoder()
+      const firstTokenMs = fake.firstTokenMs
+      let cancelled = false
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
-          // Each event goes out in two pieces: clients must reassemble lines split across reads.
-          for (const e of events) {
-            const bytes = encoder.encode(e)
-            const mid = Math.floor(bytes.length / 2)
-            controller.enqueue(bytes.slice(0, mid))
-            controller.enqueue(bytes.slice(mid))
+          const send = () => {
+            if (cancelled) return
+            // Each event goes out in two pieces: clients must reassemble lines split across reads.
+            for (const e of events) {
+              const bytes = encoder.encode(e)
+              const mid = Math.floor(bytes.length / 2)
+              controller.enqueue(bytes.slice(0, mid))
+              controller.enqueue(bytes.slice(mid))
+            }
+            controller.close()
           }
-          controller.close()
+          if (firstTokenMs > 0) return Bun.sleep(firstTokenMs).then(send)
+          send()
+        },
+        cancel() {
+          cancelled = true
         },
       })
       return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } })
