@@ -16,6 +16,27 @@ export function fliteSpeech(text: string, voice = 'kal16'): AudioFrame {
   }
 }
 
+/**
+ * Real speech made at test time with Debian's espeak-ng (voices such as en-us, en-gb, en-us+f3
+ * for a female variant) at `wordsPerMinute` (espeak-ng's default is 175). espeak-ng writes
+ * 22.05 kHz; with `sampleRate` sox converts it (22050 has no small ratio to the phone rates).
+ */
+export function espeakSpeech(text: string, voice = 'en-us', wordsPerMinute = 175, sampleRate?: number): AudioFrame {
+  const dir = mkdtempSync(join(tmpdir(), 'espeak-'))
+  try {
+    const out = join(dir, 'speech.wav')
+    const proc = Bun.spawnSync(['espeak-ng', '-v', voice, '-s', String(wordsPerMinute), '-w', out, text])
+    if (proc.exitCode !== 0) throw new Error(`espeak-ng failed: ${proc.stderr.toString()}`)
+    if (!sampleRate) return parseWav(readFileSync(out))
+    const converted = join(dir, 'converted.wav')
+    const sox = Bun.spawnSync(['sox', out, '-r', String(sampleRate), converted])
+    if (sox.exitCode !== 0) throw new Error(`sox failed: ${sox.stderr.toString()}`)
+    return parseWav(readFileSync(converted))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 export function silence(ms: number, sampleRate: number): AudioFrame {
   return { samples: new Int16Array(Math.round((ms * sampleRate) / 1000)), sampleRate }
 }
