@@ -35,7 +35,8 @@ export class DtmfEntry {
 
 /**
  * Keys pressed while a spoken turn is still being decided wait for it: the caller said the words
- * first, so the brain hears them first. Bounded: keys wait at most `maxWaitMs` after the speech ended.
+ * first, so the brain hears them first. Bounded: a key waits at most `maxWaitMs` (a noise the
+ * VAD takes for endless speech must not swallow keys).
  */
 export class KeysAfterSpeech {
   private held: { key: string; at: number }[] = []
@@ -53,10 +54,10 @@ export class KeysAfterSpeech {
     return true
   }
 
-  /** The keys to handle now, in the order pressed: all of them once the turn is decided or waited long enough. */
-  release(speechPending: boolean, pendingSince: number | undefined, now: number): { key: string; at: number }[] {
+  /** The keys to handle now, in the order pressed: all of them once the turn is decided or they waited long enough. */
+  release(speechPending: boolean, now: number): { key: string; at: number }[] {
     if (this.held.length === 0) return []
-    if (speechPending && (pendingSince === undefined || now - pendingSince < this.maxWaitMs)) return []
+    if (speechPending && now - this.held[0]!.at < this.maxWaitMs) return []
     return this.held.splice(0)
   }
 }

@@ -172,7 +172,7 @@ export class VoiceSession {
   }
 
   private releaseKeys(now: number): void {
-    for (const { key, at } of this.keys.release(this.controller.turnPending, this.controller.pendingSince, now)) this.handleKey(key, at)
+    for (const { key, at } of this.keys.release(this.controller.turnPending, now)) this.handleKey(key, at)
   }
 
   private handleKey(key: string, now: number): void {
@@ -334,7 +334,11 @@ export class VoiceSession {
     this.closing = true
     this.endReason = reason
     this.endedAt = this.o.now()
-    // keys pressed but not yet complete still belong in the transcript
+    // keys pressed but not yet complete (or still waiting for a spoken turn) belong in the transcript
+    for (const { key, at } of this.keys.release(false, this.endedAt)) {
+      const entry = this.dtmf.press(key, at)
+      if (entry) this.addTranscript('user', `[DTMF] ${entry.digits}`, entry.startAt)
+    }
     const rest = this.dtmf.take()
     if (rest) this.addTranscript('user', `[DTMF] ${rest.digits}`, rest.startAt)
     this.brain.stop()

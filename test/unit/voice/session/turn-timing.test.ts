@@ -108,6 +108,21 @@ describe('conversation timing in the voice session', () => {
     expect(brain.log.slice(0, 2)).toEqual(['speech:book a table', 'key:5'])
   })
 
+  test('a key held for a spoken turn is not lost when the caller hangs up, nor held for long under endless speech', async () => {
+    const hangs = new Timeline({ llm: [], stt: ['book a table'], brain: loggingBrain((text) => text) }).start()
+    hangs.callerSays(200, 800).callerPresses(1060, '5')
+    await hangs.runUntil(1100)
+    hangs.session.callerHungUp()
+    expect(hangs.session.report().transcript.map((i) => i.text)).toContain('[DTMF] 5')
+
+    const brain = loggingBrain((text) => text)
+    const noisy = new Timeline({ llm: [], stt: [], brain }).start()
+    noisy.callerSays(200, 6000).callerPresses(1000, '9')
+    await noisy.runUntil(2000)
+    // the timeline's endpointing waits 1000 ms for a final: no key waits longer
+    expect(brain.log).toEqual(['key:9'])
+  })
+
   test('a key pressed when no speech is pending is handled at once', async () => {
     const brain = loggingBrain((text) => `You said ${text}.`)
     const t = new Timeline({ llm: [], stt: [], brain }).start()
