@@ -5,7 +5,7 @@ import { llmRoute, servingFromConfig, type Serving } from '../providers/serving.
 import type { ConnOptions } from './base.ts'
 import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
 import type { Stt, SttStreamOptions } from './stt/index.ts'
-import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, type Tts } from './tts/index.ts'
+import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, trimmedTts, type Tts } from './tts/index.ts'
 
 /** What an agent says about its engines (the snapshot's llmModel, voice and language). */
 export interface AgentVoice {
@@ -26,6 +26,7 @@ export interface CallEngines {
 export function callEnginesFactory(
   cfg: Config,
   conn: ConnOptions,
+  /** `tts` gives the appliance's default voice, already trimmed like the agents' voices built here. */
   defaults: { tts(sampleRate: number): Tts; stt: Stt | undefined; sttFor?: (language: string) => Stt },
 ): { serving: Serving; forAgent(agent: AgentVoice, sampleRate: number): CallEngines } {
   const serving = servingFromConfig(cfg)
@@ -60,6 +61,7 @@ export function callEnginesFactory(
       } else {
         tts = new FliteTts({ voice: v.voiceId as FliteVoice, speed: v.speed, sampleRate, workers: Math.max(1, Math.floor(cfg.FLITE_WORKERS)), idleReleaseMs: cfg.ENGINE_IDLE_RELEASE_MS })
       }
+      tts = trimmedTts(tts)
       voices.set(key, tts)
     }
     return tts

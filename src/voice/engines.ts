@@ -6,7 +6,7 @@ import { sherpaByLanguage } from './stt-languages.ts'
 import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
 import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.ts'
 import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, type Stt } from './stt/index.ts'
-import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, type Tts } from './tts/index.ts'
+import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, trimmedTts, type Tts } from './tts/index.ts'
 import { EnergyVad, SileroVad, type VadModel } from './vad/index.ts'
 import { IdleRelease } from './idle.ts'
 import { trimHeap } from './stt/pocketsphinx-ffi.ts'
@@ -80,6 +80,14 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     ttsByRate.set(sampleRate, t)
     return t
   }
+  // what calls hear: the engine without its leading and trailing silence (the engine itself stays
+  // in ttsByRate for its workers' hold, load state and problems)
+  const trimmedByRate = new Map<number, Tts>()
+  const callTts = (sampleRate: number): Tts => {
+    let t = trimmedByRate.get(sampleRate)
+    if (!t) trimmedByRate.set(sampleRate, (t = trimmedTts(tts(sampleRate))))
+    return t
+  }
   notes.push(`TTS: ${ttsName}`)
   // flite's workers load now, so a broken install shows at start and not on the first caller
   if (ttsName === 'flite') tts(8000)
@@ -94,7 +102,7 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     return out
   }
   const sttFor = stt instanceof SherpaOnnxStt ? await sherpaByLanguage(stt, resolve(cfg.STT_SHERPA_MODEL_DIR), Math.min(cfg.VAD_MIN_SILENCE_MS, 1000), notes) : undefined
-  const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts, stt, sttFor })
+  const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts: callTts, stt, sttFor })
   // after the engines unload, the process gives back what the calls left: a full collection,
   // then glibc's free pages (Bun's own allocator returns its pages on collection)
   const idleProcess = new IdleRelease(cfg.ENGINE_IDLE_RELEASE_MS > 0 ? cfg.ENGINE_IDLE_RELEASE_MS + 1000 : 0, () => {
@@ -120,7 +128,7 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
   const close = async () => {
     if (vad instanceof SileroVad) await vad.close()
   }
-  return { vad, stt, llm, tts, settings, notes, problems, serving, forAgent, hold, loaded, close }
+  return { vad, stt, llm, tts: callTts, settings, notes, problems, serving, forAgent, hold, loaded, close }
 }
 
 async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[], degraded: string[]): Promise<Stt | undefined> {
