@@ -41,10 +41,12 @@ export class Speculator {
 
   /** The caller went on speaking: the sentence prepared for the shorter turn is not wanted. */
   discard(): void {
-    if (this.prefetched === undefined) return
+    const text = this.prefetched
+    if (text === undefined) return
     this.prefetched = undefined
+    // a cloud TTS bills the characters of a request even when its audio is dropped half-way
     const done = this.tts.discard()
-    if (done) this.usage.tts.push({ provider: this.tts.provider, characters: done.characters, audioMs: done.audioMs })
+    this.usage.tts.push({ provider: this.tts.provider, characters: done?.characters ?? text.length, audioMs: done?.audioMs ?? 0 })
   }
 
   /** The turn was committed: whatever was prepared is the brain's to use now (or lost with a different text). */

@@ -16,7 +16,7 @@ export interface TrimOptions {
   runGapMs: number
   /** Kept before the first voiced sample, so the first phoneme's rise is not clipped. */
   onsetPadMs: number
-  /** Kept after the last voiced sample. */
+  /** Kept after the last voiced sample: the pause before the next sentence (each is synthesised on its own). */
   trailingPadMs: number
 }
 
@@ -30,8 +30,10 @@ export interface TrimOptions {
  * - awb's "Th" of "Thank" (peaks 680) is 70 ms before its vowel: voiced samples up to 100 ms
  *   apart are one run, so the fricative stays with the word it starts.
  * Below 256 (-42 dBFS) a fricative's first rise is not heard on a phone line.
+ * flite pauses 117-266 ms between the sentences of one synthesis; a sentence keeps 180 ms after
+ * its words so the sentences of one reply (synthesised one by one) do not run together.
  */
-export const TRIM_DEFAULTS: TrimOptions = { voicedLevel: 256, wordsLevel: 2048, wordsRunMs: 150, runGapMs: 100, onsetPadMs: 10, trailingPadMs: 40 }
+export const TRIM_DEFAULTS: TrimOptions = { voicedLevel: 256, wordsLevel: 2048, wordsRunMs: 150, runGapMs: 100, onsetPadMs: 10, trailingPadMs: 180 }
 
 /**
  * The trimming of one synthesis, fed its samples in order (any piece sizes). push() returns
