@@ -1,13 +1,12 @@
 import type { AudioFrame } from '../audio.ts'
-import { TurnController, type TurnOutput } from '../turn/controller.ts'
+import type { TurnOutput } from '../turn/controller.ts'
 import type { EndOfTurn } from '../turn/endpointing.ts'
 import { summarizeTurns } from '../turn/metrics.ts'
 import { SpeechHandle } from '../turn/speech-handle.ts'
-import { DtmfEntry, KeysAfterSpeech } from './dtmf.ts'
-import { Speculator } from './speculate.ts'
-import { silenceTargets } from '../turn/silence.ts'
+import { Keypad } from './keypad.ts'
+import { silenced, welcomeOutcome } from './outcome.ts'
 import { PrefetchTts } from '../tts/prefetch.ts'
-import { Listener } from './listen.ts'
+import { Hearing } from './hearing.ts'
 import { Playout } from './playout.ts'
 import { sayText } from './say.ts'
 import { fillTemplate } from '../../template.ts'
@@ -50,8 +49,8 @@ export class VoiceSession {
   private readonly o: SessionOptions
   private readonly brain: Brain
   private readonly playout: Playout
-  private readonly controller: TurnController
-  private readonly listener: Listener
+  /** The caller's side: listening, turn-taking and the look-ahead. */
+  private readonly hearing: Hearing
   private startedAt = 0
   private readonly transcript: TranscriptItem[] = []
   private readonly turns = new TurnRecorder()
@@ -65,11 +64,9 @@ export class VoiceSession {
   private endReason: EndReason | undefined
   private endedAt: number | undefined
   private userSpeaking = false
-  private readonly dtmf = new DtmfEntry()
-  private readonly keys: KeysAfterSpeech
+  private readonly keypad: Keypad
   /** The call's voice, able to synthesise a sentence ahead of the turn it answers. */
   private readonly tts: PrefetchTts
-  private readonly speculator: Speculator
   /** Agent audio handed to the call so far; the first speech (the welcome when the agent speaks first), and whether the caller cut it. */
   private agentAudioMs = 0
   private first: SpeechHandle | undefined
@@ -90,20 +87,21 @@ export class VoiceSession {
       firstVoiced: (speech, at) => this.turns.firstVoiced(speech, at),
       flushSink: () => opts.hooks.flush?.() ?? 0,
     })
-    this.controller = new TurnController(opts.settings.endpointing, opts.settings.bargeIn, silenceTargets(opts.agent.endpointing))
-    this.keys = new KeysAfterSpeech(opts.settings.endpointing.maxFinalWaitMs)
-    this.tts = new PrefetchTts(opts.engines.tts, (u) => this.usage.tts.push({ provider: opts.engines.tts.provider, ...u }))
-    this.speculator = new Speculator(opts.brain, this.tts, this.usage, (t) => this.fill(t), () => this.adapt())
-    this.listener = new Listener(opts.engines, opts.settings.vad, this.usage, opts.now, {
-      input: (input) => {
-        if (this.ended) return
-        if (input.type === 'vad_start' || (input.type === 'vad_progress' && input.silenceStartMs === undefined)) this.speculator.discard()
-        this.apply(this.controller.handle(input, this.o.now()))
-        this.adapt()
+    this.keypad = new Keypad(opts.settings.endpointing.maxFinalWaitMs, {
+      speechPending: () => this.hearing.turnPending,
+      key: (key, at) => {
+        this.reprompted = false
+        if (this.brain.answersKeys) this.turns.key(at)
+        this.brain.onDtmf(key)
       },
+      entry: (entry, now) => this.commitDtmf(entry, now),
+    })
+    this.tts = new PrefetchTts(opts.engines.tts, (u) => this.usage.tts.push({ provider: opts.engines.tts.provider, ...u }))
+    this.hearing = new Hearing(opts, this.usage, this.tts, (t) => this.fill(t), {
+      decided: (outputs) => this.ended || this.apply(outputs),
       speaking: (on, atMs) => this.onSpeaking(on, atMs),
       failed: (provider, error) => void this.fail(provider, error),
-    }, silenceTargets(opts.agent.endpointing).completeMs)
+    })
   }
 
   get ended(): boolean {
@@ -112,29 +110,13 @@ export class VoiceSession {
 
   start(): void {
     this.startedAt = this.lastActivityAt = this.o.now()
-    this.listener.setSilenceTarget(this.controller.silenceTargetMs())
-    this.listener.start()
+    this.hearing.start()
     this.brain.start(this.host())
   }
 
   /** Caller audio from the media layer, at the session's sample rate; `inputDelayMs`: how long it waited there (jitter buffer). */
   pushAudio(frame: AudioFrame, inputDelayMs = 0): void {
-    if (!this.ended) this.listener.push(frame, inputDelayMs)
-  }
-
-  /** The words so far set the silence that ends the turn; settled words in a silence get their answer ready. */
-  private adapt(): void {
-    if (this.ended) return
-    const words = this.controller.transcriptSoFar
-    const answers = words ? this.speculator.answers(words) : undefined
-    this.listener.setSilenceTarget(this.controller.silenceTargetMs(answers))
-    const settled = this.controller.settledText
-    if (settled && this.controller.turnPending && !this.userSpeakingVoiced()) this.speculator.prepare(settled)
-  }
-
-  /** The caller is voicing words now (not in a pause inside their speech). */
-  private userSpeakingVoiced(): boolean {
-    return this.controller.pendingSince === undefined
+    if (!this.ended) this.hearing.push(frame, inputDelayMs)
   }
 
   /** Advances playout and the guards; call every 20 ms. */
@@ -142,16 +124,14 @@ export class VoiceSession {
     if (this.ended) return
     const now = this.o.now()
     this.playout.tick(now)
-    this.apply(this.controller.handle({ type: 'tick' }, now))
-    this.releaseKeys(now)
-    const entry = this.dtmf.due(now)
-    if (entry) this.commitDtmf(entry, now)
+    this.hearing.tick(now)
+    this.keypad.tick(now)
     if (this.closing) return
     if (now - this.startedAt >= this.o.agent.maxDurationMs) {
       void this.finish('max_duration', this.fill(this.o.agent.goodbyeMessage))
       return
     }
-    const quiet = !this.controller.agentIsSpeaking && this.playout.idle && !this.brain.busy && !this.userSpeaking
+    const quiet = !this.hearing.agentIsSpeaking && this.playout.idle && !this.brain.busy && !this.userSpeaking
     if (quiet && now - this.lastActivityAt >= this.o.agent.silenceTimeoutMs) {
       if (this.reprompted) void this.finish('silence_timeout')
       else {
@@ -167,20 +147,7 @@ export class VoiceSession {
     if (this.ended || !/^[0-9*#A-D]$/.test(key)) return
     const now = this.o.now()
     this.lastActivityAt = now
-    if (this.keys.hold(key, now, this.controller.turnPending)) return
-    this.handleKey(key, now)
-  }
-
-  private releaseKeys(now: number): void {
-    for (const { key, at } of this.keys.release(this.controller.turnPending, now)) this.handleKey(key, at)
-  }
-
-  private handleKey(key: string, now: number): void {
-    this.reprompted = false
-    if (this.brain.answersKeys) this.turns.key(now)
-    this.brain.onDtmf(key)
-    const entry = this.dtmf.press(key, now)
-    if (entry) this.commitDtmf(entry, now)
+    this.keypad.press(key, now)
   }
 
   private commitDtmf(entry: { digits: string; startAt: number; lastAt: number }, now: number): void {
@@ -244,14 +211,14 @@ export class VoiceSession {
         this.playout.stop()
       } else if (out.type === 'user_turn') {
         this.onUserTurn(out.turn, 'speech')
-        this.releaseKeys(this.o.now())
-      } else if (out.type === 'backchannel') this.releaseKeys(this.o.now())
+        this.keypad.release(this.o.now())
+      } else if (out.type === 'backchannel') this.keypad.release(this.o.now())
     }
   }
 
   private onUserTurn(turn: EndOfTurn, source: 'speech' | 'dtmf'): void {
     if (this.closing) return
-    if (source === 'speech') this.speculator.committed()
+    if (source === 'speech') this.hearing.committed()
     this.addTranscript('user', turn.text, this.userSpeechStartAt)
     // a brain that answers keys got them as pressed, and may be answering already: the entry is
     // only transcript (its turn was opened at the keys)
@@ -264,7 +231,7 @@ export class VoiceSession {
       this.current.interrupt()
       this.playout.stop()
     }
-    const latency = this.turns.open(turn, source === 'speech' ? this.listener.lastFinalAt : undefined)
+    const latency = this.turns.open(turn, source === 'speech' ? this.hearing.lastFinalAt : undefined)
     this.o.hooks.turn?.(turn.text, latency)
     this.brain.onUserTurn(turn.text, source)
   }
@@ -274,7 +241,7 @@ export class VoiceSession {
     const speech = new SpeechHandle({ allowInterruptions: interruptible })
     this.current = speech
     this.first ??= speech
-    this.controller.agentSpeaking(speech)
+    this.hearing.agentSpeaking(speech)
     if (answers) this.turns.speechBegan(speech)
     void speech.done.then(() => {
       this.lastActivityAt = this.o.now()
@@ -335,16 +302,11 @@ export class VoiceSession {
     this.endReason = reason
     this.endedAt = this.o.now()
     // keys pressed but not yet complete (or still waiting for a spoken turn) belong in the transcript
-    for (const { key, at } of this.keys.release(false, this.endedAt)) {
-      const entry = this.dtmf.press(key, at)
-      if (entry) this.addTranscript('user', `[DTMF] ${entry.digits}`, entry.startAt)
-    }
-    const rest = this.dtmf.take()
-    if (rest) this.addTranscript('user', `[DTMF] ${rest.digits}`, rest.startAt)
+    for (const entry of this.keypad.drain(this.endedAt)) this.addTranscript('user', `[DTMF] ${entry.digits}`, entry.startAt)
     this.brain.stop()
     this.current?.interrupt()
     this.playout.stop()
-    this.listener.close()
+    this.hearing.close()
     this.o.hooks.hangup(reason)
   }
 
@@ -354,18 +316,4 @@ export class VoiceSession {
     this.transcript.push(item)
     this.o.hooks.transcribed?.(item)
   }
-}
-
-/** What became of the welcome: heard to its end, cut by the caller speaking (barge-in), or not heard whole for another reason. */
-function welcomeOutcome(agent: AgentProfile, first: SpeechHandle | undefined, bargedIn: boolean): SessionReport['welcome'] {
-  if (agent.firstSpeaker !== 'agent' || !agent.welcomeMessage.trim()) return undefined
-  if (bargedIn) return 'barged_in'
-  return first?.state === 'completed' ? 'spoken' : first && first.played > 0 ? 'cut' : 'not_spoken'
-}
-
-/** A speech that never starts: what a brain gets when it speaks while the call is closing. */
-function silenced(): SpeechHandle {
-  const speech = new SpeechHandle()
-  speech.interrupt()
-  return speech
 }
