@@ -1,0 +1,131 @@
+// Conversation timing as the caller hears it, at the wire (issue 22). The real appliance runs as a
+// child process (offline: pocketsphinx, flite, a keyword workflow; cloud-shaped: fake streaming
+// Deepgram, OpenAI-compatible LLM and ElevenLabs TTS with realistic first-byte delays, in a process
+// of their own); far-end phones in another process call it over SIP/RTP (PCMU) and speak a script
+// with an interruption and a backchannel. Every figure comes from the phones' send and arrival
+// times; the call records are read afterwards for their transcript and their own voiceToVoiceMs.
+//   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --pin --source <checkout> --out <file>]
+import { writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { machineSlowdown } from '../../test/helpers/lag-probe.ts'
+import { JsonLinesChild } from './json-lines-child.ts'
+import { figuresOf, type CallFigures, type CallRecord } from './conversation/analyse.ts'
+import { startAppliance, type BenchAppliance } from './conversation/appliance.ts'
+import { parseArgs } from './conversation/args.ts'
+import { ONSET_SILENCE_MS, STOP_SILENCE_MS } from './conversation/ear.ts'
+import { VOICED_DBFS } from './conversation/audio.ts'
+import type { PhoneLog } from './conversation/log.ts'
+import { summarise, table, type RunSummary } from './conversation/report.ts'
+import { type CloudUrls, setupShape, shapeEnv, type ShapeName } from './conversation/shapes.ts'
+
+const args = parseArgs(process.argv.slice(2))
+const HERE = join(import.meta.dir, 'conversation')
+const source = resolve(args.source ?? join(import.meta.dir, '../..'))
+/** A call that has not finished by then is hung up and counted as failed. */
+const CALL_DEADLINE_MS = 150_000
+
+const children: { kill(): void }[] = []
+const appliances = new Set<BenchAppliance>()
+const cleanup = async () => {
+  for (const a of appliances) await a.stop().catch(() => {})
+  for (const c of children) c.kill()
+}
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
+
+/** Calls start spread over a few seconds, off the 20 ms grid of one another. */
+const delayOf = (i: number, n: number) => (n <= 1 ? 0 : i * Math.min(150, 8000 / n) + ((i * 7.3) % 20))
+
+async function runCalls(phones: JsonLinesChild, a: BenchAppliance, user: string, n: number, runIdx: number): Promise<PhoneLog[]> {
+  const calls = Array.from({ length: n }, (_, i) => ({ id: `1555${String(runIdx).padStart(3, '0')}${String(i).padStart(4, '0')}`, delayMs: delayOf(i, n) }))
+  phones.send({ cmd: 'calls', sipPort: a.sipPort, user, calls, deadlineMs: CALL_DEADLINE_MS })
+  const logs: PhoneLog[] = []
+  for (let msg = await phones.next(); !msg.done; msg = await phones.next()) logs.push(msg.call)
+  return logs
+}
+
+/** The records of these calls once every one has ended and been finalised. */
+async function recordsOf(a: BenchAppliance, ids: string[]): Promise<Map<string, CallRecord>> {
+  const found = new Map<string, CallRecord>()
+  for (let i = 0; found.size < ids.length && i < 150; i++) {
+    const list = (await a.api('GET', '/api/calls?limit=100')).body.calls as any[]
+    for (const c of list) {
+      const id = String(c.from).replace(/^\+/, '')
+      if (ids.includes(id) && c.status === 'ended' && c.metrics) found.set(id, c)
+    }
+    if (found.size < ids.length) await Bun.sleep(200) // polling another process's records
+  }
+  return found
+}
+
+async function startFakes(): Promise<CloudUrls> {
+  const fakes = new JsonLinesChild(join(HERE, 'fakes.ts'))
+  children.push(fakes)
+  return (await fakes.next()) as CloudUrls
+}
+
+async function startEcho(): Promise<number> {
+  const cmd = [process.execPath, join(HERE, 'echo.ts')]
+  const echo = Bun.spawn(args.pin ? ['taskset', '-c', '0', ...cmd] : cmd, { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
+  children.push(echo)
+  const reader = echo.stdout.getReader()
+  const { value } = await reader.read()
+  reader.releaseLock()
+  return JSON.parse(new TextDecoder().decode(value)).port
+}
+
+const slowdown = await machineSlowdown()
+console.log(`bench:conversation: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), slowdown ${slowdown.toFixed(2)} against the development machine, load1 ${loadavg()[0]!.toFixed(2)}`)
+console.log(`appliance: ${join(source, 'src/main.ts')}${args.pin ? ' under taskset -c 0' : ''}; shapes ${args.shapes.join(', ')}; calls ${args.calls.join(', ')}`)
+console.log(`voiced = a 20 ms frame above ${VOICED_DBFS} dBFS; an agent utterance starts after >= ${ONSET_SILENCE_MS} ms of silence; it fell silent at its last voiced frame before >= ${STOP_SILENCE_MS} ms of silence lasting past the caller's interruption`)
+
+const phones = new JsonLinesChild(join(HERE, 'phones.ts'))
+children.push(phones)
+await phones.next() // the caller audio is made
+const echoPort = await startEcho()
+const results: { summary: RunSummary; calls: (CallFigures & { record?: CallRecord })[] }[] = []
+/** A phone's steps with times from the call's answer, for the raw figures. */
+const relativeSteps = (l: PhoneLog) =>
+  l.steps.map((s) => ({ id: s.id, trigger: s.trigger, firstVoicedMs: Math.round(s.firstVoicedAt - l.answeredAt), lastVoicedMs: Math.round(s.lastVoicedAt - l.answeredAt) }))
+let runIdx = 0
+try {
+  for (const shape of args.shapes as ShapeName[]) {
+    const cloud = shape === 'cloud' ? await startFakes() : undefined
+    const a = await startAppliance(source, shapeEnv(shape, cloud), args.pin)
+    appliances.add(a)
+    try {
+      const user = await setupShape(shape, a)
+      for (const n of args.calls) {
+        phones.send({ cmd: 'floor', echoPort, streams: n, durationMs: 3000 })
+        const floor = ((await phones.next()) as { floor: number[] }).floor
+        const problemsBefore = a.problems.length
+        const started = performance.now()
+        const logs = await runCalls(phones, a, user, n, runIdx++)
+        const records = await recordsOf(a, logs.map((l) => l.id))
+        const calls = logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
+        const problems: Record<string, number> = {}
+        for (const p of a.problems.slice(problemsBefore)) problems[p.msg] = (problems[p.msg] ?? 0) + 1
+        const summary = summarise(shape, n, args.pin, calls, floor, problems)
+        results.push({ summary, calls })
+        const failed = calls.filter((c) => !c.ok)
+        console.log(`${shape}, ${n} call(s): ${((performance.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.map((c) => `${c.id} ${c.error}`).join('; ')}` : ''}`)
+        if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}`).join('; ')}`)
+      }
+    } finally {
+      await a.stop()
+      appliances.delete(a)
+    }
+  }
+} finally {
+  await cleanup()
+}
+
+for (const shape of args.shapes) {
+  const runs = results.filter((r) => r.summary.shape === shape).map((r) => r.summary)
+  console.log(`\n${shape}${args.pin ? ' (appliance pinned to one core)' : ''}:`)
+  console.log(table(runs))
+}
+const out = args.out ?? join(tmpdir(), `bench-conversation-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
+writeFileSync(out, JSON.stringify({ source, pinned: args.pin, slowdown, cores: cpus().length, runs: results.map((r) => ({ summary: r.summary, calls: r.calls.map(({ record, ...f }) => ({ ...f, endReason: (record as any)?.endReason, transcript: record?.transcript, recordTurns: record?.metrics?.turns })) })) }, null, 1))
+console.log(`\nraw per-turn figures: ${out}`)
+process.exit(0)

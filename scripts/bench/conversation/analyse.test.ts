@@ -1,0 +1,127 @@
+// The conversation bench's pure core: how it reads a phone's log and a call record.
+import { describe, expect, test } from 'bun:test'
+import { figuresOf, orderOf } from './analyse.ts'
+import { parseArgs } from './args.ts'
+import { AgentEar, fellSilentAt } from './ear.ts'
+import type { PhoneLog, StepLog } from './log.ts'
+import { ANSWERS, answerOf, llmReply, TURNS, transcriptOf, WELCOME, workflowGraph } from './script.ts'
+
+/** Received packets every 20 ms from 0 to `endMs`: loud inside the `talk` intervals, digital silence elsewhere. */
+function rx(talk: [number, number][], endMs: number): PhoneLog['rx'] {
+  const at: number[] = []
+  const db: number[] = []
+  for (let t = 0; t < endMs; t += 20) {
+    at.push(t)
+    db.push(talk.some(([a, b]) => t >= a && t < b) ? -20 : -120)
+  }
+  return { at, db }
+}
+
+const step = (id: string, kind: StepLog['kind'], from: number, to: number, trigger: StepLog['trigger'] = 'after_answer'): StepLog => ({ id, kind, startAt: from, firstVoicedAt: from, lastVoicedAt: to, trigger })
+
+const log = (steps: StepLog[], talk: [number, number][], endMs = 40_000): PhoneLog => ({
+  id: '15550000001', ok: true, answeredAt: 0, rtpStartAt: 0, steps, rx: rx(talk, endMs), hungUpBy: 'agent', endedAt: endMs,
+})
+
+const inOrder = () => [
+  { role: 'agent' as const, text: 'Hello, and thank you' },
+  ...TURNS.flatMap((t, i) => [{ role: 'user' as const, text: transcriptOf(t) }, { role: 'agent' as const, text: ANSWERS[i]!.heard }]),
+]
+
+describe('the ear', () => {
+  test('a pause inside an utterance is not a new utterance; a long silence is', () => {
+    const ear = new AgentEar()
+    for (let t = 0; t < 3000; t += 20) ear.hear(t, t >= 1000 && t < 1300 ? -90 : -20)
+    for (let t = 4000; t < 5000; t += 20) ear.hear(t, -20)
+    expect(ear.onsets).toEqual([0, 4000])
+  })
+
+  test('the agent fell silent at the silence that outlasts the interruption, not at a pause between its sentences', () => {
+    const voiced = rx([[0, 1500], [1800, 2600]], 6000)
+    const times = voiced.at.filter((_, i) => voiced.db[i]! > -40)
+    // the caller cut in at 1000 and talked until 2400: the pause at 1500 was a sentence break
+    expect(fellSilentAt(times, 1000, 2400)).toBe(2580)
+    expect(fellSilentAt(times, 1000, 1700)).toBe(1480)
+  })
+})
+
+describe('figures of a call', () => {
+  test('the gap runs from the last voiced frame sent to the first voiced frame of the answer received', () => {
+    const steps = [step('interrupt', 'turn', 1000, 2800, 'into_agent'), step('day', 'turn', 5000, 7000), step('backchannel', 'backchannel', 9000, 9300, 'into_agent'), step('slot', 'turn', 14_000, 16_000), step('recorded', 'turn', 19_000, 21_000)]
+    const talk: [number, number][] = [[200, 1700], [3500, 4500], [7900, 13_000], [16_600, 18_000], [21_800, 23_000]]
+    const records = { transcript: inOrder(), metrics: { turns: [{ voiceToVoiceMs: 690 }, { voiceToVoiceMs: 900 }, { voiceToVoiceMs: 600 }, { voiceToVoiceMs: 700 }] } }
+    const f = figuresOf(log(steps, talk), records, 'cloud')
+    expect(f.turns.map((t) => t.gapMs)).toEqual([700, 900, 600, 800])
+    expect(f.turns.map((t) => t.recordMs)).toEqual([690, 900, 600, 700])
+    expect(f.bargeInStopMs).toBe(680)
+    expect(f.backchannelWentOn).toBe(true)
+    expect(f).toMatchObject({ lost: 0, outOfOrder: 0, extra: 0, partial: 0 })
+  })
+
+  test('an agent that stops at a backchannel and stays silent did not go on; a turn answered only after the next one has no gap', () => {
+    const steps = [step('interrupt', 'turn', 1000, 2800, 'into_agent'), step('day', 'turn', 5000, 7000), step('backchannel', 'backchannel', 9000, 9300, 'into_agent'), step('slot', 'turn', 14_000, 16_000), step('recorded', 'turn', 19_000, 21_000)]
+    const talk: [number, number][] = [[200, 6000], [7900, 9200], [19_500, 20_000]]
+    const f = figuresOf(log(steps, talk), undefined, 'offline')
+    expect(f.backchannelWentOn).toBe(false)
+    expect(f.turns[2]!.gapMs).toBeUndefined()
+    // the agent talked over the whole interruption and stopped only at the end of its utterance
+    expect(f.bargeInStopMs).toBe(4980)
+    expect(f.lost).toBe(TURNS.length)
+  })
+
+  test('an answer that comes after the caller went on is the late answer to its own turn, placed by the record, not the answer to the next', () => {
+    const steps = [step('interrupt', 'turn', 1000, 2800, 'into_agent'), step('day', 'turn', 12_800, 15_000, 'no_answer')]
+    // the welcome from 200 (its line at 0.1 s), the answer to the first turn only at 16 000 (its line at 15.9 s)
+    const talk: [number, number][] = [[200, 1700], [16_000, 18_000]]
+    const transcript = [
+      { role: 'agent' as const, text: WELCOME.slice(0, 20), timestamp: 0.1 },
+      { role: 'user' as const, text: transcriptOf(TURNS[0]!), timestamp: 1.0 },
+      { role: 'user' as const, text: transcriptOf(TURNS[1]!), timestamp: 12.8 },
+      { role: 'agent' as const, text: ANSWERS[0]!.heard, timestamp: 15.9 },
+    ]
+    const f = figuresOf(log(steps, talk), { transcript, metrics: { turns: [] } }, 'cloud')
+    expect(f.turns.map((t) => t.gapMs)).toEqual([13_200, undefined])
+  })
+})
+
+describe('turn order from the record', () => {
+  test('every turn followed by its answer is in order; a missing answer is a lost turn', () => {
+    expect(orderOf(inOrder(), 'cloud')).toEqual({ lost: 0, outOfOrder: 0, extra: 0, partial: 0 })
+    const withoutSecond = inOrder().filter((l) => l.text !== ANSWERS[1]!.heard && l.text !== transcriptOf(TURNS[1]!))
+    expect(orderOf(withoutSecond, 'cloud').lost).toBe(1)
+  })
+
+  test('an answer to the wrong turn is out of order; a turn split in two is an extra turn', () => {
+    const lines = inOrder()
+    const swapped = [...lines.slice(0, 3), lines[5]!, lines[4]!, ...lines.slice(6)]
+    expect(orderOf(swapped, 'cloud').outOfOrder).toBeGreaterThan(0)
+    const split = [...lines.slice(0, 2), { role: 'user' as const, text: 'um' }, ...lines.slice(2)]
+    expect(orderOf(split, 'offline').extra).toBe(1)
+  })
+
+  test('an interrupted answer is recognised by what was played; words the record lost make a turn partial', () => {
+    expect(answerOf(ANSWERS[1]!.heard.split(' ').slice(0, 5).join(' '))).toEqual({ turn: 1, heard: true, cut: true })
+    expect(answerOf(WELCOME)).toBeUndefined()
+    const lines = inOrder().map((l) => (l.text === transcriptOf(TURNS[2]!) ? { ...l, text: 'um, nine thirty one, please.' } : l))
+    expect(orderOf(lines, 'cloud')).toEqual({ lost: 0, outOfOrder: 0, extra: 0, partial: 1 })
+  })
+})
+
+describe('the script', () => {
+  test('the fake LLM answers a turn whose first word was lost', () => {
+    expect(llmReply('um, nine thirty one, please.')).toBe(ANSWERS[2]!.heard)
+    expect(llmReply('something else entirely')).not.toBe(ANSWERS[0]!.heard)
+  })
+
+  test("the workflow answers every turn, heard or missed, and ends after the last", () => {
+    const g = workflowGraph()
+    expect(g.nodes.filter((n) => n.type === 'end').map((n) => n.config.text)).toEqual([ANSWERS[3]!.heard, ANSWERS[3]!.missed])
+    for (const n of g.nodes.filter((n) => n.type !== 'end')) expect(g.edges.filter((e) => e.from === n.id).length).toBe(2)
+  })
+
+  test('the command line takes counts, one shape and pinning, and refuses the rest', () => {
+    expect(parseArgs(['--calls', '1,20', '--shape', 'offline', '--pin'])).toMatchObject({ calls: [1, 20], shapes: ['offline'], pin: true })
+    expect(() => parseArgs(['--calls', '0'])).toThrow('--calls')
+    expect(() => parseArgs(['--shape', 'hosted'])).toThrow('--shape')
+  })
+})

@@ -1,0 +1,39 @@
+// The bench's command line: which shapes, how many calls at once, pinned or not, which source tree.
+import { SHAPES, type ShapeName } from './shapes.ts'
+
+export interface BenchArgs {
+  shapes: ShapeName[]
+  calls: number[]
+  /** Run the appliance under `taskset -c 0`. */
+  pin: boolean
+  /** The tree whose src/main.ts runs (default: this checkout). */
+  source?: string
+  /** Where the raw figures go (default: a new file in the temporary folder). */
+  out?: string
+}
+
+export const USAGE = 'usage: bench:conversation [--calls 1,20,50] [--shape offline|cloud] [--pin] [--source <checkout>] [--out <file.json>]'
+
+export function parseArgs(argv: string[]): BenchArgs {
+  const args: BenchArgs = { shapes: [...SHAPES], calls: [1, 20, 50], pin: false }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    const value = () => {
+      const v = argv[++i]
+      if (v === undefined) throw new Error(`${a} needs a value; ${USAGE}`)
+      return v
+    }
+    if (a === '--pin') args.pin = true
+    else if (a === '--calls') {
+      args.calls = value().split(',').map(Number)
+      if (!args.calls.length || args.calls.some((n) => !Number.isInteger(n) || n < 1 || n > 200)) throw new Error(`--calls takes counts from 1 to 200, e.g. 1,20; ${USAGE}`)
+    } else if (a === '--shape') {
+      const v = value()
+      if (!SHAPES.includes(v as ShapeName)) throw new Error(`--shape is one of ${SHAPES.join(', ')}; ${USAGE}`)
+      args.shapes = [v as ShapeName]
+    } else if (a === '--source') args.source = value()
+    else if (a === '--out') args.out = value()
+    else throw new Error(`unknown argument ${a}; ${USAGE}`)
+  }
+  return args
+}

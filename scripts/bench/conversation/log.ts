@@ -1,0 +1,30 @@
+// What a phone reports for one call: every time is the phone's own clock (ms, performance.timeOrigin
+// based, so the phones' and the bench's clocks agree), taken when the packet was sent or arrived.
+
+export interface StepLog {
+  id: string
+  kind: 'turn' | 'backchannel'
+  /** First frame of the step sent. */
+  startAt: number
+  /** The step's first and last voiced frames as sent. */
+  firstVoicedAt: number
+  lastVoicedAt: number
+  /** What made the phone speak: the agent's answer was over, or the agent was this far into an utterance, or a wait ran out. */
+  trigger: 'after_answer' | 'into_agent' | 'no_answer' | 'timeout'
+}
+
+export interface PhoneLog {
+  /** The bench's id of the call (also the SIP From user, which the call record shows as `from`). */
+  id: string
+  ok: boolean
+  error?: string
+  /** 200 OK to the INVITE received; the first RTP packet sent. */
+  answeredAt: number
+  rtpStartAt: number
+  steps: StepLog[]
+  /** Every RTP packet received: arrival time and the level of its 20 ms of audio (dBFS). */
+  rx: { at: number[]; db: number[] }
+  /** Who hung up. */
+  hungUpBy: 'agent' | 'caller' | 'none'
+  endedAt: number
+}

@@ -1,0 +1,46 @@
+// The far-end phones, in a process of their own so their work is not charged to the appliance.
+// Protocol on stdin/stdout, one JSON object per line:
+//   (on start, once the caller audio is made) -> { ready: true }
+//   { cmd: 'floor', echoPort, streams, durationMs } -> { floor: number[] }   round trips, ms
+//   { cmd: 'calls', sipPort, user, calls: [{ id, delayMs }], deadlineMs } -> { call: PhoneLog } per call, then { done: true }
+//   { cmd: 'exit' }
+import { stepAudio } from './audio.ts'
+import { measureFloor } from './floor.ts'
+import { runPhone } from './phone.ts'
+import { CALLER } from './script.ts'
+
+const audio = CALLER.map((step, i) => stepAudio(step, i + 1).frames)
+const say = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`)
+say({ ready: true })
+
+interface Calls {
+  sipPort: number
+  user: string
+  calls: { id: string; delayMs: number }[]
+  deadlineMs: number
+}
+
+async function calls(m: Calls): Promise<void> {
+  await Promise.all(
+    m.calls.map(async (c) => {
+      await Bun.sleep(c.delayMs) // the call's place in the stagger
+      say({ call: await runPhone({ id: c.id, sipPort: m.sipPort, user: m.user, steps: CALLER, audio, deadlineMs: m.deadlineMs }) })
+    }),
+  )
+  say({ done: true })
+}
+
+const decoder = new TextDecoder()
+let buffered = ''
+for await (const chunk of Bun.stdin.stream()) {
+  buffered += decoder.decode(chunk)
+  let nl: number
+  while ((nl = buffered.indexOf('\n')) >= 0) {
+    const msg = JSON.parse(buffered.slice(0, nl))
+    buffered = buffered.slice(nl + 1)
+    if (msg.cmd === 'floor') say({ floor: await measureFloor(msg.echoPort, msg.streams, msg.durationMs) })
+    else if (msg.cmd === 'calls') void calls(msg)
+    else if (msg.cmd === 'exit') process.exit(0)
+  }
+}
+process.exit(0)
