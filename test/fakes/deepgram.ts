@@ -20,7 +20,10 @@ export interface FakeDeepgram {
   garbageNext?: string
   /** Opt-in: each connection transcribes its own copy of these utterances, in order, instead of sharing `utterances`. */
   perConnection?: ScriptedUtterance[]
-  /** Opt-in: the final is sent this long (audio clock) after the last loud frame, instead of after the `endpointing` query's silence. */
+  /**
+   * Opt-in: the provider's own delay: a final is sent this long (audio clock) after the last loud
+   * frame, or after the `endpointing` silence the connection asked for when that is longer.
+   */
   finalAfterMs?: number
   /** Opt-in: speech resuming within this much silence after a final goes on with the same utterance (a pause inside a sentence). */
   joinWithinMs?: number
@@ -147,7 +150,7 @@ export function startFakeDeepgram(): FakeDeepgram {
       }
       c.lastVoiceMs = endMs
       interim(ws, c, endMs)
-    } else if (c.speaking && endMs - c.lastVoiceMs >= (fake.finalAfterMs ?? c.endpointingMs)) {
+    } else if (c.speaking && endMs - c.lastVoiceMs >= Math.max(fake.finalAfterMs ?? 0, c.endpointingMs)) {
       finishUtterance(ws, c, endMs)
     } else if (!c.speaking) {
       if (c.utteranceEndDue !== undefined && endMs >= c.utteranceEndDue) {
