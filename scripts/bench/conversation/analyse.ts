@@ -55,11 +55,11 @@ export interface CallRecord {
 }
 
 /**
- * When the agent's answer to each scripted turn began at the phone. With the record, the onset
- * is the one its transcript line places (the welcome's line and onset tie the two clocks
- * together), so an answer that comes late is not taken for the answer to a later turn, and a
- * turn the record never answered has none. Without it, the first utterance after the turn that
- * began before the next turn.
+ * When the agent's answer to each scripted turn began at the phone, after the caller's last
+ * voiced frame. With the record, the onset is the one its transcript line places (the welcome's
+ * line and onset tie the two clocks together), so an answer that comes late is not taken for the
+ * answer to a later turn, and a turn the record never answered has none. Without it, the first
+ * utterance after the turn that began before the next turn.
  */
 function answerOnsets(log: PhoneLog, ear: AgentEar, record: CallRecord | undefined): (number | undefined)[] {
   const steps = log.steps.filter((s) => s.kind === 'turn')
@@ -72,12 +72,14 @@ function answerOnsets(log: PhoneLog, ear: AgentEar, record: CallRecord | undefin
       return onset !== undefined && (next === undefined || onset < next.firstVoicedAt) ? onset : undefined
     })
   }
+  // a turn answered twice (split in two by the endpoint) was answered when the first answer heard after it began
   return steps.map((s, i) => {
-    const line = record.transcript.find((l) => l.role === 'agent' && answerOf(l.text)?.turn === i)
-    if (line?.timestamp === undefined) return undefined
-    const expected = welcomeOnset + (line.timestamp - welcome.timestamp!) * 1000
-    const near = ear.onsets.filter((o) => o > s.lastVoicedAt && Math.abs(o - expected) <= MATCH_MS)
-    return near.sort((a, b) => Math.abs(a - expected) - Math.abs(b - expected))[0]
+    for (const line of record.transcript.filter((l) => l.role === 'agent' && l.timestamp !== undefined && answerOf(l.text)?.turn === i)) {
+      const expected = welcomeOnset + (line.timestamp! - welcome.timestamp!) * 1000
+      const near = ear.onsets.filter((o) => o > s.lastVoicedAt && Math.abs(o - expected) <= MATCH_MS)
+      if (near.length) return near.sort((a, b) => Math.abs(a - expected) - Math.abs(b - expected))[0]
+    }
+    return undefined
   })
 }
 

@@ -34,6 +34,18 @@ export class AgentEar {
     return this.voiced.at(-1)
   }
 
+  /** The first voiced frame that arrived after `t`. */
+  firstVoicedAfter(t: number): number | undefined {
+    let lo = 0
+    let hi = this.voiced.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (this.voiced[mid]! > t) hi = mid
+      else lo = mid + 1
+    }
+    return this.voiced[lo]
+  }
+
   /** The first agent utterance that began after `t`. */
   onsetAfter(t: number): number | undefined {
     return this.onsets.find((o) => o > t)

@@ -96,12 +96,14 @@ export async function runPhone(o: PhoneOptions): Promise<PhoneLog> {
     let hangingUp = false
     const deadline = log.answeredAt + o.deadlineMs
 
+    // the agent's reply is whatever it says after the caller's turn (an answer begun while the
+    // caller was still talking included), over once it has been quiet for QUIET_MS
     const trigger = (step: CallerStep | undefined, now: number): StepLog['trigger'] | undefined => {
-      const onset = ear.onsetAfter(turnEnd)
-      if (onset === undefined) return now - turnEnd >= NO_ANSWER_MS ? 'no_answer' : undefined
-      if (now - onset >= MAX_ANSWER_MS) return 'timeout'
-      if (step && step.start !== 'after_answer') return now >= onset + step.start.intoAgentMs ? 'into_agent' : undefined
-      return now - (ear.lastVoicedAt ?? onset) >= QUIET_MS ? 'after_answer' : undefined
+      const heard = ear.firstVoicedAfter(turnEnd)
+      if (heard === undefined) return now - turnEnd >= NO_ANSWER_MS ? 'no_answer' : undefined
+      if (now - heard >= MAX_ANSWER_MS) return 'timeout'
+      if (step && step.start !== 'after_answer') return now >= heard + step.start.intoAgentMs ? 'into_agent' : undefined
+      return now - ear.lastVoicedAt! >= QUIET_MS ? 'after_answer' : undefined
     }
 
     const tick = (now: number): boolean => {
