@@ -55,6 +55,10 @@ describe('conversation timing in the voice session', () => {
     const turn = t.session.report().turns[0]!
     expect(turn.endpointingMs! + turn.responseMs! + turn.leadingSilenceMs!).toBe(turn.voiceToVoiceMs!)
     expect(turn.vadHangoverMs!).toBeLessThanOrEqual(turn.endpointingMs!)
+    // the STT's utterance was ended at the caller's pause, so its final was in before the silence
+    // that ends the turn was over, and the turn waited for nothing else
+    expect(turn.sttFinalMs!).toBeLessThan(turn.vadHangoverMs!)
+    expect(turn.endpointingMs! - turn.vadHangoverMs!).toBeLessThanOrEqual(20)
     expect(turn.ttsTtfbMs!).toBeLessThanOrEqual(turn.responseMs!)
     // the 200 ms of silence the TTS put first is counted, to the frame
     expect(turn.leadingSilenceMs!).toBeGreaterThanOrEqual(180)
