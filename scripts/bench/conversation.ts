@@ -5,6 +5,8 @@
 // with an interruption and a backchannel. Every figure comes from the phones' send and arrival
 // times; the call records are read afterwards for their transcript and their own voiceToVoiceMs.
 //   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --pin --source <checkout> --out <file>]
+// --pin runs the appliance (and the echo of the floor) under `taskset -c 0`, as a one-core VM;
+// --source runs another tree's src/main.ts (e.g. an exported older commit, for before/after).
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
