@@ -1,4 +1,4 @@
-import type { AudioFrame } from '../audio.ts'
+import { type AudioFrame, isVoiced } from '../audio.ts'
 import type { SttStream } from '../stt/contract.ts'
 import type { TurnInput } from '../turn/controller.ts'
 import type { HysteresisParams } from '../vad/hysteresis.ts'
@@ -30,7 +30,7 @@ export class Listener {
   private readonly vad: VadStream
   private stt: SttStream | undefined
   /** Recent caller frames with their audio time (ms into the caller's stream). */
-  private readonly recent: { atMs: number; frame: AudioFrame }[] = []
+  private readonly recent: { atMs: number; frame: AudioFrame; voiced: boolean }[] = []
   private audioMs = 0
   private audioStartAt: number | undefined
   /** How long the caller's audio waited in the jitter buffer before it was pushed here. */
@@ -38,6 +38,7 @@ export class Listener {
   /** A per-utterance STT ended at a pause; reopened from `pausedAtMs` (audio time) if speech goes on. */
   private pausedAtMs: number | undefined
   private closed = false
+  private windowMs = 32
   /** Session clock time of the last STT final. */
   lastFinalAt: number | undefined
 
@@ -64,10 +65,8 @@ export class Listener {
     this.audioStartAt ??= this.now() - frameMs
     this.inputDelayMs = inputDelayMs
     this.vad.push(frame)
-    if (this.engines.stt && !this.engines.stt.capabilities.streaming) {
-      this.recent.push({ atMs: this.audioMs, frame })
-      while (this.recent.length > 0 && this.audioMs - this.recent[0]!.atMs > KEEP_MS) this.recent.shift()
-    }
+    this.recent.push({ atMs: this.audioMs, frame, voiced: isVoiced(frame.samples) })
+    while (this.recent.length > 0 && this.audioMs - this.recent[0]!.atMs > KEEP_MS) this.recent.shift()
     this.audioMs += frameMs
     this.stt?.push(frame)
   }
@@ -86,6 +85,21 @@ export class Listener {
   /** Audio time (ms into the caller's stream) on the session clock, as it reached the appliance. */
   private clockOf(audioMs: number): number {
     return (this.audioStartAt ?? 0) + audioMs - this.inputDelayMs
+  }
+
+  /**
+   * Where the caller's words ended (audio time): the end of the last voiced frame before the
+   * silence the VAD found. The VAD's probability trails the voice by a window or more; a frame
+   * is voiced by the same rule the agent's first voiced frame is measured with.
+   */
+  private speechEndOf(silenceStartMs: number, windowMs: number): number {
+    for (let i = this.recent.length - 1; i >= 0; i--) {
+      const r = this.recent[i]!
+      if (r.atMs >= silenceStartMs + windowMs) continue
+      if (r.atMs < silenceStartMs - 2 * KEEP_MS) break
+      if (r.voiced) return r.atMs + (r.frame.samples.length * 1000) / r.frame.sampleRate
+    }
+    return silenceStartMs
   }
 
   private framesSince(audioMs: number, maxMs = KEEP_MS): AudioFrame[] {
@@ -126,8 +140,9 @@ export class Listener {
         this.on.input({ type: 'vad_start', atMs: this.clockOf(ev.atMs) })
       } else if (ev.type === 'progress') {
         if (!ev.speaking) continue
+        this.windowMs = ev.windowMs
         this.onProgress(ev.silenceMs, ev.atMs, ev.windowMs)
-        const silenceStartMs = ev.silenceMs > 0 ? this.clockOf(ev.atMs + ev.windowMs - ev.silenceMs) : undefined
+        const silenceStartMs = ev.silenceMs > 0 ? this.clockOf(this.speechEndOf(ev.atMs + ev.windowMs - ev.silenceMs, ev.windowMs)) : undefined
         this.on.input({ type: 'vad_progress', speechMs: ev.speechMs, silenceStartMs })
       } else {
         this.on.speaking(false, this.clockOf(ev.atMs))
@@ -136,7 +151,7 @@ export class Listener {
           this.stt.end()
           this.stt = undefined
         }
-        this.on.input({ type: 'vad_end', atMs: this.clockOf(ev.atMs) })
+        this.on.input({ type: 'vad_end', atMs: this.clockOf(this.speechEndOf(ev.atMs, this.windowMs)) })
       }
     }
   }
