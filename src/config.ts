@@ -89,7 +89,7 @@ export const CONFIG_KEYS = {
   VAD_START_THRESHOLD: { default: 0.5, doc: 'speech probability at or above which the caller starts speaking (0..1)' },
   VAD_STOP_THRESHOLD: { default: 0.35, doc: 'speech probability below which ongoing speech counts as silence (0..VAD_START_THRESHOLD)' },
   VAD_MIN_SPEECH_MS: { default: 100, doc: 'voiced audio needed before the caller counts as speaking' },
-  VAD_MIN_SILENCE_MS: { default: 400, doc: 'silence that ends the caller\'s speech (the endpointing silence threshold)' },
+  VAD_MIN_SILENCE_MS: { default: 400, doc: 'silence that ends speech for a VAD outside a call; a call\'s turns end by its agent\'s endpointing' },
   ENDPOINTING_MAX_FINAL_WAIT_MS: { default: 1500, doc: 'after the silence, how long to wait for the STT final before using the interim transcript' },
   BARGE_IN_MIN_SPEECH_MS: { default: 300, doc: 'caller speech with real words needed before it interrupts the agent' },
   BARGE_IN_MAX_BACKCHANNEL_MS: { default: 700, doc: 'caller speech this long interrupts even before any transcript (backchannels are shorter)' },

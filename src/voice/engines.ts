@@ -5,7 +5,7 @@ import { type AgentVoice, type CallEngines, callEnginesFactory } from './call-en
 import { sherpaByLanguage } from './stt-languages.ts'
 import { AnthropicLlm, type Llm, OpenAiLlm } from './llm/index.ts'
 import { oneOf, required, type VoiceSettings, voiceSettings } from './settings.ts'
-import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, type Stt } from './stt/index.ts'
+import { DeepgramStt, findSherpaModel, OpenAiStt, PocketsphinxStt, SherpaOnnxStt, sherpaRuntime, STT_FINAL_SILENCE_MS, type Stt } from './stt/index.ts'
 import { ElevenLabsTts, FLITE_VOICES, type FliteVoice, FliteTts, OpenAiTts, trimmedTts, type Tts } from './tts/index.ts'
 import { EnergyVad, SileroVad, type VadModel } from './vad/index.ts'
 import { IdleRelease } from './idle.ts'
@@ -134,7 +134,7 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
 async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string[], degraded: string[]): Promise<Stt | undefined> {
   let name = oneOf('STT_PROVIDER', cfg.STT_PROVIDER, ['auto', 'deepgram', 'openai', 'sherpa-onnx', 'pocketsphinx', 'none'])
   const sherpaDir = resolve(cfg.STT_SHERPA_MODEL_DIR)
-  const endpointingMs = Math.min(cfg.VAD_MIN_SILENCE_MS, 1000)
+  const endpointingMs = STT_FINAL_SILENCE_MS
   if (name === 'auto') {
     if (cfg.DEEPGRAM_API_KEY) name = 'deepgram'
     else {

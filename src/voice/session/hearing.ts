@@ -45,7 +45,7 @@ export class Hearing {
       speaking: (on: boolean, atMs: number) => this.on.speaking(on, atMs),
       failed: (provider: string, error: string) => this.on.failed(provider, error),
     }
-    this.listener = new Listener(o.engines, o.settings.vad, usage, o.now, listen, targets.completeMs)
+    this.listener = new Listener(o.engines, o.settings.vad, usage, o.now, listen)
   }
 
   start(): void {

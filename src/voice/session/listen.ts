@@ -48,8 +48,6 @@ export class Listener {
     private readonly usage: SessionUsage,
     private readonly now: () => number,
     private readonly on: ListenerEvents,
-    /** The silence a streaming STT's own endpointing should wait before it says the turn ended. */
-    private readonly sttEndpointingMs?: number,
   ) {
     this.vad = createVadStream(engines.vad, vad)
   }
@@ -158,7 +156,7 @@ export class Listener {
 
   private openStt(): SttStream {
     const stt = this.engines.stt!
-    const stream = stt.stream(this.sttEndpointingMs !== undefined ? { endpointingMs: this.sttEndpointingMs } : {})
+    const stream = stt.stream()
     void (async () => {
       for await (const ev of stream) {
         if (this.closed) continue
@@ -167,8 +165,9 @@ export class Listener {
         } else if (ev.type === 'interim') this.on.input({ type: 'stt_interim', text: ev.text })
         else if (ev.type === 'final') {
           this.lastFinalAt = this.now()
-          // an utterance STT's "end of turn" only says its utterance (which we ended) is over
-          this.on.input({ type: 'stt_final', text: ev.text, endOfTurn: ev.endOfTurn && stt.capabilities.streaming })
+          // a final's "end of turn" is the STT's own short silence (STT_FINAL_SILENCE_MS) or the
+          // utterance we ended: the session's endpointing decides the turn
+          this.on.input({ type: 'stt_final', text: ev.text })
         } else if (ev.type === 'usage') this.usage.stt.push({ provider: stt.provider, audioMs: ev.audioMs })
       }
     })()

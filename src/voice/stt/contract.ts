@@ -20,10 +20,15 @@ export type SttEvent =
 
 export type SttStream = ProviderStream<AudioFrame, SttEvent>
 
+/**
+ * Silence after which a streaming STT with its own endpointing (Deepgram, sherpa-onnx) is asked
+ * to finalise the words so far. Short on purpose: the session's endpointing decides when the turn
+ * ends (session/hearing.ts); a final this early lets the answer be prepared before then.
+ */
+export const STT_FINAL_SILENCE_MS = 150
+
 export interface SttStreamOptions {
   language?: string
-  /** Silence after which a provider with its own endpointing says the turn ended (the agent's setting). */
-  endpointingMs?: number
   conn?: ConnOptions
 }
 

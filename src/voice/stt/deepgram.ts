@@ -26,8 +26,7 @@ export class DeepgramStt implements Stt {
   constructor(private readonly opts: DeepgramOptions) {}
 
   stream(opts: SttStreamOptions = {}): DeepgramStream {
-    const o = opts.endpointingMs !== undefined ? { ...this.opts, endpointingMs: Math.round(opts.endpointingMs) } : this.opts
-    return new DeepgramStream(o, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN)
+    return new DeepgramStream(this.opts, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN)
   }
 }
 

@@ -1,6 +1,6 @@
 import { type BargeInParams, bargeInDecision } from './barge-in.ts'
 import { type EndOfTurn, Endpointer, type EndpointingParams } from './endpointing.ts'
-import { judgeWords, type SilenceTargets, silenceTargets } from './silence.ts'
+import { type SilenceTargets, silenceTargets } from './silence.ts'
 import type { SpeechHandle } from './speech-handle.ts'
 
 /** What the VAD and STT report, on one clock (ms since the call started). */
@@ -10,8 +10,7 @@ export type TurnInput =
   | { type: 'vad_progress'; speechMs: number; silenceStartMs?: number }
   | { type: 'vad_end'; atMs: number }
   | { type: 'stt_interim'; text: string }
-  /** `endOfTurn`: the STT's own endpointing says the caller finished (Deepgram speech_final). */
-  | { type: 'stt_final'; text: string; endOfTurn?: boolean }
+  | { type: 'stt_final'; text: string }
   | { type: 'tick' }
 
 export type TurnOutput =
@@ -103,9 +102,7 @@ export class TurnController {
         break
       case 'stt_final': {
         if (this.discarding) break
-        // the STT's own end of turn is taken unless the words trail off ("and um"): then our longer silence decides
-        const endOfTurn = input.endOfTurn && !this.isBackchannelNow() && judgeWords(`${this.endpointer.transcriptSoFar} ${input.text}`) !== 'hesitant'
-        const turn = this.endpointer.sttFinal(input.text, nowMs, endOfTurn)
+        const turn = this.endpointer.sttFinal(input.text, nowMs)
         this.weighBargeIn(nowMs, out)
         if (turn) this.commit(turn, out)
         break
@@ -131,10 +128,6 @@ export class TurnController {
       }
     }
     return out
-  }
-
-  private isBackchannelNow(): boolean {
-    return this.overlapping && !this.interruptedThisUtterance && this.agentIsSpeaking
   }
 
   private pause(nowMs: number, out: TurnOutput[]): void {

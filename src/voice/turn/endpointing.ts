@@ -18,7 +18,7 @@ export interface EndOfTurn {
   text: string
   /** Session time the caller stopped speaking (the last voiced audio as it reached us). */
   speechEndMs: number
-  /** When the silence that ends the turn was over (the VAD's end), or the STT said the turn ended. */
+  /** When the silence that ends the turn was over (the VAD's end). */
   silenceOverMs?: number
   /** When the turn was committed; `decidedAtMs - speechEndMs` is the endpointing delay. */
   decidedAtMs: number
@@ -32,8 +32,6 @@ export class Endpointer {
   private silenceOverMs: number | undefined
   /** Session time the current silence inside speech began (the VAD has not ended the speech yet). */
   private silenceStartMs: number | undefined
-  /** The turn was committed on the STT's end-of-turn before the VAD ended the speech. */
-  private committedEarly = false
   private finals: string[] = []
   private interim = ''
   private readonly targets: SilenceTargets
@@ -80,7 +78,6 @@ export class Endpointer {
     this.speechEndMs = undefined
     this.silenceOverMs = undefined
     this.silenceStartMs = undefined
-    this.committedEarly = false
   }
 
   /** The VAD's running silence inside speech: `startMs` when it began, undefined while voiced. */
@@ -91,7 +88,6 @@ export class Endpointer {
   vadSpeechEnd(atMs: number, nowMs: number): EndOfTurn | undefined {
     this.speaking = false
     this.silenceStartMs = undefined
-    if (this.committedEarly && this.finals.length === 0 && !this.interim) return undefined
     this.speechEndMs = atMs
     this.silenceOverMs = nowMs
     return this.check(nowMs)
@@ -101,16 +97,9 @@ export class Endpointer {
     this.interim = text
   }
 
-  /** `endOfTurn`: the STT's own endpointing says the caller finished; taken when the VAD hears silence too. */
-  sttFinal(text: string, nowMs: number, endOfTurn = false): EndOfTurn | undefined {
+  sttFinal(text: string, nowMs: number): EndOfTurn | undefined {
     if (text.trim()) this.finals.push(text.trim())
     this.interim = ''
-    if (endOfTurn && this.speaking && this.silenceStartMs !== undefined && this.finals.length > 0) {
-      const turn = { text: this.finals.join(' '), speechEndMs: this.silenceStartMs, silenceOverMs: nowMs, decidedAtMs: nowMs, hadFinal: true }
-      this.reset()
-      this.committedEarly = true
-      return turn
-    }
     return this.check(nowMs)
   }
 

@@ -118,21 +118,4 @@ describe('turn-taking on scripted timelines', () => {
     const { outputs } = play(byTime([...talk(1000, 200)]), agentLine)
     expect(outputs).toEqual([[1000, { type: 'pause', speech: expect.any(SpeechHandle), atMs: 1000 }]])
   })
-
-  test("an STT end-of-turn final in the caller's silence commits the turn before the VAD's hangover is over", () => {
-    const script: [number, TurnInput][] = [
-      ...talk(0, 800),
-      [820, { type: 'vad_progress', speechMs: 800, silenceStartMs: 800 }],
-      [950, { type: 'stt_final', text: 'book a table', endOfTurn: true }],
-      [1200, { type: 'vad_end', atMs: 800 }],
-    ]
-    const { outputs } = play(script)
-    expect(outputs).toEqual([[950, { type: 'user_turn', turn: { text: 'book a table', speechEndMs: 800, silenceOverMs: 950, decidedAtMs: 950, hadFinal: true } }]])
-  })
-
-  test('an end-of-turn final while the caller is still voicing words waits for the silence', () => {
-    const script: [number, TurnInput][] = [...talk(0, 800), [700, { type: 'stt_final', text: 'book a table', endOfTurn: true }], [1200, { type: 'vad_end', atMs: 800 }]]
-    const { outputs } = play(byTime(script))
-    expect(outputs.map(([t, o]) => [t, o.type])).toEqual([[1200, 'user_turn']])
-  })
 })
