@@ -1,10 +1,11 @@
 // The LLM runs the conversation: history, tool rounds, the reply streamed sentence by sentence
 // into the host's speech, and what the caller actually heard of each reply.
-import type { ChatMessage, Llm } from '../llm/contract.ts'
+import type { ChatMessage, ChatRequest, Llm } from '../llm/contract.ts'
 import { streamReply } from '../reply.ts'
 import { endMessage, runTool } from '../session/tools.ts'
 import { type AgentProfile, type Brain, type BrainHost, END_CALL_TOOL } from '../session/types.ts'
 import type { SpeechHandle } from '../turn/speech-handle.ts'
+import { Preemption } from './preempt.ts'
 
 const MAX_HISTORY = 40
 const MAX_TOOL_ROUNDS = 3
@@ -25,6 +26,8 @@ class LlmBrain implements Brain {
   private readonly history: ChatMessage[] = []
   private replying: Promise<void> | undefined
   private stopped = false
+  /** The reply requested for the caller's words while their endpoint was pending. */
+  private preempted: Preemption | undefined
 
   constructor(
     private readonly llm: Llm,
@@ -48,13 +51,34 @@ class LlmBrain implements Brain {
 
   stop(): void {
     this.stopped = true
+    this.discard()
+  }
+
+  /**
+   * Preemptive generation: the reply to `text` is requested now, while the caller may still go
+   * on; the turn, if it comes with the same words and history, streams from it. Its first
+   * sentence is the preview (synthesised ahead by the session).
+   */
+  preview(text: string): Promise<{ reply: string } | undefined> {
+    if (this.stopped || this.replying) return Promise.resolve(undefined)
+    const request = this.request([...this.history, { role: 'user', content: text }])
+    const key = JSON.stringify(request.messages)
+    if (this.preempted?.key !== key) {
+      this.discard()
+      this.preempted = new Preemption(this.llm, key, request)
+    }
+    return this.preempted.firstSentence.then((reply) => (reply ? { reply } : undefined))
   }
 
   onUserTurn(text: string): void {
     this.history.push({ role: 'user', content: text })
+    const request = this.request(this.history)
+    const ahead = this.preempted?.key === JSON.stringify(request.messages) && !this.replying ? this.preempted : undefined
+    if (ahead) this.preempted = undefined
+    else this.discard()
     const previous = this.replying ?? Promise.resolve()
     const run = previous
-      .then(() => this.respond())
+      .then(() => this.respond(ahead))
       // a bug must not leave the caller in silence either
       .catch((err) => this.host.fail('session', (err as Error).message))
     this.replying = run
@@ -70,18 +94,32 @@ class LlmBrain implements Brain {
     })
   }
 
-  private async respond(): Promise<void> {
-    if (this.stopped) return
-    const { llm } = this
+  /** A reply thrown away still cost what the provider reported for it. */
+  private discard(): void {
+    const p = this.preempted
+    if (!p) return
+    this.preempted = undefined
+    p.close()
+    const usage = p.usage
+    if (usage && this.host) this.host.usage.llm.push({ model: this.llm.model, ...usage })
+  }
+
+  private request(history: ChatMessage[]): ChatRequest {
+    const tools = [END_CALL_TOOL, ...this.agent.tools.map((t) => t.spec)]
+    return { messages: [{ role: 'system', content: this.host.fill(this.agent.systemPrompt) }, ...history.slice(-MAX_HISTORY)], tools, maxTokens: MAX_REPLY_TOKENS }
+  }
+
+  private async respond(ahead?: Preemption): Promise<void> {
+    if (this.stopped) return ahead?.close()
     const own = this.agent.tools
     const host = this.host
-    const tools = [END_CALL_TOOL, ...own.map((t) => t.spec)]
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const out = host.speak(true)
       const speech = out.speech
+      const llm = round === 0 && ahead ? ahead.asLlm() : this.llm
       const r = await streamReply({
         llm,
-        request: { messages: [{ role: 'system', content: host.fill(this.agent.systemPrompt) }, ...this.history.slice(-MAX_HISTORY)], tools, maxTokens: MAX_REPLY_TOKENS },
+        request: this.request(this.history),
         tts: out.tts,
         speech,
         onAudio: (f) => out.play(f),

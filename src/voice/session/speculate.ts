@@ -22,9 +22,8 @@ export class Speculator {
     private readonly changed: () => void,
   ) {}
 
-  /** Whether the brain takes `text` as an answer (undefined: it cannot tell, or not yet). */
+  /** Whether the brain takes `text` as an answer (undefined: it cannot tell, or has not been asked). */
   answers(text: string): boolean | undefined {
-    this.ask(text)
     return this.answer?.text === text ? this.answer.preview?.answers : undefined
   }
 

@@ -125,8 +125,8 @@ export interface Brain {
 }
 
 export interface BrainPreview {
-  /** The words answer what the agent waits for (a workflow edge or extraction matches). */
-  answers: boolean
+  /** The words answer what the agent waits for (a workflow edge or extraction matches); absent when it cannot tell. */
+  answers?: boolean
   /** The first thing it would say (as it would pass it to say()), when known ahead. */
   reply?: string
 }

@@ -68,7 +68,9 @@ export class TurnController {
 
   /** What the caller said so far in this turn, when no more words are expected from the STT. */
   get settledText(): string | undefined {
-    return this.discarding ? undefined : this.endpointer.settledText
+    // speech over the agent that has not interrupted it is not a turn (yet): nothing to answer
+    if (this.discarding || (this.overlapping && !this.interruptedThisUtterance && this.agentIsSpeaking)) return undefined
+    return this.endpointer.settledText
   }
 
   get transcriptSoFar(): string {

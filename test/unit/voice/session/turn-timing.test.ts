@@ -173,5 +173,30 @@ describe('conversation timing in the voice session', () => {
     const firstAgent = voicedAfter(t, 0)[0]!.atMs
     expect(firstAgent).toBeGreaterThan(1950)
   })
-})
 
+  test("an LLM reply is requested while the caller's endpoint is pending, and streamed from when the turn is decided", async () => {
+    const t = new Timeline({ llm: [{ text: 'We open at nine. See you then.' }], stt: ['when do you open'] })
+    const asked: number[] = []
+    const chat = t.llm.chat.bind(t.llm)
+    t.llm.chat = (request) => (asked.push(t.now), chat(request))
+    t.start().callerSays(200, 800)
+    await t.runUntil(4000)
+    const r = t.session.report()
+    expect(r.transcript.map((i) => i.text)).toEqual(['when do you open', 'We open at nine. See you then.'])
+    // one request, made before the turn was decided (speech end + endpointing)
+    expect(asked.length).toBe(1)
+    expect(asked[0]!).toBeLessThan(1000 + r.turns[0]!.endpointingMs!)
+  })
+
+  test('a preempted LLM reply is thrown away when the caller goes on, and the answer is to the whole turn', async () => {
+    const t = new Timeline({ llm: [{ text: 'Answer to the first half.' }, { text: 'Answer to all of it.' }], stt: ['book a table', 'for two at eight'] }).start()
+    t.callerSays(200, 800)
+    t.callerSays(1250, 700)
+    await t.runUntil(5000)
+    expect(t.llm.requests.map((q) => q.messages.at(-1))).toEqual([
+      { role: 'user', content: 'book a table' },
+      { role: 'user', content: 'book a table for two at eight' },
+    ])
+    expect(t.session.report().transcript.map((i) => i.text)).toEqual(['book a table for two at eight', 'Answer to all of it.'])
+  })
+})
