@@ -101,7 +101,7 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     }
     return out
   }
-  const sttFor = stt instanceof SherpaOnnxStt ? await sherpaByLanguage(stt, resolve(cfg.STT_SHERPA_MODEL_DIR), Math.min(cfg.VAD_MIN_SILENCE_MS, 1000), notes) : undefined
+  const sttFor = stt instanceof SherpaOnnxStt ? await sherpaByLanguage(stt, resolve(cfg.STT_SHERPA_MODEL_DIR), STT_FINAL_SILENCE_MS, notes) : undefined
   const { serving, forAgent } = callEnginesFactory(cfg, conn, { tts: callTts, stt, sttFor })
   // after the engines unload, the process gives back what the calls left: a full collection,
   // then glibc's free pages (Bun's own allocator returns its pages on collection)
@@ -171,7 +171,7 @@ async function chooseStt(cfg: Config, conn: VoiceSettings['conn'], notes: string
         apiKey: required('DEEPGRAM_API_KEY', cfg.DEEPGRAM_API_KEY, 'for STT_PROVIDER=deepgram'),
         model: cfg.DEEPGRAM_MODEL,
         language: cfg.STT_LANGUAGE,
-        endpointingMs: Math.min(cfg.VAD_MIN_SILENCE_MS, 1000),
+        endpointingMs: STT_FINAL_SILENCE_MS,
         utteranceEndMs: 1000,
         conn,
       })
