@@ -37,8 +37,12 @@ export class TurnController {
   private speechMs = 0
   private interruptedThisUtterance = false
   private overlapping = false
+  /** A backchannel ended before the STT finished its words: its final (and interims) are dropped, until then at most. */
   private discarding = false
+  private discardUntil = 0
   private paused: SpeechHandle | undefined
+
+  private readonly maxFinalWaitMs: number
 
   constructor(
     endpointing: EndpointingParams,
@@ -46,6 +50,7 @@ export class TurnController {
     targets: SilenceTargets = silenceTargets('normal'),
   ) {
     this.endpointer = new Endpointer(endpointing, targets)
+    this.maxFinalWaitMs = endpointing.maxFinalWaitMs
   }
 
   /** The agent started saying something; caller speech is now weighed for barge-in. */
@@ -103,7 +108,11 @@ export class TurnController {
         this.weighBargeIn(nowMs, out)
         break
       case 'stt_final': {
-        if (this.discarding) break
+        if (this.discarding) {
+          // the backchannel's own final: later words are the caller's next utterance
+          this.discarding = false
+          break
+        }
         const turn = this.endpointer.sttFinal(input.text, nowMs)
         this.weighBargeIn(nowMs, out)
         if (turn) this.commit(turn, out)
@@ -113,9 +122,11 @@ export class TurnController {
         if (this.overlapping && !this.interruptedThisUtterance && this.agentIsSpeaking) {
           // spoke over the agent without interrupting: a backchannel or noise, never a turn
           out.push({ type: 'backchannel', text: this.endpointer.transcriptSoFar })
+          // words still to come for it, unless its final is in already (a streaming STT is often first)
+          this.discarding = this.endpointer.settledText === undefined
+          this.discardUntil = nowMs + this.maxFinalWaitMs
           this.endpointer.vadSpeechEnd(input.atMs, nowMs)
           this.endpointer.reset()
-          this.discarding = true
           this.resume(out)
           break
         }
@@ -124,6 +135,7 @@ export class TurnController {
         break
       }
       case 'tick': {
+        if (this.discarding && nowMs >= this.discardUntil) this.discarding = false
         const turn = this.endpointer.tick(nowMs)
         if (turn) this.commit(turn, out)
         break

@@ -118,4 +118,26 @@ describe('turn-taking on scripted timelines', () => {
     const { outputs } = play(byTime([...talk(1000, 200)]), agentLine)
     expect(outputs).toEqual([[1000, { type: 'pause', speech: expect.any(SpeechHandle), atMs: 1000 }]])
   })
+
+  test("words after a backchannel are the caller's next turn, even those the VAD missed, once the backchannel's own final is in", () => {
+    const script = byTime([
+      ...talk(800, 300),
+      [1000, { type: 'stt_interim', text: 'uh-huh' }],
+      [1250, { type: 'stt_final', text: 'uh-huh' }],
+      [1500, { type: 'vad_end', atMs: 1100 }],
+      // a short "The," too quiet for the VAD, then the rest
+      [2300, { type: 'stt_final', text: 'The,' }],
+      ...talk(2600, 800),
+      [3500, { type: 'stt_final', text: 'nine thirty, please.' }],
+      [3800, { type: 'vad_end', atMs: 3400 }],
+    ])
+    const { outputs } = play(script, { atMs: 0, segments: [['A long line about the week.', 2500]] })
+    expect(outputs.filter(([, o]) => o.type === 'user_turn').map(([, o]) => o.type === 'user_turn' && o.turn.text)).toEqual(['The, nine thirty, please.'])
+  })
+
+  test("a backchannel's final that comes after its end is dropped, not joined to the next turn", () => {
+    const script = byTime([...talk(800, 300), [1000, { type: 'stt_interim', text: 'uh-huh' }], [1500, { type: 'vad_end', atMs: 1100 }], [1600, { type: 'stt_final', text: 'uh-huh' }], ...talk(2600, 800), [3500, { type: 'stt_final', text: 'nine thirty' }], [3800, { type: 'vad_end', atMs: 3400 }]])
+    const { outputs } = play(script, { atMs: 0, segments: [['A long line about the week.', 2500]] })
+    expect(outputs.filter(([, o]) => o.type === 'user_turn').map(([, o]) => o.type === 'user_turn' && o.turn.text)).toEqual(['nine thirty'])
+  })
 })
