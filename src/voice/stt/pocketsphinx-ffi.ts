@@ -26,6 +26,7 @@ export function loadNative(): Native | null {
     const ffi = require('bun:ffi') as Ffi
     const sb = ffi.dlopen('libsphinxbase.so.3', {
       cmd_ln_parse_r: { args: ['ptr', 'ptr', 'i32', 'ptr', 'i32'], returns: 'ptr' },
+      cmn_live_update: { args: ['ptr'], returns: 'void' },
     })
     const ps = ffi.dlopen('libpocketsphinx.so.3', {
       ps_args: { args: [], returns: 'ptr' },
@@ -35,6 +36,8 @@ export function loadNative(): Native | null {
       ps_end_utt: { args: ['ptr'], returns: 'i32' },
       ps_get_hyp: { args: ['ptr', 'ptr'], returns: 'ptr' },
       ps_free: { args: ['ptr'], returns: 'i32' },
+      ps_start_stream: { args: ['ptr'], returns: 'i32' },
+      ps_get_feat: { args: ['ptr'], returns: 'ptr' },
     })
     native = { ffi, ps: ps.symbols, sb: sb.symbols }
   } catch {
@@ -59,13 +62,43 @@ function grammarFile(mode: Exclude<SphinxMode, 'dictation'>): { file: string; di
   return { file, dir }
 }
 
-/** One decoder: 16 kHz input only (the en-us acoustic model's rate). */
+/** Length of the en-us model's cepstrum vectors. */
+export const CEPLEN = 13
+const CMN_STEP_SAMPLES = 320
+
+/** sphinxbase's cepstral mean normalisation state (cmn_t) of one decoder, as views of its memory. */
+interface Cmn {
+  handle: unknown
+  mean: Float32Array
+  sum: Float32Array
+  nframe: Int32Array
+}
+
+/**
+ * feat_t.cmn_struct and cmn_t's fields as sphinxbase 5prealpha lays them out on a 64-bit build;
+ * trusted only when the two cepstrum lengths they also hold read as 13.
+ */
+function cmnOf(n: Native, handle: unknown): Cmn | undefined {
+  const { ffi } = n
+  const feat = n.ps.ps_get_feat(handle)
+  if (!feat || ffi.read.i32(feat, 16) !== CEPLEN) return undefined
+  const cmn = ffi.read.ptr(feat, 88)
+  if (!cmn || ffi.read.i32(cmn, 28) !== CEPLEN) return undefined
+  const vec = (offset: number) => new Float32Array(ffi.toArrayBuffer(ffi.read.ptr(cmn, offset) as any, 0, CEPLEN * 4))
+  return { handle: cmn, mean: vec(0), sum: vec(16), nframe: new Int32Array(ffi.toArrayBuffer(cmn, 24, 4)) }
+}
+
+/** One decoder, fed one utterance at a time as it arrives: 16 kHz input only (the en-us acoustic model's rate). */
 export class SphinxDecoder {
   private readonly score = new Int32Array(1)
+  private inUtterance = false
+  /** Samples fed in this utterance. */
+  private fed = 0
 
   private constructor(
     private readonly n: Native,
     private readonly handle: unknown,
+    private readonly cmn: Cmn | undefined,
   ) {}
 
   static create(n: Native, mode: SphinxMode, modelDir: string): SphinxDecoder {
@@ -80,29 +113,74 @@ export class SphinxDecoder {
       if (!config) throw new Error('pocketsphinx rejected its configuration')
       const handle = n.ps.ps_init(config)
       if (!handle) throw new Error(`pocketsphinx could not load the model in ${modelDir}`)
-      return new SphinxDecoder(n, handle)
+      return new SphinxDecoder(n, handle, cmnOf(n, handle))
     } finally {
       if (grammar) rmSync(grammar.dir, { recursive: true, force: true })
     }
   }
 
   /**
-   * Decodes one whole utterance. Fed in one call with full_utt set: fed frame by frame, the
-   * 5prealpha decoder carries state from one utterance into the next and its answers drift.
+   * Starts an utterance. Its cepstral mean starts at `cmn.mean`, as if seen over `cmn.frames`
+   * frames, and follows the utterance as it is fed: fed in blocks, the 5prealpha decoder would
+   * otherwise carry the last utterance's mean (another caller's line) into this one.
    */
-  decode(samples: Int16Array): string {
-    const { ps, ffi } = this.n
-    if (ps.ps_start_utt(this.handle) < 0) throw new Error('pocketsphinx could not start an utterance')
-    if (samples.length > 0 && ps.ps_process_raw(this.handle, ffi.ptr(samples), samples.length, 0, 1) < 0) {
-      ps.ps_end_utt(this.handle)
-      throw new Error('pocketsphinx failed to process audio')
+  start(cmn: { mean: Float32Array; frames: number }): void {
+    const { ps } = this.n
+    if (this.inUtterance) throw new Error('pocketsphinx utterance already started')
+    if (this.cmn) {
+      this.cmn.mean.set(cmn.mean)
+      for (let i = 0; i < CEPLEN; i++) this.cmn.sum[i] = cmn.mean[i]! * cmn.frames
+      this.cmn.nframe[0] = cmn.frames
     }
-    ps.ps_end_utt(this.handle)
+    // the front end's noise estimate starts afresh too (from the utterance's first frames, the
+    // listener's pre-roll): carried over, the last caller's line decided this caller's first words
+    ps.ps_start_stream(this.handle)
+    if (ps.ps_start_utt(this.handle) < 0) throw new Error('pocketsphinx could not start an utterance')
+    this.inUtterance = true
+    this.fed = 0
+  }
+
+  /**
+   * Feeds audio. The running mean moves every 20 ms of the utterance's audio, counted from its
+   * start, so the words do not depend on how the audio was cut into messages.
+   */
+  feed(samples: Int16Array): void {
+    const { ps, sb, ffi } = this.n
+    for (let i = 0; i < samples.length; ) {
+      const n = Math.min(samples.length - i, CMN_STEP_SAMPLES - (this.fed % CMN_STEP_SAMPLES))
+      if (ps.ps_process_raw(this.handle, ffi.ptr(samples, i * 2), n, 0, 0) < 0) throw new Error('pocketsphinx failed to process audio')
+      i += n
+      this.fed += n
+      if (this.cmn && this.fed % CMN_STEP_SAMPLES === 0) sb.cmn_live_update(this.cmn.handle)
+    }
+  }
+
+  /** The best hypothesis so far, during the utterance. */
+  partial(): string {
+    return this.hyp()
+  }
+
+  /** Ends the utterance (the second, fwdflat pass runs here) and gives its text. */
+  finish(): string {
+    this.end()
+    return this.hyp()
+  }
+
+  /** Ends the utterance without reading it, so the decoder can take the next one. */
+  end(): void {
+    if (!this.inUtterance) return
+    this.inUtterance = false
+    this.n.ps.ps_end_utt(this.handle)
+  }
+
+  private hyp(): string {
+    const { ps, ffi } = this.n
     const p = ps.ps_get_hyp(this.handle, ffi.ptr(this.score))
-    return p ? new ffi.CString(p).toString() : ''
+    return p ? new ffi.CString(p).toString().trim() : ''
   }
 
   free(): void {
+    this.end()
     this.n.ps.ps_free(this.handle)
   }
 }

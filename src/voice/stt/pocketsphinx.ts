@@ -1,14 +1,16 @@
-import { workerScript } from '../../embedded/index.ts'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AudioFrame } from '../audio.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
-import type { AsyncQueue } from '../queue.ts'
+import { AsyncQueue } from '../queue.ts'
 import { Resampler } from '../resample.ts'
 import type { Stt, SttEvent, SttStreamOptions } from './contract.ts'
 import { DEBIAN_MODEL_DIR, loadNative, type SphinxMode } from './pocketsphinx-ffi.ts'
-import type { SphinxAttach, SphinxJob, SphinxRelease, SphinxResult } from './pocketsphinx-worker.ts'
+import { type Listener, type SphinxChannel, SphinxLink, sharedSphinxLink, startSphinxWorker } from './pocketsphinx-link.ts'
+import type { SphinxKind, SphinxReply } from './pocketsphinx-worker.ts'
 import { IdleRelease } from '../idle.ts'
+
+export { sharePocketsphinx, useSharedPocketsphinx } from './pocketsphinx-link.ts'
 
 export interface PocketsphinxOptions {
   /** dictation: the en-us language model (usable on clear 16 kHz audio); digits / yesno: grammars for phone audio. */
@@ -16,83 +18,37 @@ export interface PocketsphinxOptions {
   modelDir?: string
   /** Free the model after this long unused (0: never); the next utterance or hold() loads it again (0.1-0.3 s). */
   idleReleaseMs?: number
+  /** Utterances decoded at once, each on its own decoder (~90 MB for dictation); more wait their turn. Default 6. */
+  maxDecoders?: number
 }
 
 export const MAX_SPHINX_UTTERANCE_MS = 60_000
 
-/**
- * Offline recognition with CMU pocketsphinx (Debian libpocketsphinx3 + pocketsphinx-en-us).
- * Not streaming: one stream per utterance, decoded after end() in a worker thread.
- */
-/** Jobs to a pocketsphinx worker thread, or to a port of one another thread owns. */
-class SphinxLink {
-  private readonly pending = new Map<number, (r: SphinxResult) => void>()
-  private nextId = 1
-
-  constructor(
-    // a Worker and a MessagePort type their handlers differently; both are used the same way here
-    private readonly endpoint: { postMessage(m: SphinxJob, transfer: ArrayBuffer[]): void; onmessage: any },
-    readonly thread?: Worker,
-  ) {
-    endpoint.onmessage = (ev: MessageEvent<SphinxResult>) => {
-      const done = this.pending.get(ev.data.id)
-      this.pending.delete(ev.data.id)
-      done?.(ev.data)
-    }
-  }
-
-  run(job: Omit<SphinxJob, 'id'>): Promise<SphinxResult> {
-    const id = this.nextId++
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve)
-      this.endpoint.postMessage({ id, ...job } satisfies SphinxJob, [job.samples.buffer as ArrayBuffer])
-    })
-  }
-
-  close(): void {
-    this.thread?.terminate()
-    for (const [id, done] of this.pending) done({ id, ok: false, error: 'pocketsphinx engine closed' })
-    this.pending.clear()
-  }
-}
-
-/** This thread's first own pocketsphinx worker (the one shared with call workers), and a shared one's port. */
-let ownWorker: Worker | undefined
-let sharedLink: SphinxLink | undefined
-
-/** In a call worker: every PocketsphinxStt of this thread decodes on another thread's worker. */
-export function useSharedPocketsphinx(port: MessagePort | undefined): void {
-  if (port) sharedLink = new SphinxLink(port)
-}
-
-/** A port to this thread's pocketsphinx worker, or undefined when it has none. */
-export function sharePocketsphinx(): MessagePort | undefined {
-  if (!ownWorker) return undefined
-  const { port1, port2 } = new MessageChannel()
-  ownWorker.postMessage({ attach: port1 } satisfies SphinxAttach, [port1])
-  return port2
-}
+/** Caller audio gathered into one message while the worker has not yet acknowledged the last one. */
+const MAX_BATCH_MS = 100
 
 /**
  * Offline recognition with CMU pocketsphinx (Debian libpocketsphinx3 + pocketsphinx-en-us).
- * Not streaming: one stream per utterance, decoded after end() in a worker thread.
+ * One stream per utterance, decoded in a worker thread while the caller speaks, so that after
+ * end() only the end of the utterance remains; interim words come every ~160 ms of audio.
  */
 export class PocketsphinxStt implements Stt {
   readonly provider = 'pocketsphinx-stt'
-  readonly capabilities = { streaming: false, interimResults: false, offline: true }
+  readonly capabilities = { streaming: false, interimResults: true, offline: true }
   private own: SphinxLink | undefined
-  private readonly modelDir: string
+  private readonly kind: SphinxKind
   private readonly idle: IdleRelease
   private modelLoaded = false
 
   constructor(private readonly opts: PocketsphinxOptions) {
     if (!loadNative()) throw new Error('pocketsphinx is not installed (Debian packages libpocketsphinx3 and pocketsphinx-en-us)')
-    this.modelDir = opts.modelDir ?? DEBIAN_MODEL_DIR
-    if (!existsSync(join(this.modelDir, 'en-us'))) throw new Error(`pocketsphinx model not found in ${this.modelDir} (Debian package pocketsphinx-en-us)`)
+    const modelDir = opts.modelDir ?? DEBIAN_MODEL_DIR
+    if (!existsSync(join(modelDir, 'en-us'))) throw new Error(`pocketsphinx model not found in ${modelDir} (Debian package pocketsphinx-en-us)`)
+    this.kind = { mode: opts.mode, modelDir, maxDecoders: Math.max(1, Math.floor(opts.maxDecoders ?? 6)) }
     // a call worker's engines decode on the main thread's worker, which frees the model itself
     this.idle = new IdleRelease(opts.idleReleaseMs ?? 0, () => {
       this.modelLoaded = false
-      this.own?.thread?.postMessage({ release: true } satisfies SphinxRelease)
+      if (this.own?.thread) this.own.send({ release: true })
     })
     // load the model now (0.1-0.3 s in the worker) rather than during the first caller's turn
     this.hold()()
@@ -106,7 +62,10 @@ export class PocketsphinxStt implements Stt {
   /** Keeps the model loaded (loading it if it was released) until the returned function is called. */
   hold(): () => void {
     const release = this.idle.hold()
-    if (!this.modelLoaded) void this.decode(new Int16Array(0))
+    if (!this.modelLoaded) {
+      this.modelLoaded = true
+      this.link().send({ op: 'load', ...this.kind })
+    }
     return release
   }
 
@@ -123,62 +82,154 @@ export class PocketsphinxStt implements Stt {
     return new PocketsphinxStream(this)
   }
 
-  /** @internal 16 kHz samples of one utterance to text. */
-  decode(samples: Int16Array): Promise<SphinxResult> {
-    let link = sharedLink ?? this.own
-    if (!link) {
-      const worker = new Worker(workerScript('voice/stt/pocketsphinx-worker.ts', new URL('./pocketsphinx-worker.ts', import.meta.url)))
-      worker.unref()
-      ownWorker ??= worker
-      link = this.own = new SphinxLink(worker, worker)
-    }
+  /** @internal Opens one utterance in the worker; the model stays loaded until the channel closes. */
+  open(listener: Listener, narrowband: boolean): SphinxChannel {
+    const link = this.link()
     const release = this.idle.hold()
     this.modelLoaded = true
-    return link.run({ mode: this.opts.mode, modelDir: this.modelDir, samples }).finally(release)
+    const { sid, forget } = link.listen(listener)
+    link.send({ op: 'open', sid, narrowband, ...this.kind })
+    let open = true
+    return {
+      sid,
+      send: (m, transfer) => {
+        if (open) link.send(m, transfer)
+      },
+      close: (drop) => {
+        if (!open) return
+        open = false
+        if (drop) link.send({ op: 'drop', sid })
+        forget()
+        release()
+      },
+    }
+  }
+
+  private link(): SphinxLink {
+    const shared = sharedSphinxLink()
+    if (shared) return shared
+    if (this.own?.dead) {
+      // a crashed worker is replaced by the next utterance
+      this.own.close()
+      this.own = undefined
+    }
+    this.own ??= startSphinxWorker()
+    return this.own
   }
 
   close(): void {
     this.idle.cancel()
-    if (this.own?.thread === ownWorker) ownWorker = undefined
     this.own?.close()
     this.own = undefined
   }
 }
 
 export class PocketsphinxStream extends ProviderStream<AudioFrame, SttEvent> {
+  private consumedMs = 0
+  private lateFrames: number | undefined
+
   constructor(private readonly engine: PocketsphinxStt) {
     super('pocketsphinx-stt', { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 })
   }
 
+  /** Caller audio (ms) the decoder has consumed so far. */
+  get decodedMs(): number {
+    return this.consumedMs
+  }
+
+  /** 10 ms frames the worker still had to decode when the end reached it (0: caught up); set with the final. */
+  get framesAfterEnd(): number | undefined {
+    return this.lateFrames
+  }
+
   protected async attempt(input: AsyncQueue<AudioFrame>, emit: (e: SttEvent) => void, signal: AbortSignal): Promise<void> {
-    let resampler: Resampler | undefined
-    let rate = 0
-    let audioMs = 0
-    const chunks: Int16Array[] = []
-    for await (const frame of input) {
-      if (signal.aborted) return
-      if (rate === 0) {
-        rate = frame.sampleRate
-        // the en-us model is 16 kHz; phone audio is upsampled (its band stays 4 kHz, which grammars tolerate)
-        if (rate !== 16000) resampler = new Resampler(rate, 16000)
-      } else if (frame.sampleRate !== rate) {
-        throw new ProviderError(this.provider, 'config', 'frames of different sample rates in one utterance', false)
+    const replies = new AsyncQueue<SphinxReply>()
+    const out = new Outbox()
+    let ch: SphinxChannel | undefined
+    let done = false
+    const onAbort = () => replies.close()
+    signal.addEventListener('abort', onAbort)
+    const pump = async () => {
+      let resampler: Resampler | undefined
+      let rate = 0
+      for await (const frame of input) {
+        if (signal.aborted) return
+        if (rate === 0) {
+          rate = frame.sampleRate
+          // the en-us model is 16 kHz; phone audio is upsampled (its band stays 4 kHz, which grammars tolerate)
+          if (rate !== 16000) resampler = new Resampler(rate, 16000)
+          ch = this.engine.open((r) => replies.push(r), rate <= 8000)
+        } else if (frame.sampleRate !== rate) {
+          throw new ProviderError(this.provider, 'config', 'frames of different sample rates in one utterance', false)
+        }
+        const audioMs = out.audioMs + (frame.samples.length * 1000) / frame.sampleRate
+        if (audioMs > MAX_SPHINX_UTTERANCE_MS) throw new ProviderError(this.provider, 'config', `utterance longer than ${MAX_SPHINX_UTTERANCE_MS} ms`, false)
+        out.add(resampler ? resampler.push(frame.samples) : frame.samples, audioMs)
+        if (this.consumedMs >= out.sentMs || out.pendingMs >= MAX_BATCH_MS) out.flush(ch!, 'audio')
       }
-      audioMs += (frame.samples.length * 1000) / frame.sampleRate
-      if (audioMs > MAX_SPHINX_UTTERANCE_MS) throw new ProviderError(this.provider, 'config', `utterance longer than ${MAX_SPHINX_UTTERANCE_MS} ms`, false)
-      chunks.push(resampler ? resampler.push(frame.samples) : frame.samples)
+      if (signal.aborted) return
+      if (ch) out.flush(ch, 'end')
+      else replies.close()
     }
-    if (signal.aborted || chunks.length === 0) return
-    const samples = new Int16Array(chunks.reduce((n, c) => n + c.length, 0))
+    const pumping = pump()
+    pumping.catch((err) => replies.fail(err))
+    try {
+      for await (const r of replies) {
+        if (r.op === 'fed') {
+          this.consumedMs = r.audioMs
+          if (r.interim) emit({ type: 'interim', text: r.interim })
+          if (this.consumedMs >= out.sentMs) out.flush(ch!, 'audio')
+        } else if (r.op === 'final') {
+          done = true
+          this.consumedMs = out.audioMs
+          this.lateFrames = r.framesAfterEnd
+          const endMs = Math.round(out.audioMs)
+          if (r.text) emit({ type: 'final', text: r.text, confidence: 1, startMs: 0, endMs, endOfTurn: true })
+          emit({ type: 'usage', audioMs: endMs })
+          return
+        } else {
+          done = true
+          throw new ProviderError(this.provider, 'protocol', r.error, false)
+        }
+      }
+      await pumping
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+      ch?.close(!done)
+    }
+  }
+}
+
+/** 16 kHz audio not yet sent to the worker, and how far the caller's audio has been sent. */
+class Outbox {
+  private chunks: Int16Array[] = []
+  private pendingSamples = 0
+  /** Caller audio pushed, and sent, so far (ms). */
+  audioMs = 0
+  sentMs = 0
+
+  add(samples: Int16Array, audioMs: number): void {
+    this.chunks.push(samples)
+    this.pendingSamples += samples.length
+    this.audioMs = audioMs
+  }
+
+  get pendingMs(): number {
+    return this.audioMs - this.sentMs
+  }
+
+  /** Sends what is pending (as a copy: a caller's frame may be shared with its VAD). */
+  flush(ch: SphinxChannel, op: 'audio' | 'end'): void {
+    if (op === 'audio' && this.pendingMs <= 0) return
+    const samples = new Int16Array(this.pendingSamples)
     let o = 0
-    for (const c of chunks) {
+    for (const c of this.chunks) {
       samples.set(c, o)
       o += c.length
     }
-    const result = await this.engine.decode(samples)
-    if (signal.aborted) return
-    if (!result.ok) throw new ProviderError(this.provider, 'protocol', result.error, false)
-    if (result.text) emit({ type: 'final', text: result.text, confidence: 1, startMs: 0, endMs: Math.round(audioMs), endOfTurn: true })
-    emit({ type: 'usage', audioMs: Math.round(audioMs) })
+    this.chunks = []
+    this.pendingSamples = 0
+    this.sentMs = this.audioMs
+    ch.send({ op, sid: ch.sid, samples, audioMs: this.audioMs }, [samples.buffer])
   }
 }
