@@ -6,6 +6,8 @@ import { createVadStream, type VadStream } from '../vad/stream.ts'
 import type { SessionEngines, SessionUsage } from './types.ts'
 
 const PREROLL_MS = 400
+/** Voice at the VAD's start threshold this long is a possible start of speech: the agent is held for it. */
+export const ONSET_MS = 60
 /** Frames kept to reopen a per-utterance STT where a pause ended: a little more than the longest pause that splits one. */
 const KEEP_MS = 1000
 /** A pause this long inside speech ends a per-utterance STT's utterance, so its final is ready before the endpoint. */
@@ -39,17 +41,20 @@ export class Listener {
   private pausedAtMs: number | undefined
   private closed = false
   private windowMs = 32
+  /** Voice heard before the VAD has declared speech, and whether it was reported as an onset. */
+  private onsetMs = 0
+  private onset = false
   /** Session clock time of the last STT final. */
   lastFinalAt: number | undefined
 
   constructor(
     private readonly engines: SessionEngines,
-    vad: HysteresisParams,
+    private readonly vadParams: HysteresisParams,
     private readonly usage: SessionUsage,
     private readonly now: () => number,
     private readonly on: ListenerEvents,
   ) {
-    this.vad = createVadStream(engines.vad, vad)
+    this.vad = createVadStream(engines.vad, vadParams)
   }
 
   start(): void {
@@ -105,6 +110,22 @@ export class Listener {
     return this.recent.filter((r) => r.atMs >= from - 1e-6).map((r) => r.frame)
   }
 
+  /** Voice before the VAD declares speech: an onset once it lasts ONSET_MS, quiet again if it fades first. */
+  private watchOnset(probability: number, windowMs: number): void {
+    const { startThreshold, stopThreshold } = this.vadParams
+    if (probability >= startThreshold || (this.onsetMs > 0 && probability >= stopThreshold)) {
+      this.onsetMs += windowMs
+      if (!this.onset && this.onsetMs >= ONSET_MS) {
+        this.onset = true
+        this.on.input({ type: 'vad_onset' })
+      }
+      return
+    }
+    if (this.onset) this.on.input({ type: 'vad_quiet' })
+    this.onset = false
+    this.onsetMs = 0
+  }
+
   /** Per-utterance STT: the pause is long enough to end its utterance now, or the speech went on after one. */
   private onProgress(silenceMs: number, atMs: number, windowMs: number): void {
     if (!this.engines.stt || this.engines.stt.capabilities.streaming) return
@@ -137,7 +158,12 @@ export class Listener {
         }
         this.on.input({ type: 'vad_start', atMs: this.clockOf(ev.atMs) })
       } else if (ev.type === 'progress') {
-        if (!ev.speaking) continue
+        if (!ev.speaking) {
+          this.watchOnset(ev.probability, ev.windowMs)
+          continue
+        }
+        this.onsetMs = 0
+        this.onset = false
         this.windowMs = ev.windowMs
         this.onProgress(ev.silenceMs, ev.atMs, ev.windowMs)
         const silenceStartMs = ev.silenceMs > 0 ? this.clockOf(this.speechEndOf(ev.atMs + ev.windowMs - ev.silenceMs, ev.windowMs)) : undefined

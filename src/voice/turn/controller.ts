@@ -5,6 +5,10 @@ import type { SpeechHandle } from './speech-handle.ts'
 
 /** What the VAD and STT report, on one clock (ms since the call started). */
 export type TurnInput =
+  /** Voice the VAD has not yet declared speech (a possible start): the agent is held for it. */
+  | { type: 'vad_onset' }
+  /** That voice faded before it became speech. */
+  | { type: 'vad_quiet' }
   | { type: 'vad_start'; atMs: number }
   /** `silenceStartMs`: when the silence running inside the speech began (undefined while voiced). */
   | { type: 'vad_progress'; speechMs: number; silenceStartMs?: number }
@@ -89,6 +93,12 @@ export class TurnController {
   handle(input: TurnInput, nowMs: number): TurnOutput[] {
     const out: TurnOutput[] = []
     switch (input.type) {
+      case 'vad_onset':
+        if (!this.endpointer.userSpeaking) this.hold(nowMs, out)
+        break
+      case 'vad_quiet':
+        if (!this.endpointer.userSpeaking) this.resume(out)
+        break
       case 'vad_start':
         this.discarding = false
         this.interruptedThisUtterance = false
@@ -145,8 +155,12 @@ export class TurnController {
   }
 
   private pause(nowMs: number, out: TurnOutput[]): void {
+    if (this.overlapping) this.hold(nowMs, out)
+  }
+
+  private hold(nowMs: number, out: TurnOutput[]): void {
     const speech = this.speech
-    if (!this.overlapping || !speech || speech.state !== 'speaking' || !speech.allowInterruptions || this.paused) return
+    if (!speech || speech.state !== 'speaking' || !speech.allowInterruptions || this.paused) return
     this.paused = speech
     out.push({ type: 'pause', speech, atMs: nowMs })
   }

@@ -140,4 +140,13 @@ describe('turn-taking on scripted timelines', () => {
     const { outputs } = play(script, { atMs: 0, segments: [['A long line about the week.', 2500]] })
     expect(outputs.filter(([, o]) => o.type === 'user_turn').map(([, o]) => o.type === 'user_turn' && o.turn.text)).toEqual(['nine thirty'])
   })
+
+  test('a voice onset holds the agent before the VAD has declared speech, and a blip that fades lets it go on', () => {
+    const { outputs, speech } = play([[1000, { type: 'vad_onset' }], [1064, { type: 'vad_quiet' }], [1100, { type: 'tick' }]], agentLine)
+    expect(outputs.map(([t, o]) => [t, o.type])).toEqual([
+      [1000, 'pause'],
+      [1064, 'resume'],
+    ])
+    expect(speech!.state).toBe('speaking')
+  })
 })
