@@ -184,18 +184,23 @@ export class Listener {
     const stt = this.engines.stt!
     const stream = stt.stream()
     void (async () => {
+      let final = false
       for await (const ev of stream) {
         if (this.closed) continue
         if (ev.type === 'error') {
           if (!ev.willRetry) this.on.failed(stt.provider, ev.error.message)
         } else if (ev.type === 'interim') this.on.input({ type: 'stt_interim', text: ev.text })
         else if (ev.type === 'final') {
+          final = true
           this.lastFinalAt = this.now()
           // a final's "end of turn" is the STT's own short silence (STT_FINAL_SILENCE_MS) or the
           // utterance we ended: the session's endpointing decides the turn
           this.on.input({ type: 'stt_final', text: ev.text })
         } else if (ev.type === 'usage') this.usage.stt.push({ provider: stt.provider, audioMs: ev.audioMs })
       }
+      // an utterance that ended with no words (noise, or words the interims guessed at) leaves no
+      // interim waiting for a final that will not come
+      if (!final && !this.closed && !stt.capabilities.streaming) this.on.input({ type: 'stt_final', text: '' })
     })()
     return stream
   }

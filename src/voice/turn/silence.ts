@@ -38,12 +38,11 @@ export function isEndpointingMode(v: unknown): v is EndpointingMode {
   return typeof v === 'number' && Number.isInteger(v) && v >= MIN_ENDPOINTING_MS && v <= MAX_ENDPOINTING_MS
 }
 
-/** Words after which a speaker usually goes on: fillers, connectives, articles, prepositions. */
-const TRAILING = new Set(
-  'um umm uh uhh er erm ah eh so and but or because cause like well the a an to of for with from my your our their his her its i we is are was were if then that than at in on about just also which who when while'.split(
-    ' ',
-  ),
-)
+/**
+ * Words after which a speaker usually goes on: fillers and connectives. Not articles or
+ * prepositions: an offline recogniser often ends a misheard line with "the" or "of".
+ */
+const TRAILING = new Set('um umm uh uhh er erm ah eh so and but or because cause like well'.split(' '))
 
 export type Completeness = 'complete' | 'hesitant' | 'unknown'
 

@@ -5,6 +5,8 @@ import type { AsyncQueue } from '../../../../src/voice/queue.ts'
 import type { Brain, BrainHost } from '../../../../src/voice/session/index.ts'
 import type { TtsEvent } from '../../../../src/voice/tts/contract.ts'
 import { ToneTts } from '../../../helpers/scripted-engines.ts'
+import type { AudioFrame } from '../../../../src/voice/audio.ts'
+import type { Stt, SttEvent } from '../../../../src/voice/stt/index.ts'
 import { RATE, Timeline } from './timeline.ts'
 
 /** A brain that logs what reaches it, in order, and answers each speech turn with `reply(text)`. */
@@ -198,5 +200,32 @@ describe('conversation timing in the voice session', () => {
       { role: 'user', content: 'book a table for two at eight' },
     ])
     expect(t.session.report().transcript.map((i) => i.text)).toEqual(['book a table for two at eight', 'Answer to all of it.'])
+  })
+
+  test('an utterance whose recogniser ends with no words does not hold the turn for a final that will not come', async () => {
+    // utterance 1: words; utterance 2 (after a pause): an interim guess, then no final
+    const script: { interim?: string; final?: string }[] = [{ final: 'book a table' }, { interim: 'uh for' }]
+    const stt: Stt = {
+      provider: 'scripted-stt',
+      capabilities: { streaming: false, interimResults: true, offline: true },
+      stream() {
+        const next = script.shift() ?? {}
+        return new (class extends ProviderStream<AudioFrame, SttEvent> {
+          protected async attempt(input: AsyncQueue<AudioFrame>, emit: (e: SttEvent) => void) {
+            if (next.interim) emit({ type: 'interim', text: next.interim })
+            for await (const _ of input);
+            if (next.final) emit({ type: 'final', text: next.final, confidence: 1, startMs: 0, endMs: 0, endOfTurn: true })
+          }
+        })('scripted-stt', { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 })
+      },
+    }
+    const t = new Timeline({ llm: [{ text: 'For how many?' }], stt }).start()
+    t.callerSays(200, 800)
+    t.callerSays(1250, 300)
+    await t.runUntil(4000)
+    const r = t.session.report()
+    expect(r.transcript.map((i) => i.text)).toEqual(['book a table', 'For how many?'])
+    // decided at the silence's end, not after the 1000 ms final wait of this timeline
+    expect(r.turns[0]!.endpointingMs!).toBeLessThan(1000)
   })
 })
