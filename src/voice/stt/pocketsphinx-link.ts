@@ -23,6 +23,11 @@ export class SphinxLink {
     if (!this.dead) this.endpoint.postMessage(m, transfer)
   }
 
+  /** Utterances open on this link now. */
+  get openStreams(): number {
+    return this.streams.size
+  }
+
   /** A stream id of this link and its replies; `forget` stops listening. */
   listen(listener: Listener): { sid: number; forget: () => void } {
     const sid = this.nextSid++
@@ -32,7 +37,8 @@ export class SphinxLink {
   }
 
   close(): void {
-    if (this.thread && this.thread === ownWorker) ownWorker = undefined
+    const i = this.thread ? ownWorkers.indexOf(this.thread) : -1
+    if (i >= 0) ownWorkers.splice(i, 1)
     this.thread?.terminate()
     this.fail('pocketsphinx engine closed')
   }
@@ -52,8 +58,9 @@ export interface SphinxChannel {
   close(drop: boolean): void
 }
 
-/** This thread's first own pocketsphinx worker (the one shared with call workers), and a shared one's port. */
-let ownWorker: Worker | undefined
+/** This thread's own pocketsphinx workers (shared with call workers in turn), and a shared one's port. */
+const ownWorkers: Worker[] = []
+let nextShared = 0
 let sharedLink: SphinxLink | undefined
 
 /** In a call worker: every PocketsphinxStt of this thread decodes on another thread's worker. */
@@ -61,11 +68,12 @@ export function useSharedPocketsphinx(port: MessagePort | undefined): void {
   if (port) sharedLink = new SphinxLink(port)
 }
 
-/** A port to this thread's pocketsphinx worker, or undefined when it has none. */
+/** A port to one of this thread's pocketsphinx workers (each call worker gets the next), or undefined when it has none. */
 export function sharePocketsphinx(): MessagePort | undefined {
-  if (!ownWorker) return undefined
+  const worker = ownWorkers[nextShared++ % Math.max(1, ownWorkers.length)]
+  if (!worker) return undefined
   const { port1, port2 } = new MessageChannel()
-  ownWorker.postMessage({ attach: port1 } satisfies SphinxAttach, [port1])
+  worker.postMessage({ attach: port1 } satisfies SphinxAttach, [port1])
   return port2
 }
 
@@ -78,6 +86,6 @@ export function sharedSphinxLink(): SphinxLink | undefined {
 export function startSphinxWorker(): SphinxLink {
   const worker = new Worker(workerScript('voice/stt/pocketsphinx-worker.ts', new URL('./pocketsphinx-worker.ts', import.meta.url)))
   worker.unref()
-  ownWorker ??= worker
+  ownWorkers.push(worker)
   return new SphinxLink(worker, worker)
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { AudioFrame } from '../audio.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
@@ -18,8 +19,13 @@ export interface PocketsphinxOptions {
   modelDir?: string
   /** Free the model after this long unused (0: never); the next utterance or hold() loads it again (0.1-0.3 s). */
   idleReleaseMs?: number
-  /** Utterances decoded at once, each on its own decoder (~90 MB for dictation); more wait their turn. Default 6. */
+  /** Utterances decoded at once per thread, each on its own decoder (~90 MB for dictation); more wait their turn. Default 6. */
   maxDecoders?: number
+  /**
+   * Decoder threads (default: one per core, at most 4): utterances go to the least busy, and
+   * call workers share them in turn. One thread keeps up with about four callers talking at once.
+   */
+  threads?: number
 }
 
 export const MAX_SPHINX_UTTERANCE_MS = 60_000
@@ -35,7 +41,8 @@ const MAX_BATCH_MS = 100
 export class PocketsphinxStt implements Stt {
   readonly provider = 'pocketsphinx-stt'
   readonly capabilities = { streaming: false, interimResults: true, offline: true }
-  private own: SphinxLink | undefined
+  private own: SphinxLink[] = []
+  private readonly threads: number
   private readonly kind: SphinxKind
   private readonly idle: IdleRelease
   private modelLoaded = false
@@ -45,10 +52,11 @@ export class PocketsphinxStt implements Stt {
     const modelDir = opts.modelDir ?? DEBIAN_MODEL_DIR
     if (!existsSync(join(modelDir, 'en-us'))) throw new Error(`pocketsphinx model not found in ${modelDir} (Debian package pocketsphinx-en-us)`)
     this.kind = { mode: opts.mode, modelDir, maxDecoders: Math.max(1, Math.floor(opts.maxDecoders ?? 6)) }
+    this.threads = Math.max(1, Math.floor(opts.threads ?? Math.min(4, availableParallelism())))
     // a call worker's engines decode on the main thread's worker, which frees the model itself
     this.idle = new IdleRelease(opts.idleReleaseMs ?? 0, () => {
       this.modelLoaded = false
-      if (this.own?.thread) this.own.send({ release: true })
+      for (const link of this.own) link.send({ release: true })
     })
     // load the model now (0.1-0.3 s in the worker) rather than during the first caller's turn
     this.hold()()
@@ -64,7 +72,9 @@ export class PocketsphinxStt implements Stt {
     const release = this.idle.hold()
     if (!this.modelLoaded) {
       this.modelLoaded = true
-      this.link().send({ op: 'load', ...this.kind })
+      this.link()
+      // every decoder thread loads now, or the first caller it serves waits for the model
+      for (const link of this.own.length ? this.own : [this.link()]) link.send({ op: 'load', ...this.kind })
     }
     return release
   }
@@ -105,22 +115,21 @@ export class PocketsphinxStt implements Stt {
     }
   }
 
+  /** The least busy decoder thread (all of them started at once, so call workers can share each). */
   private link(): SphinxLink {
     const shared = sharedSphinxLink()
     if (shared) return shared
-    if (this.own?.dead) {
-      // a crashed worker is replaced by the next utterance
-      this.own.close()
-      this.own = undefined
-    }
-    this.own ??= startSphinxWorker()
-    return this.own
+    // a crashed worker is replaced by the next utterance
+    for (const dead of this.own.filter((l) => l.dead)) dead.close()
+    this.own = this.own.filter((l) => !l.dead)
+    while (this.own.length < this.threads) this.own.push(startSphinxWorker())
+    return this.own.reduce((best, l) => (l.openStreams < best.openStreams ? l : best))
   }
 
   close(): void {
     this.idle.cancel()
-    this.own?.close()
-    this.own = undefined
+    for (const link of this.own) link.close()
+    this.own = []
   }
 }
 

@@ -12,8 +12,8 @@ import { until } from '../../helpers/until.ts'
 
 const engines: PocketsphinxStt[] = []
 afterAll(() => engines.forEach((e) => e.close()))
-const dictation = (maxDecoders?: number) => {
-  const e = new PocketsphinxStt({ mode: 'dictation', maxDecoders })
+const dictation = (maxDecoders?: number, threads = 1) => {
+  const e = new PocketsphinxStt({ mode: 'dictation', maxDecoders, threads })
   engines.push(e)
   return e
 }
@@ -121,6 +121,21 @@ describe('pocketsphinx decodes while the caller speaks', () => {
     expect(errors).toEqual([])
     expect(finalText(events)).toBe(CALL_BACK)
     expect(second.decodedMs).toBeCloseTo(ms(secondAudio), 3)
+  })
+
+  test('with two decoder threads, a second caller is decoded on the other while the first holds its only decoder', async () => {
+    const stt = dictation(1, 2)
+    const first = stt.stream()
+    const second = stt.stream()
+    const firstAudio = speech(ACCOUNT)
+    const secondAudio = speech(CALL_BACK)
+    pushAll(first, firstAudio)
+    pushAll(second, secondAudio)
+    await until(() => first.decodedMs >= ms(firstAudio) - 0.5 && second.decodedMs >= ms(secondAudio) - 0.5, CATCH_UP_MS, 'both callers to be decoded up to date')
+    first.end()
+    second.end()
+    expect(finalText((await drain(first)).events)).toBe(ACCOUNT)
+    expect(finalText((await drain(second)).events)).toBe(CALL_BACK)
   })
 
   test('a caller who hangs up mid-utterance gives the decoder back to the next one', async () => {
