@@ -63,4 +63,7 @@ export const BUSY_PASS = [
   'test/integration/campaigns/window-sip.test.ts',
   'test/integration/calls/conversation-offline.test.ts',
   'test/integration/calls/workflow-call.test.ts',
+  'test/integration/voice/stt-pocketsphinx-streaming.test.ts',
+  'test/integration/voice/stt-pocketsphinx-shared.test.ts',
+  'test/unit/voice/session/turn-timing.test.ts',
 ]
