@@ -41,9 +41,6 @@ export class Listener {
   private pausedAtMs: number | undefined
   private closed = false
   private windowMs = 32
-  private silenceTargetMs = 0
-  /** How far the VAD's silence starts after the caller's last voiced frame, in the current silence. */
-  private vadLagMs = 0
   /** Voice heard before the VAD has declared speech, and whether it was reported as an onset. */
   private onsetMs = 0
   private onset = false
@@ -79,16 +76,7 @@ export class Listener {
 
   /** The silence that ends the caller's speech (the VAD's hangover), set as the words come in. */
   setSilenceTarget(ms: number): void {
-    this.silenceTargetMs = ms
-    this.applySilence()
-  }
-
-  /**
-   * The target counts from the caller's last voiced frame; the VAD counts its silence from where
-   * its probability fell, a window or more later: the VAD is asked for that much less.
-   */
-  private applySilence(): void {
-    this.vad.setMinSilenceMs(Math.max(this.windowMs, this.silenceTargetMs - this.vadLagMs))
+    this.vad.setMinSilenceMs(ms)
   }
 
   close(): void {
@@ -178,14 +166,7 @@ export class Listener {
         this.onset = false
         this.windowMs = ev.windowMs
         this.onProgress(ev.silenceMs, ev.atMs, ev.windowMs)
-        const vadSilenceAt = ev.atMs + ev.windowMs - ev.silenceMs
-        const speechEnd = ev.silenceMs > 0 ? this.speechEndOf(vadSilenceAt, ev.windowMs) : undefined
-        const lag = speechEnd === undefined ? 0 : Math.max(0, vadSilenceAt - speechEnd)
-        if (lag !== this.vadLagMs) {
-          this.vadLagMs = lag
-          this.applySilence()
-        }
-        const silenceStartMs = speechEnd === undefined ? undefined : this.clockOf(speechEnd)
+        const silenceStartMs = ev.silenceMs > 0 ? this.clockOf(this.speechEndOf(ev.atMs + ev.windowMs - ev.silenceMs, ev.windowMs)) : undefined
         this.on.input({ type: 'vad_progress', speechMs: ev.speechMs, silenceStartMs })
       } else {
         this.on.speaking(false, this.clockOf(ev.atMs))

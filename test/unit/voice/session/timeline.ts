@@ -2,7 +2,7 @@ import { llmBrain } from '../../../../src/voice/brain/index.ts'
 import type { AudioFrame } from '../../../../src/voice/audio.ts'
 import { type AgentProfile, type Brain, type EndReason, VoiceSession } from '../../../../src/voice/session/index.ts'
 import { DEFAULT_BARGE_IN } from '../../../../src/voice/turn/index.ts'
-import { EnergyVad, type VadModel } from '../../../../src/voice/vad/index.ts'
+import { EnergyVad } from '../../../../src/voice/vad/index.ts'
 import type { Stt } from '../../../../src/voice/stt/index.ts'
 import { ScriptedLlm, ScriptedStt, type ScriptedTurn, ToneTts } from '../../../helpers/scripted-engines.ts'
 
@@ -39,13 +39,13 @@ export class Timeline {
   flushedFrames = 0
   private readonly keys: [number, string][] = []
 
-  constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[] | Stt; agent?: Partial<AgentProfile>; brain?: Brain; media?: boolean; tts?: ToneTts; vad?: VadModel }) {
+  constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[] | Stt; agent?: Partial<AgentProfile>; brain?: Brain; media?: boolean; tts?: ToneTts }) {
     this.tts = opts.tts ?? new ToneTts(RATE)
     this.media = opts.media ? [] : undefined
     this.llm = new ScriptedLlm(opts.llm)
     const agent = { ...baseAgent, ...opts.agent }
     this.session = new VoiceSession({
-      engines: { vad: opts.vad ?? new EnergyVad(), stt: Array.isArray(opts.stt) ? new ScriptedStt(opts.stt) : opts.stt, tts: this.tts },
+      engines: { vad: new EnergyVad(), stt: Array.isArray(opts.stt) ? new ScriptedStt(opts.stt) : opts.stt, tts: this.tts },
       brain: opts.brain ?? llmBrain(this.llm, agent),
       settings: {
         vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 60, minSilenceMs: 300 },

@@ -5,7 +5,6 @@ import type { AsyncQueue } from '../../../../src/voice/queue.ts'
 import type { Brain, BrainHost } from '../../../../src/voice/session/index.ts'
 import type { TtsEvent } from '../../../../src/voice/tts/contract.ts'
 import { ToneTts } from '../../../helpers/scripted-engines.ts'
-import { EnergyVad, type VadModel } from '../../../../src/voice/vad/index.ts'
 import type { AudioFrame } from '../../../../src/voice/audio.ts'
 import type { Stt, SttEvent } from '../../../../src/voice/stt/index.ts'
 import { RATE, Timeline } from './timeline.ts'
@@ -228,33 +227,5 @@ describe('conversation timing in the voice session', () => {
     expect(r.transcript.map((i) => i.text)).toEqual(['book a table', 'For how many?'])
     // decided at the silence's end, not after the 1000 ms final wait of this timeline
     expect(r.turns[0]!.endpointingMs!).toBeLessThan(1000)
-  })
-
-  test("the silence that ends a turn counts from the caller's last voiced frame, not from where a lagging VAD's probability fell", async () => {
-    // a VAD that goes on hearing speech for 5 windows (100 ms) after the voice stops, as Silero trails it
-    const energy = new EnergyVad()
-    const lagging: VadModel = {
-      name: 'lagging',
-      capabilities: energy.capabilities,
-      windowSamples: (rate) => energy.windowSamples(rate),
-      scorer: () => {
-        const inner = energy.scorer()
-        const last: number[] = []
-        return {
-          score: async (w) => {
-            last.push(await inner.score(w))
-            if (last.length > 6) last.shift()
-            return Math.max(...last)
-          },
-        }
-      },
-    }
-    const t = new Timeline({ llm: [{ text: 'We open at nine.' }], stt: ['when do you open'], vad: lagging }).start()
-    t.callerSays(200, 800)
-    await t.runUntil(3000)
-    const turn = t.session.report().turns[0]!
-    // the words are a complete answer: 300 ms of silence at `normal`, to the window
-    expect(turn.vadHangoverMs!).toBeGreaterThanOrEqual(300)
-    expect(turn.vadHangoverMs!).toBeLessThanOrEqual(340)
   })
 })
