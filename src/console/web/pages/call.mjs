@@ -171,7 +171,7 @@ export function CallPage({ id }) {
       <h2>Transcript</h2>
       <ol class="transcript">${transcript.map((t) => html`<li class=${t.role}><span class="who">${t.role}</span> ${t.text}</li>`)}</ol>`}
     <section aria-label="Latency"><h2>Latency</h2>
-      ${(call.metrics?.turns ?? []).some((t) => typeof t.voiceToVoiceMs === 'number')
+      ${call.metrics?.latencyP50 > 0 || (call.metrics?.turns ?? []).some((t) => typeof t.voiceToVoiceMs === 'number')
         ? html`<p>voice to voice p50 ${call.metrics.latencyP50} ms, p99 ${call.metrics.latencyP99} ms</p>`
         : html`<p>No turn was measured.</p>`}
       <${LatencyChart} turns=${call.metrics?.turns ?? []} />

@@ -21,7 +21,7 @@ export function summarise(calls) {
   }
   v2v.sort((a, b) => a - b)
   // a call with no measured turn reports 0: it has no latency to plot
-  const measured = (c) => (c.metrics?.turns ?? []).some((t) => typeof t.voiceToVoiceMs === 'number')
+  const measured = (c) => c.metrics?.latencyP50 > 0 || (c.metrics?.turns ?? []).some((t) => typeof t.voiceToVoiceMs === 'number')
   const timed = calls.filter((c) => measured(c) && typeof c.metrics?.latencyP50 === 'number').sort((a, b) => Date.parse(a.endedAt ?? a.createdAt) - Date.parse(b.endedAt ?? b.createdAt))
   const overTime = {
     x: timed.map((c) => Date.parse(c.endedAt ?? c.createdAt) / 1000),
