@@ -25,7 +25,7 @@ export interface FakeDeepgram {
    * frame, or after the `endpointing` silence the connection asked for when that is longer.
    */
   finalAfterMs?: number
-  /** Opt-in: speech resuming within this much silence after a final goes on with the same utterance (a pause inside a sentence). */
+  /** Speech resuming within this much silence after a final goes on with the same utterance (a pause inside a sentence); 600 ms unless set. */
   joinWithinMs?: number
   stop(): void
 }
@@ -68,7 +68,9 @@ const THRESHOLD = 600
 const WORD_HEARD_MS = 200
 
 export function startFakeDeepgram(): FakeDeepgram {
-  const fake: FakeDeepgram = { url: '', utterances: [], connections: [], delayMs: 0, dropCode: 1011, stop: () => server.stop(true) }
+  // speech resumed within 600 ms of a final goes on with the same utterance, as a caller's pause
+  // inside a sentence does: the appliance asks for finals after 150 ms of silence
+  const fake: FakeDeepgram = { url: '', utterances: [], connections: [], delayMs: 0, dropCode: 1011, joinWithinMs: 600, stop: () => server.stop(true) }
   const send = (ws: ServerWebSocket<Conn>, msg: unknown) => {
     const text = typeof msg === 'string' ? msg : JSON.stringify(msg)
     if (fake.delayMs > 0) setTimeout(() => ws.readyState === 1 && ws.send(text), fake.delayMs)
