@@ -28,6 +28,8 @@ class LlmBrain implements Brain {
   private stopped = false
   /** The reply requested for the caller's words while their endpoint was pending. */
   private preempted: Preemption | undefined
+  /** Lines still playing, whose history entry an interruption cuts. */
+  private playing: { speech: SpeechHandle; message: Said }[] = []
 
   constructor(
     private readonly llm: Llm,
@@ -89,9 +91,14 @@ class LlmBrain implements Brain {
 
   /** An interrupted line stays in the history as far as the caller heard it. */
   private heard(speech: SpeechHandle, message: Said): void {
-    void speech.done.then((state) => {
-      if (state === 'interrupted') message.content = speech.playedText
-    })
+    this.playing.push({ speech, message })
+    void speech.done.then(() => this.settle())
+  }
+
+  /** Lines interrupted by now are cut to what was heard (a request built now must see that). */
+  private settle(): void {
+    for (const { speech, message } of this.playing) if (speech.state === 'interrupted') message.content = speech.playedText
+    this.playing = this.playing.filter(({ speech }) => speech.state === 'speaking')
   }
 
   /** A reply thrown away still cost what the provider reported for it. */
@@ -105,6 +112,7 @@ class LlmBrain implements Brain {
   }
 
   private request(history: ChatMessage[]): ChatRequest {
+    this.settle()
     const tools = [END_CALL_TOOL, ...this.agent.tools.map((t) => t.spec)]
     return { messages: [{ role: 'system', content: this.host.fill(this.agent.systemPrompt) }, ...history.slice(-MAX_HISTORY)], tools, maxTokens: MAX_REPLY_TOKENS }
   }
