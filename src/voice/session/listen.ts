@@ -32,7 +32,8 @@ export class Listener {
   private readonly vad: VadStream
   private stt: SttStream | undefined
   /** Recent caller frames with their audio time (ms into the caller's stream). */
-  private readonly recent: { atMs: number; frame: AudioFrame; voiced: boolean }[] = []
+  /** `voiced` is worked out when a speech end asks for it, not for every frame that comes in. */
+  private readonly recent: { atMs: number; frame: AudioFrame; voiced?: boolean }[] = []
   private audioMs = 0
   private audioStartAt: number | undefined
   /** How long the caller's audio waited in the jitter buffer before it was pushed here. */
@@ -68,7 +69,7 @@ export class Listener {
     this.audioStartAt ??= this.now() - frameMs
     this.inputDelayMs = inputDelayMs
     this.vad.push(frame)
-    this.recent.push({ atMs: this.audioMs, frame, voiced: isVoiced(frame.samples) })
+    this.recent.push({ atMs: this.audioMs, frame })
     while (this.recent.length > 0 && this.audioMs - this.recent[0]!.atMs > KEEP_MS) this.recent.shift()
     this.audioMs += frameMs
     this.stt?.push(frame)
@@ -100,6 +101,7 @@ export class Listener {
       const r = this.recent[i]!
       if (r.atMs >= silenceStartMs + windowMs) continue
       if (r.atMs < silenceStartMs - 2 * KEEP_MS) break
+      r.voiced ??= isVoiced(r.frame.samples)
       if (r.voiced) return r.atMs + (r.frame.samples.length * 1000) / r.frame.sampleRate
     }
     return silenceStartMs
