@@ -195,6 +195,43 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
   }
 }
 
+// a relayed stream owns retries and timeouts; the relay adds none
+const RELAY: ConnOptions = { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 }
+
+/**
+ * A stream whose events come from `relay` (which reads another stream: a TTS engine's, a
+ * recorded LLM reply): error events pass through as they came, and close() also closes the source.
+ */
+export class RelayStream<E extends { type: string }> extends ProviderStream<never, E> {
+  constructor(
+    provider: string,
+    private readonly source: { close(): void },
+    private readonly relay: (emit: (event: StreamEvent<E>) => void, signal: AbortSignal) => Promise<void>,
+  ) {
+    super(provider, RELAY)
+  }
+
+  protected async attempt(_input: AsyncQueue<never>, emit: (e: E) => void, signal: AbortSignal): Promise<void> {
+    const onAbort = () => this.source.close()
+    signal.addEventListener('abort', onAbort)
+    try {
+      // the base pushes whatever it is given; an error event relayed keeps its own willRetry
+      await this.relay(emit as (event: StreamEvent<E>) => void, signal)
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  override close(): void {
+    this.source.close()
+    super.close()
+  }
+}
+
+export function isErrorEvent<E extends { type: string }>(ev: StreamEvent<E>): ev is ErrorEvent {
+  return ev.type === 'error'
+}
+
 export function waitMs(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve()

@@ -1,12 +1,8 @@
 // Preemptive generation: the reply to the caller's words is requested while the endpoint is
 // still pending, and streamed from what the model already wrote once the turn is decided.
-import { type ConnOptions, ProviderStream, type StreamEvent } from '../base.ts'
+import { type ConnOptions, RelayStream, type StreamEvent } from '../base.ts'
 import type { ChatRequest, Llm, LlmEvent, LlmStream } from '../llm/contract.ts'
-import type { AsyncQueue } from '../queue.ts'
 import { DEFAULT_SPLITTER, SentenceSplitter } from '../turn/sentences.ts'
-
-// the stream it replays owns retries and timeouts
-const RELAY: ConnOptions = { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 }
 
 /** One reply requested ahead of its turn; `key` says which words and history it answers. */
 export class Preemption {
@@ -45,9 +41,26 @@ export class Preemption {
       chat(request: ChatRequest, conn?: ConnOptions): LlmStream {
         if (self.claimed) return self.llm.chat(request, conn)
         self.claimed = true
-        return new ReplayStream(self)
+        return self.replay()
       },
     }
+  }
+
+  /** Everything the model wrote so far, then the rest as it comes. */
+  private replay(): LlmStream {
+    return new RelayStream<LlmEvent>(this.llm.provider, this, async (emit, signal) => {
+      const onAbort = () => this.wake()
+      signal.addEventListener('abort', onAbort)
+      try {
+        for (let next = 0; ; ) {
+          while (next < this.events.length) emit(this.events[next++]!)
+          if (this.finished || signal.aborted) return
+          await this.next()
+        }
+      } finally {
+        signal.removeEventListener('abort', onAbort)
+      }
+    })
   }
 
   close(): void {
@@ -57,12 +70,12 @@ export class Preemption {
   }
 
   /** Resolves when more events came or the reply finished. */
-  next(): Promise<void> {
+  private next(): Promise<void> {
     if (this.finished) return Promise.resolve()
     return new Promise((resolve) => this.waiters.push(resolve))
   }
 
-  wake(): void {
+  private wake(): void {
     for (const w of this.waiters.splice(0)) w()
   }
 
@@ -79,31 +92,5 @@ export class Preemption {
     first(splitter.flush()[0])
     this.finished = true
     this.wake()
-  }
-}
-
-class ReplayStream extends ProviderStream<never, LlmEvent> {
-  constructor(private readonly p: Preemption) {
-    super('preempted-llm', RELAY)
-  }
-
-  protected async attempt(_input: AsyncQueue<never>, emit: (e: LlmEvent) => void, signal: AbortSignal): Promise<void> {
-    const onAbort = () => this.p.wake()
-    signal.addEventListener('abort', onAbort)
-    try {
-      for (let next = 0; ; ) {
-        // an error event relayed keeps its own willRetry
-        while (next < this.p.events.length) (emit as (e: StreamEvent<LlmEvent>) => void)(this.p.events[next++]!)
-        if (this.p.finished || signal.aborted) return
-        await this.p.next()
-      }
-    } finally {
-      signal.removeEventListener('abort', onAbort)
-    }
-  }
-
-  override close(): void {
-    this.p.close()
-    super.close()
   }
 }

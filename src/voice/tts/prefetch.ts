@@ -1,9 +1,8 @@
 // A speculative first sentence (issue 22): the session synthesizes the sentence it expects to say
 // while the caller's endpoint is still pending, plays it if the answer is what it guessed, and
 // throws it away if the caller goes on.
-import type { ConnOptions, StreamEvent } from '../base.ts'
+import { type ConnOptions, isErrorEvent, RelayStream, type StreamEvent } from '../base.ts'
 import type { Tts, TtsEvent, TtsPriority, TtsStream } from './contract.ts'
-import { isErrorEvent, RelayTtsStream } from './relay.ts'
 
 /** What the provider produced for a synthesis nobody heard (it may still be billed). */
 export interface DiscardedSynthesis {
@@ -78,7 +77,7 @@ export class PrefetchTts implements Tts {
     }
     this.pending = undefined
     p.claimed = true
-    return new RelayTtsStream(this.provider, p.stream, async (emit, signal) => {
+    return new RelayStream<TtsEvent>(this.provider, p.stream, async (emit, signal) => {
       const onAbort = () => p.wake?.()
       signal.addEventListener('abort', onAbort)
       try {

@@ -1,9 +1,8 @@
 // TTS leading and trailing silence is latency the caller hears (issue 22): flite opens every
 // synthesis with 130-350 ms of near silence and ends it with 60-280 ms. The trimmer cuts both
 // ends of one synthesis, keeping short pads, and never touches what lies between its words.
-import type { ConnOptions } from '../base.ts'
-import type { Tts, TtsPriority, TtsStream } from './contract.ts'
-import { isErrorEvent, RelayTtsStream } from './relay.ts'
+import { type ConnOptions, isErrorEvent, RelayStream } from '../base.ts'
+import type { Tts, TtsEvent, TtsPriority, TtsStream } from './contract.ts'
 
 export interface TrimOptions {
   /** A sample of at least this magnitude is voiced; quieter ones are near silence. */
@@ -196,7 +195,7 @@ export class TrimmedTts implements Tts {
   synthesize(text: string, conn?: ConnOptions, priority?: TtsPriority): TtsStream {
     // created now: text the engine refuses throws here, as it would unwrapped
     const source = this.inner.synthesize(text, conn, priority)
-    return new RelayTtsStream(this.inner.provider, source, async (emit, signal) => {
+    return new RelayStream<TtsEvent>(this.inner.provider, source, async (emit, signal) => {
       let trimmer: SilenceTrimmer | undefined
       let ended = false
       const finish = () => {
