@@ -37,7 +37,8 @@ export async function freePort(): Promise<number> {
     if (port > 65531 || handedOut.some((p) => Math.abs(p - port) <= 4)) continue
     let ok = true
     for (let i = 0; i < 4 && ok; i++) ok = await udpFree(port + i)
-    if (!ok) continue
+    // another caller may have taken a port near this one while the checks above awaited
+    if (!ok || handedOut.some((p) => Math.abs(p - port) <= 4)) continue
     handedOut.push(port)
     if (handedOut.length > 4096) handedOut.shift()
     return port
