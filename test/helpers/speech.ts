@@ -70,3 +70,16 @@ export function loudness(samples: Int16Array, windowSamples: number): number[] {
 
 /** How many windows of `windowSamples` are louder than `dbfs`. */
 export const loudWindows = (samples: Int16Array, windowSamples: number, dbfs: number) => loudness(samples, windowSamples).filter((db) => db > dbfs).length
+
+/** Words of `heard` that differ from `said` (substituted, missing or extra: the edit distance over words). */
+export function wordErrors(said: string, heard: string): number {
+  const a = said.toLowerCase().split(/\s+/).filter(Boolean)
+  const b = heard.toLowerCase().split(/\s+/).filter(Boolean)
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]!
+}
