@@ -99,7 +99,7 @@ export class WorkflowCallDriver {
 
   /**
    * What the run would do if the caller said `text` now, without doing it: whether the words
-   * take it on (an edge or an extraction matches) and what it would say first. Undefined when
+   * answer it (a condition or an extraction matches; the else edge does not) and what it would say first. Undefined when
    * that needs an LLM or a tool, or the run is not waiting for the caller.
    */
   async preview(text: string): Promise<{ answers: boolean; reply?: string } | undefined> {
@@ -107,7 +107,7 @@ export class WorkflowCallDriver {
     if (!state || this.finished || state.status !== 'awaiting_input' || text.trim() === '') return undefined
     try {
       const r = await this.dry.receive(state, { kind: 'speech', text })
-      return { answers: r.visited.length > 0 && r.visited[0] !== state.nodeId, reply: r.responses[0]?.output }
+      return { answers: r.understood, reply: r.responses[0]?.output }
     } catch {
       return undefined
     }

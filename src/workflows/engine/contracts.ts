@@ -65,4 +65,6 @@ export interface StepResult {
   responses: { nodeId: string; output: string }[]
   /** Set when the run ended in this step: the voice driver transfers or hangs up. */
   final: Final | null
+  /** A caller turn met one of the node's conditions, or a collect node's extraction; false when it fell through to the else edge or was asked again. */
+  understood: boolean
 }

@@ -30,6 +30,10 @@ interface Step {
   s: RunState
   visited: string[]
   responses: { nodeId: string; output: string }[]
+  /** The last route taken met a condition (not the else edge, not staying). */
+  matched?: boolean
+  /** The caller's turn met a condition or a collect node's extraction. */
+  understood?: boolean
 }
 
 type Next = { enter: string } | { stay: true } | { finish: Final }
@@ -91,7 +95,7 @@ export class WorkflowEngine {
   }
 
   private result(step: Step): StepResult {
-    return { state: step.s, visited: step.visited, responses: step.responses, final: step.s.final }
+    return { state: step.s, visited: step.visited, responses: step.responses, final: step.s.final, understood: step.understood ?? false }
   }
 
   private remember(s: RunState, m: ChatMessage) {
@@ -158,10 +162,12 @@ export class WorkflowEngine {
   }
 
   private async onInput(step: Step, node: WorkflowNode, input: EngineInput): Promise<Next> {
+    let extracted = false
     if (node.type === 'collect') {
       const c = node.config
       const value = this.extract(node, input)
       if (value !== undefined) {
+        extracted = true
         step.s.variables[c.variable] = value
       } else {
         step.s.attempts += 1
@@ -175,6 +181,7 @@ export class WorkflowEngine {
       }
     }
     const next = await this.route(step, node, input)
+    step.understood = extracted || step.matched === true
     if (!('stay' in next)) return next
     // Nothing matched the caller's answer: a conversation answers it, other nodes start over.
     if (node.type === 'conversation') {
@@ -216,14 +223,20 @@ export class WorkflowEngine {
       if (c.type === 'intent') {
         if (input?.kind !== 'speech') continue
         if (intent === undefined) intent = await this.judge(step, node, edges, edge, input.text)
-        if (intent !== null && edges.filter((e) => e.condition?.type === 'intent')[intent] === edge) return { enter: edge.to }
+        if (intent !== null && edges.filter((e) => e.condition?.type === 'intent')[intent] === edge) return this.took(step, true, edge.to)
         continue
       }
-      if (matchesLocally(c, input, step.s.variables)) return { enter: edge.to }
+      if (matchesLocally(c, input, step.s.variables)) return this.took(step, true, edge.to)
     }
+    step.matched = false
     const fallback = edges.find((e) => !e.condition || e.condition.type === 'else')
     if (fallback) return { enter: fallback.to }
     return this.listens(node) ? { stay: true } : { finish: { action: 'no_route', nodeId: node.id } }
+  }
+
+  private took(step: Step, matched: boolean, to: string): Next {
+    step.matched = matched
+    return { enter: to }
   }
 
   private async judge(step: Step, node: WorkflowNode, edges: WorkflowEdge[], edge: WorkflowEdge, utterance: string): Promise<number | null> {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { type CallIo, type Timers, WorkflowCallDriver } from '../../../src/workflows/call/index.ts'
 import type { WorkflowLlm } from '../../../src/workflows/engine/index.ts'
-import { edge, graph, intent, node, reception } from './graphs.ts'
+import { edge, graph, intent, kw, node, otherwise, reception } from './graphs.ts'
 
 /** Records what the call did, in order. */
 function recorder() {
@@ -141,5 +141,28 @@ describe('workflow call driver', () => {
     await d.onDtmf('1')
     await d.onSpeech('sales')
     expect(log).toHaveLength(2)
+  })
+
+  test('a preview says the words answer the node only when a condition or an extraction matches them, not when they fall through to the else edge', async () => {
+    const booking = graph(
+      [
+        node('start', 'start', { text: 'Book, or cancel?' }),
+        node('book', 'collect', { prompt: 'Which day?', kind: 'digits', variable: 'day', maxAttempts: 3 }),
+        node('missed', 'say', { text: 'Sorry, I missed that.' }),
+        node('bye', 'end', { text: 'Booked.' }),
+      ],
+      [edge('start', 'book', kw('book')), edge('start', 'missed', otherwise), edge('book', 'bye'), edge('missed', 'book')],
+    )
+    const { io } = recorder()
+    const d = new WorkflowCallDriver(booking, opts(), io)
+    await d.start()
+    expect(await d.preview('i want to book please')).toEqual({ answers: true, reply: 'Which day?' })
+    expect(await d.preview('do it any firm')).toEqual({ answers: false, reply: 'Sorry, I missed that.' })
+    await d.onSpeech('book')
+    expect(await d.preview('one two')).toMatchObject({ answers: true, reply: 'Booked.' })
+    expect(await d.preview('tuesday')).toMatchObject({ answers: false })
+    // a preview changes nothing: the run still waits at the collect node
+    await d.onSpeech('three')
+    expect(d.finished).toBe(true)
   })
 })
