@@ -11,7 +11,7 @@ export interface BargeInParams {
   backchannels: string[]
 }
 
-export const DEFAULT_BACKCHANNELS = ['uh-huh', 'uh huh', 'mhm', 'mm-hmm', 'mm hmm', 'mm', 'hmm', 'yeah', 'yep', 'yes', 'okay', 'ok', 'right', 'sure', 'i see', 'got it', 'alright']
+export const DEFAULT_BACKCHANNELS = ['uh-huh', 'uh huh', 'oh', 'ah', 'aha', 'mhm', 'mm-hmm', 'mm hmm', 'mm', 'hmm', 'yeah', 'yep', 'yes', 'okay', 'ok', 'right', 'sure', 'i see', 'got it', 'alright']
 
 export const DEFAULT_BARGE_IN: BargeInParams = { minSpeechMs: 300, maxBackchannelMs: 700, backchannels: DEFAULT_BACKCHANNELS }
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { CONFIG_KEYS } from '../../../../src/config.ts'
 import { type BargeInDecision, bargeInDecision, DEFAULT_BACKCHANNELS, DEFAULT_BARGE_IN, isBackchannel } from '../../../../src/voice/turn/index.ts'
 
 describe('backchannel detection', () => {
@@ -8,12 +9,17 @@ describe('backchannel detection', () => {
     ['Yeah, okay.', true],
     ['mm hmm yeah', true],
     ['Mm.', true],
+    // an offline recogniser often hears a short "uh-huh" as "oh"
+    ['Oh.', true],
+    ['oh no that is wrong', false],
     ['yeah but wait', false],
     ['stop', false],
     ['okay so I need a refund', false],
     ['', false],
   ]
   for (const [text, expected] of cases) test(`"${text}" is ${expected ? '' : 'not '}a backchannel`, () => expect(isBackchannel(text, DEFAULT_BACKCHANNELS)).toBe(expected))
+
+  test('the BACKCHANNEL_WORDS default is the built-in list', () => expect(String(CONFIG_KEYS.BACKCHANNEL_WORDS.default).split(',')).toEqual(DEFAULT_BACKCHANNELS))
 
   test('uses the configured list, not a built-in one', () => expect(isBackchannel('d accord', ['d accord', 'oui'])).toBe(true))
 })
