@@ -1,4 +1,5 @@
 import { type AudioFrame, isVoiced } from '../audio.ts'
+import { Resampler } from '../resample.ts'
 import type { SpeechHandle } from '../turn/speech-handle.ts'
 
 interface Queued {
@@ -32,6 +33,8 @@ export class Playout {
   private readonly sent = new Map<SpeechHandle, number>()
   private readonly started = new WeakMap<SpeechHandle, number>()
   private readonly voiced = new WeakSet<SpeechHandle>()
+  /** Per speech until its first voiced frame: its audio as the line carries it. */
+  private readonly line = new WeakMap<SpeechHandle, Resampler>()
   private readonly recent: Queued[] = []
   /** The sink holds one frame more than it has sent: the played clocks lag what was handed over by a frame. */
   private ahead = false
@@ -42,6 +45,8 @@ export class Playout {
     private readonly send: (frame: AudioFrame) => void,
     private readonly on: PlayoutEvents = {},
     readonly frameMs = 20,
+    /** The line's audio rate (8000 on G.711): a 16 kHz "s" is loud, but the caller's phone does not carry it. */
+    readonly lineRateHz = sampleRate,
   ) {
     this.frameSamples = (sampleRate * frameMs) / 1000
   }
@@ -159,7 +164,7 @@ export class Playout {
         this.started.set(item.speech, nowMs)
         this.on.firstFrame?.(item.speech, nowMs)
       }
-      if (!this.voiced.has(item.speech) && isVoiced(item.samples)) {
+      if (!this.voiced.has(item.speech) && this.voicedOnLine(item)) {
         this.voiced.add(item.speech)
         // frames are handed over up to two ahead of the sink's clock: on the wire this one
         // follows the speech's earlier frames at 20 ms each
@@ -173,5 +178,12 @@ export class Playout {
       item.speech.setPlayedMs(this.ahead ? after - this.frameMs : after)
     }
     for (const s of this.sent.keys()) if (s.state !== 'speaking') this.sent.delete(s)
+  }
+
+  private voicedOnLine(item: Queued): boolean {
+    if (this.lineRateHz >= this.sampleRate) return isVoiced(item.samples)
+    let line = this.line.get(item.speech)
+    if (!line) this.line.set(item.speech, (line = new Resampler(this.sampleRate, this.lineRateHz)))
+    return isVoiced(line.push(item.samples))
   }
 }

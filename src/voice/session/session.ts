@@ -34,6 +34,7 @@ export interface SessionOptions {
   agent: AgentProfile
   hooks: SessionHooks
   sampleRate: number
+  lineRateHz?: number // the line's audio rate, when narrower (8000 on G.711)
   /** The session clock in ms; `tick()` must be called every 20 ms of it. */
   now: () => number
   /** What decides the agent's words: the LLM, a workflow, or nothing. */
@@ -86,7 +87,7 @@ export class VoiceSession {
       },
       firstVoiced: (speech, at) => this.turns.firstVoiced(speech, at),
       flushSink: () => opts.hooks.flush?.() ?? 0,
-    })
+    }, 20, opts.lineRateHz)
     this.keypad = new Keypad(opts.settings.endpointing.maxFinalWaitMs, {
       speechPending: () => this.hearing.turnPending,
       key: (key, at) => {
@@ -104,9 +105,7 @@ export class VoiceSession {
     })
   }
 
-  get ended(): boolean {
-    return this.endedAt !== undefined
-  }
+  get ended(): boolean { return this.endedAt !== undefined }
 
   start(): void {
     this.startedAt = this.lastActivityAt = this.o.now()

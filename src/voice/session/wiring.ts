@@ -7,7 +7,7 @@ import type { AgentProfile, Brain, SessionHooks, SessionReport } from './types.t
 /** A session for one call: the appliance's VAD and tunables, the call's own voice and STT. */
 export function sessionFromEngines(
   engines: VoiceEngines,
-  call: { agent: AgentProfile; hooks: SessionHooks; sampleRate: number; now: SessionOptions['now']; brain: Brain; engines: Pick<CallEngines, 'tts' | 'stt'> },
+  call: { agent: AgentProfile; hooks: SessionHooks; sampleRate: number; lineRateHz?: number; now: SessionOptions['now']; brain: Brain; engines: Pick<CallEngines, 'tts' | 'stt'> },
 ): VoiceSession {
   return new VoiceSession({
     engines: { vad: engines.vad, stt: call.engines.stt, tts: call.engines.tts },
@@ -16,6 +16,7 @@ export function sessionFromEngines(
     agent: call.agent,
     hooks: call.hooks,
     sampleRate: call.sampleRate,
+    lineRateHz: call.lineRateHz,
     now: call.now,
   })
 }
