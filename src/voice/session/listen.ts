@@ -5,7 +5,7 @@ import type { HysteresisParams } from '../vad/hysteresis.ts'
 import { createVadStream, type VadStream } from '../vad/stream.ts'
 import type { SessionEngines, SessionUsage } from './types.ts'
 
-const PREROLL_MS = 400
+const PREROLL_MS = 250
 /** Voice at the VAD's start threshold this long is a possible start of speech: the agent is held for it. */
 export const ONSET_MS = 60
 /** Frames kept to reopen a per-utterance STT where a pause ended: a little more than the longest pause that splits one. */
