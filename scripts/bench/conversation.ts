@@ -4,9 +4,11 @@
 // of their own); far-end phones in another process call it over SIP/RTP (PCMU) and speak a script
 // with an interruption and a backchannel. Every figure comes from the phones' send and arrival
 // times; the call records are read afterwards for their transcript and their own voiceToVoiceMs.
-//   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --pin --source <checkout> --out <file>]
+//   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --pin --lockstep --source <checkout> --out <file>]
 // --pin runs the appliance (and the echo of the floor) under `taskset -c 0`, as a one-core VM;
-// --source runs another tree's src/main.ts (e.g. an exported older commit, for before/after).
+// --lockstep starts the calls within seconds of one another instead of the steady schedule
+// (conversation/schedule.ts); --source runs another tree's src/main.ts (e.g. an exported older
+// commit, for before/after). BENCH_CPU_PROF=<dir> writes the appliance's CPU profile there.
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -19,6 +21,7 @@ import { ONSET_SILENCE_MS, STOP_SILENCE_MS } from './conversation/ear.ts'
 import { VOICED_DBFS } from './conversation/audio.ts'
 import type { PhoneLog } from './conversation/log.ts'
 import { summarise, table, type RunSummary } from './conversation/report.ts'
+import { scheduleOf, STEADY_ROUNDS, STEADY_SPREAD_MS } from './conversation/schedule.ts'
 import { type CloudUrls, setupShape, shapeEnv, type ShapeName } from './conversation/shapes.ts'
 
 const args = parseArgs(process.argv.slice(2))
@@ -35,15 +38,20 @@ const cleanup = async () => {
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
 
-/** Calls start spread over a few seconds, off the 20 ms grid of one another. */
-const delayOf = (i: number, n: number) => (n <= 1 ? 0 : i * Math.min(150, 8000 / n) + ((i * 7.3) % 20))
-
-async function runCalls(phones: JsonLinesChild, a: BenchAppliance, user: string, n: number, runIdx: number): Promise<PhoneLog[]> {
-  const calls = Array.from({ length: n }, (_, i) => ({ id: `1555${String(runIdx).padStart(3, '0')}${String(i).padStart(4, '0')}`, delayMs: delayOf(i, n) }))
-  phones.send({ cmd: 'calls', sipPort: a.sipPort, user, calls, deadlineMs: CALL_DEADLINE_MS })
+/** The measured calls' phone logs, and how many of the other (load) calls failed. */
+async function runCalls(phones: JsonLinesChild, a: BenchAppliance, user: string, n: number, runIdx: number): Promise<{ logs: PhoneLog[]; load: { calls: number; failed: number } }> {
+  const { lines, measured } = scheduleOf(n, runIdx, args.lockstep)
+  phones.send({ cmd: 'calls', sipPort: a.sipPort, user, lines, deadlineMs: CALL_DEADLINE_MS })
   const logs: PhoneLog[] = []
-  for (let msg = await phones.next(); !msg.done; msg = await phones.next()) logs.push(msg.call)
-  return logs
+  const load = { calls: 0, failed: 0 }
+  for (let msg = await phones.next(); !msg.done; msg = await phones.next()) {
+    if (measured.includes(msg.call.id)) logs.push(msg.call)
+    else {
+      load.calls++
+      if (!msg.call.ok) load.failed++
+    }
+  }
+  return { logs, load }
 }
 
 /** The records of these calls once every one has ended and been finalised. */
@@ -79,6 +87,7 @@ async function startEcho(): Promise<number> {
 const slowdown = await machineSlowdown()
 console.log(`bench:conversation: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), slowdown ${slowdown.toFixed(2)} against the development machine, load1 ${loadavg()[0]!.toFixed(2)}`)
 console.log(`appliance: ${join(source, 'src/main.ts')}${args.pin ? ' under taskset -c 0' : ''}; shapes ${args.shapes.join(', ')}; calls ${args.calls.join(', ')}`)
+console.log(args.lockstep ? 'lockstep: the calls start within a few seconds of one another, so every caller talks at the same moments' : `steady: each line calls ${STEADY_ROUNDS} times back to back, the lines' first calls ${STEADY_SPREAD_MS / 1000} s apart in all; the middle calls are measured, each with every other line in a call`)
 console.log(`voiced = a 20 ms frame above ${VOICED_DBFS} dBFS; an agent utterance starts after >= ${ONSET_SILENCE_MS} ms of silence; it fell silent at its last voiced frame before >= ${STOP_SILENCE_MS} ms of silence lasting past the caller's interruption`)
 
 const phones = new JsonLinesChild(join(HERE, 'phones.ts'))
@@ -102,12 +111,12 @@ try {
         const floor = ((await phones.next()) as { floor: number[] }).floor
         const problemsBefore = a.problems.length
         const started = performance.now()
-        const logs = await runCalls(phones, a, user, n, runIdx++)
+        const { logs, load } = await runCalls(phones, a, user, n, runIdx++)
         const records = await recordsOf(a, logs.map((l) => l.id))
         const calls = logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
         const problems: Record<string, number> = {}
         for (const p of a.problems.slice(problemsBefore)) problems[p.msg] = (problems[p.msg] ?? 0) + 1
-        const summary = summarise(shape, n, args.pin, calls, floor, problems)
+        const summary = { ...summarise(shape, n, args.pin, calls, floor, problems), load }
         results.push({ summary, calls })
         const failed = calls.filter((c) => !c.ok)
         console.log(`${shape}, ${n} call(s): ${((performance.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.map((c) => `${c.id} ${c.error}`).join('; ')}` : ''}`)

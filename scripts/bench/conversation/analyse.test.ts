@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { figuresOf, orderOf } from './analyse.ts'
 import { parseArgs } from './args.ts'
+import { scheduleOf, STEADY_ROUNDS, STEADY_SPREAD_MS } from './schedule.ts'
 import { AgentEar, fellSilentAt } from './ear.ts'
 import type { PhoneLog, StepLog } from './log.ts'
 import { ANSWERS, answerOf, llmReply, TURNS, transcriptOf, WELCOME, workflowGraph } from './script.ts'
@@ -120,8 +121,29 @@ describe('the script', () => {
   })
 
   test('the command line takes counts, one shape and pinning, and refuses the rest', () => {
-    expect(parseArgs(['--calls', '1,20', '--shape', 'offline', '--pin'])).toMatchObject({ calls: [1, 20], shapes: ['offline'], pin: true })
+    expect(parseArgs(['--calls', '1,20', '--shape', 'offline', '--pin', '--lockstep'])).toMatchObject({ calls: [1, 20], shapes: ['offline'], pin: true, lockstep: true })
     expect(() => parseArgs(['--calls', '0'])).toThrow('--calls')
     expect(() => parseArgs(['--shape', 'hosted'])).toThrow('--shape')
+  })
+})
+
+describe('the schedule of the far-end lines', () => {
+  test('steady: every line places three calls back to back and only the middle ones are measured', () => {
+    const s = scheduleOf(20, 3, false)
+    expect(s.lines).toHaveLength(20)
+    expect(s.lines.every((l) => l.ids.length === STEADY_ROUNDS)).toBe(true)
+    expect(s.measured).toEqual(s.lines.map((l) => l.ids[1]!))
+    expect(new Set(s.lines.flatMap((l) => l.ids)).size).toBe(60)
+    // the first calls spread over most of a conversation, so the callers' turns do not coincide
+    const delays = s.lines.map((l) => l.delayMs)
+    expect(Math.max(...delays) - Math.min(...delays)).toBeGreaterThan(STEADY_SPREAD_MS * 0.9)
+  })
+
+  test('lockstep and a single call: one call per line, all of them measured, started within seconds', () => {
+    for (const s of [scheduleOf(20, 0, true), scheduleOf(1, 0, false)]) {
+      expect(s.lines.every((l) => l.ids.length === 1)).toBe(true)
+      expect(s.measured).toEqual(s.lines.map((l) => l.ids[0]!))
+      expect(Math.max(...s.lines.map((l) => l.delayMs))).toBeLessThan(3100)
+    }
   })
 })

@@ -36,7 +36,7 @@ function apiOf(url: string, key: string): Api {
 export async function startAppliance(sourceDir: string, env: Record<string, string>, pin: boolean): Promise<BenchAppliance> {
   const home = mkdtempSync(join(tmpdir(), 'bench-conversation-'))
   const rtpBase = 20000 + 400 * Math.floor(Math.random() * 27)
-  const cmd = [process.execPath, join(sourceDir, 'src/main.ts')]
+  const cmd = [process.execPath, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), join(sourceDir, 'src/main.ts')]
   const proc = Bun.spawn(pin ? ['taskset', '-c', '0', ...cmd] : cmd, {
     cwd: home,
     env: {

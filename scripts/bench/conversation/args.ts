@@ -6,16 +6,18 @@ export interface BenchArgs {
   calls: number[]
   /** Run the appliance under `taskset -c 0`. */
   pin: boolean
+  /** Every caller starts within a few seconds of the others, so all of them talk at the same moments. */
+  lockstep: boolean
   /** The tree whose src/main.ts runs (default: this checkout). */
   source?: string
   /** Where the raw figures go (default: a new file in the temporary folder). */
   out?: string
 }
 
-export const USAGE = 'usage: bench:conversation [--calls 1,20,50] [--shape offline|cloud] [--pin] [--source <checkout>] [--out <file.json>]'
+export const USAGE = 'usage: bench:conversation [--calls 1,20,50] [--shape offline|cloud] [--pin] [--lockstep] [--source <checkout>] [--out <file.json>]'
 
 export function parseArgs(argv: string[]): BenchArgs {
-  const args: BenchArgs = { shapes: [...SHAPES], calls: [1, 20, 50], pin: false }
+  const args: BenchArgs = { shapes: [...SHAPES], calls: [1, 20, 50], pin: false, lockstep: false }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
     const value = () => {
@@ -24,6 +26,7 @@ export function parseArgs(argv: string[]): BenchArgs {
       return v
     }
     if (a === '--pin') args.pin = true
+    else if (a === '--lockstep') args.lockstep = true
     else if (a === '--calls') {
       args.calls = value().split(',').map(Number)
       if (!args.calls.length || args.calls.some((n) => !Number.isInteger(n) || n < 1 || n > 200)) throw new Error(`--calls takes counts from 1 to 200, e.g. 1,20; ${USAGE}`)

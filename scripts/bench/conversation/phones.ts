@@ -2,7 +2,8 @@
 // Protocol on stdin/stdout, one JSON object per line:
 //   (on start, once the caller audio is made) -> { ready: true }
 //   { cmd: 'floor', echoPort, streams, durationMs } -> { floor: number[] }   round trips, ms
-//   { cmd: 'calls', sipPort, user, calls: [{ id, delayMs }], deadlineMs } -> { call: PhoneLog } per call, then { done: true }
+//   { cmd: 'calls', sipPort, user, lines: [{ ids, delayMs }], deadlineMs } -> { call: PhoneLog } per call, then { done: true }
+//     (each line waits delayMs, then places its calls one after the other)
 //   { cmd: 'exit' }
 import { stepAudio } from './audio.ts'
 import { measureFloor } from './floor.ts'
@@ -16,15 +17,15 @@ say({ ready: true })
 interface Calls {
   sipPort: number
   user: string
-  calls: { id: string; delayMs: number }[]
+  lines: { ids: string[]; delayMs: number }[]
   deadlineMs: number
 }
 
 async function calls(m: Calls): Promise<void> {
   await Promise.all(
-    m.calls.map(async (c) => {
-      await Bun.sleep(c.delayMs) // the call's place in the stagger
-      say({ call: await runPhone({ id: c.id, sipPort: m.sipPort, user: m.user, steps: CALLER, audio, deadlineMs: m.deadlineMs }) })
+    m.lines.map(async (line) => {
+      await Bun.sleep(line.delayMs) // the line's place in the stagger
+      for (const id of line.ids) say({ call: await runPhone({ id, sipPort: m.sipPort, user: m.user, steps: CALLER, audio, deadlineMs: m.deadlineMs }) })
     }),
   )
   say({ done: true })

@@ -42,6 +42,8 @@ export interface RunSummary {
   worstDiffMs?: number
   /** Warnings and errors the appliance logged during the run, by message. */
   applianceProblems: Record<string, number>
+  /** Steady runs: the calls placed around the measured ones to keep the concurrency up, and those that failed. */
+  load?: { calls: number; failed: number }
 }
 
 export const FAKES_DELAY_MS = CLOUD_DELAYS.sttFinalMs + CLOUD_DELAYS.llmFirstTokenMs + CLOUD_DELAYS.ttsFirstAudioMs
@@ -83,12 +85,12 @@ const cell = (s: Spread, keys: ('p50' | 'p95' | 'max')[]) => keys.map((k) => ms(
 export function table(runs: RunSummary[]): string {
   const cloud = runs[0]?.shape === 'cloud'
   const head = [
-    'calls', 'done', 'gap p50 / p95 / max ms', 'n', 'gap p50 / floor p50', 'barge-in stop p50 / p95 ms', 'talked through',
+    'calls', 'done', 'load calls ok', 'gap p50 / p95 / max ms', 'n', 'gap p50 / floor p50', 'barge-in stop p50 / p95 ms', 'talked through',
     ...(cloud ? [`platform share p50 / p95 ms (gap - ${FAKES_DELAY_MS})`] : []),
     'backchannel went on', 'lost', 'reordered', 'extra', 'partial', `record vs wire <= ${AGREE_MS} ms`, 'worst (record - wire) ms', 'floor p50 / p95 ms',
   ]
   const rows = runs.map((r) => [
-    String(r.calls), `${r.completed}/${r.calls}`, cell(r.gap, ['p50', 'p95', 'max']), String(r.gap.n),
+    String(r.calls), `${r.completed}/${r.calls}`, r.load?.calls ? `${r.load.calls - r.load.failed}/${r.load.calls}` : '-', cell(r.gap, ['p50', 'p95', 'max']), String(r.gap.n),
     r.gap.p50 !== undefined && r.floor.p50 ? `x${Math.round(r.gap.p50 / r.floor.p50)}` : '-',
     cell(r.bargeInStop, ['p50', 'p95']), String(r.bargeInNever),
     ...(cloud ? [cell(r.platformShare!, ['p50', 'p95'])] : []),
