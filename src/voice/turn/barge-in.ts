@@ -22,6 +22,8 @@ export interface CallerSpeech {
   speechMs: number
   /** Interim or final transcript of this caller utterance so far ('' when none yet). */
   transcript: string
+  /** The transcript ends in an interim: a guess the STT may still change ("so" for an "uh-huh"). */
+  tentative?: boolean
 }
 
 export function normalizeWords(text: string): string {
@@ -54,7 +56,8 @@ export function bargeInDecision(params: BargeInParams, speech: CallerSpeech): Ba
   if (heard) {
     // "yeah" stays ignorable however long it is drawn out; more words change the transcript
     if (isBackchannel(heard, params.backchannels)) return 'ignore'
-    return speech.speechMs >= params.minSpeechMs ? 'interrupt' : 'wait'
+    // the agent is already held: a guess decides only speech too long to be a backchannel
+    return speech.speechMs >= (speech.tentative ? params.maxBackchannelMs : params.minSpeechMs) ? 'interrupt' : 'wait'
   }
   return speech.speechMs >= params.maxBackchannelMs ? 'interrupt' : 'wait'
 }

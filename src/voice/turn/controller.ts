@@ -1,4 +1,4 @@
-import { type BargeInParams, bargeInDecision } from './barge-in.ts'
+import { type BargeInParams, bargeInDecision, isBackchannel } from './barge-in.ts'
 import { type EndOfTurn, Endpointer, type EndpointingParams } from './endpointing.ts'
 import { type SilenceTargets, silenceTargets } from './silence.ts'
 import type { SpeechHandle } from './speech-handle.ts'
@@ -129,7 +129,9 @@ export class TurnController {
         break
       }
       case 'vad_end': {
-        if (this.overlapping && !this.interruptedThisUtterance && this.agentIsSpeaking) {
+        // words the STT may still change ("so" for an "uh-huh") wait for their final, the agent held
+        const guessed = this.endpointer.tentative && !isBackchannel(this.endpointer.transcriptSoFar, this.bargeIn.backchannels)
+        if (this.overlapping && !this.interruptedThisUtterance && this.agentIsSpeaking && !guessed) {
           // spoke over the agent without interrupting: a backchannel or noise, never a turn
           out.push({ type: 'backchannel', text: this.endpointer.transcriptSoFar })
           // words still to come for it, unless its final is in already (a streaming STT is often first)
@@ -175,7 +177,7 @@ export class TurnController {
     const speech = this.speech
     if (!speech || speech.state !== 'speaking' || !this.endpointer.userSpeaking || !this.overlapping) return
     if (!speech.allowInterruptions) return
-    const decision = bargeInDecision(this.bargeIn, { speechMs: this.speechMs, transcript: this.endpointer.transcriptSoFar })
+    const decision = bargeInDecision(this.bargeIn, { speechMs: this.speechMs, transcript: this.endpointer.transcriptSoFar, tentative: this.endpointer.tentative })
     if (decision === 'ignore') return this.resume(out)
     if (decision !== 'interrupt') return
     if (speech.interrupt()) {
@@ -186,6 +188,20 @@ export class TurnController {
   }
 
   private commit(turn: EndOfTurn, out: TurnOutput[]): void {
+    const speech = this.speech
+    if (this.overlapping && !this.interruptedThisUtterance && speech?.state === 'speaking') {
+      // said over the agent and decided only now, on the final words
+      if (isBackchannel(turn.text, this.bargeIn.backchannels)) {
+        this.overlapping = false
+        out.push({ type: 'backchannel', text: turn.text })
+        return this.resume(out)
+      }
+      if (speech.allowInterruptions && speech.interrupt()) {
+        this.paused = undefined
+        this.interruptedThisUtterance = true
+        out.push({ type: 'interrupt', speech, playedText: speech.playedText, atMs: turn.decidedAtMs })
+      }
+    }
     this.overlapping = false
     out.push({ type: 'user_turn', turn })
   }

@@ -62,6 +62,11 @@ export class Endpointer {
     return [...this.finals, this.interim].filter(Boolean).join(' ')
   }
 
+  /** The words so far end in an interim, which the STT may still change. */
+  get tentative(): boolean {
+    return this.interim !== ''
+  }
+
   /** The finals of this turn, when no interim says more words are coming. */
   get settledText(): string | undefined {
     return this.finals.length > 0 && !this.interim ? this.finals.join(' ') : undefined

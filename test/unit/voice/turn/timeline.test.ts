@@ -40,9 +40,8 @@ describe('turn-taking on scripted timelines', () => {
   test('barge-in: caller words over the agent stop playback at the decision and cut the transcript to what was heard', () => {
     const script = byTime([
       ...talk(1000, 600),
-      [1250, { type: 'stt_interim', text: 'wait' }],
+      [1250, { type: 'stt_final', text: 'wait, are you open on Sunday?' }],
       [1700, { type: 'vad_end', atMs: 1600 }],
-      [1750, { type: 'stt_final', text: 'wait, are you open on Sunday?' }],
     ])
     const { outputs, speech } = play(script, agentLine)
     const interrupt = outputs.find(([, o]) => o.type === 'interrupt')!
@@ -52,8 +51,39 @@ describe('turn-taking on scripted timelines', () => {
     expect(speech!.played).toBe(1300)
     expect(interrupt[1]).toMatchObject({ playedText: 'Our opening hours are nine' })
     expect(outputs.filter(([, o]) => o.type === 'user_turn').map(([t, o]) => [t, o.type === 'user_turn' && o.turn.text])).toEqual([
-      [1750, 'wait, are you open on Sunday?'],
+      [1700, 'wait, are you open on Sunday?'],
     ])
+  })
+
+  test('an interim guess that is no backchannel decides only speech longer than any backchannel', () => {
+    const script = byTime([...talk(1000, 900), [1250, { type: 'stt_interim', text: 'wait' }]])
+    const { outputs } = play(script, agentLine)
+    // held at once; 300 ms of "wait" as a guess is not enough, 700 ms is
+    expect(outputs.map(([t, o]) => [t, o.type])).toEqual([
+      [1000, 'pause'],
+      [1700, 'interrupt'],
+    ])
+  })
+
+  test('a short utterance over the agent whose guess is no backchannel waits for its final, the agent held', () => {
+    // an offline recogniser guesses "so" while the caller says "uh-huh", then settles on "oh"
+    const uhHuh = byTime([...talk(800, 320), [1000, { type: 'stt_interim', text: 'so' }], [1400, { type: 'vad_end', atMs: 1120 }], [1450, { type: 'stt_final', text: 'oh' }]])
+    const a = play(uhHuh, agentLine)
+    expect(a.outputs.map(([t, o]) => [t, o.type])).toEqual([
+      [800, 'pause'],
+      [1450, 'backchannel'],
+      [1450, 'resume'],
+    ])
+    expect(a.speech!.state).toBe('speaking')
+    // the same guess settling on real words interrupts at the final and is the caller's turn
+    const stop = byTime([...talk(800, 320), [1000, { type: 'stt_interim', text: 'so' }], [1400, { type: 'vad_end', atMs: 1120 }], [1450, { type: 'stt_final', text: 'stop' }]])
+    const b = play(stop, agentLine)
+    expect(b.outputs.map(([t, o]) => [t, o.type])).toEqual([
+      [800, 'pause'],
+      [1450, 'interrupt'],
+      [1450, 'user_turn'],
+    ])
+    expect(b.speech!.state).toBe('interrupted')
   })
 
   test('backchannels while the agent talks do not interrupt and are not answered', () => {
