@@ -15,7 +15,7 @@ export { CallRuntime, type CallPlacer, type CallRuntimeDeps, WORKER_FAILED } fro
 export { callPlacer, CallWorkerPool } from './workers/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 export { analysisSettingsController, AnalysisWorker, type AnalysisLlmConfig } from './analysis/index.ts'
-export { closeAbandonedCalls, exportCallById, linkKeyFor, publicHttpBase, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
+export { closeAbandonedCalls, exportCallById, finaliseCall, linkKeyFor, publicHttpBase, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
 
 export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {
   // links come from the configuration, never from the request's Host header

@@ -3,7 +3,7 @@
 // dialled (to renew their leases) and a timer for the next due moment. A freed slot is filled
 // the moment its call ends (onEnded), not by polling.
 import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
-import type { AnswerGate, Dialer } from '../calls/index.ts'
+import { type AnswerGate, type Dialer, finaliseCall } from '../calls/index.ts'
 import type { Db } from '../db/index.ts'
 import { AppError } from '../errors.ts'
 import { nowIso } from '../ids.ts'
@@ -177,7 +177,8 @@ export class Dispatcher {
         return
       }
       this.d.log.warn({ err, callId, jobId: job.id }, 'campaign call could not be placed')
-      await this.d.db.updateTable('calls').set({ status: 'ended', outcome: 'failed', end_reason: String((err as Error).message).slice(0, 200), ended_at: nowIso() }).where('id', '=', callId).execute()
+      // like every end of a call: with its analysis and its call.completed
+      await finaliseCall(this.d.db, callId, { status: 'ended', outcome: 'failed', end_reason: String((err as Error).message).slice(0, 200), ended_at: nowIso() }, new Date(), { onlyOpen: true })
       await finishAttempt(this.d.db, this.d.events, contactId, callId, this.now(), this.d.log)
     }
   }
@@ -237,12 +238,7 @@ export class Dispatcher {
     const stale = await repo.staleClaims(this.d.db, mine, this.now())
     for (const c of stale) {
       if (!c.call_id || this.live.has(c.call_id)) continue
-      await this.d.db
-        .updateTable('calls')
-        .set({ status: 'ended', outcome: 'failed', end_reason: 'lease_expired', ended_at: nowIso() })
-        .where('id', '=', c.call_id)
-        .where('status', '!=', 'ended')
-        .execute()
+      await finaliseCall(this.d.db, c.call_id, { status: 'ended', outcome: 'failed', end_reason: 'lease_expired', ended_at: nowIso() }, new Date(), { onlyOpen: true })
       await finishAttempt(this.d.db, this.d.events, c.id, c.call_id, this.now(), this.d.log)
     }
     if (stale.length) this.poke()

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { startCallees } from '../../helpers/campaign-callees.ts'
+import { setupCallTarget } from '../../helpers/calls.ts'
 import { campaignTarget, waitForJob } from '../../helpers/jobs.ts'
 import { until } from '../../helpers/until.ts'
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
@@ -49,3 +50,23 @@ test('a campaign sends job.started, a call.completed with the contact for each c
   }
   await callees.proc.exited
 }, 90_000)
+
+test('a campaign call that cannot be placed still ends through the one finalisation: a signed call.completed and an analysis', async () => {
+  // a trunk whose host does not resolve (RFC 2606 .invalid): the dial throws before any INVITE
+  const target = await setupCallTarget(t, { trunkUri: 'sip:trunk.invalid', direction: 'outbound', agent: { webhookUrl: rx.url } })
+  const to = '+14155550177'
+  const created = await t.api('POST', '/api/outbound/jobs', {
+    body: { agentId: target.agentId, phoneNumberId: target.numberId, contacts: [{ to }], settings: { maxConcurrent: 1, retryAttempts: 0, callingWindow: { start: '00:00', end: '24:00' } } },
+  })
+  expect(created.status, JSON.stringify(created.body)).toBe(200)
+  const jobId = created.body.job.id
+  await waitForJob(t, jobId, (j) => j.status === 'completed', 60_000)
+  const call = t.appliance.database.sqlite.query('select id, status, outcome from calls where outbound_job_id = ?').get(jobId) as { id: string; status: string; outcome: string }
+  expect(call).toMatchObject({ status: 'ended', outcome: 'failed' })
+  expect(t.appliance.database.sqlite.query('select call_id from call_analyses where call_id = ?').get(call.id)).toMatchObject({ call_id: call.id })
+  const { secret } = (await t.api('GET', `/api/workspaces/${t.workspaceId}/webhook-secret`)).body
+  const verifier = new Webhook(secret)
+  const completed = () => rx.received.map((r) => verifier.verify(r.body, r.headers) as { type: string; data: any }).filter((e) => e.type === 'call.completed' && e.data.call.id === call.id)
+  await until(() => completed().length === 1, 90_000, 'call.completed of the call that could not be placed')
+  expect(completed()[0]!.data.contact).toMatchObject({ to })
+}, 150_000)

@@ -45,3 +45,24 @@ test("a restart closes its own and expired claims by the job's rules and leaves 
   const calls = t.appliance.database.sqlite.query('select id, status, end_reason from calls where outbound_job_id = ? order by id').all(id) as any[]
   expect(calls.find((c) => c.id === lost.callId)).toMatchObject({ status: 'ended' })
 })
+
+test("an attempt whose node's lease ran out is closed through the one finalisation: its call gets an analysis and a call.completed", async () => {
+  await t?.stop()
+  t = await startTestAppliance({ NODE_ID: 'node-a', WEBHOOK_ALLOW_HTTP: true, WEBHOOK_ALLOW_PRIVATE: true })
+  t.appliance.campaigns.stop()
+  const x = await setupCallTarget(t, { trunkUri: 'sip:127.0.0.1:9', direction: 'outbound', agent: { webhookUrl: 'http://127.0.0.1:9/hook' } })
+  const r = await t.api('POST', '/api/outbound/jobs', {
+    body: { agentId: x.agentId, phoneNumberId: x.numberId, contacts: [{ to: '+14155550170' }], settings: { maxConcurrent: 1, retryAttempts: 0, callingWindow: { start: '00:00', end: '24:00' } } },
+  })
+  const db = t.appliance.database.db
+  // another node claimed the contact and rang, then was lost: its lease ran out, its call row is still open
+  const lost = (await claimNext(db, r.body.job.id, { owner: 'node-b', leaseMs: -1, nowMs: Date.now(), agentName: 'Reception', fromNumber: x.e164 })) as Claim
+  t.appliance.database.sqlite.query("update calls set status = 'ringing' where id = ?").run(lost.callId)
+
+  await t.appliance.campaigns.start()
+  const sqlite = t.appliance.database.sqlite
+  expect(sqlite.query('select status, end_reason from calls where id = ?').get(lost.callId)).toMatchObject({ status: 'ended', end_reason: 'lease_expired' })
+  expect(sqlite.query('select call_id from call_analyses where call_id = ?').get(lost.callId)).toMatchObject({ call_id: lost.callId })
+  expect(sqlite.query("select event_type from webhook_deliveries where call_id = ? and event_type = 'call.completed'").all(lost.callId)).toHaveLength(1)
+  t.appliance.campaigns.stop()
+})

@@ -87,6 +87,15 @@ pgTest('200 contacts over two nodes, one killed mid-way: every contact accounted
   // A's calls cut by the kill were closed by B, counted as unanswered attempts
   const lost = await db.selectFrom('calls').select(['end_reason']).where('outbound_job_id', '=', jobId).where('node_id', '=', 'node-a').where('end_reason', 'in', ['node_lost', 'lease_expired']).execute()
   expect(lost.length).toBeGreaterThan(0)
+  // every end goes through the one finalisation: each call B closed has its analysis
+  const unanalysed = await db
+    .selectFrom('calls')
+    .select(['id', 'end_reason'])
+    .where('outbound_job_id', '=', jobId)
+    .where('end_reason', 'in', ['node_lost', 'lease_expired'])
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('call_analyses').select('call_id').whereRef('call_analyses.call_id', '=', 'calls.id'))))
+    .execute()
+  expect(unanalysed).toEqual([])
   expect(await db.selectFrom('calls').select('id').where('outbound_job_id', '=', jobId).where('status', '!=', 'ended').execute()).toEqual([])
 
   // SIPp's witness: no number got two INVITEs (an attempt cut by the kill is not retried: retryAttempts 0)
