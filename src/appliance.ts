@@ -3,12 +3,11 @@ import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
-import { AnalysisWorker, type CallPlacer, callPlacer, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, publicHttpBase, recordsDeps, RetentionSweeper } from './calls/index.ts'
+import { AnalysisWorker, type CallPlacer, callPlacer, CallRefused, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, publicHttpBase, recordsDeps, RetentionSweeper } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
 import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, notifyChange, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
-import { AppError } from './errors.ts'
 import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
 import { NodePresence } from './jobs/index.ts'
@@ -102,7 +101,7 @@ export async function startAppliance(
     let started: CallRuntime | undefined
     let voiceProblems = (): string[] => []
     const dialer: Dialer = {
-      dial: (call) => (started ? started.dial(call) : Promise.reject(new AppError(503, 'not_ready', 'the appliance is still starting'))),
+      dial: (call) => (started ? started.dial(call) : Promise.reject(new CallRefused('the appliance is still starting', 5))),
     }
     // the analysis worker and the campaign dispatcher need the speech engines and calls: made once those are loaded
     let analysis: AnalysisWorker | undefined

@@ -3,9 +3,8 @@
 // dialled (to renew their leases) and a timer for the next due moment. A freed slot is filled
 // the moment its call ends (onEnded), not by polling.
 import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
-import { type AnswerGate, type Dialer, finaliseCall } from '../calls/index.ts'
+import { type AnswerGate, CallRefused, type Dialer, finaliseCall } from '../calls/index.ts'
 import type { Db } from '../db/index.ts'
-import { AppError } from '../errors.ts'
 import { nowIso } from '../ids.ts'
 import type { Logger } from '../log.ts'
 import { getNumberRoute, type NumberRoute } from '../numbers/index.ts'
@@ -171,7 +170,7 @@ export class Dispatcher {
       })
     } catch (err) {
       this.live.delete(callId)
-      if (err instanceof AppError && err.status === 503) {
+      if (err instanceof CallRefused) {
         // refused before any INVITE (stopping, no RTP port): the attempt did not happen
         await releaseClaim(this.d.db, claim, this.now() + 5000)
         return

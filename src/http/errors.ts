@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { isUnstorableText } from '../db/index.ts'
 import { ValueErrorType } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
+import { CallRefused } from '../calls/runtime/refused.ts'
 import { AppError, type FieldIssue } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import { guardedInner } from './models.ts'
@@ -107,6 +108,7 @@ export function fromValidation(err: ValidationLike): AppError {
 /** Maps whatever was thrown to an AppError; unexpected errors are logged and hidden. */
 export function toAppError(code: string | number, error: unknown, log: Logger, requestId: string): AppError {
   if (error instanceof AppError) return error
+  if (error instanceof CallRefused) return new AppError(503, 'not_ready', error.message, undefined, error.retryAfterSec === undefined ? undefined : { 'Retry-After': String(error.retryAfterSec) })
   if (code === 'VALIDATION') return fromValidation(error as ValidationLike)
   if (code === 'NOT_FOUND') return new AppError(404, 'not_found', 'no such route')
   // Errors thrown by our body parser (413, 415, bad JSON) reach here wrapped in Elysia's ParseError.

@@ -4,6 +4,7 @@ import { snapshotAgent } from '../../agents/index.ts'
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
 import { AppError } from '../../errors.ts'
+import { CallRefused } from './refused.ts'
 import { newId, nowIso } from '../../ids.ts'
 import type { Logger } from '../../log.ts'
 import { PortPoolExhaustedError } from '../../media/index.ts'
@@ -141,7 +142,7 @@ export class CallRuntime implements Dialer {
   }
 
   async dial(req: OutboundRequest): Promise<void> {
-    if (this.stopping) throw new AppError(503, 'not_ready', 'the appliance is stopping', undefined, { 'Retry-After': '30' })
+    if (this.stopping) throw new CallRefused('the appliance is stopping', 30)
     let target: string
     try {
       target = dialTarget(req.route, req.to)
@@ -150,7 +151,7 @@ export class CallRuntime implements Dialer {
     }
     // an answer gate hears the callee's frames: such calls run in this thread
     const placement = await this.d.placer.place({ inProcess: req.answerGate !== undefined }).catch((err) => {
-      if (err instanceof PortPoolExhaustedError) throw new AppError(503, 'not_ready', 'no RTP port is free; too many calls', undefined, { 'Retry-After': '5' })
+      if (err instanceof PortPoolExhaustedError) throw new CallRefused('no RTP port is free; too many calls', 5)
       throw err
     })
     const local = this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port)

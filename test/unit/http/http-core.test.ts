@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { CallRefused } from '../../../src/calls/index.ts'
 import { AppError } from '../../../src/errors.ts'
 import { errorBody, pointerToPath, toAppError } from '../../../src/http/errors.ts'
 import { decodeCursor, encodeCursor, finishPage } from '../../../src/http/pagination.ts'
@@ -72,5 +73,14 @@ describe('errors', () => {
     const body = errorBody(err, 'req_1')
     expect(body).toEqual({ error: { code: 'internal', message: 'internal error', requestId: 'req_1' } })
     expect(lines.join('')).toContain('secret internals')
+  })
+
+  test('a call the appliance refuses (a domain error) is answered 503 not_ready with its Retry-After, and not logged as a fault', () => {
+    const lines: string[] = []
+    const log = createLogger('error', { write: (s: string) => lines.push(s) })
+    const err = toAppError('UNKNOWN', new CallRefused('no RTP port is free; too many calls', 5), log, 'req_2')
+    expect(err).toMatchObject({ status: 503, code: 'not_ready', message: 'no RTP port is free; too many calls', headers: { 'Retry-After': '5' } })
+    expect(toAppError('UNKNOWN', new CallRefused('the appliance is still starting'), log, 'req_3').headers).toBeUndefined()
+    expect(lines).toEqual([])
   })
 })
