@@ -1,6 +1,5 @@
-import { isConstraintViolation, type Db } from '../db/index.ts'
+import { type Db, finishPage, isConstraintViolation, pageLimit } from '../db/index.ts'
 import { conflict, type FieldIssue, notFound, validation } from '../errors.ts'
-import { finishPage, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import { checkOutboundUrl, dnsResolver, type Resolver, type UrlPolicy } from '../net/index.ts'
 import { voiceProviderOf } from '../providers/index.ts'

@@ -1,7 +1,6 @@
 import type { Principal } from '../http/auth.ts'
-import type { Db } from '../db/index.ts'
+import { type Db, finishPage, pageLimit, type PageRequest } from '../db/index.ts'
 import { AppError, invalidField, notFound } from '../errors.ts'
-import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import type { ApiKey, CreateApiKeyBody } from './api-keys.model.ts'
 import * as repo from './api-keys.repository.ts'

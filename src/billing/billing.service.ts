@@ -1,7 +1,6 @@
 import type { Config } from '../config.ts'
-import type { Db } from '../db/index.ts'
+import { type Db, finishPage, pageLimit, type PageRequest } from '../db/index.ts'
 import { AppError, conflict, invalidField, notFound } from '../errors.ts'
-import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import type { CreatePaymentMethodBody, PaymentMethod } from './billing.model.ts'
 import * as repo from './billing.repository.ts'

@@ -1,7 +1,6 @@
 // Reading jobs and contacts as the API shows them, and the pause / resume / cancel actions.
-import type { Db } from '../db/index.ts'
+import { type Db, decodeCursor, finishPage } from '../db/index.ts'
 import { conflict, notFound, validation } from '../errors.ts'
-import { decodeCursor, finishPage } from '../http/pagination.ts'
 import { nowIso } from '../ids.ts'
 import type { JobSettings } from './campaigns.model.ts'
 import * as repo from './campaigns.repository.ts'

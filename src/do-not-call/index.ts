@@ -1,11 +1,11 @@
 // The workspace's do-not-call (suppression) list: numbers no campaign ever dials. The opt_out
 // tool and workflow node add the callee to it during a call.
 import { Elysia, t } from 'elysia'
-import type { Db } from '../db/index.ts'
+import { type Db, decodeCursor, finishPage, pageLimit } from '../db/index.ts'
 import { notFound, validation, type FieldIssue } from '../errors.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { NextCursor, Ok, WorkspaceParams } from '../http/models.ts'
-import { decodeCursor, finishPage, pageLimit, PaginationQuery } from '../http/pagination.ts'
+import { PaginationQuery } from '../http/pagination.ts'
 import { nowIso } from '../ids.ts'
 import { strictE164 } from '../numbers/index.ts'
 import * as repo from './do-not-call.repository.ts'

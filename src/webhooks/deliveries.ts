@@ -1,6 +1,5 @@
-import type { Db } from '../db/index.ts'
+import { type Db, finishPage, keysetPage, pageLimit } from '../db/index.ts'
 import { conflict, notFound } from '../errors.ts'
-import { finishPage, keysetPage, pageLimit } from '../http/pagination.ts'
 import type { DeliveriesQuery, Delivery } from './webhooks.model.ts'
 import type { AttemptRow, DeliveryRow } from './webhooks.table.ts'
 

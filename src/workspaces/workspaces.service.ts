@@ -1,7 +1,6 @@
 import { createKey } from '../api-keys/index.ts'
-import type { Db } from '../db/index.ts'
+import { type Db, finishPage, pageLimit, type PageRequest } from '../db/index.ts'
 import { notFound } from '../errors.ts'
-import { finishPage, type PageRequest, pageLimit } from '../http/pagination.ts'
 import { newId, nowIso } from '../ids.ts'
 import type { Workspace } from './workspaces.model.ts'
 import * as repo from './workspaces.repository.ts'

@@ -1,6 +1,5 @@
 import { csvRow } from '../../csv/index.ts'
-import { keysetPage } from '../../http/pagination.ts'
-import { encodeCursor } from '../../http/pagination.ts'
+import { encodeCursor, keysetPage } from '../../db/index.ts'
 import type { CallFilterValues } from '../calls.model.ts'
 import { filteredCalls } from '../calls.repository.ts'
 import { CSV_COLUMNS, csvLine } from './export-document.ts'

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { CallRefused } from '../../../src/calls/index.ts'
 import { AppError } from '../../../src/errors.ts'
 import { errorBody, pointerToPath, toAppError } from '../../../src/http/errors.ts'
-import { decodeCursor, encodeCursor, finishPage } from '../../../src/http/pagination.ts'
+import { decodeCursor, encodeCursor, finishPage } from '../../../src/db/index.ts'
 import { RateLimiter } from '../../../src/http/rate-limit.ts'
 import { createLogger } from '../../../src/log.ts'
 
