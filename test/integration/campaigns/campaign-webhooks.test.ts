@@ -61,9 +61,11 @@ test('a campaign call that cannot be placed still ends through the one finalisat
   expect(created.status, JSON.stringify(created.body)).toBe(200)
   const jobId = created.body.job.id
   await waitForJob(t, jobId, (j) => j.status === 'completed', 60_000)
-  const call = t.appliance.database.sqlite.query('select id, status, outcome from calls where outbound_job_id = ?').get(jobId) as { id: string; status: string; outcome: string }
+  // on both databases (this file also runs in the PostgreSQL pass)
+  const db = t.appliance.database.db
+  const call = (await db.selectFrom('calls').select(['id', 'status', 'outcome']).where('outbound_job_id', '=', jobId).executeTakeFirst())!
   expect(call).toMatchObject({ status: 'ended', outcome: 'failed' })
-  expect(t.appliance.database.sqlite.query('select call_id from call_analyses where call_id = ?').get(call.id)).toMatchObject({ call_id: call.id })
+  expect(await db.selectFrom('call_analyses').select('call_id').where('call_id', '=', call.id).executeTakeFirst()).toMatchObject({ call_id: call.id })
   const { secret } = (await t.api('GET', `/api/workspaces/${t.workspaceId}/webhook-secret`)).body
   const verifier = new Webhook(secret)
   const completed = () => rx.received.map((r) => verifier.verify(r.body, r.headers) as { type: string; data: any }).filter((e) => e.type === 'call.completed' && e.data.call.id === call.id)
