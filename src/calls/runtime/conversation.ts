@@ -99,7 +99,7 @@ export class LocalConversation implements Conversation {
       brain,
       engines,
       sampleRate: ENGINE_RATE,
-      lineRateHz: /^PCM[UA]$/i.test(this.init.media.codec.name) ? 8000 : ENGINE_RATE,
+      lineRateHz: Math.min(this.init.media.codec.clockRate, ENGINE_RATE),
       now: () => performance.now() - t0,
       hooks: {
         send: (frame) => this.media?.play(frame.samples),

@@ -179,12 +179,14 @@ export class TurnController {
     if (!speech.allowInterruptions) return
     const decision = bargeInDecision(this.bargeIn, { speechMs: this.speechMs, transcript: this.endpointer.transcriptSoFar, tentative: this.endpointer.tentative })
     if (decision === 'ignore') return this.resume(out)
-    if (decision !== 'interrupt') return
-    if (speech.interrupt()) {
-      this.paused = undefined
-      this.interruptedThisUtterance = true
-      out.push({ type: 'interrupt', speech, playedText: speech.playedText, atMs: nowMs })
-    }
+    if (decision === 'interrupt') this.interrupt(speech, nowMs, out)
+  }
+
+  private interrupt(speech: SpeechHandle, atMs: number, out: TurnOutput[]): void {
+    if (!speech.interrupt()) return
+    this.paused = undefined
+    this.interruptedThisUtterance = true
+    out.push({ type: 'interrupt', speech, playedText: speech.playedText, atMs })
   }
 
   private commit(turn: EndOfTurn, out: TurnOutput[]): void {
@@ -196,11 +198,7 @@ export class TurnController {
         out.push({ type: 'backchannel', text: turn.text })
         return this.resume(out)
       }
-      if (speech.allowInterruptions && speech.interrupt()) {
-        this.paused = undefined
-        this.interruptedThisUtterance = true
-        out.push({ type: 'interrupt', speech, playedText: speech.playedText, atMs: turn.decidedAtMs })
-      }
+      if (speech.allowInterruptions) this.interrupt(speech, turn.decidedAtMs, out)
     }
     this.overlapping = false
     out.push({ type: 'user_turn', turn })

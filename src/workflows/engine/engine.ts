@@ -223,10 +223,10 @@ export class WorkflowEngine {
       if (c.type === 'intent') {
         if (input?.kind !== 'speech') continue
         if (intent === undefined) intent = await this.judge(step, node, edges, edge, input.text)
-        if (intent !== null && edges.filter((e) => e.condition?.type === 'intent')[intent] === edge) return this.took(step, true, edge.to)
+        if (intent !== null && edges.filter((e) => e.condition?.type === 'intent')[intent] === edge) return this.took(step, edge.to)
         continue
       }
-      if (matchesLocally(c, input, step.s.variables)) return this.took(step, true, edge.to)
+      if (matchesLocally(c, input, step.s.variables)) return this.took(step, edge.to)
     }
     step.matched = false
     const fallback = edges.find((e) => !e.condition || e.condition.type === 'else')
@@ -234,8 +234,8 @@ export class WorkflowEngine {
     return this.listens(node) ? { stay: true } : { finish: { action: 'no_route', nodeId: node.id } }
   }
 
-  private took(step: Step, matched: boolean, to: string): Next {
-    step.matched = matched
+  private took(step: Step, to: string): Next {
+    step.matched = true
     return { enter: to }
   }
 

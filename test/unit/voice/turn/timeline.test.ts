@@ -67,8 +67,9 @@ describe('turn-taking on scripted timelines', () => {
 
   test('a short utterance over the agent whose guess is no backchannel waits for its final, the agent held', () => {
     // an offline recogniser guesses "so" while the caller says "uh-huh", then settles on "oh"
-    const uhHuh = byTime([...talk(800, 320), [1000, { type: 'stt_interim', text: 'so' }], [1400, { type: 'vad_end', atMs: 1120 }], [1450, { type: 'stt_final', text: 'oh' }]])
-    const a = play(uhHuh, agentLine)
+    const guessedSo = (final: string) =>
+      byTime([...talk(800, 320), [1000, { type: 'stt_interim', text: 'so' }], [1400, { type: 'vad_end', atMs: 1120 }], [1450, { type: 'stt_final', text: final }]])
+    const a = play(guessedSo('oh'), agentLine)
     expect(a.outputs.map(([t, o]) => [t, o.type])).toEqual([
       [800, 'pause'],
       [1450, 'backchannel'],
@@ -76,8 +77,7 @@ describe('turn-taking on scripted timelines', () => {
     ])
     expect(a.speech!.state).toBe('speaking')
     // the same guess settling on real words interrupts at the final and is the caller's turn
-    const stop = byTime([...talk(800, 320), [1000, { type: 'stt_interim', text: 'so' }], [1400, { type: 'vad_end', atMs: 1120 }], [1450, { type: 'stt_final', text: 'stop' }]])
-    const b = play(stop, agentLine)
+    const b = play(guessedSo('stop'), agentLine)
     expect(b.outputs.map(([t, o]) => [t, o.type])).toEqual([
       [800, 'pause'],
       [1450, 'interrupt'],
