@@ -27,6 +27,7 @@ export function loadNative(): Native | null {
     const sb = ffi.dlopen('libsphinxbase.so.3', {
       cmd_ln_parse_r: { args: ['ptr', 'ptr', 'i32', 'ptr', 'i32'], returns: 'ptr' },
       cmn_live_update: { args: ['ptr'], returns: 'void' },
+      err_set_logfp: { args: ['ptr'], returns: 'ptr' },
     })
     const ps = ffi.dlopen('libpocketsphinx.so.3', {
       ps_args: { args: [], returns: 'ptr' },
@@ -39,6 +40,10 @@ export function loadNative(): Native | null {
       ps_start_stream: { args: ['ptr'], returns: 'i32' },
       ps_get_feat: { args: ['ptr'], returns: 'ptr' },
     })
+    // sphinxbase's log file is one global of the process: `-logfn` on each decoder closed the
+    // previous FILE while another thread's decoder could be closing or writing it (a double free);
+    // a null log silences every thread's decoders at once
+    sb.symbols.err_set_logfp(null)
     native = { ffi, ps: ps.symbols, sb: sb.symbols }
   } catch {
     native = null
@@ -111,7 +116,7 @@ export class SphinxDecoder {
 
   /** `search`: the dictation search's options (STREAMING_SEARCH; the bench compares others). */
   static create(n: Native, mode: SphinxMode, modelDir: string, search: readonly string[] = STREAMING_SEARCH): SphinxDecoder {
-    const args = ['-hmm', join(modelDir, 'en-us'), '-dict', join(modelDir, 'cmudict-en-us.dict'), '-samprate', '16000', '-logfn', '/dev/null']
+    const args = ['-hmm', join(modelDir, 'en-us'), '-dict', join(modelDir, 'cmudict-en-us.dict'), '-samprate', '16000']
     const grammar = mode === 'dictation' ? undefined : grammarFile(mode)
     if (grammar) args.push('-jsgf', grammar.file)
     else args.push('-lm', join(modelDir, 'en-us.lm.bin'), ...search)

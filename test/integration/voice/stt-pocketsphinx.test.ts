@@ -3,6 +3,7 @@ import type { AudioFrame } from '../../../src/voice/audio.ts'
 import { drain } from '../../../src/voice/base.ts'
 import { resample } from '../../../src/voice/resample.ts'
 import { PocketsphinxStt, type SttEvent } from '../../../src/voice/stt/index.ts'
+import { DEBIAN_MODEL_DIR, loadNative, SphinxDecoder } from '../../../src/voice/stt/pocketsphinx-ffi.ts'
 import { fliteSpeech, frames20ms, wordErrors } from '../../helpers/speech.ts'
 
 const engines: PocketsphinxStt[] = []
@@ -28,6 +29,13 @@ const finalText = (events: SttEvent[]) => events.flatMap((e) => (e.type === 'fin
 
 describe('pocketsphinx offline STT (Debian libpocketsphinx3 through bun:ffi)', () => {
   test('is found on this machine', () => expect(PocketsphinxStt.available()).toBe(true))
+
+  test('a decoder opens no process-wide log file, which decoder threads would close under each other', () => {
+    const n = loadNative()!
+    const { symbols } = n.ffi.dlopen('libsphinxbase.so.3', { err_get_logfp: { args: [], returns: 'ptr' } })
+    SphinxDecoder.create(n, 'yesno', DEBIAN_MODEL_DIR).free()
+    expect(symbols.err_get_logfp()).toBeNull()
+  })
 
   test('dictation transcribes clear 16 kHz speech', async () => {
     const events = await transcribe(engine('dictation'), fliteSpeech('I would like to book a table for two people'))
