@@ -42,6 +42,11 @@ function afterLineNoise(a: AudioFrame): AudioFrame {
 
 /** Caller audio in ms, as the stream counts it. */
 const ms = (a: AudioFrame) => (a.samples.length * 1000) / a.sampleRate
+const joined = (parts: AudioFrame[]): AudioFrame => {
+  const samples = new Int16Array(parts.reduce((n, p) => n + p.samples.length, 0))
+  parts.reduce((o, p) => (samples.set(p.samples, o), o + p.samples.length), 0)
+  return { samples, sampleRate: parts[0]!.sampleRate }
+}
 const pushAll = (stream: PocketsphinxStream, audio: AudioFrame) => {
   for (const f of frames20ms(audio)) stream.push(f)
 }
@@ -141,6 +146,24 @@ describe('pocketsphinx decodes while the caller speaks', () => {
     second.end()
     expect(finalText((await drain(first)).events)).toBe(ACCOUNT)
     expect(finalText((await drain(second)).events)).toBe(CALL_BACK)
+  })
+
+  test('a caller who stopped talking is decoded ahead of the backlog of callers still talking', async () => {
+    const stt = dictation(6, 1)
+    const long = joined([BOOKING, CALL_BACK, ACCOUNT, WEATHER, BOOKING, CALL_BACK].map(speech))
+    const talking = [stt.stream(), stt.stream(), stt.stream()]
+    // three callers' audio reaches the only thread faster than it decodes: a backlog forms
+    for (const s of talking) pushAll(s, long)
+    await until(() => talking.every((s) => s.decodedMs > 0), CATCH_UP_MS, 'the backlog to reach the thread')
+    const waiting = stt.stream()
+    pushAll(waiting, speech(WEATHER))
+    waiting.end()
+    const { events, errors } = await drain(waiting)
+    expect(errors).toEqual([])
+    expect(finalText(events)).toBe(WEATHER)
+    // its final came while the others' audio was still being decoded
+    expect(talking.map((s) => s.decodedMs < ms(long) - 1000)).toEqual([true, true, true])
+    for (const s of talking) s.close()
   })
 
   test('a caller who hangs up mid-utterance gives the decoder back to the next one', async () => {
