@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
-import { AnalysisWorker, type CallPlacer, callPlacer, CallRefused, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, publicHttpBase, recordsDeps, RetentionSweeper } from './calls/index.ts'
+import { AnalysisWorker, type CallPlacer, callPlacer, CallRefused, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, publicHttpBase, recordsDeps, RetentionSweeper, uploadedCalls } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
@@ -189,7 +189,7 @@ export async function startAppliance(
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })
     const { repaired } = await media.start()
     if (repaired.length) log.warn({ recordings: repaired }, 'recordings left open by the last run were repaired')
-    const uploader = new RecordingUploader(db, recordings, media.recordingsDir, log.child({ component: 'recordings' }))
+    const uploader = new RecordingUploader(uploadedCalls(db), recordings, media.recordingsDir, log.child({ component: 'recordings' }))
     const leftover = await uploader.start()
     if (leftover) log.info({ recordings: leftover }, 'recordings left on disk by the last run are being uploaded')
     probes.start()

@@ -1,21 +1,6 @@
-import { type Insertable, sql, type Updateable } from 'kysely'
 import type { Db } from '../db/index.ts'
 import { keysetPage } from '../db/index.ts'
 import type { CallFilterValues, CallsQuery } from './calls.model.ts'
-import type { CallTable } from './calls.table.ts'
-
-export const insertCall = (db: Db, row: Insertable<CallTable>) => db.insertInto('calls').values(row).returningAll().executeTakeFirstOrThrow()
-
-export const updateCall = (db: Db, id: string, patch: Updateable<CallTable>) =>
-  db.updateTable('calls').set(patch).where('id', '=', id).returningAll().executeTakeFirst()
-
-/** A placed call is ringing, unless it was answered or ended meanwhile (then only the fields are set). */
-export const markRinging = (db: Db, id: string, patch: Pick<Updateable<CallTable>, 'sip_call_id' | 'started_at' | 'variables'>) =>
-  db
-    .updateTable('calls')
-    .set({ ...patch, status: sql<CallTable['status']>`CASE WHEN status = 'queued' THEN 'ringing' ELSE status END` })
-    .where('id', '=', id)
-    .execute()
 
 export const findCall = (db: Db, workspaceId: string, id: string) =>
   db.selectFrom('calls').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()

@@ -7,7 +7,7 @@ import { getNumberRoute, strictE164, type NumberRoute } from '../numbers/index.t
 import type { SecretBox } from '../secrets/index.ts'
 import type { Call, CallCost, CallMetrics, CallsQuery, PlaceCallBody, TranscriptItem } from './calls.model.ts'
 import * as repo from './calls.repository.ts'
-import { finaliseCall } from './records/finalise.ts'
+import * as ledger from './records/ledger.ts'
 import { storedMetrics } from './records/stored-metrics.ts'
 import type { CallRow } from './calls.table.ts'
 import type { StorageSettings } from '../recordings/index.ts'
@@ -141,7 +141,7 @@ export async function placeCall(deps: CallsDeps, workspaceId: string, body: Plac
   if (issues.length) throw validation(issues)
   if (!deps.dialer) throw new AppError(503, 'not_ready', 'the SIP user agent is not running', undefined, { 'Retry-After': '5' })
   const variables = body.dynamicVariables ?? {}
-  const row = await repo.insertCall(deps.db, {
+  const row = await ledger.openCall(deps.db, {
     id: newId('call'),
     workspace_id: workspaceId,
     agent_id: agent!.agentId,
@@ -158,7 +158,7 @@ export async function placeCall(deps: CallsDeps, workspaceId: string, body: Plac
   try {
     await deps.dialer.dial({ callId: row.id, route: route!, agent: agent!, to: to!, variables })
   } catch (err) {
-    await finaliseCall(deps.db, row.id, { status: 'ended', outcome: 'failed', end_reason: (err as Error).message.slice(0, 200), ended_at: nowIso() })
+    await ledger.failCall(deps.db, row.id, (err as Error).message)
     throw err
   }
   return getCall(deps, workspaceId, row.id)

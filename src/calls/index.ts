@@ -16,7 +16,7 @@ export { CallRefused } from './runtime/refused.ts'
 export { callPlacer, CallWorkerPool } from './workers/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 export { analysisSettingsController, AnalysisWorker, type AnalysisLlmConfig } from './analysis/index.ts'
-export { closeAbandonedCalls, exportCallById, finaliseCall, linkKeyFor, publicHttpBase, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper } from './records/index.ts'
+export { closeAbandonedCalls, exportCallById, ledger, linkKeyFor, publicHttpBase, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper, uploadedCalls } from './records/index.ts'
 
 export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {
   // links come from the configuration, never from the request's Host header

@@ -10,7 +10,7 @@ import type { ContactOutcome, OutboundContactRow, OutboundJobRow } from './campa
 import type { CampaignEvents } from './events.ts'
 import { logJobClosed } from './job-log.ts'
 import { afterAttempt, numberZone, windowOpensAt } from './schedule.ts'
-import type { CallRow } from '../calls/index.ts'
+import { type CallRow, ledger } from '../calls/index.ts'
 import type { Logger } from '../log.ts'
 
 export interface Claim {
@@ -77,25 +77,22 @@ export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim
         .returningAll()
         .executeTakeFirst()
       if (!claimed) continue
-      await trx
-        .insertInto('calls')
-        .values({
-          id: callId,
-          workspace_id: job.workspace_id,
-          agent_id: job.agent_id,
-          agent_name: c.agentName,
-          phone_number_id: job.phone_number_id,
-          type: 'outbound',
-          from_number: c.fromNumber,
-          to_number: contact.to_number,
-          status: 'queued',
-          variables: contact.variables,
-          created_at: updated_at,
-          outbound_job_id: job.id,
-          outbound_contact_id: contact.id,
-          node_id: c.owner,
-        })
-        .execute()
+      await ledger.openCall(trx, {
+        id: callId,
+        workspace_id: job.workspace_id,
+        agent_id: job.agent_id,
+        agent_name: c.agentName,
+        phone_number_id: job.phone_number_id,
+        type: 'outbound',
+        from_number: c.fromNumber,
+        to_number: contact.to_number,
+        status: 'queued',
+        variables: contact.variables,
+        created_at: updated_at,
+        outbound_job_id: job.id,
+        outbound_contact_id: contact.id,
+        node_id: c.owner,
+      })
       await repo.bump(trx, jobId, { pending: -1, active: 1 })
       return { contact: claimed, callId }
     }
@@ -195,7 +192,7 @@ export function releaseClaim(db: Db, claim: Claim, retryAtMs: number): Promise<v
       .set({ status: 'pending', attempts: contact.attempts - 1, call_id: callIds.at(-1) ?? null, call_ids: JSON.stringify(callIds), lease_owner: null, lease_expires_ms: null, next_attempt_ms: retryAtMs, updated_at: nowIso() })
       .where('id', '=', contact.id)
       .execute()
-    await trx.deleteFrom('calls').where('id', '=', claim.callId).where('status', '=', 'queued').execute()
+    await ledger.withdrawQueuedCall(trx, claim.callId)
     await repo.bump(trx, contact.job_id, { active: -1, pending: 1 })
   })
 }

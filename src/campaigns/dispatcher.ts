@@ -3,7 +3,7 @@
 // dialled (to renew their leases) and a timer for the next due moment. A freed slot is filled
 // the moment its call ends (onEnded), not by polling.
 import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
-import { type AnswerGate, CallRefused, type Dialer, finaliseCall } from '../calls/index.ts'
+import { type AnswerGate, CallRefused, type Dialer, ledger } from '../calls/index.ts'
 import type { Db } from '../db/index.ts'
 import { nowIso } from '../ids.ts'
 import type { Logger } from '../log.ts'
@@ -177,7 +177,7 @@ export class Dispatcher {
       }
       this.d.log.warn({ err, callId, jobId: job.id }, 'campaign call could not be placed')
       // like every end of a call: with its analysis and its call.completed
-      await finaliseCall(this.d.db, callId, { status: 'ended', outcome: 'failed', end_reason: String((err as Error).message).slice(0, 200), ended_at: nowIso() }, new Date(), { onlyOpen: true })
+      await ledger.failCall(this.d.db, callId, String((err as Error).message), { onlyOpen: true })
       await finishAttempt(this.d.db, this.d.events, contactId, callId, this.now(), this.d.log)
     }
   }
@@ -237,7 +237,7 @@ export class Dispatcher {
     const stale = await repo.staleClaims(this.d.db, mine, this.now())
     for (const c of stale) {
       if (!c.call_id || this.live.has(c.call_id)) continue
-      await finaliseCall(this.d.db, c.call_id, { status: 'ended', outcome: 'failed', end_reason: 'lease_expired', ended_at: nowIso() }, new Date(), { onlyOpen: true })
+      await ledger.failCall(this.d.db, c.call_id, 'lease_expired', { onlyOpen: true })
       await finishAttempt(this.d.db, this.d.events, c.id, c.call_id, this.now(), this.d.log)
     }
     if (stale.length) this.poke()

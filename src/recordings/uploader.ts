@@ -5,7 +5,6 @@
 
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { Db } from '../db/index.ts'
 import type { Logger } from '../log.ts'
 import { isObjectLocation, type RecordingStorage } from './storage.ts'
 
@@ -17,13 +16,21 @@ export interface UploadBackoff {
 /** Delay before attempt `n + 1` after `n` failures: doubling from firstMs, capped at maxMs. Pure. */
 export const retryDelayMs = (failures: number, b: UploadBackoff) => Math.min(b.maxMs, b.firstMs * 2 ** Math.max(0, failures - 1))
 
+/** The call rows the uploader reads and repoints, given by the calls folder (its ledger writes them). */
+export interface UploadedCalls {
+  /** The call's status and where its record says the recording is; undefined when there is no record. */
+  recordingOf(callId: string): Promise<{ status: string; recording_path: string | null } | undefined>
+  /** Points the record at `to` if it still points at `from`; false when it no longer does. */
+  moveRecording(callId: string, from: string | null, to: string): Promise<boolean>
+}
+
 export class RecordingUploader {
   private readonly pending = new Map<string, { path: string; failures: number; timer?: Timer }>()
   private readonly running = new Set<Promise<void>>()
   private stopped = false
 
   constructor(
-    private readonly db: Db,
+    private readonly calls: UploadedCalls,
     private readonly storage: RecordingStorage,
     private readonly dir: string,
     private readonly log: Logger,
@@ -74,20 +81,15 @@ export class RecordingUploader {
 
   private async upload(callId: string): Promise<void> {
     const path = this.pending.get(callId)!.path
-    const row = await this.db.selectFrom('calls').select(['status', 'recording_path']).where('id', '=', callId).executeTakeFirst()
+    const row = await this.calls.recordingOf(callId)
     if (!row || row.status !== 'ended') return // no record to point at it, or (another node's) call still live
     if (row.recording_path && isObjectLocation(row.recording_path)) return void (await this.storage.remove(path)) // uploaded before a crash
     // null: the call was cut short by a crash before its end was written; the file is still its recording
     if (row.recording_path && row.recording_path !== path) return
     const location = await this.storage.upload(path, callId)
-    const res = await this.db
-      .updateTable('calls')
-      .set({ recording_path: location })
-      .where('id', '=', callId)
-      .where((eb) => (row.recording_path ? eb('recording_path', '=', path) : eb('recording_path', 'is', null)))
-      .executeTakeFirst()
+    const moved = await this.calls.moveRecording(callId, row.recording_path ? path : null, location)
     // the recording was deleted (or the record removed) while it was uploading: drop the copy too
-    if (res.numUpdatedRows === 0n) await this.storage.remove(location)
+    if (!moved) await this.storage.remove(location)
     await this.storage.remove(path)
     this.log.debug({ callId, location }, 'recording uploaded')
   }

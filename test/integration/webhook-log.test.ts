@@ -2,7 +2,7 @@
 // the event type, the endpoint's host, the status and the attempt number; never the signing
 // secret, the body, or the path and query of the endpoint (a receiver may take a token there).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { finaliseCall } from '../../src/calls/records/index.ts'
+import { ledger } from '../../src/calls/records/index.ts'
 import type { TestAppliance } from '../helpers/appliance.ts'
 import { seedCall } from '../helpers/call-records.ts'
 import { startLoggedAppliance } from '../helpers/logged-appliance.ts'
@@ -29,7 +29,7 @@ test('a failed attempt and the delivered retry are each one line with event type
   rx.answers.push(500)
   const db = t.appliance.database.db
   const id = await seedCall(db, { workspaceId: t.workspaceId, agentId, agentName: 'Hooked', status: 'in_progress' })
-  await finaliseCall(db, id, { status: 'ended', outcome: 'completed', end_reason: 'caller_hangup', ended_at: new Date().toISOString(), duration_sec: 12 })
+  await ledger.finaliseCall(db, id, { status: 'ended', outcome: 'completed', end_reason: 'caller_hangup', ended_at: new Date().toISOString(), duration_sec: 12 })
   await until(() => attempts().length === 2, 50_000, 'two attempt lines')
   const [failed, delivered] = attempts()
   const host = `127.0.0.1:${rx.port}`

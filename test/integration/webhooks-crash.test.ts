@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
-import { finaliseCall } from '../../src/calls/records/index.ts'
+import { ledger } from '../../src/calls/records/index.ts'
 import { openDatabase } from '../../src/db/index.ts'
 import { apiClient } from '../helpers/appliance.ts'
 import { seedCall } from '../helpers/call-records.ts'
@@ -66,7 +66,7 @@ test('a webhook pending when the appliance is killed with SIGKILL is delivered a
   // the call ends through the real finalisation hook, on the same database file
   const side = openDatabase(join(dataDir, 'appliance.db'))
   const callId = await seedCall(side.db, { workspaceId, agentId, status: 'in_progress' })
-  await finaliseCall(side.db, callId, { status: 'ended', outcome: 'completed', ended_at: new Date().toISOString(), duration_sec: 3 })
+  await ledger.finaliseCall(side.db, callId, { status: 'ended', outcome: 'completed', ended_at: new Date().toISOString(), duration_sec: 3 })
   await side.close()
 
   let delivery: any

@@ -3,7 +3,7 @@
 // retried with the same webhook-id, turned off by 410, and checked against the address rules.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
-import { finaliseCall } from '../../src/calls/records/index.ts'
+import { ledger } from '../../src/calls/records/index.ts'
 import { enqueueWebhookEvent } from '../../src/webhooks/index.ts'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 import { seedCall } from '../helpers/call-records.ts'
@@ -30,7 +30,7 @@ afterAll(async () => {
 async function endCall(agent = agentId): Promise<string> {
   const db = t.appliance.database.db
   const id = await seedCall(db, { workspaceId: t.workspaceId, agentId: agent, agentName: 'Hooked', status: 'in_progress' })
-  await finaliseCall(db, id, { status: 'ended', outcome: 'completed', end_reason: 'caller_hangup', ended_at: new Date().toISOString(), duration_sec: 12 })
+  await ledger.finaliseCall(db, id, { status: 'ended', outcome: 'completed', end_reason: 'caller_hangup', ended_at: new Date().toISOString(), duration_sec: 12 })
   return id
 }
 

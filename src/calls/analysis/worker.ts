@@ -8,6 +8,7 @@ import { releaseCallEvents } from '../../webhooks/index.ts'
 import { OpenAiChatClient } from '../../workflows/index.ts'
 import type { TranscriptItem } from '../calls.model.ts'
 import type { CallRow } from '../calls.table.ts'
+import * as ledger from '../records/ledger.ts'
 import type { AnalysisRow } from '../records/records.table.ts'
 import { analysisMessages, analysisSchema, readAnalysis, weightedScore, type LlmAnalysis } from './llm-analysis.ts'
 import { offlineAnalysis, type AnalysisResult } from './offline.ts'
@@ -146,7 +147,7 @@ export class AnalysisWorker {
         .executeTakeFirst()
       if (res.numUpdatedRows === 0n) return
       const fresh = await trx.selectFrom('calls').select('cost').where('id', '=', call.id).executeTakeFirstOrThrow()
-      await trx.updateTable('calls').set({ cost: JSON.stringify(withAnalysisCost(fresh.cost, out.cost)) }).where('id', '=', call.id).execute()
+      await ledger.recordAnalysisCost(trx, call.id, withAnalysisCost(fresh.cost, out.cost))
       await trx.deleteFrom('call_evaluations').where('call_id', '=', call.id).where('type', '=', 'automatic').execute()
       if (out.evaluation) {
         await trx

@@ -1,8 +1,9 @@
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/index.ts'
-import { recordingStorageFor, type StorageSettings } from '../../recordings/index.ts'
+import { recordingStorageFor, type StorageSettings, type UploadedCalls } from '../../recordings/index.ts'
 import { loadOrCreateSecretKey } from '../../secrets/index.ts'
 import type { RecordsDeps } from './records.service.ts'
+import { moveRecording } from './ledger.ts'
 import { recordingUrlKey } from './recording-url.ts'
 
 const keys = new Map<string, Buffer>()
@@ -39,3 +40,9 @@ export function recordsDeps(db: Db, config: Pick<Config, 'DATA_DIR' | 'RECORDING
     storage: recordingStorageFor(config),
   }
 }
+
+/** The recording uploader's view of the call rows: read here, moved through the ledger. */
+export const uploadedCalls = (db: Db): UploadedCalls => ({
+  recordingOf: (callId) => db.selectFrom('calls').select(['status', 'recording_path']).where('id', '=', callId).executeTakeFirst(),
+  moveRecording: (callId, from, to) => moveRecording(db, callId, from, to),
+})

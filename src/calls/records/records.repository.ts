@@ -47,9 +47,3 @@ export const evaluationsOf = (db: Db, callId: string) =>
 
 export const deleteEvaluation = (db: Db, callId: string, id: string) =>
   db.deleteFrom('call_evaluations').where('call_id', '=', callId).where('id', '=', id).executeTakeFirst()
-
-/** Deletes the call row; analysis, evaluations, labels and webhook deliveries go with it (foreign keys cascade). */
-export const deleteCallRow = (db: Db, workspaceId: string, callId: string) =>
-  db.deleteFrom('calls').where('workspace_id', '=', workspaceId).where('id', '=', callId).where('status', '=', 'ended').executeTakeFirst()
-
-export const clearRecordingPath = (db: Db, callId: string) => db.updateTable('calls').set({ recording_path: null }).where('id', '=', callId).execute()

@@ -5,6 +5,7 @@ import { findCall } from '../calls.repository.ts'
 import type { CallRow } from '../calls.table.ts'
 import { exportDocument, toEvaluation } from './export-document.ts'
 import type { Evaluation, EvaluationBody, ExportDocument } from './records.model.ts'
+import * as ledger from './ledger.ts'
 import * as repo from './records.repository.ts'
 import { signedRecordingUrl } from './recording-url.ts'
 import type { RecordingStorage } from '../../recordings/index.ts'
@@ -67,7 +68,7 @@ export async function deleteCall(db: Db, workspaceId: string, id: string, opts: 
     if (!opts.storage) throw new Error('deleteCall: deleting the recording needs the storage')
     await opts.storage.remove(row.recording_path)
   }
-  const res = await retryOnDeadlock(() => repo.deleteCallRow(db, workspaceId, id))
+  const res = await retryOnDeadlock(() => ledger.deleteEndedCall(db, workspaceId, id))
   if (res.numDeletedRows === 0n) throw notFound('call')
 }
 
@@ -77,7 +78,7 @@ export async function deleteRecording(db: Db, storage: RecordingStorage, workspa
   if (row.status !== 'ended') throw live(row)
   if (!row.recording_path) throw notFound('recording')
   await storage.remove(row.recording_path)
-  await repo.clearRecordingPath(db, id)
+  await ledger.forgetRecording(db, id)
 }
 
 export async function setLabels(db: Db, workspaceId: string, id: string, labels: string[]): Promise<string[]> {

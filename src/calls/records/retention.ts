@@ -3,6 +3,7 @@ import { newId } from '../../ids.ts'
 import { Poller, releaseLease, takeLease } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
 import { orphanRecordings, type RecordingStorage } from '../../recordings/index.ts'
+import * as ledger from './ledger.ts'
 
 const DAY_MS = 86_400_000
 const BATCH = 500
@@ -41,7 +42,7 @@ export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date,
         .where('ended_at', '<', before).where('recording_path', 'is not', null).limit(BATCH).execute()
       for (const r of rows) {
         await storage.remove(r.recording_path!)
-        await db.updateTable('calls').set({ recording_path: null }).where('id', '=', r.id).execute()
+        await ledger.forgetRecording(db, r.id)
       }
       recordings += rows.length
       if (rows.length < BATCH) break
@@ -55,7 +56,7 @@ export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date,
       for (const r of rows.filter((x) => x.recording_path)) await storage.remove(r.recording_path!)
       recordings += rows.filter((x) => x.recording_path).length
       const ids = rows.map((r) => r.id)
-      await retryOnDeadlock(() => db.deleteFrom('calls').where('id', 'in', ids).execute())
+      await retryOnDeadlock(() => ledger.deleteExpiredCalls(db, ids))
       calls += ids.length
       if (ids.length < BATCH) break
     }

@@ -12,8 +12,7 @@ import type { EndInfo, InboundCall, OutboundCall } from '../../telephony/sip/ind
 import type { VoiceSettings } from '../../voice/index.ts'
 import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../voice/session/index.ts'
 import type { WorkflowGraph } from '../../workflows/index.ts'
-import * as repo from '../calls.repository.ts'
-import { finaliseCall } from '../records/finalise.ts'
+import * as ledger from '../records/ledger.ts'
 import type { CallLog } from './call-log.ts'
 import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from './conversation-types.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
@@ -107,7 +106,7 @@ export class LiveCall {
   async answered(media: NegotiatedMedia): Promise<void> {
     this.answeredAt = performance.now()
     this.negotiated = media
-    await repo.updateCall(this.deps.db, this.id, { status: 'in_progress', answered_at: nowIso() })
+    await ledger.markAnswered(this.deps.db, this.id)
     if (this.sipEnd) return this.finish()
     const graph = await this.deps.graphOf(this.agent)
     if (this.sipEnd) return this.finish()
@@ -229,7 +228,7 @@ export class LiveCall {
       : answered
         ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
         : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
-    const patch: Parameters<typeof repo.updateCall>[2] = {
+    const patch: ledger.CallEnd = {
       status: 'ended',
       outcome,
       end_reason: endReason,
@@ -251,7 +250,7 @@ export class LiveCall {
       patch.cost = JSON.stringify(callCostOf(s.report, this.deps.prices, this.type, answeredMs))
     }
     // the call-records hook: the end, its analysis and its post-call webhook in one transaction
-    await finaliseCall(this.deps.db, this.id, patch)
+    await ledger.finaliseCall(this.deps.db, this.id, patch)
     if (patch.recording_path) this.deps.recorded?.(this.id, patch.recording_path)
     this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
     // answered and conversed, not handed to a person: the caller must have heard the agent

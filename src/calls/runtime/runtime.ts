@@ -15,7 +15,7 @@ import type { VoiceSettings } from '../../voice/index.ts'
 import { optOut } from '../../do-not-call/index.ts'
 import { findWorkflowGraph } from '../../workflows/index.ts'
 import type { Dialer, OutboundRequest } from '../calls.service.ts'
-import * as repo from '../calls.repository.ts'
+import * as ledger from '../records/ledger.ts'
 import { CallLog } from './call-log.ts'
 import type { CallPlacer } from './conversation-types.ts'
 import { LiveCall, type LiveCallDeps } from './live-call.ts'
@@ -118,7 +118,7 @@ export class CallRuntime implements Dialer {
     const from = callerOf(call.info.from.uri)
     const startedAt = new Date()
     const variables = callVariables({ from, to: route.e164, type: 'inbound', startedAt })
-    const row = await repo.insertCall(this.d.db, {
+    const row = await ledger.openCall(this.d.db, {
       id: newId('call'),
       workspace_id: route.workspaceId,
       agent_id: agent.agentId,
@@ -172,7 +172,7 @@ export class CallRuntime implements Dialer {
     const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }
     // The callee may answer or refuse before this write lands (a PostgreSQL round trip): the
     // listeners below are attached before any await, and the write never overrides a later status.
-    const ringing = repo.markRinging(this.d.db, req.callId, { sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
+    const ringing = ledger.markRinging(this.d.db, req.callId, { sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
     const live = new LiveCall(this.liveDeps, {
       id: req.callId, type: 'outbound', sip: call, placement, route: req.route, agent: req.agent, variables,
       answerGate: req.answerGate, onEnded: req.onEnded,

@@ -1,4 +1,4 @@
-import type { AnswerGate, AnsweredBy } from '../../calls/index.ts'
+import { type AnswerGate, type AnsweredBy, ledger } from '../../calls/index.ts'
 import type { Db } from '../../db/index.ts'
 import type { VoiceEngines } from '../../voice/index.ts'
 import type { JobSettings } from '../campaigns.model.ts'
@@ -15,7 +15,7 @@ export function amdGateFactory(db: Db, voice: Pick<VoiceEngines, 'tts'>) {
       settings: amd,
       variables: attempt.variables,
       tts: () => voice.tts(16000),
-      record: async (answeredBy: AnsweredBy) => void (await db.updateTable('calls').set({ answered_by: answeredBy }).where('id', '=', attempt.callId).execute()),
+      record: async (answeredBy: AnsweredBy) => void (await ledger.recordAnsweredBy(db, attempt.callId, answeredBy)),
     })
   }
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Config } from '../../../src/config.ts'
 import { createLogger } from '../../../src/log.ts'
 import { RecordingUploader, recordingStorageFor } from '../../../src/recordings/index.ts'
-import { sweepOrphanRecordings, sweepRetention } from '../../../src/calls/records/index.ts'
+import { sweepOrphanRecordings, sweepRetention, uploadedCalls } from '../../../src/calls/records/index.ts'
 import { startFakeS3, type FakeS3 } from '../../fakes/s3.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
@@ -145,7 +145,7 @@ describe('an appliance with RECORDINGS_STORAGE=s3', () => {
     const id = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
     const path = join(t.dataDir, 'recordings', `${id}.wav`)
     const bytes = readFileSync(path)
-    const uploader = new RecordingUploader(db, recordingStorageFor(t.appliance.config), join(t.dataDir, 'recordings'), createLogger('silent'), { firstMs: 20, maxMs: 100 })
+    const uploader = new RecordingUploader(uploadedCalls(db), recordingStorageFor(t.appliance.config), join(t.dataDir, 'recordings'), createLogger('silent'), { firstMs: 20, maxMs: 100 })
     s3.failNext(1_000)
     uploader.finished(id, path)
     const attempts = () => s3.requests.filter((r) => r === `PUT /${s3.bucket}/recordings/${id}.wav`).length
@@ -190,7 +190,7 @@ test('a wrong S3 access key is refused by the store and the recording stays on d
     const db = t.appliance.database.db
     const id = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
     const path = join(t.dataDir, 'recordings', `${id}.wav`)
-    const uploader = new RecordingUploader(db, recordingStorageFor(t.appliance.config), join(t.dataDir, 'recordings'), createLogger('silent'), { firstMs: 20, maxMs: 50 })
+    const uploader = new RecordingUploader(uploadedCalls(db), recordingStorageFor(t.appliance.config), join(t.dataDir, 'recordings'), createLogger('silent'), { firstMs: 20, maxMs: 50 })
     const before = s3.requests.length
     uploader.finished(id, path)
     await untilAsync(async () => s3.requests.slice(before).filter((r) => r.includes(id)).length >= 2, 5000, 'refused attempts')

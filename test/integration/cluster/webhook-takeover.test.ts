@@ -5,7 +5,7 @@ import { expect } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
-import { finaliseCall } from '../../../src/calls/records/index.ts'
+import { ledger } from '../../../src/calls/records/index.ts'
 import { openPostgres } from '../../../src/db/index.ts'
 import { seedCall } from '../../helpers/call-records.ts'
 import { clusterNodes, nodeApi, startClusterNode } from '../../helpers/cluster-node.ts'
@@ -52,7 +52,7 @@ pgTest('a webhook claimed by a node killed with SIGKILL mid-send is delivered on
     let callId: string
     try {
       callId = await seedCall(side.db, { workspaceId, agentId, status: 'in_progress' })
-      await finaliseCall(side.db, callId, { status: 'ended', outcome: 'completed', ended_at: new Date().toISOString(), duration_sec: 3 })
+      await ledger.finaliseCall(side.db, callId, { status: 'ended', outcome: 'completed', ended_at: new Date().toISOString(), duration_sec: 3 })
     } finally {
       await side.close()
     }
