@@ -34,9 +34,14 @@ export function voiceSettings(cfg: Config): VoiceSettings {
           .filter(Boolean),
       }),
     ),
-    conn: { maxRetries: Math.floor(cfg.PROVIDER_MAX_RETRIES), timeoutMs: cfg.PROVIDER_TIMEOUT_MS, retryIntervalMs: 100 },
+    conn: connOptions(cfg),
     prices: guard('VOICE_PRICE_TABLE', () => parsePriceTable(cfg.VOICE_PRICE_TABLE)),
   }
+}
+
+/** How every provider's requests retry and time out. */
+export function connOptions(cfg: Pick<Config, 'PROVIDER_MAX_RETRIES' | 'PROVIDER_TIMEOUT_MS'>): ConnOptions {
+  return { maxRetries: Math.floor(cfg.PROVIDER_MAX_RETRIES), timeoutMs: cfg.PROVIDER_TIMEOUT_MS, retryIntervalMs: 100 }
 }
 
 function guard<T>(key: string, read: () => T): T {

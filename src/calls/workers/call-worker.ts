@@ -5,7 +5,6 @@ import type { Config } from '../../config.ts'
 import { createLogger } from '../../log.ts'
 import { MediaEngine } from '../../media/index.ts'
 import { createVoiceEngines, useSharedEngines } from '../../voice/index.ts'
-import { SileroVad } from '../../voice/vad/index.ts'
 import { workflowLlmFromConfig } from '../../workflows/index.ts'
 import { CallHost } from './host.ts'
 import type { FromWorker, ToWorker } from './protocol.ts'
@@ -40,17 +39,17 @@ port.on('message', (m: ToWorker) => host.handle(m))
 let lagMaxMs = 0
 let expected = performance.now()
 // flite and pocketsphinx are the main thread's (shared); the Silero host is this worker's own
-let sileroLoaded = false
+let ownLoaded: Record<string, boolean> = {}
 let ticks = 0
 setInterval(() => {
   const now = performance.now()
   lagMaxMs = Math.max(lagMaxMs, now - expected - 20)
   expected = now
   // once a second, and at once when the Silero host starts or ends
-  const silero = voice.vad instanceof SileroVad && voice.vad.loaded
-  if (++ticks % 50 !== 0 && silero === sileroLoaded) return
-  sileroLoaded = silero
-  post({ t: 'stats', stats: { calls: host.size, loopLagMaxMs: Math.round(lagMaxMs * 10) / 10, clockLatenessP99Ms: media.clock.lateness.percentile(99), engines: { silero } } })
+  const own = voice.loaded('vad')
+  if (++ticks % 50 !== 0 && Object.keys(own).every((id) => own[id] === ownLoaded[id])) return
+  ownLoaded = own
+  post({ t: 'stats', stats: { calls: host.size, loopLagMaxMs: Math.round(lagMaxMs * 10) / 10, clockLatenessP99Ms: media.clock.lateness.percentile(99), engines: own } })
   lagMaxMs = 0
 }, 20)
 post({ t: 'ready' })
