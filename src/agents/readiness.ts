@@ -1,7 +1,7 @@
 // Can this agent hold a conversation on this appliance, and what runs it? The same decision
 // picks the brain of a live call, so what the API shows is what a caller gets.
 import { t } from 'elysia'
-import { FLITE_VOICE_IDS } from '../providers/catalog.ts'
+import { voiceProviderOf } from '../providers/catalog.ts'
 import { llmRoute, type Serving } from '../providers/serving.ts'
 
 export type BrainKind = 'workflow' | 'llm' | 'none'
@@ -43,8 +43,8 @@ export function agentReadiness(agent: ReadinessInput, serving: Serving, unreacha
   }
   if (!serving.voice.includes(agent.voice.provider)) {
     problems.push(`the voice provider '${agent.voice.provider}' has no API key here: calls use the default voice`)
-  } else if (agent.voice.provider === 'flite' && !FLITE_VOICE_IDS.includes(agent.voice.voiceId)) {
-    problems.push(`flite has no voice '${agent.voice.voiceId}': calls use the default voice`)
+  } else if (!voiceProviderOf(agent.voice.provider)?.knowsVoice(agent.voice.voiceId)) {
+    problems.push(`${agent.voice.provider} has no voice '${agent.voice.voiceId}': calls use the default voice`)
   }
   let reachable = true
   if (route.ok && brain === 'llm') {

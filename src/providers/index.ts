@@ -1,9 +1,10 @@
 import { Elysia, t } from 'elysia'
+import type { Config } from '../config.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { LLM_PROVIDERS, STT_PROVIDERS, VOICE_PROVIDERS } from './catalog.ts'
-import { type ServingConfig, servingFromConfig } from './serving.ts'
+import { servingFromConfig } from './serving.ts'
 
-export { FLITE_VOICE_IDS, knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from './catalog.ts'
+export { knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from './catalog.ts'
 export { defaultLlmModel, defaultVoice, llmRoute, type Serving, servingFromConfig } from './serving.ts'
 
 const Llm = t.Object({
@@ -37,9 +38,9 @@ export interface ListedTool {
   config: unknown
 }
 
-export function providersController(auth: AuthPlugin, config: ServingConfig, tools: ListedTool[] = []) {
+export function providersController(auth: AuthPlugin, config: Config, tools: ListedTool[] = []) {
   const serving = servingFromConfig(config)
-  const llm = LLM_PROVIDERS.map((p) => ({ ...p, available: p.id === 'workflow' || serving.llm.includes(p.id === 'anthropic' ? 'anthropic' : 'openai') }))
+  const llm = LLM_PROVIDERS.map(({ backend, ...p }) => ({ ...p, available: backend === undefined || serving.llm.includes(backend) }))
   const voice = VOICE_PROVIDERS.map((p) => ({ ...p, available: serving.voice.includes(p.id) }))
   const listed = tools.map(({ name, description, configRequired, config }) => ({ name, description, configRequired, config }))
   return new Elysia({ prefix: '/api/providers', tags: ['Providers'] }).use(auth).get(

@@ -6,13 +6,13 @@
 import net from 'node:net'
 import type { Config } from '../config.ts'
 import type { Logger } from '../log.ts'
-import { servingFromConfig } from '../providers/index.ts'
+import { availableVoices, type ProviderEntry, providersOf, servedLlms } from '../voice/registry/index.ts'
 
 export type ProbeKind = 'llm' | 'stt' | 'tts' | 'workflow-llm'
 
 export interface ProbeTarget {
   kind: ProbeKind
-  /** The backend as agents and the serving rules name it: openai, anthropic, deepgram, elevenlabs. */
+  /** The provider's registry id, as agents and the serving rules name it: openai, anthropic, deepgram, elevenlabs. */
   provider: string
   /** The configured URL without credentials, query or fragment. */
   url: string
@@ -24,28 +24,34 @@ export interface ProbeFailure extends ProbeTarget {
   error: string
 }
 
-type ProbeConfig = Pick<
-  Config,
-  | 'LLM_PROVIDER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'ANTHROPIC_BASE_URL' | 'ANTHROPIC_API_KEY' | 'STT_PROVIDER' | 'DEEPGRAM_BASE_URL' | 'DEEPGRAM_API_KEY'
-  | 'TTS_PROVIDER' | 'ELEVENLABS_BASE_URL' | 'ELEVENLABS_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'WORKFLOW_LLM_BASE_URL'
->
-
-/** The endpoints this configuration sends calls to. */
-export function probeTargets(cfg: ProbeConfig): ProbeTarget[] {
+/** The endpoints this configuration sends calls to: the served LLM backends, the default STT, the voices agents may use. */
+export function probeTargets(cfg: Config): ProbeTarget[] {
   const out: ProbeTarget[] = []
   const add = (kind: ProbeKind, provider: string, raw: string) => {
     const t = target(kind, provider, raw)
     if (t && !out.some((o) => o.kind === kind && o.url === t.url)) out.push(t)
   }
-  const serving = servingFromConfig(cfg)
-  if (serving.llm.includes('openai')) add('llm', 'openai', cfg.LLM_BASE_URL)
-  if (serving.llm.includes('anthropic')) add('llm', 'anthropic', cfg.ANTHROPIC_BASE_URL)
-  if (cfg.STT_PROVIDER === 'deepgram' || (cfg.STT_PROVIDER === 'auto' && cfg.DEEPGRAM_API_KEY)) add('stt', 'deepgram', cfg.DEEPGRAM_BASE_URL)
-  if (cfg.STT_PROVIDER === 'openai') add('stt', 'openai', cfg.OPENAI_BASE_URL)
-  if (serving.voice.includes('elevenlabs')) add('tts', 'elevenlabs', cfg.ELEVENLABS_BASE_URL)
-  if (serving.voice.includes('openai')) add('tts', 'openai', cfg.OPENAI_BASE_URL)
+  const remote = (kind: ProbeKind, entries: ProviderEntry[]) => {
+    for (const e of entries) if (e.endpoint) add(kind, e.id, e.endpoint(cfg))
+  }
+  remote('llm', servedLlms(cfg))
+  remote('stt', sttToProbe(cfg))
+  remote('tts', availableVoices(cfg))
   if (cfg.WORKFLOW_LLM_BASE_URL) add('workflow-llm', 'openai', cfg.WORKFLOW_LLM_BASE_URL)
   return out
+}
+
+/** The STT calls will use, when STT_PROVIDER names it or auto is sure to pick it. */
+function sttToProbe(cfg: Config): ProviderEntry[] {
+  const stts = providersOf('stt')
+  if (cfg.STT_PROVIDER !== 'auto') return stts.filter((e) => e.id === cfg.STT_PROVIDER)
+  // whether an on-device STT would be picked is known only by loading it: auto is sure of a
+  // remote one only when it is preferred to all of them
+  for (const e of stts) {
+    if (e.runs === 'resident') return []
+    if (e.auto?.(cfg)) return [e]
+  }
+  return []
 }
 
 function target(kind: ProbeKind, provider: string, raw: string): ProbeTarget | undefined {
