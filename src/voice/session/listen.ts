@@ -185,6 +185,7 @@ export class Listener {
   private openStt(): SttStream {
     const stt = this.engines.stt!
     const stream = stt.stream()
+    if (!stt.capabilities.streaming) this.on.input({ type: 'stt_open' })
     void (async () => {
       let final = false
       for await (const ev of stream) {

@@ -13,6 +13,8 @@ export type TurnInput =
   /** `silenceStartMs`: when the silence running inside the speech began (undefined while voiced). */
   | { type: 'vad_progress'; speechMs: number; silenceStartMs?: number }
   | { type: 'vad_end'; atMs: number }
+  /** A per-utterance STT opened an utterance; one stt_final (maybe empty) follows. */
+  | { type: 'stt_open' }
   | { type: 'stt_interim'; text: string }
   | { type: 'stt_final'; text: string }
   | { type: 'tick' }
@@ -112,6 +114,9 @@ export class TurnController {
         this.endpointer.vadSilence(input.silenceStartMs)
         this.weighBargeIn(nowMs, out)
         break
+      case 'stt_open':
+        this.endpointer.sttOpened()
+        break
       case 'stt_interim':
         if (this.discarding) break
         this.endpointer.sttInterim(input.text)
@@ -121,6 +126,7 @@ export class TurnController {
         if (this.discarding) {
           // the backchannel's own final: later words are the caller's next utterance
           this.discarding = false
+          this.endpointer.sttClosed()
           break
         }
         const turn = this.endpointer.sttFinal(input.text, nowMs)

@@ -34,6 +34,8 @@ export class Endpointer {
   private silenceStartMs: number | undefined
   private finals: string[] = []
   private interim = ''
+  /** Per-utterance STT utterances opened and not yet given their final (words after a pause still decoding). */
+  private open = 0
   private readonly targets: SilenceTargets
 
   constructor(
@@ -67,9 +69,9 @@ export class Endpointer {
     return this.interim !== ''
   }
 
-  /** The finals of this turn, when no interim says more words are coming. */
+  /** The finals of this turn, when no interim or open utterance says more words are coming. */
   get settledText(): string | undefined {
-    return this.finals.length > 0 && !this.interim ? this.finals.join(' ') : undefined
+    return this.finals.length > 0 && !this.interim && this.open === 0 ? this.finals.join(' ') : undefined
   }
 
   /** Silence that ends this turn, given what has been said; `answers`: the brain knows the words answer it. */
@@ -98,11 +100,22 @@ export class Endpointer {
     return this.check(nowMs)
   }
 
+  /** A per-utterance STT opened an utterance: its final (maybe empty) is still to come. */
+  sttOpened(): void {
+    this.open++
+  }
+
+  /** An utterance's final arrived without joining the turn (a discarded backchannel's). */
+  sttClosed(): void {
+    this.open = Math.max(0, this.open - 1)
+  }
+
   sttInterim(text: string): void {
     this.interim = text
   }
 
   sttFinal(text: string, nowMs: number): EndOfTurn | undefined {
+    this.sttClosed()
     if (text.trim()) this.finals.push(text.trim())
     this.interim = ''
     return this.check(nowMs)
@@ -118,6 +131,8 @@ export class Endpointer {
     const end = this.speechEndMs
     const over = this.silenceOverMs
     this.reset()
+    // finals that never came are not waited for again
+    this.open = 0
     return { text, speechEndMs: end, silenceOverMs: over, decidedAtMs: nowMs, hadFinal: false }
   }
 
@@ -130,8 +145,9 @@ export class Endpointer {
 
   private check(nowMs: number): EndOfTurn | undefined {
     if (this.speaking || this.speechEndMs === undefined || this.finals.length === 0) return undefined
-    // a final that covers speech up to the VAD end; interim words after it mean more is coming
-    if (this.interim) return undefined
+    // a final that covers speech up to the VAD end; interim words after it, or an utterance
+    // reopened after a pause and still decoding, mean more is coming
+    if (this.interim || this.open > 0) return undefined
     const turn = { text: this.finals.join(' '), speechEndMs: this.speechEndMs, silenceOverMs: this.silenceOverMs, decidedAtMs: nowMs, hadFinal: true }
     this.reset()
     return turn

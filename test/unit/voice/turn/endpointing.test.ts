@@ -32,6 +32,32 @@ describe('endpointing', () => {
     expect(e.sttFinal('five five five', 1400)?.text).toBe('my number is five five five')
   })
 
+  test('an utterance reopened after a pause holds the turn until its final, even before any interim', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.sttOpened()
+    e.sttFinal('tuesday um', 600)
+    // the caller goes on after the pause: the next utterance is still decoding at the VAD end
+    e.sttOpened()
+    expect(e.settledText).toBeUndefined()
+    expect(e.vadSpeechEnd(1900, 2400)).toBeUndefined()
+    expect(e.sttFinal('in the morning', 2450)).toEqual({ text: 'tuesday um in the morning', speechEndMs: 1900, silenceOverMs: 2400, decidedAtMs: 2450, hadFinal: true })
+  })
+
+  test('an utterance whose final never comes holds the turn only until the wait, and not the next turn', () => {
+    const e = new Endpointer(params)
+    e.vadSpeechStart()
+    e.sttOpened()
+    e.sttFinal('my name is', 500)
+    e.sttOpened()
+    e.vadSpeechEnd(800, 1200)
+    expect(e.tick(1800)?.text).toBe('my name is')
+    e.vadSpeechStart()
+    e.sttOpened()
+    e.sttFinal('thanks', 2500)
+    expect(e.vadSpeechEnd(2600, 3000)?.text).toBe('thanks')
+  })
+
   test('a final that never comes is replaced by the interim after the wait', () => {
     const e = new Endpointer(params)
     e.vadSpeechStart()
