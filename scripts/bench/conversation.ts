@@ -20,6 +20,7 @@ import { parseArgs } from './conversation/args.ts'
 import { ONSET_SILENCE_MS, STOP_SILENCE_MS } from './conversation/ear.ts'
 import { VOICED_DBFS } from './conversation/audio.ts'
 import type { PhoneLog } from './conversation/log.ts'
+import { lagSummary, sampleLag } from './conversation/lag.ts'
 import { summarise, table, type RunSummary } from './conversation/report.ts'
 import { scheduleOf, STEADY_ROUNDS, STEADY_SPREAD_MS } from './conversation/schedule.ts'
 import { type CloudUrls, setupShape, shapeEnv, type ShapeName } from './conversation/shapes.ts'
@@ -84,6 +85,8 @@ async function startEcho(): Promise<number> {
   return JSON.parse(new TextDecoder().decode(value)).port
 }
 
+/** A phone frame sent this late means the phones' process, not the appliance, made a gap in the caller's audio. */
+const PHONE_STALL_MS = 60
 const slowdown = await machineSlowdown()
 console.log(`bench:conversation: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), slowdown ${slowdown.toFixed(2)} against the development machine, load1 ${loadavg()[0]!.toFixed(2)}`)
 console.log(`appliance: ${join(source, 'src/main.ts')}${args.pin ? ' under taskset -c 0' : ''}; shapes ${args.shapes.join(', ')}; calls ${args.calls.join(', ')}`)
@@ -97,7 +100,7 @@ const echoPort = await startEcho()
 const results: { summary: RunSummary; calls: (CallFigures & { record?: CallRecord })[] }[] = []
 /** A phone's steps with times from the call's answer, for the raw figures. */
 const relativeSteps = (l: PhoneLog) =>
-  l.steps.map((s) => ({ id: s.id, trigger: s.trigger, firstVoicedMs: Math.round(s.firstVoicedAt - l.answeredAt), lastVoicedMs: Math.round(s.lastVoicedAt - l.answeredAt) }))
+  l.steps.map((s) => ({ id: s.id, trigger: s.trigger, sendLateMaxMs: s.sendLateMaxMs, firstVoicedMs: Math.round(s.firstVoicedAt - l.answeredAt), lastVoicedMs: Math.round(s.lastVoicedAt - l.answeredAt) }))
 let runIdx = 0
 try {
   for (const shape of args.shapes as ShapeName[]) {
@@ -111,7 +114,9 @@ try {
         const floor = ((await phones.next()) as { floor: number[] }).floor
         const problemsBefore = a.problems.length
         const started = performance.now()
+        const lag = sampleLag(a.url)
         const { logs, load } = await runCalls(phones, a, user, n, runIdx++)
+        const lagSamples = await lag.stop()
         const records = await recordsOf(a, logs.map((l) => l.id))
         const calls = logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
         const problems: Record<string, number> = {}
@@ -120,6 +125,9 @@ try {
         results.push({ summary, calls })
         const failed = calls.filter((c) => !c.ok)
         console.log(`${shape}, ${n} call(s): ${((performance.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.map((c) => `${c.id} ${c.error}`).join('; ')}` : ''}`)
+        const stalled = logs.flatMap((l) => l.steps.filter((st) => st.sendLateMaxMs > PHONE_STALL_MS).map((st) => `${l.id} ${st.id} ${st.sendLateMaxMs} ms`))
+        console.log(`  ${lagSummary(lagSamples)}`)
+        if (stalled.length) console.log(`  the phones sent frames more than ${PHONE_STALL_MS} ms late (their process was off the CPU): ${stalled.join('; ')}`)
         if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}`).join('; ')}`)
       }
     } finally {

@@ -18,7 +18,7 @@ function rx(talk: [number, number][], endMs: number): PhoneLog['rx'] {
   return { at, db }
 }
 
-const step = (id: string, kind: StepLog['kind'], from: number, to: number, trigger: StepLog['trigger'] = 'after_answer'): StepLog => ({ id, kind, startAt: from, firstVoicedAt: from, lastVoicedAt: to, trigger })
+const step = (id: string, kind: StepLog['kind'], from: number, to: number, trigger: StepLog['trigger'] = 'after_answer'): StepLog => ({ id, kind, startAt: from, firstVoicedAt: from, lastVoicedAt: to, trigger, sendLateMaxMs: 0 })
 
 const log = (steps: StepLog[], talk: [number, number][], endMs = 40_000): PhoneLog => ({
   id: '15550000001', ok: true, answeredAt: 0, rtpStartAt: 0, steps, rx: rx(talk, endMs), hungUpBy: 'agent', endedAt: endMs,

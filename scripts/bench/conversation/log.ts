@@ -11,6 +11,8 @@ export interface StepLog {
   lastVoicedAt: number
   /** What made the phone speak: the agent's answer was over, or the agent was this far into an utterance, or a wait ran out. */
   trigger: 'after_answer' | 'into_agent' | 'no_answer' | 'timeout'
+  /** The most any of the step's frames went out after its 20 ms slot: the phones' process was kept off the CPU this long. */
+  sendLateMaxMs: number
 }
 
 export interface PhoneLog {

@@ -106,7 +106,7 @@ export async function runPhone(o: PhoneOptions): Promise<PhoneLog> {
       return now - ear.lastVoicedAt! >= QUIET_MS ? 'after_answer' : undefined
     }
 
-    const tick = (now: number): boolean => {
+    const tick = (now: number, lateMs: number): boolean => {
       if (!frames) {
         const step = o.steps[stepIdx]
         const why = trigger(step, now)
@@ -114,7 +114,7 @@ export async function runPhone(o: PhoneOptions): Promise<PhoneLog> {
         if (step && why) {
           frames = o.audio[stepIdx]!
           frameIdx = 0
-          current = { id: step.id, kind: step.kind, startAt: now, firstVoicedAt: 0, lastVoicedAt: 0, trigger: why }
+          current = { id: step.id, kind: step.kind, startAt: now, firstVoicedAt: 0, lastVoicedAt: 0, trigger: why, sendLateMaxMs: 0 }
           log.steps.push(current)
         }
       }
@@ -122,6 +122,7 @@ export async function runPhone(o: PhoneOptions): Promise<PhoneLog> {
       rtp.send(rtpPacket(seq, ssrc, encodeG711('ulaw', pcm), seq === 0), remotePort, remoteHost)
       seq++
       if (frames && current) {
+        current.sendLateMaxMs = Math.max(current.sendLateMaxMs, Math.round(lateMs))
         if (frameDbfs(pcm) > VOICED_DBFS) {
           current.firstVoicedAt ||= now
           current.lastVoicedAt = now
@@ -141,7 +142,7 @@ export async function runPhone(o: PhoneOptions): Promise<PhoneLog> {
     let k = 0
     const loop = () => {
       while (origin + k * 20 <= performance.now()) {
-        if (!tick(absNow())) {
+        if (!tick(absNow(), performance.now() - (origin + k * 20))) {
           hangingUp = true
           break
         }
