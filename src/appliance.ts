@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
-import { AnalysisWorker, type CallPlacer, callPlacer, CallRefused, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, publicHttpBase, recordsDeps, RetentionSweeper, uploadedCalls } from './calls/index.ts'
+import { AnalysisWorker, type CallPlacer, callPlacer, CallRefused, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper, uploadedCalls } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
 import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
@@ -12,7 +12,7 @@ import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
 import { NodePresence } from './jobs/index.ts'
 import { MediaEngine } from './media/index.ts'
-import { parseNetworks } from './net/index.ts'
+import { parseNetworks, publicBaseOf } from './net/index.ts'
 import { RecordingUploader, recordingStorageFor } from './recordings/index.ts'
 import { Metrics, sipObserver } from './metrics/index.ts'
 import { TrunkRegistrations } from './numbers/index.ts'
@@ -128,7 +128,7 @@ export async function startAppliance(
     metrics = new Metrics({ liveCalls: () => started?.activeCalls ?? 0, enginesLoaded: () => voiceEngines?.loaded() ?? {} })
     metrics.start()
     const campaignEvents = opts.campaignEvents ?? outboxEvents
-    const publicBase = { url: '' }
+    const publicBase = publicBaseOf(config, () => app?.server)
     const webhooks = new WebhookWorker({
       db,
       box: secretBoxFor(config.DATA_DIR),
@@ -140,7 +140,7 @@ export async function startAppliance(
       leaseMs: config.WEBHOOK_LEASE_MS,
       render: async (row) => {
         if (!row.call_id) return null
-        const doc = await exportCallById(recordsDeps(db, config, publicBase.url), row.call_id)
+        const doc = await exportCallById(recordsDeps(db, config, publicBase()), row.call_id)
         const contact = doc && (await contactOfCall(db, row.call_id))
         return contact ? { ...doc, contact } : doc
       },
@@ -172,6 +172,7 @@ export async function startAppliance(
         },
       },
       voices: () => voiceEngines,
+      publicBase,
     })
     // Elysia asks Bun for SO_REUSEPORT unless told not to: a second appliance would share the port
     try {
@@ -183,7 +184,6 @@ export async function startAppliance(
     if (!server) throw new Error('HTTP server did not start')
     const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
     const url = `http://${host}:${server.port}`
-    publicBase.url = publicHttpBase(config, server.port)
     log.info({ url }, 'HTTP listening')
 
     media = new MediaEngine(config, { bindHost: config.SIP_HOST })

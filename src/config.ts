@@ -50,7 +50,7 @@ export const CONFIG_KEYS = {
   LOG_LEVEL: { default: 'info', doc: 'trace, debug, info, warn, error, fatal or silent' },
   LOG_CALL_DETAIL: { default: false, doc: 'add a log line per caller turn (its text and latencies) to the call start, answer, transfer and end lines' },
   PUBLIC_HOST: { default: '', doc: 'host name or address SIP peers reach this appliance at (Contact, Via, SDP); empty means the address of the interface of the default route, logged at start (behind NAT set the public address: docs/pbx.md)' },
-  PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier and the readers of call exports reach this appliance\'s HTTP API at (voice routing of bought numbers, signed recording links); empty means http://PUBLIC_HOST:HTTP_PORT' },
+  PUBLIC_HTTP_URL: { default: '', doc: 'URL the carrier and the readers of call exports reach this appliance\'s HTTP API at (voice routing of bought numbers, signed recording links); empty means http://PUBLIC_HOST:HTTP_PORT, with the port HTTP really listens on (HTTP_PORT=0 picks one) and an IPv6 address in brackets (127.0.0.1 while PUBLIC_HOST is unresolved and HTTP_HOST is a wildcard)' },
   RECORDING_URL_TTL_SEC: { default: 604_800, doc: 'how long a signed recording link of a call export works (default 7 days)' },
   RECORDING_RETENTION_DAYS: { default: 0, doc: 'recordings of calls that ended longer ago are deleted by a background sweep (0: kept forever)' },
   RECORDINGS_STORAGE: { default: 'local', doc: 'where finished recordings are kept: local (DATA_DIR/recordings) or s3 (uploaded when the call ends, then served from the bucket by any node)' },

@@ -51,8 +51,8 @@ export interface AnswerTap {
 export interface CallsDeps {
   db: Db
   box: SecretBox
-  config: Pick<Config, 'PUBLIC_HTTP_URL' | 'PUBLIC_HOST' | 'HTTP_PORT' | 'NODE_ID'> & StorageSettings
-  /** Where clients reach the API (recording URLs point there): PUBLIC_HTTP_URL, else the request's origin. */
+  config: Pick<Config, 'NODE_ID'> & StorageSettings
+  /** Where clients reach the API (recording URLs point there): publicHttpBase (net/public-url.ts). */
   baseUrl: string
   /** Undefined when the SIP side is not running (then placing a call is 503). */
   dialer?: Dialer

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../http/auth.ts'
 import { IdParams, NextCursor } from '../http/models.ts'
 import { recordingStorageFor } from '../recordings/index.ts'
-import { publicHttpBase } from './records/deps.ts'
+import type { PublicBase } from '../net/index.ts'
 import { recordingResponse } from './records/recording-response.ts'
 import { Call, CallsQuery, PlaceCallBody } from './calls.model.ts'
 import * as service from './calls.service.ts'
@@ -16,15 +16,14 @@ export { CallRefused } from './runtime/refused.ts'
 export { callPlacer, CallWorkerPool } from './workers/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 export { analysisSettingsController, AnalysisWorker, type AnalysisLlmConfig } from './analysis/index.ts'
-export { closeAbandonedCalls, exportCallById, ledger, linkKeyFor, publicHttpBase, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper, uploadedCalls } from './records/index.ts'
+export { closeAbandonedCalls, exportCallById, ledger, linkKeyFor, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper, uploadedCalls } from './records/index.ts'
 
-export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlugin) {
-  // links come from the configuration, never from the request's Host header
-  const deps = (server?: { port?: number } | null): CallsDeps => ({ ...base, baseUrl: publicHttpBase(base.config, server?.port) })
+export function callsController(base: Omit<CallsDeps, 'baseUrl'>, publicBase: PublicBase, auth: AuthPlugin) {
+  const deps = (): CallsDeps => ({ ...base, baseUrl: publicBase() })
   const One = t.Object({ call: Call })
   return new Elysia({ prefix: '/api/calls', tags: ['Calls'] })
     .use(auth)
-    .post('', async ({ body, principal, server }) => ({ call: await service.placeCall(deps(server), principal.workspaceId, body) }), {
+    .post('', async ({ body, principal }) => ({ call: await service.placeCall(deps(), principal.workspaceId, body) }), {
       permission: 'calls:write',
       body: PlaceCallBody,
       response: One,
@@ -37,7 +36,7 @@ export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlug
           'GET /api/calls/{id} for the outcome. Errors: 422 validation_failed, 503 not_ready (SIP not running, or no RTP port free).',
       },
     })
-    .get('', ({ query, principal, server }) => service.listCalls(deps(server), principal.workspaceId, query), {
+    .get('', ({ query, principal }) => service.listCalls(deps(), principal.workspaceId, query), {
       permission: 'calls:read',
       query: CallsQuery,
       response: t.Object({ calls: t.Array(Call), nextCursor: NextCursor }),
@@ -48,7 +47,7 @@ export function callsController(base: Omit<CallsDeps, 'baseUrl'>, auth: AuthPlug
           'campaignId (the outbound job) and createdAfter/createdBefore (ISO 8601). GET /api/calls/export streams the same selection.',
       },
     })
-    .get('/:id', async ({ params, principal, server }) => ({ call: await service.getCall(deps(server), principal.workspaceId, params.id) }), {
+    .get('/:id', async ({ params, principal }) => ({ call: await service.getCall(deps(), principal.workspaceId, params.id) }), {
       permission: 'calls:read',
       params: IdParams,
       response: One,

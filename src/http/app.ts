@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, TOOLS, type UnreachableProvider, voicePreviewController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
-import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor, publicHttpBase } from '../calls/index.ts'
+import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor } from '../calls/index.ts'
 import { campaignsController, noEvents, type CampaignEvents } from '../campaigns/index.ts'
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
@@ -13,6 +13,7 @@ import { doNotCallController } from '../do-not-call/index.ts'
 import { AppError } from '../errors.ts'
 import { accessLog, type Logger } from '../log.ts'
 import { type Metrics, metricsController } from '../metrics/index.ts'
+import { type PublicBase, publicBaseOf } from '../net/index.ts'
 import { numbersController } from '../numbers/index.ts'
 import { providersController, servingFromConfig } from '../providers/index.ts'
 import { secretBoxFor } from '../secrets/index.ts'
@@ -48,9 +49,14 @@ export interface AppDeps {
   campaigns?: { events: CampaignEvents; poke(): void }
   /** The speech engines once loaded (voice previews); absent or undefined: previews answer 503. */
   voices?: () => VoiceEngines | undefined
+  /** Where links to this appliance point (net/public-url.ts); absent: publicHttpBase of config and this app's port. */
+  publicBase?: PublicBase
 }
 
-export type FeatureMount = (deps: AppDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
+/** AppDeps as the features get them: publicBase always there. */
+export type FeatureDeps = AppDeps & { publicBase: PublicBase }
+
+export type FeatureMount = (deps: FeatureDeps, auth: AuthPlugin) => Elysia<any, any, any, any, any, any, any>
 
 /** Feature controllers, mounted in this order. New capabilities add themselves here. */
 export const FEATURES: FeatureMount[] = [
@@ -62,8 +68,8 @@ export const FEATURES: FeatureMount[] = [
     voicePreviewController(db, auth, () => voices?.(), { concurrency: config.VOICE_PREVIEW_CONCURRENCY, perMin: config.VOICE_PREVIEW_PER_MIN }),
   ({ db, config }, auth) => billingController(db, config, auth),
   ({ db, config }, auth) => carrierController(db, config, auth),
-  ({ db, config, unreachableProviders }, auth) =>
-    numbersController(db, config, auth, async (workspaceId, agentId) => {
+  ({ db, config, unreachableProviders, publicBase }, auth) =>
+    numbersController(db, config, publicBase, auth, async (workspaceId, agentId) => {
       const agent = await findAgentRow(db, workspaceId, agentId)
       if (!agent) return undefined
       const hasWorkflow = (await findWorkflowGraph(db, workspaceId, agentId)) !== undefined
@@ -77,9 +83,8 @@ export const FEATURES: FeatureMount[] = [
         return agent ? (JSON.parse(agent.enabled_tools) as string[]) : []
       },
     }),
-  (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, auth),
-  ({ db, config, background }, auth) =>
-    recordsController(db, (server) => recordsDeps(db, config, publicHttpBase(config, server?.port)), auth, () => background?.wakeAnalysis()),
+  (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, deps.publicBase, auth),
+  ({ db, config, background, publicBase }, auth) => recordsController(db, () => recordsDeps(db, config, publicBase()), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),
   ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR), recordingStorageFor(config)),
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
@@ -208,7 +213,8 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       },
     )
   if (deps.metrics) app = app.use(metricsController(deps.metrics, config.METRICS_TOKEN)) as unknown as typeof app
-  for (const mount of features) app = app.use(mount(deps, auth)) as typeof app
+  const featureDeps: FeatureDeps = { ...deps, publicBase: deps.publicBase ?? publicBaseOf(config, () => self.app?.server) }
+  for (const mount of features) app = app.use(mount(featureDeps, auth)) as typeof app
   self.app = app
   return app
 }

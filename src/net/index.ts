@@ -5,3 +5,4 @@ export { guardedFetch, type GuardedFetchInit, type GuardedFetchOptions, type Gua
 export { checkOutboundUrl, dnsResolver, type Resolver, resolveTarget, type TargetVerdict, type UrlPolicy, type UrlVerdict } from './url-guard.ts'
 export { isSipUri, parseSipUri, type SipUri } from './sip-uri.ts'
 export { sipAddressProblem, sipUriProblem } from './sip-target.ts'
+export { type PublicBase, publicBaseOf, publicHttpBase, type PublicUrlConfig } from './public-url.ts'

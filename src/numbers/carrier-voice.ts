@@ -23,7 +23,7 @@ export function carrierVoiceRoute(deps: NumbersDeps & { sipPort: number }) {
       const url = new URL(request.url)
       const to = url.searchParams.get('To') ?? ''
       const signature = request.headers.get('x-twilio-signature') ?? ''
-      const signedUrl = voiceUrl(deps.config) + url.search
+      const signedUrl = voiceUrl(deps.publicBase) + url.search
       for (const n of await findNumbersByE164(db, box, to)) {
         if (n.provider !== 'carrier') continue
         let token: string

@@ -4,6 +4,7 @@ import type { Db } from '../db/index.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { IdParams, NextCursor, Ok, WorkspaceParams } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
+import type { PublicBase } from '../net/index.ts'
 import { secretBoxFor } from '../secrets/index.ts'
 import { carrierVoiceRoute } from './carrier-voice.ts'
 import { BuyNumberBody, CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
@@ -20,8 +21,8 @@ export { type RegistrationOptions, TrunkRegistrations } from './registrations.ts
 /** Whether an agent can hold a conversation (the app wires the agents module's readiness in). */
 export type AgentReadinessLookup = (workspaceId: string, agentId: string) => Promise<{ canConverse: boolean; problems: string[] } | undefined>
 
-export function numbersController(db: Db, config: Config, auth: AuthPlugin, readinessOf: AgentReadinessLookup = async () => undefined) {
-  const deps = (): service.NumbersDeps => ({ db, box: secretBoxFor(config.DATA_DIR), config })
+export function numbersController(db: Db, config: Config, publicBase: PublicBase, auth: AuthPlugin, readinessOf: AgentReadinessLookup = async () => undefined) {
+  const deps = (): service.NumbersDeps => ({ db, box: secretBoxFor(config.DATA_DIR), config, publicBase })
   const NumberOut = t.Object({
     ...PhoneNumber.properties,
     statusDetail: t.Union([t.String(), t.Null()], {

@@ -5,7 +5,7 @@ import { carrierCall, carrierClient, CarrierError, fromCarrier } from '../carrie
 import { type Db, finishPage, isConstraintViolation, pageLimit, type PageRequest } from '../db/index.ts'
 import { AppError, conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { newId, nowIso } from '../ids.ts'
-import { parseSipUri, sipUriProblem } from '../net/index.ts'
+import { parseSipUri, type PublicBase, sipUriProblem } from '../net/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { displayE164, strictE164 } from './e164.ts'
 import type { CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
@@ -16,7 +16,9 @@ import { nextStatus } from './status.ts'
 export interface NumbersDeps {
   db: Db
   box: SecretBox
-  config: Pick<Config, 'CARRIER_API_BASE' | 'CARRIER_ACCOUNT_SID' | 'CARRIER_AUTH_TOKEN' | 'PUBLIC_HTTP_URL' | 'PUBLIC_HOST' | 'HTTP_PORT'>
+  config: Pick<Config, 'CARRIER_API_BASE' | 'CARRIER_ACCOUNT_SID' | 'CARRIER_AUTH_TOKEN' | 'PUBLIC_HOST'>
+  /** Where the carrier reaches this appliance's HTTP API (net/public-url.ts). */
+  publicBase: PublicBase
 }
 
 export const passwordContext = (id: string) => `phone_numbers.sip_password:${id}`
@@ -135,10 +137,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   return toPhoneNumber(row)
 }
 
-export function voiceUrl(config: NumbersDeps['config']): string {
-  const base = config.PUBLIC_HTTP_URL || `http://${config.PUBLIC_HOST}:${config.HTTP_PORT}`
-  return `${base.replace(/\/+$/, '')}/carrier/twilio/voice`
-}
+export const voiceUrl = (publicBase: PublicBase): string => `${publicBase()}/carrier/twilio/voice`
 
 /** Buys through the carrier and records it (provider carrier, source purchased). A failed record releases it again. */
 export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164: string, label?: string): Promise<PhoneNumber> {
@@ -149,7 +148,7 @@ export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164:
   await refuseIfTaken(deps.db, workspaceId, e164)
   const client = await carrierClient(deps.db, deps.box, deps.config, workspaceId)
   const row = baseRow(workspaceId, e164, label)
-  const bought = await carrierCall(client.buyNumber({ phoneNumber: e164, friendlyName: row.label, voiceUrl: voiceUrl(deps.config) }))
+  const bought = await carrierCall(client.buyNumber({ phoneNumber: e164, friendlyName: row.label, voiceUrl: voiceUrl(deps.publicBase) }))
   Object.assign(row, { provider: 'carrier', source: 'purchased', sip_outbound_transport: 'tls', carrier_sid: bought.sid })
   try {
     await uniqueInsert(deps.db, row)

@@ -18,19 +18,7 @@ export function linkKeyFor(dataDir: string): Buffer {
   return key
 }
 
-/**
- * Where links to this appliance point (signed recording links, recordingUrl of a call): from the
- * configuration only, never from a request's Host header, which the client chooses. PUBLIC_HTTP_URL
- * when set, else http://PUBLIC_HOST:<port>, the port being the one HTTP listens on (HTTP_PORT, or
- * the port the system picked for HTTP_PORT=0).
- */
-export function publicHttpBase(config: Pick<Config, 'PUBLIC_HTTP_URL' | 'PUBLIC_HOST' | 'HTTP_PORT'>, listeningPort?: number): string {
-  if (config.PUBLIC_HTTP_URL) return config.PUBLIC_HTTP_URL.replace(/\/+$/, '')
-  const host = config.PUBLIC_HOST.includes(':') && !config.PUBLIC_HOST.startsWith('[') ? `[${config.PUBLIC_HOST}]` : config.PUBLIC_HOST
-  return `http://${host}:${listeningPort || config.HTTP_PORT}`
-}
-
-/** Links point at `base` (publicHttpBase). */
+/** Links point at `base` (net/public-url.ts). */
 export function recordsDeps(db: Db, config: Pick<Config, 'DATA_DIR' | 'RECORDING_URL_TTL_SEC'> & StorageSettings, base: string): RecordsDeps {
   return {
     db,

@@ -10,7 +10,7 @@ import type { RecordsDeps } from './records.service.ts'
 import { rerunAnalysis } from './rerun.ts'
 
 export { documentsFor, exportCallById, type RecordsDeps } from './records.service.ts'
-export { linkKeyFor, publicHttpBase, recordsDeps, uploadedCalls } from './deps.ts'
+export { linkKeyFor, recordsDeps, uploadedCalls } from './deps.ts'
 export { exportDocument, toAnalysis } from './export-document.ts'
 export { ExportDocument } from './records.model.ts'
 export { closeAbandonedCalls } from './abandoned.ts'
@@ -23,18 +23,15 @@ export type { AnalysisRow, EvaluationRow, Sentiment } from './records.table.ts'
 
 const Labels = t.Object({ labels: t.Array(t.String()) })
 
-/** Export, delete, analysis, evaluations and labels of call records. */
-/** The port HTTP listens on, from Elysia's context (null when a request is handled without a server). */
-type Listening = { port?: number } | null | undefined
-
-export function recordsController(db: Db, deps: (server: Listening) => RecordsDeps, auth: AuthPlugin, wakeAnalysis: () => void) {
+/** Export, delete, analysis, evaluations and labels of call records; `deps` is read per request (links need the listening port). */
+export function recordsController(db: Db, deps: () => RecordsDeps, auth: AuthPlugin, wakeAnalysis: () => void) {
   return new Elysia({ prefix: '/api/calls', tags: ['Call records'] })
     .use(auth)
     .get(
       '/export',
-      ({ query, principal, server }) => {
+      ({ query, principal }) => {
         const { format = 'ndjson', ...filters } = query
-        const body = exportStream(deps(server), principal.workspaceId, filters, format)
+        const body = exportStream(deps(), principal.workspaceId, filters, format)
         const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson'
         return new Response(body, { headers: { 'content-type': type, 'content-disposition': `attachment; filename="calls.${format}"` } })
       },
@@ -49,7 +46,7 @@ export function recordsController(db: Db, deps: (server: Listening) => RecordsDe
         },
       },
     )
-    .get('/:id/export', ({ params, principal, server }) => service.exportCall(deps(server), principal.workspaceId, params.id), {
+    .get('/:id/export', ({ params, principal }) => service.exportCall(deps(), principal.workspaceId, params.id), {
       permission: 'calls:read',
       params: IdParams,
       response: ExportDocument,
@@ -63,9 +60,9 @@ export function recordsController(db: Db, deps: (server: Listening) => RecordsDe
     })
     .delete(
       '/:id',
-      async ({ params, principal, query, server }) => {
+      async ({ params, principal, query }) => {
         const deleteRecording = query.deleteRecording === 'true'
-        await service.deleteCall(db, principal.workspaceId, params.id, { deleteRecording, storage: deleteRecording ? deps(server).storage : undefined })
+        await service.deleteCall(db, principal.workspaceId, params.id, { deleteRecording, storage: deleteRecording ? deps().storage : undefined })
         return { ok: true as const }
       },
       {
@@ -91,8 +88,8 @@ export function recordsController(db: Db, deps: (server: Listening) => RecordsDe
     )
     .delete(
       '/:id/recording',
-      async ({ params, principal, server }) => {
-        await service.deleteRecording(db, deps(server).storage, principal.workspaceId, params.id)
+      async ({ params, principal }) => {
+        await service.deleteRecording(db, deps().storage, principal.workspaceId, params.id)
         return { ok: true as const }
       },
       { permission: 'calls:write', params: IdParams, response: Ok, detail: { summary: "Delete a call's recording file; the record stays with recordingUrl null" } },
