@@ -1,10 +1,12 @@
-import { Kind, Type, TypeRegistry } from '@sinclair/typebox'
+import { Kind, type TSchema, Type, TypeRegistry } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { BodyRecord, Name } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
 
 export const AgentTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound')])
+export type AgentType = typeof AgentTypeSchema.static
 export const AgentRoleSchema = t.Union([t.Literal('reception'), t.Literal('booking'), t.Literal('sales'), t.Literal('followup')])
+export type AgentRole = typeof AgentRoleSchema.static
 export const WelcomeModeSchema = t.Union([t.Literal('agent_speaks_first'), t.Literal('user_speaks_first')])
 
 export const Welcome = t.Object(
@@ -82,9 +84,12 @@ export const VoiceInput = t.Object(
   { additionalProperties: false, description: 'Replaces the voice object; omitted members take their defaults' },
 )
 
-export const Agent = t.Object({
-  id: t.String(),
-  workspaceId: t.String(),
+/**
+ * What an agent's owner sets, as responses show it: the one list of an agent's own fields. The
+ * row (agents.table.ts), the service's AgentData, the request bodies and the call's AgentSnapshot
+ * are derived from it.
+ */
+export const AgentSettings = t.Object({
   name: t.String(),
   promptDraft: t.String(),
   promptPublished: t.String({ description: 'the prompt calls use' }),
@@ -98,6 +103,14 @@ export const Agent = t.Object({
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
   endpointing: EndpointingSchema,
+})
+/** The agent's settable state, camel-cased; what the row stores and the snapshot freezes. */
+export type AgentData = typeof AgentSettings.static
+
+export const Agent = t.Object({
+  id: t.String(),
+  workspaceId: t.String(),
+  ...AgentSettings.properties,
   variables: t.Array(t.String(), { description: '{{variable}} names used by the prompts and the welcome message' }),
   version: t.Integer({ description: 'grows by one on every change' }),
   publishedAt: t.Union([t.String({ format: 'date-time' }), t.Null()]),
@@ -126,22 +139,13 @@ const fields = {
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
   endpointing: EndpointingInput,
-}
+} satisfies Record<keyof AgentData, TSchema>
+
+const { name, ...optionalFields } = fields
 
 export const CreateAgentBody = t.Object({
-  name: fields.name,
-  promptDraft: t.Optional(fields.promptDraft),
-  promptPublished: t.Optional(fields.promptPublished),
-  welcome: t.Optional(fields.welcome),
-  voice: t.Optional(fields.voice),
-  llmModel: t.Optional(fields.llmModel),
-  language: t.Optional(fields.language),
-  enabledTools: t.Optional(fields.enabledTools),
-  toolConfigs: t.Optional(fields.toolConfigs),
-  webhookUrl: t.Optional(fields.webhookUrl),
-  agentType: t.Optional(fields.agentType),
-  role: t.Optional(fields.role),
-  endpointing: t.Optional(fields.endpointing),
+  name,
+  ...t.Partial(t.Object(optionalFields)).properties,
   template: t.Optional(
     t.Union([t.Literal('receptionist'), t.Literal('booking'), t.Literal('sales'), t.Literal('followup')], {
       description:

@@ -3,9 +3,9 @@ import { conflict, type FieldIssue, notFound, validation } from '../errors.ts'
 import { newId, nowIso } from '../ids.ts'
 import { checkOutboundUrl, dnsResolver, type Resolver, type UrlPolicy } from '../net/index.ts'
 import { voiceProviderOf } from '../providers/index.ts'
-import { type Agent, type CreateAgentBody, type Endpointing, ENDPOINTING_PRESETS, type ListAgentsQuery, type UpdateAgentBody, type Voice, type Welcome } from './agents.model.ts'
+import { type Agent, type AgentData, type CreateAgentBody, type Endpointing, ENDPOINTING_PRESETS, type ListAgentsQuery, type UpdateAgentBody, type Voice, type Welcome } from './agents.model.ts'
 import * as repo from './agents.repository.ts'
-import type { AgentTable } from './agents.table.ts'
+import { AGENT_COLUMNS, type AgentTable } from './agents.table.ts'
 import { llmModelIssues, voiceIssues } from './serviceable.ts'
 import { checkTools } from './tools.ts'
 import { templateVariables } from '../template.ts'
@@ -31,23 +31,7 @@ export function endpointingOf(text: string): Endpointing {
   return /^\d+$/.test(text) ? Number(text) : DEFAULT_ENDPOINTING
 }
 
-/** The agent's settable state, camel-cased; what the row stores and the snapshot freezes. */
-interface AgentData {
-  name: string
-  promptDraft: string
-  promptPublished: string
-  welcome: Welcome
-  voice: Voice
-  llmModel: string
-  language: string
-  enabledTools: string[]
-  toolConfigs: Record<string, unknown>
-  webhookUrl: string
-  agentType: Agent['agentType']
-  role: Agent['role']
-  endpointing: Endpointing
-}
-
+/** A row as the API shows it: the one reader of the agent's JSON columns. */
 export function toAgent(row: AgentTable): Agent {
   const welcome = JSON.parse(row.welcome) as Welcome
   return {
@@ -74,7 +58,9 @@ export function toAgent(row: AgentTable): Agent {
   }
 }
 
-function toColumns(d: AgentData) {
+type SettingColumns = Omit<AgentTable, 'id' | 'workspace_id' | 'version' | 'published_at' | 'created_at' | 'updated_at'>
+
+function toColumns(d: AgentData): SettingColumns {
   return {
     name: d.name.trim(),
     prompt_draft: d.promptDraft,
@@ -115,20 +101,11 @@ function mergeNested(base: AgentData, body: UpdateAgentBody, configured: Voice |
 
 /** Applies a body (create or PUT) onto a state; nested welcome and voice objects are replaced whole. */
 function apply(base: AgentData, body: UpdateAgentBody): AgentData {
-  const next: AgentData = { ...base }
-  if (body.name !== undefined) next.name = body.name
-  if (body.promptDraft !== undefined) next.promptDraft = body.promptDraft
-  if (body.promptPublished !== undefined) next.promptPublished = body.promptPublished
+  const given = Object.entries(body).filter(([key, value]) => value !== undefined && Object.hasOwn(AGENT_COLUMNS, key))
+  const next = { ...base, ...Object.fromEntries(given) } as AgentData
   if (body.welcome !== undefined) next.welcome = welcomeFrom(body.welcome)
   if (body.voice !== undefined) next.voice = voiceFrom(body.voice)
-  if (body.llmModel !== undefined) next.llmModel = body.llmModel
-  if (body.language !== undefined) next.language = body.language
-  if (body.enabledTools !== undefined) next.enabledTools = body.enabledTools
-  if (body.toolConfigs !== undefined) next.toolConfigs = body.toolConfigs
   if (body.webhookUrl !== undefined) next.webhookUrl = body.webhookUrl ?? ''
-  if (body.agentType !== undefined) next.agentType = body.agentType
-  if (body.role !== undefined) next.role = body.role
-  if (body.endpointing !== undefined) next.endpointing = body.endpointing
   return next
 }
 
@@ -197,10 +174,15 @@ export async function createAgent(db: Db, workspaceId: string, body: CreateAgent
   return toAgent(row)
 }
 
-export async function getAgent(db: Db, workspaceId: string, id: string): Promise<Agent> {
+export async function findAgent(db: Db, workspaceId: string, id: string): Promise<Agent | undefined> {
   const row = await repo.findAgent(db, workspaceId, id)
-  if (!row) throw notFound('agent')
-  return toAgent(row)
+  return row && toAgent(row)
+}
+
+export async function getAgent(db: Db, workspaceId: string, id: string): Promise<Agent> {
+  const agent = await findAgent(db, workspaceId, id)
+  if (!agent) throw notFound('agent')
+  return agent
 }
 
 export async function listAgents(db: Db, workspaceId: string, query: ListAgentsQuery) {
@@ -209,10 +191,7 @@ export async function listAgents(db: Db, workspaceId: string, query: ListAgentsQ
   return { agents: items.map(toAgent), nextCursor }
 }
 
-function dataOf(a: Agent): AgentData {
-  const { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role, endpointing } = a
-  return { name, promptDraft, promptPublished, welcome, voice, llmModel, language, enabledTools, toolConfigs, webhookUrl, agentType, role, endpointing }
-}
+const dataOf = (a: Agent): AgentData => Object.fromEntries(Object.keys(AGENT_COLUMNS).map((key) => [key, a[key as keyof AgentData]])) as AgentData
 
 async function write(db: Db, current: AgentTable, data: AgentData, publishedAt: string | null): Promise<Agent> {
   const row: AgentTable = {

@@ -1,25 +1,36 @@
-export type AgentType = 'inbound' | 'outbound'
-export type AgentRole = 'reception' | 'booking' | 'sales' | 'followup'
+import type { AgentData } from './agents.model.ts'
 
-/** welcome, voice, enabled_tools and tool_configs hold JSON text. */
-export interface AgentTable {
+export type { AgentRole, AgentType } from './agents.model.ts'
+
+/** The column each of the agent's settable fields is stored in. */
+export const AGENT_COLUMNS = {
+  name: 'name',
+  promptDraft: 'prompt_draft',
+  promptPublished: 'prompt_published',
+  welcome: 'welcome',
+  voice: 'voice',
+  llmModel: 'llm_model',
+  language: 'language',
+  enabledTools: 'enabled_tools',
+  toolConfigs: 'tool_configs',
+  webhookUrl: 'webhook_url',
+  agentType: 'agent_type',
+  role: 'role',
+  endpointing: 'endpointing',
+} as const satisfies Record<keyof AgentData, string>
+
+/**
+ * A field that is not text is stored as text: welcome, voice, enabled_tools and tool_configs as
+ * JSON, endpointing as its preset name or its milliseconds in decimal digits ('800').
+ */
+type Stored<T> = [T] extends [string] ? T : string
+
+/** The settable fields' columns ('' in webhook_url when the agent has no webhook). */
+type SettingColumns = { [K in keyof AgentData as (typeof AGENT_COLUMNS)[K]]: Stored<AgentData[K]> }
+
+export interface AgentTable extends SettingColumns {
   id: string
   workspace_id: string
-  name: string
-  prompt_draft: string
-  prompt_published: string
-  welcome: string
-  voice: string
-  llm_model: string
-  language: string
-  enabled_tools: string
-  tool_configs: string
-  /** '' when the agent has no webhook. */
-  webhook_url: string
-  agent_type: AgentType
-  role: AgentRole
-  /** 'fast', 'normal' or 'patient', or the base silence in ms as decimal digits ('800'). */
-  endpointing: string
   /** Grows by one on every change; a call's snapshot records the version it ran. */
   version: number
   published_at: string | null

@@ -18,7 +18,7 @@ export { agentReadiness, type BrainKind, type Readiness, type UnreachableProvide
 export { checkTools, TOOL_NAMES, TOOLS, type ToolDefinition } from './tools.ts'
 export { fillTemplate, templateVariables } from '../template.ts'
 export { PREVIEW_SAMPLE_RATE, speakPreview, voicePreviewController } from './voice-preview.ts'
-export { createAgent, getAgent, updateAgent, publishAgent, deleteAgent, type AgentRules } from './agents.service.ts'
+export { createAgent, findAgent, getAgent, updateAgent, publishAgent, deleteAgent, type AgentRules } from './agents.service.ts'
 
 /** What the agents module needs from the workflows module (wired by the app, so neither imports the other). */
 export interface AgentWorkflowHooks {

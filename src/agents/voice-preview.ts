@@ -10,7 +10,7 @@ import { writeWav } from '../voice/audio.ts'
 import type { VoiceEngines } from '../voice/engines.ts'
 import { synthesizeAll } from '../voice/tts/index.ts'
 import { type Voice, VoiceInput } from './agents.model.ts'
-import { findAgent } from './agents.repository.ts'
+import { findAgent } from './agents.service.ts'
 import { PreviewQuota, type PreviewQuotaOptions } from './preview-quota.ts'
 
 export const PREVIEW_SAMPLE_RATE = 16000
@@ -43,7 +43,7 @@ export function voicePreviewController(db: Db, auth: AuthPlugin, engines: () => 
       if (!agent) throw notFound('agent')
       const ready = engines()
       if (!ready) throw new AppError(503, 'not_ready', 'the appliance is loading its speech engines; try again shortly')
-      const voice = { ...(JSON.parse(agent.voice) as Voice), ...body.voice }
+      const voice: Voice = { ...agent.voice, ...body.voice }
       const release = quota.acquire(principal.workspaceId)
       let spoken: { wav: Uint8Array; fallback?: string }
       try {

@@ -1,6 +1,6 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
-import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgentRow, TOOLS, type UnreachableProvider, voicePreviewController } from '../agents/index.ts'
+import { agentReadiness, agentsController, type AgentWorkflowHooks, findAgent, findAgentRow, TOOLS, type UnreachableProvider, voicePreviewController } from '../agents/index.ts'
 import { apiKeysController } from '../api-keys/index.ts'
 import { billingController } from '../billing/index.ts'
 import { analysisSettingsController, callsController, type Dialer, recordingLinkRoute, recordsController, recordsDeps, linkKeyFor } from '../calls/index.ts'
@@ -70,18 +70,15 @@ export const FEATURES: FeatureMount[] = [
   ({ db, config }, auth) => carrierController(db, config, auth),
   ({ db, config, unreachableProviders, publicBase }, auth) =>
     numbersController(db, config, publicBase, auth, async (workspaceId, agentId) => {
-      const agent = await findAgentRow(db, workspaceId, agentId)
+      const agent = await findAgent(db, workspaceId, agentId)
       if (!agent) return undefined
       const hasWorkflow = (await findWorkflowGraph(db, workspaceId, agentId)) !== undefined
-      return agentReadiness({ llmModel: agent.llm_model, voice: JSON.parse(agent.voice), hasWorkflow }, servingFromConfig(config), unreachableProviders?.())
+      return agentReadiness({ llmModel: agent.llmModel, voice: agent.voice, hasWorkflow }, servingFromConfig(config), unreachableProviders?.())
     }),
   (deps, auth) =>
     workflowsFeature(deps, auth, {
       agentExists: async (workspaceId, agentId) => (await findAgentRow(deps.db, workspaceId, agentId)) !== undefined,
-      enabledTools: async (workspaceId, agentId) => {
-        const agent = await findAgentRow(deps.db, workspaceId, agentId)
-        return agent ? (JSON.parse(agent.enabled_tools) as string[]) : []
-      },
+      enabledTools: async (workspaceId, agentId) => (await findAgent(deps.db, workspaceId, agentId))?.enabledTools ?? [],
     }),
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, deps.publicBase, auth),
   ({ db, config, background, publicBase }, auth) => recordsController(db, () => recordsDeps(db, config, publicBase()), auth, () => background?.wakeAnalysis()),
