@@ -1,7 +1,7 @@
 // Jobs and contacts. Every change of a contact's status moves the job's counters in the same
 // transaction (bump), so the counters equal counts over the contacts at every commit.
 import { sql, type Insertable, type Transaction } from 'kysely'
-import { type Database, type Db, lockedForUpdate } from '../db/index.ts'
+import { type Database, type Db, forEachChunk, lockedForUpdate } from '../db/index.ts'
 import type { Counter, JobStatus, OutboundContactTable, OutboundJobTable } from './campaigns.table.ts'
 
 export type Tx = Transaction<Database> | Db
@@ -10,11 +10,7 @@ const CHUNK = 500
 
 export async function insertJob(trx: Tx, job: Insertable<OutboundJobTable>, contacts: Insertable<OutboundContactTable>[]): Promise<void> {
   await trx.insertInto('outbound_jobs').values(job).execute()
-  for (let i = 0; i < contacts.length; i += CHUNK) {
-    await trx.insertInto('outbound_contacts').values(contacts.slice(i, i + CHUNK)).execute()
-    // bun:sqlite answers at once, so awaiting alone never lets other requests run: yield a turn
-    await new Promise((r) => setImmediate(r))
-  }
+  await forEachChunk(contacts, CHUNK, (chunk) => trx.insertInto('outbound_contacts').values(chunk).execute())
 }
 
 /** Adds `deltas` to the job's counters. */

@@ -1,7 +1,7 @@
 // Creating a job from contacts prepared off the event loop (upload/): the agent, the number and
 // the settings checked, naming each offending field, the do-not-call list applied. Then one transaction.
 import { snapshotAgent, templateVariables, type AgentSnapshot } from '../agents/index.ts'
-import type { Db } from '../db/index.ts'
+import { type Db, forEachChunk } from '../db/index.ts'
 import { listedAmong } from '../do-not-call/index.ts'
 import { validation, type FieldIssue } from '../errors.ts'
 import { newId, nowIso } from '../ids.ts'
@@ -20,7 +20,7 @@ import { MAX_ISSUES, type PreparedContacts } from './upload/index.ts'
 
 /** Variables every call has (calls/runtime/profile.ts): never missing. */
 const BUILT_IN = new Set(['caller_number', 'called_number', 'call_type', 'current_time', 'current_date'])
-const YIELD_EVERY = 5000
+const ROWS_PER_TURN = 5000
 
 export function settingsFrom(input: JobSettingsInput | undefined, issues: FieldIssue[]): JobSettings {
   const s = input ?? {}
@@ -119,25 +119,27 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: JobHea
   }
   const contacts: Insertable<OutboundContactTable>[] = []
   let from = 0
-  for (let position = 0; position < numbers.length; position++) {
-    if (position % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r)) // 100,000 rows must not hold the event loop
-    const to = numbers[position]!
-    const end = prepared.variables.indexOf('\n', from)
-    const variables = prepared.variables.slice(from, end < 0 ? undefined : end)
-    from = end + 1
-    const suppressed = listed.has(to)
-    contacts.push({
-      id: `${jobId}_${position}`,
-      job_id: jobId,
-      position,
-      to_number: to,
-      variables,
-      status: suppressed ? 'suppressed' : 'pending',
-      outcome: suppressed ? 'suppressed' : null,
-      next_attempt_ms: startMs,
-      updated_at: createdAt,
-    })
-  }
+  // 100,000 rows must not hold the event loop
+  await forEachChunk(numbers, ROWS_PER_TURN, (chunk, offset) => {
+    for (const [i, to] of chunk.entries()) {
+      const position = offset + i
+      const end = prepared.variables.indexOf('\n', from)
+      const variables = prepared.variables.slice(from, end < 0 ? undefined : end)
+      from = end + 1
+      const suppressed = listed.has(to)
+      contacts.push({
+        id: `${jobId}_${position}`,
+        job_id: jobId,
+        position,
+        to_number: to,
+        variables,
+        status: suppressed ? 'suppressed' : 'pending',
+        outcome: suppressed ? 'suppressed' : null,
+        next_attempt_ms: startMs,
+        updated_at: createdAt,
+      })
+    }
+  })
   await d.db.transaction().execute(async (trx) => {
     await repo.insertJob(trx, job, contacts)
     if (!scheduled) await d.events.emit(trx, { type: 'job.started', workspaceId, jobId, at: createdAt })

@@ -4,7 +4,7 @@
 // the moment its call ends (onEnded), not by polling.
 import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
 import { type AnswerGate, CallRefused, type Dialer, ledger } from '../calls/index.ts'
-import type { Db } from '../db/index.ts'
+import { type Db, yieldTurn } from '../db/index.ts'
 import { nowIso } from '../ids.ts'
 import type { Logger } from '../log.ts'
 import { getNumberRoute, type NumberRoute } from '../numbers/index.ts'
@@ -126,7 +126,7 @@ export class Dispatcher {
           if (!claim) break
           if (claim !== 'again') await this.dial(job, claim, resolved)
           // bun:sqlite answers at once: without this a long pass would hold the event loop
-          await new Promise((r) => setImmediate(r))
+          await yieldTurn()
         }
       }
       logJobClosed(this.d.log, await this.d.db.transaction().execute((trx) => closeIfDone(trx as Db, this.d.events, job.id)))

@@ -1,6 +1,7 @@
 export { openDatabase, openPostgres, type DbHandle } from './client.ts'
 export type { Database, Db } from './database.ts'
 export { autoId, autoIdType, columnTypes, type DbKind, isConstraintViolation, isPostgres, isUnstorableText, kindOf, lockedForUpdate, refreshPlannerStats, retryOnDeadlock, skipLocked } from './dialect.ts'
+export { type ChunkSource, forEachChunk, yieldTurn } from './chunks.ts'
 export { lockDataDir, DataDirLockedError } from './lock.ts'
 export { migrateToLatest } from './migrate.ts'
 export { maskDatabaseUrl } from './postgres.ts'

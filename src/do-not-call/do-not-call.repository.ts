@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Db } from '../db/index.ts'
+import { type Db, forEachChunk } from '../db/index.ts'
 
 export interface DncEntry {
   number: string
@@ -12,11 +12,11 @@ const CHUNK = 400
 /** Adds numbers; those already listed keep their first reason. Returns how many were new. */
 export async function addNumbers(db: Db, workspaceId: string, entries: DncEntry[], createdAt: string): Promise<number> {
   let added = 0
-  for (let i = 0; i < entries.length; i += CHUNK) {
-    const rows = entries.slice(i, i + CHUNK).map((e) => ({ workspace_id: workspaceId, number: e.number, reason: e.reason, source: e.source, created_at: createdAt }))
+  await forEachChunk(entries, CHUNK, async (chunk) => {
+    const rows = chunk.map((e) => ({ workspace_id: workspaceId, number: e.number, reason: e.reason, source: e.source, created_at: createdAt }))
     const r = await db.insertInto('do_not_call').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst()
     added += Number(r.numInsertedOrUpdatedRows ?? 0n)
-  }
+  })
   return added
 }
 
@@ -29,12 +29,10 @@ export const isListed = async (db: Db, workspaceId: string, number: string) =>
 /** Which of `numbers` are listed. */
 export async function listedAmong(db: Db, workspaceId: string, numbers: string[]): Promise<Set<string>> {
   const out = new Set<string>()
-  for (let i = 0; i < numbers.length; i += CHUNK) {
-    const rows = await db.selectFrom('do_not_call').select('number').where('workspace_id', '=', workspaceId).where('number', 'in', numbers.slice(i, i + CHUNK)).execute()
+  await forEachChunk(numbers, CHUNK, async (chunk) => {
+    const rows = await db.selectFrom('do_not_call').select('number').where('workspace_id', '=', workspaceId).where('number', 'in', chunk).execute()
     for (const r of rows) out.add(r.number)
-    // bun:sqlite answers at once: yield a turn so a 100,000-number check does not hold the event loop
-    if (i % (CHUNK * 8) === 0) await new Promise((r) => setImmediate(r))
-  }
+  })
   return out
 }
 

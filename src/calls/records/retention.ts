@@ -1,4 +1,4 @@
-import { type Db, refreshPlannerStats, retryOnDeadlock } from '../../db/index.ts'
+import { type Db, forEachChunk, refreshPlannerStats, retryOnDeadlock } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
 import { Poller, releaseLease, takeLease } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
@@ -34,32 +34,29 @@ export const orphanDays = (p: RetentionPolicy) => p.recordingDays || p.callDays
 export async function sweepRetention(db: Db, policy: RetentionPolicy, now: Date, storage: Pick<RecordingStorage, 'remove'>): Promise<{ recordings: number; calls: number }> {
   let recordings = 0
   let calls = 0
+  // Each chunk leaves the query's matches once handled, so every chunk is the query's first BATCH rows.
   if (policy.recordingDays > 0) {
     const before = new Date(now.getTime() - policy.recordingDays * DAY_MS).toISOString()
-    for (;;) {
-      const rows = await db
-        .selectFrom('calls').select(['id', 'recording_path'])
-        .where('ended_at', '<', before).where('recording_path', 'is not', null).limit(BATCH).execute()
+    const recorded = () =>
+      db.selectFrom('calls').select(['id', 'recording_path']).where('ended_at', '<', before).where('recording_path', 'is not', null).limit(BATCH).execute()
+    await forEachChunk(recorded, BATCH, async (rows) => {
       for (const r of rows) {
         await storage.remove(r.recording_path!)
         await ledger.forgetRecording(db, r.id)
       }
       recordings += rows.length
-      if (rows.length < BATCH) break
-    }
+    })
   }
   if (policy.callDays > 0) {
     const before = new Date(now.getTime() - policy.callDays * DAY_MS).toISOString()
-    for (;;) {
-      const rows = await db.selectFrom('calls').select(['id', 'recording_path']).where('ended_at', '<', before).where('status', '=', 'ended').limit(BATCH).execute()
-      if (!rows.length) break
+    const expired = () => db.selectFrom('calls').select(['id', 'recording_path']).where('ended_at', '<', before).where('status', '=', 'ended').limit(BATCH).execute()
+    await forEachChunk(expired, BATCH, async (rows) => {
       for (const r of rows.filter((x) => x.recording_path)) await storage.remove(r.recording_path!)
       recordings += rows.filter((x) => x.recording_path).length
       const ids = rows.map((r) => r.id)
       await retryOnDeadlock(() => ledger.deleteExpiredCalls(db, ids))
       calls += ids.length
-      if (ids.length < BATCH) break
-    }
+    })
   }
   return { recordings, calls }
 }
