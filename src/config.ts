@@ -130,7 +130,7 @@ export const CONFIG_KEYS = {
   OPENAI_STT_MODEL: { default: 'gpt-4o-transcribe', doc: 'OpenAI transcription model' },
   VOICE_PRICE_TABLE: { default: '', doc: 'JSON price table (USD) merged over the built-in list prices: {"llm":{"model":{"inputPerMTok":n,"outputPerMTok":n}},"tts":{"provider":perMillionChars},"stt":{"provider":perMinute},"telephony":{"inbound":perMinute,"outbound":perMinute}}' },
   OUTBOUND_MAX_CALLS: { default: 20, doc: 'live campaign calls this node places at once, across all outbound jobs (each job also keeps to its settings.maxConcurrent)' },
-  OUTBOUND_JOB_MAX_BODY_BYTES: { default: 16_777_216, doc: 'largest request body of POST /api/outbound/jobs (up to 100,000 contacts, JSON or CSV); larger gets 413' },
+  OUTBOUND_JOB_MAX_BODY_BYTES: { default: 16_777_216, doc: 'largest request body of POST /api/outbound/jobs (up to 100,000 contacts, JSON or CSV) and of its CSV preview (POST /api/outbound/jobs/preview); larger gets 413' },
   NODE_ID: { default: '', doc: 'name of this appliance node on its leases and calls; empty means the host name (SQLite) or the host name and a random suffix (PostgreSQL); nodes sharing one database each need their own' },
   DATABASE_URL: { default: '', doc: 'postgres://user:password@host:port/database to keep state in PostgreSQL (several nodes may share it); empty means SQLite in DATA_DIR' },
   NODE_LEASE_MS: { default: 15_000, doc: 'with DATABASE_URL: a node that has not renewed its presence for this long is lost; other nodes close its calls and take over its trunk registrations' },

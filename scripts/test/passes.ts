@@ -34,6 +34,7 @@ export const POSTGRES_PASS = [
   'test/integration/calls/records-api.test.ts',
   'test/integration/calls/retention.test.ts',
   'test/integration/campaigns/campaign-webhooks.test.ts',
+  'test/integration/campaigns/contacts-preview.test.ts',
   'test/integration/campaigns/jobs-api.test.ts',
   'test/integration/campaigns/tenant-boundary.test.ts',
 ]

@@ -136,3 +136,28 @@ export const ContactsQuery = t.Object({
   cursor: t.Optional(t.String({ description: "the previous page's nextCursor" })),
 })
 export type ContactsQuery = typeof ContactsQuery.static
+
+export const PreviewQuery = t.Object({
+  columns: t.Optional(t.String({ description: 'a JSON array, one entry per column of the header: "to", a variable name, or "" to leave the column out; absent: the header as written' })),
+  defaultCountry: t.Optional(t.String({ description: 'the country (ISO 3166 alpha-2) of numbers written without +country code' })),
+  agentId: t.Optional(t.String({ description: 'an outbound agent: rows lacking a variable it uses get a warning' })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 10, description: 'rows shown' })),
+})
+
+export const ContactsPreview = t.Object({
+  header: t.Array(t.String(), { description: 'the header row (line 1), trimmed, without a byte order mark' }),
+  columns: t.Array(t.String(), { description: 'the name each column was read as: the columns given, else the header' }),
+  suggestedColumns: t.Array(t.String(), { description: 'a mapping to start from: the phone-like column as "to", the others as variable names' }),
+  rows: t.Array(
+    t.Object({
+      line: t.Integer({ description: 'the line the row starts on; the header is line 1' }),
+      cells: t.Array(t.String()),
+      to: t.Union([t.String(), t.Null()], { description: 'the number as the job would store it (E.164); null when it cannot be read' }),
+      dynamicVariables: t.Record(t.String(), t.String()),
+    }),
+    { description: 'the first `limit` rows after the header' },
+  ),
+  rowCount: t.Integer({ description: 'rows after the header, blank lines left out' }),
+  errors: t.Array(Warning, { description: 'what POST /api/outbound/jobs would refuse this file for (at most 50), with its paths; empty: it would be accepted' }),
+  warnings: t.Array(Warning, { description: 'duplicates merged, variables the agent uses missing' }),
+})

@@ -6,11 +6,11 @@ import type { Logger } from '../log.ts'
 import { IdParams, NextCursor } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
 import type { SecretBox } from '../secrets/index.ts'
-import { ContactsQuery, CreateJobBody, MAX_CONTACTS, OutboundContact, OutboundJob, OutboundJobDetail, Warning } from './campaigns.model.ts'
+import { ContactsPreview, ContactsQuery, CreateJobBody, MAX_CONTACTS, OutboundContact, OutboundJob, OutboundJobDetail, PreviewQuery, Warning } from './campaigns.model.ts'
 import * as service from './campaigns.service.ts'
 import { agentVariables, createJob, targetIssues } from './create.ts'
 import type { CampaignEvents } from './events.ts'
-import { type JobUpload, readJobUpload, UploadGate } from './upload/index.ts'
+import { type JobUpload, readContactsPreview, readJobUpload, UploadGate, type UploadTargets } from './upload/index.ts'
 
 export { Dispatcher, type DispatcherDeps } from './dispatcher.ts'
 export { noEvents, RecordedEvents, type CampaignEvent, type CampaignEvents } from './events.ts'
@@ -35,6 +35,7 @@ const CsvQuery = t.Object({
   name: t.Optional(t.String()),
   settings: t.Optional(t.String({ description: 'with Content-Type text/csv: the settings object as JSON' })),
   defaultCountry: t.Optional(t.String({ description: 'with Content-Type text/csv: the country (ISO 3166 alpha-2) of numbers written without +country code' })),
+  columns: t.Optional(t.String({ description: 'with Content-Type text/csv: a JSON array, one entry per column of the header: "to", a variable name, or "" to leave the column out' })),
 })
 
 export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
@@ -47,6 +48,10 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
     ] as const
   const gate = new UploadGate()
   const uploads = new WeakMap<Request, JobUpload>()
+  const targetsIn = (workspaceId: string): UploadTargets => ({
+    issues: async (given) => (await targetIssues(d, workspaceId, given)).issues,
+    used: (agentId) => agentVariables(d, workspaceId, agentId),
+  })
   return new Elysia({ prefix: '/api/outbound/jobs', tags: ['Outbound jobs'] })
     .use(auth)
     .macro({
@@ -56,8 +61,7 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
       jobUpload: {
         transform: async (ctx) => {
           const { workspaceId } = (ctx as unknown as { principal: Principal }).principal
-          const targets = { issues: async (given: object) => (await targetIssues(d, workspaceId, given)).issues, used: (agentId: string) => agentVariables(d, workspaceId, agentId) }
-          const upload = await readJobUpload(ctx.request, ctx.query as typeof CsvQuery.static, d.maxUploadBytes, gate, targets)
+          const upload = await readJobUpload(ctx.request, ctx.query as typeof CsvQuery.static, d.maxUploadBytes, gate, targetsIn(workspaceId))
           uploads.set(ctx.request, upload)
           ctx.body = upload.head
         },
@@ -86,10 +90,27 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
             'defaultCountry (ISO 3166 alpha-2). Duplicate numbers are merged (called once, first contact wins) and reported in warnings, ' +
             'as are contacts lacking a variable the agent uses. Numbers on the do-not-call list count as suppressed. Without a future ' +
             'settings.scheduling.startAt the job is in_progress at once. Errors: 422 validation_failed naming each field (contacts[17].to; in CSV the line counted from 1 with the header as line 1, and the column: contactsCsv[line 3].to); ' +
-            'an unknown agentId or phoneNumberId is refused as soon as it is read, before the contacts; 429 while 2 uploads are being processed.',
+            'an unknown agentId or phoneNumberId is refused as soon as it is read, before the contacts; 429 while 2 uploads are being processed. ' +
+            'POST /api/outbound/jobs/preview shows what a CSV body would give, without creating anything.',
         },
       },
     )
+    .post('/preview', ({ request, query, principal }) => readContactsPreview(request, query, d.maxUploadBytes, gate, targetsIn(principal.workspaceId)), {
+      permission: 'campaigns:write',
+      query: PreviewQuery,
+      response: ContactsPreview,
+      detail: {
+        summary: 'Preview a contacts CSV before creating a job: its header, first rows, row count and what the upload would refuse',
+        description:
+          'The body is the CSV (Content-Type text/csv), as POST /api/outbound/jobs takes it, read by the same parser and checked by the same rules ' +
+          '(RFC 4180 quotes and doubled quotes, CRLF or LF, a UTF-8 byte order mark dropped). Nothing is stored. The file\'s problems are answered ' +
+          'with 200 in errors (paths such as contactsCsv[line 3].to, columns[1]); a job created from the same file, columns and defaultCountry ' +
+          'is refused for exactly those. Errors: 413 over OUTBOUND_JOB_MAX_BODY_BYTES, 415 for a body that is not text/csv, 422 validation_failed ' +
+          'for columns that are not a JSON array of strings, a bad defaultCountry, an agentId that is no outbound agent of the workspace, or a ' +
+          'quoted field never closed; 429 while 2 uploads are being processed.',
+        requestBody: { required: true, content: { 'text/csv': { schema: { type: 'string' } } } },
+      },
+    })
     .get('', ({ query, principal }) => service.listJobs(d.db, principal.workspaceId, query), {
       permission: 'campaigns:read',
       query: PaginationQuery,

@@ -11,7 +11,6 @@ import api from './web/api.mjs' with { type: 'file' }
 import app from './web/app.mjs' with { type: 'file' }
 import chart from './web/chart.mjs' with { type: 'file' }
 import css from './web/console.css' with { type: 'file' }
-import csv from './web/csv.mjs' with { type: 'file' }
 import favicon from './web/favicon.svg' with { type: 'file' }
 import graphLayout from './web/graph-layout.mjs' with { type: 'file' }
 import index from './web/shell.html.tmpl' with { type: 'file' }
@@ -37,7 +36,6 @@ export const ASSET_FILES: Record<string, string> = {
   'ui.mjs': ui,
   'chart.mjs': chart,
   'console.css': css,
-  'csv.mjs': csv,
   'graph-layout.mjs': graphLayout,
   'favicon.svg': favicon,
   'pages/overview.mjs': overview,

@@ -6,8 +6,10 @@ const tooLarge = (limit: number) =>
 const badBody = (message: string) =>
   new AppError(422, 'validation_failed', `body: ${message}`, { fields: [{ path: 'body', location: 'body', message }] })
 
-/** The one route whose body may exceed MAX_BODY_BYTES and be CSV: a campaign's contacts, read by its own route (campaigns/upload). */
-export const isJobUpload = (request: Request) => request.method === 'POST' && new URL(request.url).pathname === '/api/outbound/jobs'
+/** The routes whose body may exceed MAX_BODY_BYTES and be CSV: a campaign's contacts and their preview, read by their own routes (campaigns/upload). */
+const UPLOAD_PATHS = new Set(['/api/outbound/jobs', '/api/outbound/jobs/preview'])
+
+export const isJobUpload = (request: Request) => request.method === 'POST' && UPLOAD_PATHS.has(new URL(request.url).pathname)
 
 export function bodyLimitFor(request: Request, limits: { MAX_BODY_BYTES: number; OUTBOUND_JOB_MAX_BODY_BYTES: number }): number {
   return isJobUpload(request) ? limits.OUTBOUND_JOB_MAX_BODY_BYTES : limits.MAX_BODY_BYTES

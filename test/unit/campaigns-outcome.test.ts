@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { attemptOutcome } from '../../src/campaigns/claims.ts'
-import { contactsFromCsv } from '../../src/campaigns/csv.ts'
+import { contactsFromCsv, suggestColumns } from '../../src/campaigns/csv.ts'
 
 describe("an attempt's outcome from its call row", () => {
   const row = (o: Record<string, unknown>) => ({ outcome: null, end_reason: null, answered_at: null, answered_by: null, ...o }) as any
@@ -37,5 +37,15 @@ describe('contacts from CSV', () => {
   })
   test('a row with the wrong number of fields is refused with its line', () => {
     expect(() => contactsFromCsv('to,name\n+14155550100\n')).toThrow('contactsCsv[line 2]')
+  })
+
+  test('the suggested mapping names the phone-like column `to` and makes the others variable names', () => {
+    expect(suggestColumns(['First Name', 'Phone', 'notes', '', '2nd try'])).toEqual(['First_Name', 'to', 'notes', '', '_2nd_try'])
+    expect(suggestColumns(['mobile', 'to'])).toEqual(['mobile', 'to'])
+  })
+
+  test('columns rename each column; an empty name leaves the column out', () => {
+    expect(contactsFromCsv('First Name,Phone,notes\nAda,+14155550101,x\n', ['first', 'to', ''])).toEqual([{ to: '+14155550101', dynamicVariables: { first: 'Ada' }, line: 2 }])
+    expect(() => contactsFromCsv('a,b\n1,2\n', ['to', 'to'])).toThrow('only one column may be `to`')
   })
 })

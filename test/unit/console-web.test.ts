@@ -1,28 +1,11 @@
-// The console's pure parts: CSV parsing and column mapping for campaigns, the workflow graph
-// layout, and the shell page's import map.
+// The console's pure parts: the workflow graph layout and the shell page's import map. (A
+// campaign's CSV is previewed by the appliance: test/integration/campaigns/contacts-preview.test.ts.)
 import { describe, expect, test } from 'bun:test'
 import { renderIndex } from '../../src/console/index.ts'
-// @ts-ignore: plain browser modules without type declarations
-import { guessMapping, parseCsv, toContacts } from '../../src/console/web/csv.mjs'
 // @ts-ignore: plain browser modules without type declarations
 import { BOX, layoutGraph } from '../../src/console/web/graph-layout.mjs'
 // @ts-ignore: plain browser modules without type declarations
 import { withNode } from '../../src/console/web/pages/workflow-editor.mjs'
-
-describe('campaign CSV', () => {
-  test('quoted fields keep commas, doubled quotes and line breaks; CRLF and blank lines are fine', () => {
-    const { header, rows } = parseCsv('name,phone\r\n"Doe, Jane",+14155550101\r\n\r\n"say ""hi""\nthere",+14155550102')
-    expect(header).toEqual(['name', 'phone'])
-    expect(rows).toEqual([['Doe, Jane', '+14155550101'], ['say "hi"\nthere', '+14155550102']])
-  })
-
-  test('the phone column is guessed as "to"; other columns become variables, an emptied mapping leaves a column out', () => {
-    const { header, rows } = parseCsv('First Name,Phone,notes\nAda,+14155550101,x\n')
-    const mapping = guessMapping(header)
-    expect(mapping).toEqual(['First_Name', 'to', 'notes'])
-    expect(toContacts(rows, ['first', 'to', ''])).toEqual([{ to: '+14155550101', dynamicVariables: { first: 'Ada' } }])
-  })
-})
 
 describe('workflow graph layout', () => {
   const graph = {

@@ -4,13 +4,12 @@ import { Value } from '@sinclair/typebox/value'
 import { type FieldIssue, validation } from '../../errors.ts'
 import { JOB_JSON_LIMITS, parseJsonObject } from '../../http/body.ts'
 import { fromValidation } from '../../http/errors.ts'
-import { MAX_VARIABLES } from '../../http/models.ts'
 // from the module itself, not numbers/index.ts: that face brings the SIP registration graph, with
 // which the executable's worker thread ends before its first message
 import { contactE164, countryCode } from '../../numbers/e164.ts'
 import type { CountryCode } from 'libphonenumber-js'
 import { CreateJobBody, MAX_CONTACTS } from '../campaigns.model.ts'
-import { contactsFromCsv, csvPath, parseCsvHeader } from '../csv.ts'
+import { csvContacts, csvPath, VARIABLE_NAME } from '../csv.ts'
 
 export interface Warning {
   path: string
@@ -41,6 +40,8 @@ export interface UploadInput {
   used: string[]
   /** With a CSV body: the defaultCountry query parameter (a JSON body names its own). */
   defaultCountry?: string
+  /** With a CSV body: the columns query parameter, the name each column is read as. */
+  columns?: string[]
 }
 
 /** The body's other fields (JSON bodies; validated by the route's schema) and its contacts. */
@@ -49,7 +50,6 @@ export interface PreparedUpload {
   contacts: PreparedContacts
 }
 
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 export const MAX_ISSUES = 50
 export const MAX_WARNINGS = 100
 const CONTACTS_SCHEMA = CreateJobBody.properties.contacts
@@ -69,7 +69,7 @@ export interface NormaliseOptions {
 }
 
 /** The job's defaultCountry, checked before any number is read with it. */
-function defaultCountryOf(raw: unknown): CountryCode | undefined {
+export function defaultCountryOf(raw: unknown): CountryCode | undefined {
   if (raw === undefined || raw === '') return undefined
   const code = typeof raw === 'string' ? countryCode(raw) : undefined
   if (!code) throw validation([{ path: 'defaultCountry', message: 'must be an ISO 3166 alpha-2 country code with a numbering plan, such as US, GB or DE' }])
@@ -77,13 +77,13 @@ function defaultCountryOf(raw: unknown): CountryCode | undefined {
 }
 
 export function prepareUpload(input: UploadInput): PreparedUpload {
-  if (input.csv) return { head: {}, contacts: csvContacts(Buffer.from(input.bytes).toString('utf8'), input.used, defaultCountryOf(input.defaultCountry)) }
+  if (input.csv) return { head: {}, contacts: fromCsv(Buffer.from(input.bytes).toString('utf8'), input.used, defaultCountryOf(input.defaultCountry), input.columns) }
   const { contacts, contactsCsv, ...head } = parseJsonObject(input.bytes, JOB_JSON_LIMITS) as Record<string, unknown>
   const defaultCountry = defaultCountryOf(head.defaultCountry)
   if (contacts !== undefined && contactsCsv !== undefined) throw validation([{ path: 'contactsCsv', message: 'give contacts or contactsCsv, not both' }])
   if (contactsCsv !== undefined) {
     if (typeof contactsCsv !== 'string') throw validation([{ path: 'contactsCsv', message: 'must be a string' }])
-    return { head, contacts: csvContacts(contactsCsv, input.used, defaultCountry) }
+    return { head, contacts: fromCsv(contactsCsv, input.used, defaultCountry) }
   }
   if (contacts !== undefined && !Value.Check(CONTACTS_SCHEMA, contacts)) {
     const all = [...Value.Errors(CONTACTS_SCHEMA, contacts)].map((e) => ({ type: e.type, path: `/contacts${e.path}`, message: e.message, schema: e.schema, value: e.value }))
@@ -92,14 +92,10 @@ export function prepareUpload(input: UploadInput): PreparedUpload {
   return { head, contacts: normalise((contacts ?? []) as Contact[], input.used, { defaultCountry }) }
 }
 
-function csvContacts(text: string, used: string[], defaultCountry: CountryCode | undefined): PreparedContacts {
-  const header = parseCsvHeader(text)
-  if (header.length > MAX_VARIABLES + 1) throw validation([{ path: 'contactsCsv', message: `has ${header.length} columns: at most a \`to\` column and ${MAX_VARIABLES} variables` }])
-  const bad = header.flatMap((name, c) =>
-    name === 'to' || name === '' || VARIABLE_NAME.test(name) ? [] : [{ path: csvPath(1, name), message: `line 1, column ${c + 1}: variable names must look like {{placeholders}}: a letter or _, then letters, digits, _ . -` }],
-  )
-  if (bad.length) throw validation(bad.slice(0, MAX_ISSUES))
-  return normalise(contactsFromCsv(text), used, { defaultCountry, toColumn: header.indexOf('to') + 1 })
+function fromCsv(text: string, used: string[], defaultCountry: CountryCode | undefined, columns?: string[]): PreparedContacts {
+  const { names, contacts, issues } = csvContacts(text, columns)
+  if (issues.length) throw validation(issues.slice(0, MAX_ISSUES))
+  return normalise(contacts, used, { defaultCountry, toColumn: names.indexOf('to') + 1 })
 }
 
 /** Numbers checked, variable names checked, duplicates merged (the first contact wins), missing variables reported. */

@@ -1,18 +1,13 @@
-// The worker thread that parses and validates a campaign's upload (prepare.ts), so that a job of
-// 100,000 contacts never holds the event loop that HTTP and SIP share. One upload per worker.
+// The worker thread that runs a campaign upload's task (task.ts), so that a file of 100,000
+// contacts never holds the event loop that HTTP and SIP share. One task per worker.
 import { AppError } from '../../errors.ts'
-import { prepareUpload, type PreparedUpload, type UploadInput } from './prepare.ts'
-
-export type UploadReply =
-  | { ready: true }
-  | { ok: true; value: PreparedUpload }
-  | { ok: false; error: { status: number; code: AppError['code']; message: string; details?: Record<string, unknown> } }
+import { runTask, type UploadReply, type UploadTask } from './task.ts'
 
 declare const self: Worker
-self.onmessage = (ev: MessageEvent<UploadInput>) => {
+self.onmessage = (ev: MessageEvent<UploadTask>) => {
   let reply: UploadReply
   try {
-    reply = { ok: true, value: prepareUpload(ev.data) }
+    reply = { ok: true, value: runTask(ev.data) }
   } catch (err) {
     // only our own errors carry a message meant for the client
     reply = err instanceof AppError

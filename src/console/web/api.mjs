@@ -47,6 +47,13 @@ export async function api(method, path, body, key = session.key()) {
   return text ? JSON.parse(text) : undefined
 }
 
+/** POSTs a file as it is (a CSV), with its own Content-Type; answers the JSON like `api`. */
+export async function postFile(path, file, contentType, key = session.key()) {
+  const res = await fetch(path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, body: file })
+  if (!res.ok) await failed(res, key)
+  return res.json()
+}
+
 export const get = (path) => api('GET', path)
 export const post = (path, body = {}) => api('POST', path, body)
 export const put = (path, body) => api('PUT', path, body)

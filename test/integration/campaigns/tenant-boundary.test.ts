@@ -52,6 +52,17 @@ test("a job in another workspace cannot use A's agent or number: the same answer
   expect(foreign.body.error.details?.fields?.map((f: any) => f.path)).toEqual(missing.body.error.details?.fields?.map((f: any) => f.path))
 })
 
+test("a contacts preview with B's key cannot use A's agent (the answer of a missing one) and reads nothing of A's", async () => {
+  const csv = { body: 'to,first\n+14155550100,Ann\n', headers: { 'content-type': 'text/csv' } }
+  const foreign = await b('POST', `/api/outbound/jobs/preview?agentId=${a.agentId}`, csv)
+  const missing = await b('POST', '/api/outbound/jobs/preview?agentId=agent_missing', csv)
+  expect([foreign.status, foreign.body.error.code]).toEqual([422, 'validation_failed'])
+  expect(foreign.body.error.details.fields).toEqual(missing.body.error.details.fields)
+  expect(JSON.stringify(foreign.body)).not.toContain(a.agentId)
+  const own = await b('POST', '/api/outbound/jobs/preview', csv)
+  expect([own.status, own.body.rowCount, own.body.errors]).toEqual([200, 1, []])
+})
+
 test("A's do-not-call list is not reachable with B's key, and B's list is its own", async () => {
   notFound(await b('GET', `/api/workspaces/${t.workspaceId}/do-not-call`))
   notFound(await b('POST', `/api/workspaces/${t.workspaceId}/do-not-call`, { body: { number: '+14155550188' } }))

@@ -49,11 +49,11 @@ describe('the web console in a browser: campaigns and settings', () => {
     await page.getByLabel('Calls at once').fill('3')
     await page.getByLabel(/Calling window start/).fill('00:00')
     await page.getByLabel(/Calling window end/).fill('24:00')
-    // a bad number in the file: the API's 422 names the contact, shown at the file field; nothing is created
+    // a bad number in the file: the appliance's preview names its line at the file field, and the campaign cannot start
     await page.getByLabel(/Contacts \(CSV/).setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('phone\n+14155550101\nnot-a-number\n') })
-    await page.getByRole('button', { name: 'Start campaign' }).click()
     await page.locator('[name="csv"][aria-invalid="true"]').waitFor()
-    expect(await page.getByRole('form', { name: 'Create a campaign' }).locator('.field-error').textContent()).toContain('contacts[1].to')
+    expect(await page.getByRole('form', { name: 'Create a campaign' }).locator('.field-error').textContent()).toContain('contactsCsv[line 3].to')
+    expect(await page.getByRole('button', { name: 'Start campaign' }).isDisabled()).toBe(true)
     expect((await t.api('GET', '/api/outbound/jobs')).body.jobs).toEqual([])
 
     const csv = 'First Name,Phone\n"Ada, the first",+14155550101\nGrace,+14155550102\nAlan,+14155550103\n'

@@ -1,40 +1,64 @@
-// Campaigns: create one from a CSV (column mapping and a preview of each contact's variables),
-// the list, and one campaign's live counters, contacts and pause / resume / cancel.
-import { useState } from 'preact/hooks'
-import { get, post } from '../api.mjs'
-import { guessMapping, parseCsv, toContacts } from '../csv.mjs'
+// Campaigns: create one from a CSV (the appliance previews the file with the parser its upload
+// uses; each column is mapped to `to`, a variable or nothing), the list, and one campaign's live
+// counters, contacts and pause / resume / cancel.
+import { useRef, useState } from 'preact/hooks'
+import { get, post, postFile, qs } from '../api.mjs'
 import { Field, html, Problem, Status, Table, useAction, useData, when } from '../ui.mjs'
+
+const variables = (v) => Object.entries(v).map(([k, val]) => `${k}=${val}`).join(', ')
+
+/** The file, the mapping of its columns, and the appliance's preview of both (the latest asked for wins). */
+function useCsvPreview() {
+  const [state, setState] = useState({})
+  const asked = useRef(0)
+  const show = async (file, columns) => {
+    const n = ++asked.current
+    setState((s) => ({ ...s, file, columns }))
+    try {
+      const preview = await postFile(`/api/outbound/jobs/preview${qs({ columns: columns && JSON.stringify(columns) })}`, file, 'text/csv')
+      if (n === asked.current) setState({ file, columns: columns ?? preview.suggestedColumns, preview })
+      return preview
+    } catch (error) {
+      if (n === asked.current) setState({ file, columns, error })
+    }
+  }
+  const load = async (file) => {
+    const first = await show(file)
+    // start from the suggested mapping, previewed as such unless it is the header itself
+    if (first && JSON.stringify(first.suggestedColumns) !== JSON.stringify(first.columns)) await show(file, first.suggestedColumns)
+  }
+  // a preview sends the whole file again: asked once typing pauses
+  const typing = useRef()
+  const remap = (i, target) => {
+    const columns = state.columns.map((c, j) => (j === i ? target : c))
+    setState((s) => ({ ...s, columns }))
+    clearTimeout(typing.current)
+    typing.current = setTimeout(() => show(state.file, columns), 300)
+  }
+  return { ...state, load, remap }
+}
 
 function CreateCampaign({ onCreated }) {
   const agents = useData(() => get('/api/agents?limit=100'))
   const numbers = useData(() => get('/api/phone-numbers?limit=100'))
   const [form, setForm] = useState({ name: '', agentId: '', phoneNumberId: '', maxConcurrent: '1', windowStart: '08:00', windowEnd: '21:00' })
-  const [csv, setCsv] = useState()
-  const [mapping, setMapping] = useState([])
+  const csv = useCsvPreview()
   const { error, busy, run, fieldError } = useAction()
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
-  const load = async (e) => {
-    const file = e.target.files[0]
-    if (!file) return
-    const parsed = parseCsv(await file.text())
-    setCsv(parsed)
-    setMapping(guessMapping(parsed.header))
-  }
-  const contacts = csv ? toContacts(csv.rows, mapping) : []
+  const preview = csv.preview
   const submit = (e) => {
     e.preventDefault()
     run(async () => {
-      const r = await post('/api/outbound/jobs', {
-        name: form.name || undefined,
-        agentId: form.agentId,
-        phoneNumberId: form.phoneNumberId,
-        contacts,
-        settings: { maxConcurrent: Number(form.maxConcurrent), callingWindow: { start: form.windowStart, end: form.windowEnd } },
-      })
+      const settings = { maxConcurrent: Number(form.maxConcurrent), callingWindow: { start: form.windowStart, end: form.windowEnd } }
+      const query = { agentId: form.agentId, phoneNumberId: form.phoneNumberId, name: form.name, settings: JSON.stringify(settings), columns: JSON.stringify(csv.columns) }
+      const r = await postFile(`/api/outbound/jobs${qs(query)}`, csv.file, 'text/csv')
       onCreated(r.job)
     })
   }
-  const contactError = Object.entries(error?.fields ?? {}).filter(([p]) => p.startsWith('contacts'))
+  const issues = [...(preview?.errors ?? []), ...Object.entries(error?.fields ?? {}).map(([path, message]) => ({ path, message }))]
+  const fileIssues = issues.filter((i) => i.path.startsWith('contacts') || i.path === 'columns')
+  const columnIssue = (i) => issues.find((x) => x.path === `columns[${i}]`)?.message
+  const fileError = csv.error?.message ?? (fileIssues.map((i) => `${i.path}: ${i.message}`).join('; ') || undefined)
   return html`<form class="card" onSubmit=${submit} aria-label="Create a campaign">
     <h2>Create a campaign</h2>
     <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} error=${fieldError('name')} />
@@ -47,17 +71,17 @@ function CreateCampaign({ onCreated }) {
     <${Field} label="Calls at once" name="maxConcurrent" type="number" min="1" max="10" value=${form.maxConcurrent} onInput=${set('maxConcurrent')} error=${fieldError('settings.maxConcurrent')} />
     <${Field} label="Calling window start (HH:MM, contact's local time)" name="windowStart" value=${form.windowStart} onInput=${set('windowStart')} error=${fieldError('settings.callingWindow.start') ?? fieldError('settings.callingWindow')} />
     <${Field} label="Calling window end (HH:MM, up to 24:00)" name="windowEnd" value=${form.windowEnd} onInput=${set('windowEnd')} error=${fieldError('settings.callingWindow.end')} />
-    <${Field} label="Contacts (CSV file with a header line)" name="csv" type="file" accept=".csv,text/csv" onChange=${load} error=${contactError.map(([p, m]) => `${p}: ${m}`).join('; ') || undefined} />
-    ${csv ? html`<fieldset><legend>Column mapping</legend>
-      ${csv.header.map((h, i) => html`<${Field} label=${`Column "${h}"`} name=${`map-${i}`} value=${mapping[i]} list="map-targets"
-        onInput=${(e) => setMapping(mapping.map((m, j) => (j === i ? e.target.value : m)))} />`)}
+    <${Field} label="Contacts (CSV file with a header line)" name="csv" type="file" accept=".csv,text/csv" onChange=${(e) => e.target.files[0] && csv.load(e.target.files[0])} error=${fileError} />
+    ${preview && csv.columns ? html`<fieldset><legend>Column mapping</legend>
+      ${preview.header.map((h, i) => html`<${Field} label=${`Column "${h}"`} name=${`map-${i}`} value=${csv.columns[i]} list="map-targets" error=${columnIssue(i)}
+        onInput=${(e) => csv.remap(i, e.target.value)} />`)}
       <datalist id="map-targets"><option value="to" /></datalist>
       <p class="hint">"to" is the number to call; any other name becomes a {{variable}}; empty leaves the column out.</p>
     </fieldset>
-    <${Table} caption=${`Preview: ${contacts.length} contacts`} rows=${contacts.slice(0, 10).map((c, i) => ({ ...c, id: i }))}
-      columns=${[{ label: 'To', cell: (c) => c.to }, { label: 'Variables', cell: (c) => Object.entries(c.dynamicVariables).map(([k, v]) => `${k}=${v}`).join(', ') }]} />` : null}
+    <${Table} caption=${`Preview: ${preview.rowCount} contacts`} rows=${preview.rows.map((r) => ({ ...r, id: r.line }))}
+      columns=${[{ label: 'Line', cell: (r) => r.line }, { label: 'To', cell: (r) => r.to ?? '' }, { label: 'Variables', cell: (r) => variables(r.dynamicVariables) }]} />` : null}
     ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
-    <button type="submit" disabled=${busy || !contacts.length}>Start campaign</button>
+    <button type="submit" disabled=${busy || !preview || preview.errors.length > 0}>Start campaign</button>
   </form>`
 }
 
@@ -102,7 +126,7 @@ export function CampaignPage({ id }) {
     <${Table} caption="Contacts" error=${contacts.error} rows=${contacts.data?.contacts}
       columns=${[
         { label: 'To', cell: (c) => c.to },
-        { label: 'Variables', cell: (c) => Object.entries(c.dynamicVariables).map(([k, v]) => `${k}=${v}`).join(', ') },
+        { label: 'Variables', cell: (c) => variables(c.dynamicVariables) },
         { label: 'Status', cell: (c) => html`<${Status} value=${c.status} />` },
         { label: 'Attempts', cell: (c) => c.attempts },
         { label: 'Last outcome', cell: (c) => c.lastOutcome ?? '' },
