@@ -85,7 +85,7 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
           summary: 'Create an outbound job: call a list of contacts with an agent from a caller-ID number',
           description:
             `Up to ${MAX_CONTACTS} contacts (body limit OUTBOUND_JOB_MAX_BODY_BYTES, 16 MiB by default: larger gets 413), as contacts[] or as CSV: a contactsCsv field, or the body ` +
-            'itself with Content-Type text/csv (then agentId, phoneNumberId, name, settings (JSON) and defaultCountry are query parameters); a `to` column, ' +
+            'itself with Content-Type text/csv (then agentId, phoneNumberId, name, settings (JSON), defaultCountry and columns (JSON: what each column is read as) are query parameters); a `to` column, ' +
             'every other column a dynamic variable. Numbers may hold spaces, dashes, dots and parentheses; without +country code they need ' +
             'defaultCountry (ISO 3166 alpha-2). Duplicate numbers are merged (called once, first contact wins) and reported in warnings, ' +
             'as are contacts lacking a variable the agent uses. Numbers on the do-not-call list count as suppressed. Without a future ' +
