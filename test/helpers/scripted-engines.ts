@@ -2,7 +2,8 @@
 // the real ProviderStream base, answer from a script, and can be told to fail.
 import type { AudioFrame } from '../../src/voice/audio.ts'
 import { ProviderError, ProviderStream } from '../../src/voice/base.ts'
-import type { ChatRequest, Llm, LlmEvent } from '../../src/voice/llm/contract.ts'
+import { completeByChat } from '../../src/voice/llm/complete.ts'
+import type { ChatMessage, ChatRequest, CompleteOptions, Llm, LlmEvent } from '../../src/voice/llm/contract.ts'
 import type { AsyncQueue } from '../../src/voice/queue.ts'
 import type { Stt, SttEvent } from '../../src/voice/stt/contract.ts'
 import type { Tts, TtsEvent } from '../../src/voice/tts/contract.ts'
@@ -48,6 +49,9 @@ export class ScriptedLlm implements Llm {
         emit({ type: 'done', finishReason: turn.toolCalls?.length ? 'tool_calls' : 'stop' })
       }
     })('scripted-llm', NO_RETRY)
+  }
+  complete(messages: ChatMessage[], options?: CompleteOptions) {
+    return completeByChat(this, messages, options)
   }
 }
 

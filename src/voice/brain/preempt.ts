@@ -43,6 +43,7 @@ export class Preemption {
         self.claimed = true
         return self.replay()
       },
+      complete: (messages, options) => this.llm.complete(messages, options),
     }
   }
 

@@ -1,6 +1,7 @@
 import { type ConnOptions, DEFAULT_CONN, ProviderError, ProviderStream, statusError } from '../base.ts'
 import type { AsyncQueue } from '../queue.ts'
-import type { ChatMessage, ChatRequest, FinishReason, Llm, LlmEvent } from './contract.ts'
+import { completeByChat } from './complete.ts'
+import type { ChatMessage, ChatRequest, CompleteOptions, Completion, FinishReason, Llm, LlmEvent, ResponseFormat, ToolSpec } from './contract.ts'
 import { readSse } from './sse.ts'
 
 export interface AnthropicLlmOptions {
@@ -29,6 +30,23 @@ export class AnthropicLlm implements Llm {
   chat(request: ChatRequest, conn = this.opts.conn ?? DEFAULT_CONN): AnthropicChatStream {
     return new AnthropicChatStream(this.opts, request, conn)
   }
+
+  complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion> {
+    return completeByChat(this, messages, options)
+  }
+}
+
+/**
+ * The request's tools and tool choice. A schema is asked for as a tool the model must call, its
+ * input the answer: every Claude model honours a forced tool_choice (the native JSON output
+ * format is a beta of some models only). JSON without a schema rests on the instruction
+ * `complete` adds, Anthropic having no JSON mode.
+ */
+export function anthropicTools(tools: ToolSpec[] = [], format?: ResponseFormat): Record<string, unknown> {
+  const out: Record<string, unknown>[] = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))
+  if (format?.type !== 'json_schema') return out.length ? { tools: out } : {}
+  out.push({ name: format.name, description: format.description ?? 'Give your answer as the input of this tool.', input_schema: format.schema })
+  return { tools: out, tool_choice: { type: 'tool', name: format.name } }
 }
 
 type Block =
@@ -83,16 +101,14 @@ export class AnthropicChatStream extends ProviderStream<never, LlmEvent> {
   protected async attempt(_input: AsyncQueue<never>, emit: (e: LlmEvent) => void, signal: AbortSignal): Promise<void> {
     const { system, messages } = toAnthropicMessages(this.request.messages)
     const body: Record<string, unknown> = {
-      model: this.opts.model,
+      model: this.request.model ?? this.opts.model,
       max_tokens: this.request.maxTokens ?? this.opts.maxTokens ?? 1024,
       messages,
       stream: true,
     }
     if (system) body.system = system
     if (this.request.temperature !== undefined) body.temperature = this.request.temperature
-    if (this.request.tools?.length) {
-      body.tools = this.request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))
-    }
+    Object.assign(body, anthropicTools(this.request.tools, this.request.responseFormat))
     const res = await fetch(`${this.opts.baseUrl.replace(/\/+$/, '')}/v1/messages`, {
       method: 'POST',
       headers: {

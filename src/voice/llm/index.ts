@@ -1,4 +1,5 @@
 export * from './contract.ts'
-export { AnthropicLlm, type AnthropicLlmOptions, toAnthropicMessages } from './anthropic.ts'
-export { OpenAiLlm, type OpenAiLlmOptions, toOpenAiMessages } from './openai.ts'
+export { AnthropicLlm, type AnthropicLlmOptions, anthropicTools, toAnthropicMessages } from './anthropic.ts'
+export { completeByChat, completionRequest, JSON_INSTRUCTION, parseJsonAnswer, withCompletionTimeout } from './complete.ts'
+export { OpenAiLlm, type OpenAiLlmOptions, openAiResponseFormat, toOpenAiMessages } from './openai.ts'
 export { readSse, SseParser, type SseEvent } from './sse.ts'

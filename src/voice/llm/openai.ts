@@ -1,6 +1,7 @@
 import { type ConnOptions, DEFAULT_CONN, ProviderError, ProviderStream, statusError } from '../base.ts'
 import type { AsyncQueue } from '../queue.ts'
-import type { ChatMessage, ChatRequest, FinishReason, Llm, LlmEvent, ToolCall } from './contract.ts'
+import { completeByChat } from './complete.ts'
+import type { ChatMessage, ChatRequest, CompleteOptions, Completion, FinishReason, Llm, LlmEvent, ResponseFormat, ToolCall } from './contract.ts'
 import { readSse } from './sse.ts'
 
 export interface OpenAiLlmOptions {
@@ -25,6 +26,18 @@ export class OpenAiLlm implements Llm {
   chat(request: ChatRequest, conn = this.opts.conn ?? DEFAULT_CONN): OpenAiChatStream {
     return new OpenAiChatStream(this.opts, request, conn)
   }
+
+  complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion> {
+    return completeByChat(this, messages, options)
+  }
+}
+
+/** Structured output as chat completions take it; strict, so the answer holds to the schema. */
+export function openAiResponseFormat(format: ResponseFormat): Record<string, unknown> {
+  if (format.type === 'json_object') return { type: 'json_object' }
+  const schema: Record<string, unknown> = { name: format.name, strict: true, schema: format.schema }
+  if (format.description) schema.description = format.description
+  return { type: 'json_schema', json_schema: schema }
 }
 
 export function toOpenAiMessages(messages: ChatMessage[]): unknown[] {
@@ -66,7 +79,7 @@ export class OpenAiChatStream extends ProviderStream<never, LlmEvent> {
 
   protected async attempt(_input: AsyncQueue<never>, emit: (e: LlmEvent) => void, signal: AbortSignal): Promise<void> {
     const body: Record<string, unknown> = {
-      model: this.opts.model,
+      model: this.request.model ?? this.opts.model,
       messages: toOpenAiMessages(this.request.messages),
       stream: true,
       stream_options: { include_usage: true },
@@ -79,6 +92,7 @@ export class OpenAiChatStream extends ProviderStream<never, LlmEvent> {
     }
     if (this.request.temperature !== undefined) body.temperature = this.request.temperature
     if (this.request.maxTokens !== undefined) body.max_tokens = this.request.maxTokens
+    if (this.request.responseFormat) body.response_format = openAiResponseFormat(this.request.responseFormat)
     const res = await fetch(`${this.opts.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
       headers: {
