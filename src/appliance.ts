@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { authenticate, authenticateAsync, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
+import { authenticate, invalidatePrincipals, PrincipalCache } from './api-keys/index.ts'
 import { AnalysisWorker, type CallPlacer, callPlacer, CallRefused, CallRuntime, closeAbandonedCalls, DbNumberDirectory, type Dialer, exportCallById, recordsDeps, RetentionSweeper, uploadedCalls } from './calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher, outboxEvents } from './campaigns/index.ts'
 import type { Config } from './config.ts'
-import { DATABASE_FILE, secureDataDir } from './data-dir.ts'
-import { ChangeListener, type DbHandle, lockDataDir, maskDatabaseUrl, migrateToLatest, notifyChange, openDatabase, openPostgres, setChangeOrigin } from './db/index.ts'
+import { secureDataDir } from './data-dir.ts'
+import { ChangeListener, type DbHandle, describeDatabase, lockDataDir, migrateToLatest, notifyChange, openConfigured, setChangeOrigin, sharedByNodes } from './db/index.ts'
 import { buildApp, type App } from './http/app.ts'
 import { createLogger, type Logger } from './log.ts'
 import { NodePresence } from './jobs/index.ts'
@@ -55,11 +55,12 @@ export async function startAppliance(
   // a port in use stops the start here, before anything listens (exit code 2, naming its key)
   const ports = await checkPortsFree(config)
   const warnings = await adoptPublicHost(config, log)
-  const postgres = config.DATABASE_URL !== ''
-  config.NODE_ID ||= postgres ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
-  secureDataDir(config.DATA_DIR, { sqlite: !postgres })
+  // nodes sharing a database (PostgreSQL) coordinate through presence, leases and change notifications
+  const shared = sharedByNodes(config)
+  config.NODE_ID ||= shared ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
+  secureDataDir(config.DATA_DIR, { sqlite: !shared })
   // one process per SQLite file; PostgreSQL nodes share the database and coordinate through leases
-  const lock = postgres ? { release() {} } : lockDataDir(config.DATA_DIR)
+  const lock = shared ? { release() {} } : lockDataDir(config.DATA_DIR)
   let database: DbHandle | undefined
   let ua: UserAgent | undefined
   let media: MediaEngine | undefined
@@ -71,8 +72,8 @@ export async function startAppliance(
   let voiceEngines: Awaited<ReturnType<typeof createVoiceEngines>> | undefined
   const probes = new ProviderProbes(probeTargets(config), { intervalMs: config.PROVIDER_PROBE_MS, timeoutMs: 5000, log: log.child({ component: 'probes' }) })
   try {
-    database = postgres ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openDatabase(join(config.DATA_DIR, DATABASE_FILE))
-    log.info({ nodeId: config.NODE_ID, database: postgres ? maskDatabaseUrl(config.DATABASE_URL) : 'sqlite' }, 'node starting')
+    database = openConfigured(config)
+    log.info({ nodeId: config.NODE_ID, database: describeDatabase(config) }, 'node starting')
     const applied = await migrateToLatest(database.db)
     if (applied.length) log.info({ migrations: applied }, 'database migrated')
     const boot = await bootstrapIfEmpty(database.db)
@@ -86,7 +87,7 @@ export async function startAppliance(
       )
     }
     const db = database.db
-    if (postgres) {
+    if (shared) {
       // closes the calls of nodes lost meanwhile, after each renewal of this node's own presence
       presence = new NodePresence(db, config.NODE_ID, config.NODE_LEASE_MS, log, async () => {
         const lost = await closeAbandonedCalls(db, new Date(), { id: config.NODE_ID, ownToo: false })
@@ -94,7 +95,7 @@ export async function startAppliance(
       })
       await presence.start()
     }
-    const abandoned = await closeAbandonedCalls(db, new Date(), postgres ? { id: config.NODE_ID, ownToo: true } : undefined)
+    const abandoned = await closeAbandonedCalls(db, new Date(), shared ? { id: config.NODE_ID, ownToo: true } : undefined)
     if (abandoned > 0) log.warn({ calls: abandoned }, 'calls left unfinished by the last run were closed as failed')
 
     // HTTP answers (/health, the API) while the speech engines load; /ready says 503 until calls are taken
@@ -107,7 +108,7 @@ export async function startAppliance(
     let analysis: AnalysisWorker | undefined
     let campaigns: Dispatcher | undefined
     const principals = new PrincipalCache(config.AUTH_CACHE_MS)
-    if (postgres) {
+    if (shared) {
       setChangeOrigin(config.NODE_ID)
       changes = new ChangeListener(config.DATABASE_URL, {
         onChange: (c) => {
@@ -161,14 +162,13 @@ export async function startAppliance(
       unreachableProviders,
       metrics,
       authenticate: (token, now) => authenticate(db, token, now, principals),
-      authenticateAsync: postgres ? (token, now) => authenticateAsync(db, token, now, principals) : undefined,
       background: { wakeAnalysis: () => analysis?.wake(), wakeWebhooks: () => webhooks.wake() },
       campaigns: {
         events: campaignEvents,
         poke: () => {
           campaigns?.poke()
           // the other nodes' dispatchers take part too
-          if (postgres) notifyChange(db, 'campaigns').catch((err) => log.warn({ err }, 'could not tell the other nodes about campaign work'))
+          if (shared) notifyChange(db, 'campaigns').catch((err) => log.warn({ err }, 'could not tell the other nodes about campaign work'))
         },
       },
       voices: () => voiceEngines,
@@ -241,7 +241,7 @@ export async function startAppliance(
       log: log.child({ component: 'campaigns' }),
       owner: config.NODE_ID,
       leaseMs: config.CAMPAIGN_LEASE_MS,
-      idleRecheckMs: postgres ? 10_000 : undefined,
+      idleRecheckMs: shared ? 10_000 : undefined,
       maxCalls: config.OUTBOUND_MAX_CALLS,
       answerGate: amdGateFactory(db, voice),
       now: opts.campaignClock,

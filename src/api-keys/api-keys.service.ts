@@ -1,5 +1,5 @@
 import type { Principal } from '../http/auth.ts'
-import { type Db, finishPage, pageLimit, type PageRequest } from '../db/index.ts'
+import { type Db, finishPage, mapRead, pageLimit, type PageRequest, type Read } from '../db/index.ts'
 import { AppError, invalidField, notFound } from '../errors.ts'
 import { newId, nowIso } from '../ids.ts'
 import type { ApiKey, CreateApiKeyBody } from './api-keys.model.ts'
@@ -71,22 +71,15 @@ export async function revokeUserKeys(db: Db, workspaceId: string, userId: string
   await invalidatePrincipals(db)
 }
 
-/** Resolves a bearer token to who is calling, synchronously (SQLite); every failure is a 401. */
-export function authenticate(db: Db, token: string, now: Date, cache?: PrincipalCache): Principal {
+/**
+ * Resolves a bearer token to who is calling; every failure is a 401. A cache hit, or the key read
+ * inline (SQLite), gives the principal itself; PostgreSQL's read gives a promise of it.
+ */
+export function authenticate(db: Db, token: string, now: Date, cache?: PrincipalCache): Read<Principal> {
   const hit = cache?.get(token, now.getTime())
   if (hit) return hit
   const started = cache?.begin() ?? 0
-  const row = repo.findKeyByHash(db, hashKey(token))
-  if (row instanceof Promise) throw new Error('authenticate: this database reads asynchronously; use authenticateAsync')
-  return admitKey(row, token, now, cache, started)
-}
-
-/** authenticate for PostgreSQL, whose reads are promises. */
-export async function authenticateAsync(db: Db, token: string, now: Date, cache?: PrincipalCache): Promise<Principal> {
-  const hit = cache?.get(token, now.getTime())
-  if (hit) return hit
-  const started = cache?.begin() ?? 0
-  return admitKey(await repo.findKeyByHash(db, hashKey(token)), token, now, cache, started)
+  return mapRead(repo.findKeyByHash(db, hashKey(token)), (row) => admitKey(row, token, now, cache, started))
 }
 
 const KEY_NOT_VALID = 'API key is not valid'

@@ -6,7 +6,7 @@ import { PaginationQuery } from '../http/pagination.ts'
 import { ApiKey, ApiKeyWithSecret, CreateApiKeyBody } from './api-keys.model.ts'
 import * as service from './api-keys.service.ts'
 
-export { authenticate, authenticateAsync, createKey, revokeUserKeys } from './api-keys.service.ts'
+export { authenticate, createKey, revokeUserKeys } from './api-keys.service.ts'
 export { invalidatePrincipals, PrincipalCache } from './principal-cache.ts'
 export { ApiKeyWithSecret } from './api-keys.model.ts'
 

@@ -1,13 +1,12 @@
 // The executable's commands besides serving. Each returns an exit code; serving is main.ts's.
 import { parseArgs } from 'node:util'
-import { join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
 import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../config.ts'
-import { type Db, DataDirLockedError, maskDatabaseUrl, openDatabase, openPostgres } from '../db/index.ts'
+import { type Db, DataDirLockedError, describeDatabase, maskDatabaseUrl, openConfigured, sqliteFileOf } from '../db/index.ts'
 import { createVoiceEngines } from '../voice/index.ts'
 import { NAT_ADVICE, publicHostWarning, resolvePublicHost } from '../startup/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
-import { backup, BackupError, DB_FILE, restore } from './backup.ts'
+import { backup, BackupError, restore } from './backup.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
 import { checkHealth, healthUrl } from './health.ts'
 import { formatWorkspaces, listWorkspaces, NoWorkspaceError, soleWorkspace, WhichWorkspaceError } from './workspaces.ts'
@@ -67,7 +66,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       case 'backup': {
         const file = oneFile(rest, 'backup')
         const cfg = loadConfig(env)
-        if (cfg.DATABASE_URL) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_dump --format=custom --file=FILE "$DATABASE_URL" (then copy DATA_DIR/secret.key with it)`)
+        if (!sqliteFileOf(cfg)) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_dump --format=custom --file=FILE "$DATABASE_URL" (then copy DATA_DIR/secret.key with it)`)
         const r = backup(cfg.DATA_DIR, file)
         io.out(`backup written to ${r.file} (${r.bytes} bytes, ${r.calls} calls); recordings are not included`)
         return 0
@@ -75,7 +74,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       case 'restore': {
         const file = oneFile(rest, 'restore')
         const cfg = loadConfig(env)
-        if (cfg.DATABASE_URL) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_restore --clean --if-exists --dbname="$DATABASE_URL" FILE (with every node stopped)`)
+        if (!sqliteFileOf(cfg)) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_restore --clean --if-exists --dbname="$DATABASE_URL" FILE (with every node stopped)`)
         const dataDir = cfg.DATA_DIR
         const r = restore(dataDir, file)
         io.out(`restored ${dataDir} from the backup of ${r.createdAt}; the replaced files end in .before-restore`)
@@ -138,7 +137,7 @@ async function checkConfig(cfg: Config, io: Out): Promise<number> {
   const how = advertised.source === 'configured' ? 'as configured' : `PUBLIC_HOST unset: ${advertised.source === 'default route' ? 'the address of the default route' : 'no default route found'}`
   io.out(`# SIP peers are told to reach this appliance at ${advertised.host} (${how}); ${NAT_ADVICE}`)
   if (warning) io.out(`# warning: ${warning}`)
-  io.out(cfg.DATABASE_URL ? `# database: postgres ${maskDatabaseUrl(cfg.DATABASE_URL)}` : `# database: sqlite ${join(cfg.DATA_DIR, DB_FILE)}`)
+  io.out(`# database: ${describeDatabase(cfg)}`)
   for (const key of Object.keys(CONFIG_KEYS) as (keyof Config)[]) {
     const value = String(cfg[key])
     const masked = key === 'DATABASE_URL' && value !== '' ? JSON.stringify(maskDatabaseUrl(value)) : '******'
@@ -176,7 +175,7 @@ function healthArgs(args: string[]): string | undefined {
 }
 
 async function withDb(cfg: Config, work: (db: Db) => Promise<number>): Promise<number> {
-  const handle = cfg.DATABASE_URL ? openPostgres(cfg.DATABASE_URL, 1) : openDatabase(join(cfg.DATA_DIR, DB_FILE))
+  const handle = openConfigured(cfg, 1)
   try {
     return await work(handle.db)
   } finally {

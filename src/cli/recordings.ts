@@ -7,9 +7,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Config } from '../config.ts'
-import { openDatabase, openPostgres } from '../db/index.ts'
+import { openConfigured, sqliteFileOf } from '../db/index.ts'
 import { orphanRecordings, recordingStorageFor } from '../recordings/index.ts'
-import { DB_FILE } from './backup.ts'
 
 export const RECORDINGS_USAGE = 'usage: voice-agent recordings gc [--dry-run] [--older-than-days N]'
 
@@ -29,12 +28,13 @@ export async function recordingsCommand(args: string[], cfg: Config, io: Out): P
   if (days !== undefined && !/^\d{1,5}$/.test(days)) throw new RecordingsUsageError(`--older-than-days takes a whole number of days\n${RECORDINGS_USAGE}`)
   const dryRun = parsed.values['dry-run'] === true
   // an empty database would make every recording an orphan: refuse one that is not there
-  if (!cfg.DATABASE_URL && !existsSync(join(cfg.DATA_DIR, DB_FILE))) {
+  const file = sqliteFileOf(cfg)
+  if (file !== undefined && !existsSync(file)) {
     io.err(`no database in DATA_DIR ${cfg.DATA_DIR}: nothing to compare the recordings with`)
     return 1
   }
   const storage = recordingStorageFor(cfg)
-  const handle = cfg.DATABASE_URL ? openPostgres(cfg.DATABASE_URL, 1) : openDatabase(join(cfg.DATA_DIR, DB_FILE))
+  const handle = openConfigured(cfg, 1)
   let count = 0
   try {
     const scan = {

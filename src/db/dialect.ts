@@ -58,6 +58,19 @@ export const isConstraintViolation = (err: unknown): boolean => {
 export const isUnstorableText = (err: unknown): boolean => ['22021', '22P05'].includes(codeOf(err))
 
 /**
+ * True when text holding U+0000 cannot be stored (PostgreSQL; SQLite stores it). The HTTP layer
+ * then refuses URLs holding `%00` up front, before a streamed answer has begun.
+ */
+export const refusesNulText = (db: Kysely<any>): boolean => isPostgres(db)
+
+/**
+ * How long a row cached in memory may be served without asking again. Forever where this process
+ * is the database's one writer (SQLite, under the DATA_DIR lock), whose writes drop the entry;
+ * `sharedMs` where other nodes write it too (PostgreSQL), in case their notification was missed.
+ */
+export const cacheLifetimeMs = (db: Kysely<any>, sharedMs: number): number => (isPostgres(db) ? sharedMs : Number.POSITIVE_INFINITY)
+
+/**
  * Locks the selected rows until the transaction ends on PostgreSQL (SELECT ... FOR UPDATE), so
  * read-then-write steps of two nodes take turns. SQLite's write transaction already excludes others.
  */

@@ -4,6 +4,16 @@ import { readerOf } from './client.ts'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
 
+/**
+ * What a hot-path read gives (`preparedRead`): the row itself on SQLite, read synchronously on
+ * the read-only connection without Kysely's executor (1.4 us instead of 4.3 us), a promise of it
+ * on PostgreSQL. One function serves both engines, and its callers await it.
+ */
+export type Read<T> = T | Promise<T>
+
+/** Applies `f` to the value read: at once when it is there, else when the promise settles. */
+export const mapRead = <T, U>(value: Read<T>, f: (v: T) => U): Read<U> => (value instanceof Promise ? value.then(f) : f(value))
+
 /** Compiles once per database; checks that the compiled parameters are exactly the arguments, in order. */
 function compiler<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
   const compiled = new WeakMap<Db, CompiledQuery<Row>>()
@@ -44,7 +54,7 @@ export function preparedQuery<Row, Args extends unknown[]>(build: (db: Db, ...ar
 export function preparedRead<Row, Args extends unknown[]>(build: (db: Db, ...args: Args) => Compilable<Row>) {
   const compile = compiler(build)
   const statements = new WeakMap<Db, Statement>()
-  return (db: Db, ...args: Args): Row | undefined | Promise<Row | undefined> => {
+  return (db: Db, ...args: Args): Read<Row | undefined> => {
     let statement = statements.get(db)
     if (!statement) {
       if (isPostgres(db)) return db.executeQuery<Row>({ ...compile(db, args), parameters: args }).then((r) => r.rows[0])

@@ -8,7 +8,7 @@ import { campaignsController, noEvents, type CampaignEvents } from '../campaigns
 import { carrierController } from '../carrier/index.ts'
 import type { Config } from '../config.ts'
 import { consoleController } from '../console/index.ts'
-import { type Db, isPostgres } from '../db/index.ts'
+import { type Db, kindOf, refusesNulText } from '../db/index.ts'
 import { doNotCallController } from '../do-not-call/index.ts'
 import { AppError } from '../errors.ts'
 import { accessLog, type Logger } from '../log.ts'
@@ -21,7 +21,7 @@ import type { VoiceEngines } from '../voice/engines.ts'
 import { webhooksController } from '../webhooks/index.ts'
 import { findWorkflowGraph, replaceWorkflow, workflowsFeature } from '../workflows/index.ts'
 import { workspacesController } from '../workspaces/index.ts'
-import { type AuthPlugin, createAuth, type Authenticate, type AuthenticateAsync } from './auth.ts'
+import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { bodyLimitFor, checkContentLength, isJobUpload, readJsonBody } from './body.ts'
 import { errorBody, toAppError } from './errors.ts'
 import { openapiRoutes } from './openapi.ts'
@@ -33,8 +33,6 @@ export interface AppDeps {
   config: Config
   log: Logger
   authenticate: Authenticate
-  /** Given (PostgreSQL): key lookups are asynchronous and the auth hook awaits this instead. */
-  authenticateAsync?: AuthenticateAsync
   /** Places outbound calls; absent when the telephony side is not running. */
   dialer?: Dialer
   /** Prometheus instruments; GET /metrics is served when present. */
@@ -136,10 +134,10 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const logRequest = accessLog(log)
   const failures = new RateLimiter(config.AUTH_FAILURE_BURST > 0 ? config.AUTH_FAILURES_PER_MIN / 60 : 0, config.AUTH_FAILURE_BURST)
-  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures, deps.authenticateAsync)
+  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures)
 
   // PostgreSQL cannot hold U+0000 in text (SQLite can): refused up front, before a streamed answer began
-  const refuseNul = isPostgres(db)
+  const refuseNul = refusesNulText(db)
   const self: { app?: AnyElysia } = {}
   let app = new Elysia({
     serve: {
@@ -197,7 +195,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
         }
         const { starting, problems, warnings = [] } = deps.readiness?.() ?? { starting: false, problems: [] }
         if (starting) throw new AppError(503, 'not_ready', 'the appliance is loading its engines; calls are not taken yet')
-        const node = { nodeId: config.NODE_ID, database: isPostgres(db) ? ('postgres' as const) : ('sqlite' as const), ...(warnings.length ? { warnings } : {}) }
+        const node = { nodeId: config.NODE_ID, database: kindOf(db), ...(warnings.length ? { warnings } : {}) }
         return problems.length ? { status: 'degraded' as const, problems, ...node } : { status: 'ready' as const, ...node }
       },
       {

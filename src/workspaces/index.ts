@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { ApiKeyWithSecret } from '../api-keys/index.ts'
-import { type Db, isPostgres } from '../db/index.ts'
+import type { Db } from '../db/index.ts'
 import type { AuthPlugin } from '../http/auth.ts'
 import { NextCursor, Ok, WorkspaceParams } from '../http/models.ts'
 import { PaginationQuery } from '../http/pagination.ts'
@@ -36,10 +36,7 @@ export function workspacesController(db: Db, auth: AuthPlugin) {
       response: t.Object({ workspaces: t.Array(WorkspaceListItem), nextCursor: NextCursor }),
       detail: { summary: "List the workspaces the key's user belongs to, with the user's role in each" },
     })
-    // SQLite answers synchronously (Elysia then skips a promise per request); PostgreSQL cannot
-    .get('/:workspace_id', isPostgres(db)
-      ? async ({ params }) => ({ workspace: await workspaces.getWorkspaceAsync(db, params.workspace_id) })
-      : ({ params }) => ({ workspace: workspaces.getWorkspace(db, params.workspace_id) }), {
+    .get('/:workspace_id', async ({ params }) => ({ workspace: await workspaces.getWorkspace(db, params.workspace_id) }), {
       permission: 'workspaces:read',
       params: WorkspaceParams,
       response: t.Object({ workspace: Workspace }),

@@ -1,4 +1,4 @@
-import { type Db, notifyChange, preparedRead } from '../db/index.ts'
+import { cacheLifetimeMs, type Db, mapRead, notifyChange, preparedRead, type Read } from '../db/index.ts'
 import { type PageRequest, keysetPage } from '../db/index.ts'
 import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspaces.table.ts'
 
@@ -9,11 +9,11 @@ const readWorkspace = preparedRead((db: Db, id: string) => db.selectFrom('worksp
 // Workspace rows change only through updateWorkspaceName below, so rows are kept in memory and
 // dropped on every change. With SQLite one process owns DATA_DIR (the lock): no reader sees a
 // stale row. With PostgreSQL the change is announced to the other nodes (notifyChange, which
-// drops theirs through forgetWorkspace) and their rows live at most CLUSTER_TTL_MS in case a
+// drops theirs through forgetWorkspace) and their rows live at most SHARED_TTL_MS in case a
 // notification is missed.
 const rows = new WeakMap<Db, Map<string, { row: WorkspaceTable; untilMs: number }>>()
 const MAX_CACHED = 10_000
-const CLUSTER_TTL_MS = 5_000
+const SHARED_TTL_MS = 5_000
 
 function cacheOf(db: Db) {
   let cache = rows.get(db)
@@ -21,29 +21,19 @@ function cacheOf(db: Db) {
   return cache
 }
 
-function remember(db: Db, row: WorkspaceTable | undefined, ttlMs: number): WorkspaceTable | undefined {
+function remember(db: Db, row: WorkspaceTable | undefined): WorkspaceTable | undefined {
   if (!row) return row
   const cache = cacheOf(db)
   if (cache.size >= MAX_CACHED) cache.clear()
-  cache.set(row.id, { row, untilMs: ttlMs })
+  cache.set(row.id, { row, untilMs: Date.now() + cacheLifetimeMs(db, SHARED_TTL_MS) })
   return row
 }
 
-/** The committed row (GET /api/workspaces/{id} is the benchmarked hot path). SQLite only. */
-export function findWorkspace(db: Db, id: string): WorkspaceTable | undefined {
+/** The committed row (GET /api/workspaces/{id} is the benchmarked hot path): inline on SQLite, a promise on PostgreSQL. */
+export function findWorkspace(db: Db, id: string): Read<WorkspaceTable | undefined> {
   const hit = cacheOf(db).get(id)
-  if (hit) return hit.row
-  const row = readWorkspace(db, id)
-  if (row instanceof Promise) throw new Error('findWorkspace: this database reads asynchronously; use findWorkspaceAsync')
-  return remember(db, row, Number.POSITIVE_INFINITY)
-}
-
-/** findWorkspace for PostgreSQL. */
-export async function findWorkspaceAsync(db: Db, id: string): Promise<WorkspaceTable | undefined> {
-  const hit = cacheOf(db).get(id)
-  const now = Date.now()
-  if (hit && hit.untilMs > now) return hit.row
-  return remember(db, await readWorkspace(db, id), now + CLUSTER_TTL_MS)
+  if (hit && hit.untilMs > Date.now()) return hit.row
+  return mapRead(readWorkspace(db, id), (row) => remember(db, row))
 }
 
 /** Drops cached rows: one workspace's, or all (undefined) when notifications may have been missed. */

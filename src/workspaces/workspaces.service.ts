@@ -1,5 +1,5 @@
 import { createKey } from '../api-keys/index.ts'
-import { type Db, finishPage, pageLimit, type PageRequest } from '../db/index.ts'
+import { type Db, finishPage, mapRead, pageLimit, type PageRequest, type Read } from '../db/index.ts'
 import { notFound } from '../errors.ts'
 import { newId, nowIso } from '../ids.ts'
 import type { Workspace } from './workspaces.model.ts'
@@ -25,17 +25,12 @@ export async function createWorkspace(db: Db, userId: string, name: string) {
   })
 }
 
-export function getWorkspace(db: Db, id: string): Workspace {
-  const row = repo.findWorkspace(db, id)
-  if (!row) throw notFound('workspace')
-  return toWorkspace(row)
-}
-
-/** getWorkspace for PostgreSQL. */
-export async function getWorkspaceAsync(db: Db, id: string): Promise<Workspace> {
-  const row = await repo.findWorkspaceAsync(db, id)
-  if (!row) throw notFound('workspace')
-  return toWorkspace(row)
+/** The workspace, or 404: inline where the database reads inline (SQLite), else a promise. */
+export function getWorkspace(db: Db, id: string): Read<Workspace> {
+  return mapRead(repo.findWorkspace(db, id), (row) => {
+    if (!row) throw notFound('workspace')
+    return toWorkspace(row)
+  })
 }
 
 export async function listWorkspaces(db: Db, userId: string, page: PageRequest) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Migrator, sql } from 'kysely'
-import { type DbHandle, migrateToLatest, openDatabase, openPostgres } from '../../../src/db/index.ts'
+import { type Db, type DbHandle, cacheLifetimeMs, migrateToLatest, openDatabase, openPostgres, preparedRead, refusesNulText } from '../../../src/db/index.ts'
 import { MIGRATIONS } from '../../../src/db/migrate.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { postgresInstalled, sharedPostgres } from '../../helpers/postgres.ts'
@@ -88,4 +88,27 @@ pgTest('PostgreSQL: every migration applies, up and down, and builds the same ta
 
 pgTest('PostgreSQL: a database migrated by a newer version is refused', async () => {
   await refusesNewerDatabase(pg!)
+})
+
+test('SQLite: text may hold NUL, cached rows live until a write drops them', async () => {
+  const h = openDatabase(':memory:')
+  try {
+    expect([refusesNulText(h.db), cacheLifetimeMs(h.db, 5_000)]).toEqual([false, Number.POSITIVE_INFINITY])
+  } finally {
+    await h.close()
+  }
+})
+
+pgTest('PostgreSQL: a prepared read is a promise, NUL text is refused, cached rows expire (other nodes write too)', async () => {
+  const h = openPostgres(await (await sharedPostgres()).createDatabase('reads'), 1)
+  try {
+    await migrateToLatest(h.db)
+    expect([refusesNulText(h.db), cacheLifetimeMs(h.db, 5_000)]).toEqual([true, 5_000])
+    const read = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').select('id').where('id', '=', id))
+    const pending = read(h.db, 'ws_none')
+    expect(pending).toBeInstanceOf(Promise)
+    expect(await pending).toBeUndefined()
+  } finally {
+    await h.close()
+  }
 })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type DbHandle, migrateToLatest, openDatabase, preparedRead } from '../../../src/db/index.ts'
+import { type DbHandle, mapRead, migrateToLatest, openDatabase, preparedRead } from '../../../src/db/index.ts'
 import type { Db } from '../../../src/db/index.ts'
 
 const read = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', id))
@@ -57,4 +57,15 @@ test('a prepared read refuses a transaction, which has no read-only connection',
 test('the parameters must be the arguments in order, checked on first use', () => {
   const wrong = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', `${id}x`))
   expect(() => wrong(handle.db, 'ws_a')).toThrow('not its arguments in order')
+})
+
+test('on SQLite a prepared read gives the row itself, no promise', () => {
+  expect(read(handle.db, 'ws_a')).not.toBeInstanceOf(Promise)
+})
+
+test('mapRead maps an inline value at once, and a promised one when it settles', async () => {
+  expect(mapRead(2, (n) => n * 10)).toBe(20)
+  const later = mapRead(Promise.resolve(2), (n) => n * 10)
+  expect(later).toBeInstanceOf(Promise)
+  expect(await later).toBe(20)
 })
