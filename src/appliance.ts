@@ -228,7 +228,7 @@ export async function startAppliance(
     analysis = new AnalysisWorker({
       db,
       log: log.child({ component: 'analysis' }),
-      llm: voice.llm?.provider === 'openai-llm' ? { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY || undefined, defaultModel: config.LLM_MODEL, timeoutMs: 30_000 } : undefined,
+      llm: voice.llm,
       prices: voice.settings.prices,
       pollMs: config.BACKGROUND_POLL_MS,
       onReleased: () => webhooks.wake(),

@@ -1,9 +1,8 @@
 // The LLM analysis of a call: one structured-output request for summary, sentiment, voicemail and
 // the rubric's scores. Building the request and reading the answer are pure.
+import type { ChatMessage } from '../../voice/llm/index.ts'
 import type { TranscriptItem } from '../calls.model.ts'
 import type { AnalysisResult } from './offline.ts'
-
-type ChatMessage = { role: 'system' | 'user'; content: string }
 
 export interface Criterion {
   name: string

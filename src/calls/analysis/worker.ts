@@ -3,9 +3,9 @@ import { type Db, skipLocked } from '../../db/index.ts'
 import { newId } from '../../ids.ts'
 import { Poller } from '../../jobs/index.ts'
 import type { Logger } from '../../log.ts'
+import type { Llm } from '../../voice/llm/index.ts'
 import { callCost, type PriceTable } from '../../voice/turn/index.ts'
 import { releaseCallEvents } from '../../webhooks/index.ts'
-import { OpenAiChatClient } from '../../workflows/index.ts'
 import type { TranscriptItem } from '../calls.model.ts'
 import type { CallRow } from '../calls.table.ts'
 import * as ledger from '../records/ledger.ts'
@@ -14,19 +14,11 @@ import { analysisMessages, analysisSchema, readAnalysis, weightedScore, type Llm
 import { offlineAnalysis, type AnalysisResult } from './offline.ts'
 import { analysisSettingsOf } from './settings.ts'
 
-/** An OpenAI-compatible chat-completions endpoint for the analysis (the voice LLM's). */
-export interface AnalysisLlmConfig {
-  baseUrl: string
-  apiKey?: string
-  defaultModel: string
-  timeoutMs: number
-}
-
 export interface AnalysisWorkerOptions {
   db: Db
   log: Logger
-  /** Undefined: the offline analysis only. */
-  llm?: AnalysisLlmConfig
+  /** The appliance's LLM, whatever provider serves it; undefined: the offline analysis only. */
+  llm?: Llm
   prices: PriceTable
   pollMs: number
   concurrency?: number
@@ -35,6 +27,8 @@ export interface AnalysisWorkerOptions {
 }
 
 const LEASE_MS = 120_000
+/** A whole analysis answer, retries included, within this; the lease outlasts it. */
+const LLM_TIMEOUT_MS = 30_000
 const MAX_ATTEMPTS = 3
 const RETRY_MS = 30_000
 
@@ -115,14 +109,16 @@ export class AnalysisWorker {
     // nothing was said (unanswered, or silence): there is nothing for a model to read
     if (!llm || transcript.length === 0) return { result: offlineAnalysis(input), model: '', inputTokens: 0, outputTokens: 0, cost: 0 }
     const settings = await analysisSettingsOf(this.o.db, call.agent_id)
-    const model = settings.model || llm.defaultModel
-    const client = new OpenAiChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model, timeoutMs: llm.timeoutMs })
     const criteria = settings.evaluationCriteria
-    const answer = await client.completeJson(analysisMessages(settings.prompt, transcript, criteria, call.answered_by), { name: 'call_analysis', schema: analysisSchema(criteria) })
+    const answer = await llm.complete(analysisMessages(settings.prompt, transcript, criteria, call.answered_by), {
+      schema: { name: 'call_analysis', schema: analysisSchema(criteria) },
+      model: settings.model || undefined,
+      timeoutMs: LLM_TIMEOUT_MS,
+    })
     const parsed = readAnalysis(answer.value, criteria)
     // detection heard the line; the model only read a transcript
     const result = { summary: parsed.summary, sentiment: parsed.sentiment, isVoicemail: call.answered_by ? call.answered_by === 'machine' : parsed.isVoicemail }
-    const usage = { model, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens }
+    const usage = { model: answer.model, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens }
     const cost = callCost(this.o.prices, { direction: call.type, durationMs: 0, llm: [usage], tts: [], stt: [] }).llm
     return {
       result,

@@ -108,7 +108,7 @@ describe('with the fake LLM', () => {
     // the structured analysis: one json_schema request, stored, its tokens costed as `analysis`
     const asked = llm.requests.filter((r) => r.body.response_format)
     expect(asked.length).toBe(1)
-    expect(asked[0]!.body).toMatchObject({ model: 'gpt-4o-mini', stream: false, response_format: { type: 'json_schema' } })
+    expect(asked[0]!.body).toMatchObject({ model: 'gpt-4o-mini', response_format: { type: 'json_schema', json_schema: { name: 'call_analysis', strict: true } } })
     expect(doc.analysis).toMatchObject({ status: 'completed', summary: 'The caller booked a cleaning for Friday at ten.', sentiment: 'positive', isVoicemail: false, model: 'gpt-4o-mini', inputTokens: 400, outputTokens: 60 })
     const price = DEFAULT_PRICES.llm['gpt-4o-mini']!
     expect(doc.cost.analysis).toBeCloseTo((400 * price.inputPerMTok + 60 * price.outputPerMTok) / 1e6, 8)
