@@ -1,3 +1,4 @@
+import { DEFAULT_WELCOME } from '../../../src/agents/agents.service.ts'
 import type { Config } from '../../../src/config.ts'
 import { type Api, startTestAppliance } from '../../helpers/appliance.ts'
 
@@ -20,7 +21,7 @@ export async function startWorkflowApp(overrides: Partial<Config> = {}): Promise
   const insertAgent = sqlite.query(
     `INSERT INTO agents (id, workspace_id, name, prompt_draft, prompt_published, welcome, voice, llm_model, language,
        enabled_tools, tool_configs, webhook_url, agent_type, role, version, published_at, created_at, updated_at)
-     VALUES (?1, ?2, 'Workflow agent', '', '', '{}', '{}', '', 'en', ?4, '{}', '', 'inbound', 'reception', 1, NULL, ?3, ?3)`,
+     VALUES (?1, ?2, 'Workflow agent', '', '', ?5, '{}', '', 'en', ?4, '{}', '', 'inbound', 'reception', 1, NULL, ?3, ?3)`,
   )
   return {
     url: t.url,
@@ -28,7 +29,7 @@ export async function startWorkflowApp(overrides: Partial<Config> = {}): Promise
     workspaceId: t.workspaceId,
     adminKey: t.adminKey,
     addAgent: (workspaceId, agentId, enabledTools = []) => {
-      insertAgent.run(agentId, workspaceId, new Date().toISOString(), JSON.stringify(enabledTools))
+      insertAgent.run(agentId, workspaceId, new Date().toISOString(), JSON.stringify(enabledTools), JSON.stringify(DEFAULT_WELCOME))
     },
     workflowRows: () =>
       sqlite
