@@ -20,7 +20,7 @@ import { fliteSpeech, silence } from '../test/helpers/speech.ts'
 const dataDir = mkdtempSync(join(tmpdir(), 'appliance-demo-'))
 const base = loadConfig()
 let stand: ReturnType<typeof startFakeOpenAi> | undefined
-const llmConfigured = base.LLM_PROVIDER !== 'none' && (base.LLM_API_KEY || base.ANTHROPIC_API_KEY || base.LLM_BASE_URL !== 'https://api.openai.com/v1')
+const llmConfigured = base.LLM_PROVIDER !== 'none' && (base.LLM_API_KEY || base.LLM_ANTHROPIC_API_KEY || base.LLM_BASE_URL !== 'https://api.openai.com/v1')
 if (!llmConfigured) {
   stand = startFakeOpenAi()
   stand.chat.push(

@@ -20,7 +20,7 @@ import { secretBoxFor } from './secrets/index.ts'
 import { userAgentFromConfig, type UserAgent } from './telephony/sip/index.ts'
 import { createVoiceEngines } from './voice/index.ts'
 import { parseSchedule, WebhookWorker } from './webhooks/index.ts'
-import { workflowLlmFromConfig } from './workflows/index.ts'
+import { workflowLlm } from './voice/registry/index.ts'
 import { bootstrapIfEmpty, forgetWorkspace } from './workspaces/index.ts'
 import { adoptPublicHost, checkPortsFree, describeFailure, portErrorOf, ProviderProbes, probeTargets } from './startup/index.ts'
 
@@ -207,7 +207,7 @@ export async function startAppliance(
     })
     if (ports.rtpPairsTaken > 0) log.warn({ taken: ports.rtpPairsTaken, pairs: ports.rtpPairs }, 'some RTP port pairs of RTP_PORT_MIN-RTP_PORT_MAX are held by another program; calls use the others')
     const engine = media
-    const conversations = { media, voice, lines: config, workflowLlm: workflowLlmFromConfig(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log }
+    const conversations = { media, voice, lines: config, workflowLlm: workflowLlm(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log }
     placer = callPlacer(config, conversations, metrics, log)
     const calls = new CallRuntime({
       db, log, config, ua, placer, metrics,

@@ -4,6 +4,9 @@ import { parseNetworks } from './net/networks.ts'
 import { parseSchedule } from './webhooks/schedule.ts'
 import { storageSettingsProblem } from './recordings/settings.ts'
 import { numberSettingsProblem } from './config-numbers.ts'
+import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './config-renamed.ts'
+
+export { RENAMED_KEYS, renamedKeyNotes } from './config-renamed.ts'
 
 /**
  * Every configuration key, its default and its meaning. The README's configuration table is
@@ -79,10 +82,6 @@ export const CONFIG_KEYS = {
   CARRIER_API_BASE: { default: 'https://api.twilio.com', doc: 'carrier (Twilio-compatible REST) base URL' },
   CARRIER_ACCOUNT_SID: { default: '', doc: 'carrier account SID (a workspace may set its own)' },
   CARRIER_AUTH_TOKEN: { default: '', doc: 'carrier auth token (a workspace may set its own)' },
-  WORKFLOW_LLM_BASE_URL: { default: '', doc: 'OpenAI-compatible chat-completions base URL for workflow LLM nodes and intent edges (e.g. https://api.openai.com/v1); empty means no LLM' },
-  WORKFLOW_LLM_API_KEY: { default: '', doc: 'API key sent as Bearer to WORKFLOW_LLM_BASE_URL (empty sends none, e.g. for a local Ollama)' },
-  WORKFLOW_LLM_MODEL: { default: 'gpt-4o-mini', doc: 'model name sent to WORKFLOW_LLM_BASE_URL' },
-  WORKFLOW_LLM_TIMEOUT_MS: { default: 10_000, doc: 'how long a workflow LLM request may take' },
   WORKFLOW_MAX_VISITS: { default: 10, doc: 'visits of one workflow node before a run ends with finalAction loop_limit (a workflow may set its own)' },
   VAD_ENGINE: { default: 'silero', doc: 'voice activity detection: silero (Silero v5, falls back to energy if the model is missing) or energy' },
   VAD_MODEL_FILE: { default: '', doc: 'Silero VAD v5 ONNX file to use instead of the one shipped inside the appliance (empty: the shipped one)' },
@@ -103,13 +102,17 @@ export const CONFIG_KEYS = {
   DEEPGRAM_BASE_URL: { default: 'wss://api.deepgram.com', doc: 'Deepgram live transcription base URL' },
   DEEPGRAM_API_KEY: { default: '', doc: 'Deepgram API key' },
   DEEPGRAM_MODEL: { default: 'nova-3', doc: 'Deepgram model' },
-  LLM_PROVIDER: { default: 'auto', doc: 'auto (anthropic if ANTHROPIC_API_KEY, else openai if LLM_API_KEY or a non-OpenAI LLM_BASE_URL), openai (any OpenAI-compatible server), anthropic or none (workflow agents only)' },
+  LLM_PROVIDER: { default: 'auto', doc: 'the language model of calls, workflows and call analysis: auto (anthropic if LLM_ANTHROPIC_API_KEY, else openai if LLM_API_KEY or a non-OpenAI LLM_BASE_URL), openai (any OpenAI-compatible server), anthropic or none (workflow agents only)' },
   LLM_BASE_URL: { default: 'https://api.openai.com/v1', doc: 'OpenAI-compatible chat-completions base URL (OpenAI, Groq, vLLM, llama.cpp server, Ollama at http://127.0.0.1:11434/v1)' },
   LLM_API_KEY: { default: '', doc: 'key for LLM_BASE_URL (empty for local servers that need none)' },
   LLM_MODEL: { default: 'gpt-4o-mini', doc: 'model name sent to LLM_BASE_URL' },
-  ANTHROPIC_BASE_URL: { default: 'https://api.anthropic.com', doc: 'Anthropic Messages API base URL' },
-  ANTHROPIC_API_KEY: { default: '', doc: 'Anthropic API key' },
-  ANTHROPIC_MODEL: { default: 'claude-3-5-haiku-latest', doc: 'Anthropic model' },
+  LLM_ANTHROPIC_BASE_URL: { default: 'https://api.anthropic.com', doc: 'Anthropic Messages API base URL (formerly ANTHROPIC_BASE_URL, still read)' },
+  LLM_ANTHROPIC_API_KEY: { default: '', doc: 'Anthropic API key (formerly ANTHROPIC_API_KEY, still read)' },
+  LLM_ANTHROPIC_MODEL: { default: 'claude-3-5-haiku-latest', doc: 'Anthropic model (formerly ANTHROPIC_MODEL, still read)' },
+  LLM_WORKFLOW_MODEL: { default: '', doc: 'model name workflow intent edges and LLM nodes send, when it differs from the one calls use; empty: LLM_MODEL or LLM_ANTHROPIC_MODEL (formerly WORKFLOW_LLM_MODEL, still read)' },
+  LLM_WORKFLOW_BASE_URL: { default: '', doc: 'an OpenAI-compatible server of workflows\' own; empty: workflows use the LLM of LLM_PROVIDER (formerly WORKFLOW_LLM_BASE_URL, still read)' },
+  LLM_WORKFLOW_API_KEY: { default: '', doc: 'key for LLM_WORKFLOW_BASE_URL (formerly WORKFLOW_LLM_API_KEY, still read)' },
+  LLM_WORKFLOW_TIMEOUT_MS: { default: 10_000, doc: 'how long a workflow LLM request may take, retries included (formerly WORKFLOW_LLM_TIMEOUT_MS, still read)' },
   TTS_PROVIDER: { default: 'flite', doc: 'flite (offline), elevenlabs or openai' },
   FLITE_VOICE: { default: 'kal16', doc: 'flite voice: kal16, slt, rms, awb (16 kHz) or kal (8 kHz)' },
   FLITE_WORKERS: { default: 2, doc: 'worker threads running flite syntheses in parallel (each about 70 MB while loaded; 2 keeps the reply tail under 20 ms at 100 talking calls on 2 cores)' },
@@ -159,15 +162,20 @@ export function loadConfig(
       throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`)
     }
     for (const key of Object.keys(fromFile)) {
-      if (!(key in CONFIG_KEYS)) throw new ConfigError(`unknown key ${key} in config file ${file}`)
+      if (!(key in CONFIG_KEYS) && !(key in RENAMED_KEYS)) throw new ConfigError(`unknown key ${key} in config file ${file}`)
     }
   }
+  const renamedEnv = withRenamedKeys(env)
+  const renamedFile = withRenamedKeys(fromFile)
+  env = renamedEnv.values
+  fromFile = renamedFile.values
   const out: Record<string, unknown> = {}
   for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
     const raw = key in overrides ? (overrides as Record<string, unknown>)[key] : env[key] ?? fromFile[key]
     out[key] = raw === undefined ? spec.default : coerce(key, raw, spec.default)
   }
   const cfg = out as Config
+  rememberRenamedKeys(cfg, [...renamedEnv.used, ...renamedFile.used])
   const numberProblem = numberSettingsProblem(cfg)
   if (numberProblem) throw new ConfigError(numberProblem)
   try {

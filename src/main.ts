@@ -5,7 +5,7 @@ import { HELPER_COMMANDS } from './embedded/index.ts'
 
 /** Exit codes: 0 clean stop, 1 unexpected failure, 2 bad configuration, 3 DATA_DIR (SQLite) or NODE_ID (PostgreSQL) in use. */
 async function serve(): Promise<void> {
-  const { ConfigError, loadConfig } = await import('./config.ts')
+  const { ConfigError, loadConfig, renamedKeyNotes } = await import('./config.ts')
   const { DataDirLockedError } = await import('./db/index.ts')
   const { NodeIdInUseError } = await import('./jobs/index.ts')
   const { startAppliance } = await import('./appliance.ts')
@@ -17,6 +17,7 @@ async function serve(): Promise<void> {
     if (err instanceof DataDirLockedError || err instanceof NodeIdInUseError) exit(3, `refusing to start: ${err.message}`)
     throw err
   }
+  for (const note of renamedKeyNotes(appliance.config)) appliance.log.warn(note)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

@@ -37,7 +37,7 @@ export function probeTargets(cfg: Config): ProbeTarget[] {
   remote('llm', servedLlms(cfg))
   remote('stt', sttToProbe(cfg))
   remote('tts', availableVoices(cfg))
-  if (cfg.WORKFLOW_LLM_BASE_URL) add('workflow-llm', 'openai', cfg.WORKFLOW_LLM_BASE_URL)
+  if (cfg.LLM_WORKFLOW_BASE_URL) add('workflow-llm', 'openai', cfg.LLM_WORKFLOW_BASE_URL)
   return out
 }
 

@@ -3,16 +3,15 @@ import type { AuthPlugin } from '../http/auth.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/index.ts'
 import { IdParams, Ok } from '../http/models.ts'
-import { OpenAiChatClient, openAiWorkflowLlm } from './llm/index.ts'
+import { workflowLlm } from '../voice/registry/index.ts'
 import { TestRunBody, TestRunResult, Workflow, WorkflowInput } from './workflows.model.ts'
 import * as service from './workflows.service.ts'
 import { findWorkflow } from './workflows.repository.ts'
 import type { WorkflowGraph } from './workflow.model.ts'
 import type { WorkflowService } from './workflows.service.ts'
 
-export { LlmError, OpenAiChatClient } from './llm/index.ts'
 export { WorkflowEngine, testRun, toEngineInput, WorkflowRunError } from './engine/index.ts'
-export type { EngineInput, Final, RunState, StepResult, ToolRunner, WorkflowLlm } from './engine/index.ts'
+export type { EngineInput, Final, RunState, StepResult, ToolRunner } from './engine/index.ts'
 export { validateWorkflow, type WorkflowIssue } from './validate.ts'
 export { type CallIo, WorkflowCallDriver } from './call/index.ts'
 export type { WorkflowGraph, WorkflowNode, WorkflowEdge } from './workflow.model.ts'
@@ -70,23 +69,10 @@ export function workflowsController(s: WorkflowService, auth: AuthPlugin) {
     })
 }
 
-/** The LLM of workflows from config, or undefined when WORKFLOW_LLM_BASE_URL is empty. */
-export function workflowLlmFromConfig(config: Config) {
-  if (!config.WORKFLOW_LLM_BASE_URL) return undefined
-  return openAiWorkflowLlm(
-    new OpenAiChatClient({
-      baseUrl: config.WORKFLOW_LLM_BASE_URL,
-      apiKey: config.WORKFLOW_LLM_API_KEY || undefined,
-      model: config.WORKFLOW_LLM_MODEL,
-      timeoutMs: config.WORKFLOW_LLM_TIMEOUT_MS,
-    }),
-  )
-}
-
 /** What the workflows module needs from the agents module (and, for tool nodes, the tools module). */
 export type AgentHooks = Pick<WorkflowService, 'agentExists' | 'enabledTools' | 'tools'>
 
-/** Mounts the workflows module with the appliance's config. */
+/** Mounts the workflows module with the appliance's config: test runs get the model calls' workflows get. */
 export function workflowsFeature(deps: { db: Db; config: Config }, auth: AuthPlugin, agents: AgentHooks) {
-  return workflowsController({ db: deps.db, ...agents, llm: workflowLlmFromConfig(deps.config), maxVisits: deps.config.WORKFLOW_MAX_VISITS }, auth)
+  return workflowsController({ db: deps.db, ...agents, llm: workflowLlm(deps.config), maxVisits: deps.config.WORKFLOW_MAX_VISITS }, auth)
 }

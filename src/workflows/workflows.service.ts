@@ -1,7 +1,8 @@
 import type { Db } from '../db/index.ts'
 import { AppError, notFound } from '../errors.ts'
 import { nowIso } from '../ids.ts'
-import { testRun, type TestRunResult, type ToolRunner, type WorkflowLlm, WorkflowRunError } from './engine/index.ts'
+import type { Llm } from '../voice/llm/index.ts'
+import { testRun, type TestRunResult, type ToolRunner, WorkflowRunError } from './engine/index.ts'
 import { validateWorkflow, type WorkflowIssue } from './validate.ts'
 import type { Workflow, WorkflowGraph, WorkflowInput } from './workflow.model.ts'
 import type { TestRunBody } from './workflows.model.ts'
@@ -15,7 +16,7 @@ export interface WorkflowService {
   db: Db
   agentExists: AgentExists
   /** Absent when no LLM is configured: LLM nodes and intent edges then fail with a clear error. */
-  llm?: WorkflowLlm
+  llm?: Llm
   /** Runs the agent's enabled tools; absent when tools cannot run here. */
   tools?: (workspaceId: string, agentId: string) => ToolRunner | undefined
   /** The agent's enabled tool names; when given, tool nodes are checked against them. */

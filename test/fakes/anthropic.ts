@@ -65,6 +65,8 @@ export interface FakeAnthropic {
   url: string
   requests: { headers: Headers; body: any }[]
   plan: Planned<AnthropicReply>[]
+  /** Answers a request when `plan` is empty, from what was asked (the request body). */
+  answer?: (body: any) => Planned<AnthropicReply>
   delays: Delays
   stop(): void
 }
@@ -90,7 +92,7 @@ export function startFakeAnthropic(): FakeAnthropic {
       }
       const body = (await req.json()) as any
       fake.requests.push({ headers: req.headers, body })
-      const plan = fake.plan.shift()
+      const plan = fake.plan.shift() ?? fake.answer?.(body)
       if (plan === undefined || isFailure(plan)) {
         const status = plan?.failStatus ?? 500
         const type = status === 529 ? 'overloaded_error' : 'api_error'

@@ -54,7 +54,7 @@ describe('agent readiness', () => {
     expect(r.body.agent.readiness).toEqual({ canConverse: true, brain: 'llm', problems: [] })
     const claude = await withLlm.api('PUT', `/api/agents/${r.body.agent.id}`, { body: { llmModel: 'claude-haiku-4-5' } })
     expect(claude.body.agent.readiness.canConverse).toBe(false)
-    expect(claude.body.agent.readiness.problems[0]).toContain('ANTHROPIC_API_KEY')
+    expect(claude.body.agent.readiness.problems[0]).toContain('LLM_ANTHROPIC_API_KEY')
   })
 
   test('a cloud voice without its key is a readiness problem, not a refusal (calls use the default voice)', async () => {

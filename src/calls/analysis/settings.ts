@@ -7,7 +7,7 @@ import { nowIso } from '../../ids.ts'
 import type { Criterion } from './llm-analysis.ts'
 
 export const AnalysisSettings = t.Object({
-  model: t.String({ maxLength: 160, description: "model name for this agent's call analysis, sent to the configured LLM (LLM_PROVIDER); '' uses its model (LLM_MODEL or ANTHROPIC_MODEL)" }),
+  model: t.String({ maxLength: 160, description: "model name for this agent's call analysis, sent to the configured LLM (LLM_PROVIDER); '' uses its model (LLM_MODEL or LLM_ANTHROPIC_MODEL)" }),
   prompt: t.String({ maxLength: 20_000, description: "system prompt of the analysis; '' uses the built-in one" }),
   evaluationCriteria: t.Array(
     t.Object({

@@ -4,13 +4,14 @@ import { agentReadiness, type AgentSnapshot } from '../../agents/index.ts'
 import type { CallEngines, VoiceEngines } from '../../voice/index.ts'
 import { llmBrain, noBrain } from '../../voice/brain/index.ts'
 import type { AgentProfile, Brain } from '../../voice/session/index.ts'
-import type { WorkflowGraph, WorkflowLlm } from '../../workflows/index.ts'
+import type { Llm } from '../../voice/llm/index.ts'
+import type { WorkflowGraph } from '../../workflows/index.ts'
 import { sessionTools, type CallControls } from './tools.ts'
 import { workflowBrain } from './workflow-brain.ts'
 
 export interface BrainDeps {
   voice: VoiceEngines
-  workflowLlm?: WorkflowLlm
+  workflowLlm?: Llm
   maxVisits: number
   allowPrivateTools: boolean
 }

@@ -6,7 +6,7 @@ import { ENGINE_RATE, type BoundPorts, type CallMedia, type MediaEngine } from '
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
 import type { CallEngines, VoiceEngines } from '../../voice/index.ts'
 import { sessionFromEngines, type Brain, type VoiceSession } from '../../voice/session/index.ts'
-import type { WorkflowLlm } from '../../workflows/index.ts'
+import type { Llm } from '../../voice/llm/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
 import { brainOfCall } from './brain.ts'
 import type { CallPlacer, Conversation, ConversationEvents, ConversationInit, ConversationResult } from './conversation-types.ts'
@@ -16,7 +16,7 @@ export interface ConversationDeps {
   media: MediaEngine
   voice: VoiceEngines
   lines: CallLines
-  workflowLlm?: WorkflowLlm
+  workflowLlm?: Llm
   maxVisits: number
   allowPrivateTools: boolean
   log: Logger

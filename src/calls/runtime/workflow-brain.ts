@@ -1,12 +1,13 @@
 // A workflow runs the conversation: its say nodes speak, caller speech and keys drive it.
 import type { Brain, BrainHost } from '../../voice/session/index.ts'
-import { WorkflowCallDriver, WorkflowRunError, type ToolRunner, type WorkflowGraph, type WorkflowLlm } from '../../workflows/index.ts'
+import type { Llm } from '../../voice/llm/index.ts'
+import { WorkflowCallDriver, WorkflowRunError, type ToolRunner, type WorkflowGraph } from '../../workflows/index.ts'
 import type { TransferOutcome } from './tools.ts'
 
 export interface WorkflowBrainOptions {
   graph: WorkflowGraph
   variables: Record<string, string>
-  llm?: WorkflowLlm
+  llm?: Llm
   maxVisits: number
   fallbackMessage: string
   transfer(target: string): Promise<TransferOutcome>

@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts'
 import { createLogger } from '../../log.ts'
 import { MediaEngine } from '../../media/index.ts'
 import { createVoiceEngines, useSharedEngines } from '../../voice/index.ts'
-import { workflowLlmFromConfig } from '../../workflows/index.ts'
+import { workflowLlm } from '../../voice/registry/index.ts'
 import { CallHost } from './host.ts'
 import type { FromWorker, ToWorker } from './protocol.ts'
 
@@ -30,7 +30,7 @@ if (first.t === 'engines') useSharedEngines(first.ports, { idleMs: config.ENGINE
 const media = new MediaEngine({ ...config, RTP_PORT_MIN: data.rtp.min, RTP_PORT_MAX: data.rtp.max }, { bindHost: config.SIP_HOST })
 const voice = await createVoiceEngines(config)
 const host = new CallHost(
-  { media, voice, lines: config, workflowLlm: workflowLlmFromConfig(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log },
+  { media, voice, lines: config, workflowLlm: workflowLlm(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log },
   post,
 )
 port.on('message', (m: ToWorker) => host.handle(m))

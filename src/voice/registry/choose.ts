@@ -1,10 +1,13 @@
 // Which provider of each kind runs by default, from the key that names it (VAD_ENGINE,
 // STT_PROVIDER, TTS_PROVIDER, LLM_PROVIDER). With `auto`, the first provider in the registry's
 // order that has what it needs and loads; one that fails to load is skipped and /ready says why.
-import type { Config } from '../../config.ts'
+// Workflows' LLM is chosen here too.
+import { type Config, ConfigError } from '../../config.ts'
+import { withCompletionTimeout } from '../llm/complete.ts'
+import type { Llm } from '../llm/contract.ts'
 import { oneOf } from '../settings.ts'
-import type { EngineOf, EntryOf, ProviderEntry, ProviderKind, Provided, TtsEntry } from './entry.ts'
-import { providersOf } from './list.ts'
+import type { EngineOf, EntryOf, OverridesOf, ProviderEntry, ProviderKind, Provided, TtsEntry } from './entry.ts'
+import { providerOf, providersOf, servedLlms } from './list.ts'
 
 const KEY = { vad: 'VAD_ENGINE', stt: 'STT_PROVIDER', tts: 'TTS_PROVIDER', llm: 'LLM_PROVIDER' } as const
 /** Kinds a call can do without (only DTMF is understood; agents run their workflow), which the key may set to `none` or leave to `auto`. */
@@ -50,4 +53,30 @@ export async function choose<K extends 'vad' | 'stt' | 'llm'>(kind: K, cfg: Conf
   }
   notes.push(`${label}: none`)
   return { entry: undefined, provided: undefined, notes, problems }
+}
+
+/** The preferred LLM backend the configuration serves, built; one that cannot be (a key missing) is passed over, as LLM_PROVIDER=auto does. */
+function servedLlm(cfg: Config, overrides: OverridesOf['llm']): Llm | undefined {
+  for (const entry of servedLlms(cfg)) {
+    try {
+      return entry.fromConfig(cfg, overrides).engine
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err
+    }
+  }
+  return undefined
+}
+
+/**
+ * The model of workflows' intent edges and LLM nodes: the LLM of LLM_PROVIDER, or the
+ * OpenAI-compatible server of LLM_WORKFLOW_BASE_URL; LLM_WORKFLOW_MODEL names another model of
+ * it. Built from the configuration alone (no request is sent), so the main thread and every call
+ * worker build the same one. Each request ends within LLM_WORKFLOW_TIMEOUT_MS: a caller waits on it.
+ */
+export function workflowLlm(cfg: Config): Llm | undefined {
+  const model = cfg.LLM_WORKFLOW_MODEL || undefined
+  const llm = cfg.LLM_WORKFLOW_BASE_URL
+    ? providerOf('llm', 'openai')!.fromConfig(cfg, { model, endpoint: { baseUrl: cfg.LLM_WORKFLOW_BASE_URL, apiKey: cfg.LLM_WORKFLOW_API_KEY } }).engine
+    : servedLlm(cfg, { model })
+  return llm && withCompletionTimeout(llm, cfg.LLM_WORKFLOW_TIMEOUT_MS)
 }

@@ -22,8 +22,8 @@ export interface OverridesOf {
   stt: Record<string, never>
   /** The call's rate (every frame comes at it), the agent's voice id and speaking rate (1 is normal). */
   tts: { sampleRate: number; voiceId?: string; speed?: number }
-  /** The agent's model, named as its backend takes it. */
-  llm: { model?: string }
+  /** The agent's model, named as its backend takes it; `endpoint` replaces the configured server and key. */
+  llm: { model?: string; endpoint?: { baseUrl: string; apiKey: string } }
 }
 
 /** What a built engine reports now. */

@@ -8,16 +8,16 @@ export const anthropicLlm: LlmEntry = {
   kind: 'llm',
   name: 'Anthropic',
   runs: 'remote',
-  auto: (cfg) => cfg.ANTHROPIC_API_KEY !== '',
-  needs: 'ANTHROPIC_API_KEY',
-  defaultModel: (cfg) => cfg.ANTHROPIC_MODEL,
-  endpoint: (cfg) => cfg.ANTHROPIC_BASE_URL,
+  auto: (cfg) => cfg.LLM_ANTHROPIC_API_KEY !== '',
+  needs: 'LLM_ANTHROPIC_API_KEY',
+  defaultModel: (cfg) => cfg.LLM_ANTHROPIC_MODEL,
+  endpoint: (cfg) => cfg.LLM_ANTHROPIC_BASE_URL,
   fromConfig: (cfg, o) =>
     remote(
       new AnthropicLlm({
-        baseUrl: cfg.ANTHROPIC_BASE_URL,
-        apiKey: required('ANTHROPIC_API_KEY', cfg.ANTHROPIC_API_KEY, 'for LLM_PROVIDER=anthropic'),
-        model: o.model ?? cfg.ANTHROPIC_MODEL,
+        baseUrl: o.endpoint?.baseUrl ?? cfg.LLM_ANTHROPIC_BASE_URL,
+        apiKey: o.endpoint?.apiKey || required('LLM_ANTHROPIC_API_KEY', cfg.LLM_ANTHROPIC_API_KEY, 'for LLM_PROVIDER=anthropic'),
+        model: o.model ?? cfg.LLM_ANTHROPIC_MODEL,
         conn: connOptions(cfg),
       }),
     ),

@@ -14,5 +14,6 @@ export const openAiLlm: LlmEntry = {
   needs: 'LLM_BASE_URL or LLM_API_KEY (an OpenAI-compatible server)',
   defaultModel: (cfg) => cfg.LLM_MODEL,
   endpoint: (cfg) => cfg.LLM_BASE_URL,
-  fromConfig: (cfg, o) => remote(new OpenAiLlm({ baseUrl: cfg.LLM_BASE_URL, apiKey: cfg.LLM_API_KEY, model: o.model ?? cfg.LLM_MODEL, conn: connOptions(cfg) })),
+  fromConfig: (cfg, o) =>
+    remote(new OpenAiLlm({ baseUrl: o.endpoint?.baseUrl ?? cfg.LLM_BASE_URL, apiKey: o.endpoint?.apiKey ?? cfg.LLM_API_KEY, model: o.model ?? cfg.LLM_MODEL, conn: connOptions(cfg) })),
 }

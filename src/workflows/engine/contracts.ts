@@ -1,17 +1,5 @@
 import type { Variables } from '../../template.ts'
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant'
-  content: string
-}
-
-/** What the engine needs from a language model; absent when none is configured. */
-export interface WorkflowLlm {
-  /** The agent's next line in a conversation node, given the node's instructions and the talk so far. */
-  reply(req: { instructions: string; history: ChatMessage[] }): Promise<string>
-  /** Index of the intent the caller's utterance expresses, or null for none of them. */
-  judgeIntent(req: { utterance: string; intents: string[]; history: ChatMessage[] }): Promise<number | null>
-}
+import type { ChatMessage } from '../../voice/llm/index.ts'
 
 /** Runs an agent's enabled tool (http_request, ...); the result is any JSON value. */
 export interface ToolRunner {

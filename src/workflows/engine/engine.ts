@@ -1,20 +1,14 @@
 import { INPUT_CONDITIONS, type WorkflowEdge, type WorkflowGraph, type WorkflowNode } from '../workflow.model.ts'
 import { matchesLocally } from './conditions.ts'
-import {
-  type ChatMessage,
-  type EngineInput,
-  type Final,
-  type RunState,
-  type StepResult,
-  type ToolRunner,
-  type WorkflowLlm,
-  WorkflowRunError,
-} from './contracts.ts'
+import { type EngineInput, type Final, type RunState, type StepResult, type ToolRunner, WorkflowRunError } from './contracts.ts'
 import { extractDate, extractDigits, extractEmail, extractRegex, extractText, extractYesNo } from './extract.ts'
+import { conversationReply, judgeIntent } from './llm.ts'
 import { fillTemplate, readPath, stringify, type Variables } from '../../template.ts'
+import type { ChatMessage, Llm } from '../../voice/llm/index.ts'
 
 export interface EngineOptions {
-  llm?: WorkflowLlm
+  /** Intent edges and conversation nodes need it; absent when no LLM is configured. */
+  llm?: Llm
   tools?: ToolRunner
   /** Default for graphs without settings.maxVisits. */
   maxVisits: number
@@ -247,7 +241,7 @@ export class WorkflowEngine {
     }
     const intents = edges.flatMap((e) => (e.condition?.type === 'intent' ? [e.condition.intent] : []))
     try {
-      const i = await llm.judgeIntent({ utterance, intents, history: step.s.history })
+      const i = await judgeIntent(llm, { utterance, intents, history: step.s.history })
       return i !== null && Number.isInteger(i) && i >= 0 && i < intents.length ? i : null
     } catch (err) {
       throw new WorkflowRunError('llm_failed', node.id, `LLM intent check for node "${node.id}" failed: ${(err as Error).message}`, edge.id)
@@ -260,7 +254,7 @@ export class WorkflowEngine {
     const instructions = fillTemplate(node.config.instructions, step.s.variables)
     let text: string
     try {
-      text = (await llm.reply({ instructions, history: step.s.history })).trim()
+      text = (await conversationReply(llm, { instructions, history: step.s.history })).trim()
     } catch (err) {
       throw new WorkflowRunError('llm_failed', node.id, `LLM reply for conversation node "${node.id}" failed: ${(err as Error).message}`)
     }

@@ -1,5 +1,6 @@
 import type { WorkflowGraph } from '../workflow.model.ts'
-import type { EngineInput, FinalAction, ToolRunner, WorkflowLlm } from './contracts.ts'
+import type { Llm } from '../../voice/llm/index.ts'
+import type { EngineInput, FinalAction, ToolRunner } from './contracts.ts'
 import { WorkflowEngine } from './engine.ts'
 import type { Variables } from '../../template.ts'
 
@@ -18,7 +19,7 @@ export interface TestRunResult {
 }
 
 export interface TestRunOptions {
-  llm?: WorkflowLlm
+  llm?: Llm
   tools?: ToolRunner
   maxVisits: number
   today: () => string

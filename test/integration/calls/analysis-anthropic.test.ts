@@ -31,7 +31,7 @@ let agentId: string
 
 beforeAll(async () => {
   fake = startFakeAnthropic()
-  t = await startTestAppliance({ LLM_PROVIDER: 'anthropic', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'ak-test', BACKGROUND_POLL_MS: 50 })
+  t = await startTestAppliance({ LLM_PROVIDER: 'anthropic', LLM_ANTHROPIC_BASE_URL: fake.url, LLM_ANTHROPIC_API_KEY: 'ak-test', BACKGROUND_POLL_MS: 50 })
   agentId = (await t.api('POST', '/api/agents', { body: { name: 'Reception' } })).body.agent.id
 })
 afterAll(async () => {

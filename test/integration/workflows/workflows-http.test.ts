@@ -277,7 +277,7 @@ describe('POST /api/agents/{id}/workflow/test-run', () => {
   })
 })
 
-describe('test-run with an LLM configured (a local fake speaking the OpenAI protocol)', () => {
+describe('test-run on the appliance\'s LLM (a local fake speaking the OpenAI protocol)', () => {
   let fake: FakeOpenAi
   let l: WorkflowApp
   beforeAll(async () => {
@@ -286,7 +286,7 @@ describe('test-run with an LLM configured (a local fake speaking the OpenAI prot
       if (!system.startsWith('You classify')) return 'Our opening hours are nine to five.'
       return /cancel/i.test(req.messages.at(-1)?.content ?? '') ? '2' : '0'
     })
-    l = await startWorkflowApp({ WORKFLOW_LLM_BASE_URL: fake.baseUrl, WORKFLOW_LLM_API_KEY: fake.apiKey, WORKFLOW_LLM_MODEL: 'fake-mini' })
+    l = await startWorkflowApp({ LLM_PROVIDER: 'openai', LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: fake.apiKey, LLM_WORKFLOW_MODEL: 'fake-mini' })
     l.addAgent(l.workspaceId, 'agt_llm', [])
     const graph = {
       nodes: [

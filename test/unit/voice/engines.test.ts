@@ -19,7 +19,7 @@ describe('voice engine selection from config', () => {
   })
 
   test('keys pick the cloud engines in auto mode', async () => {
-    const e = await createVoiceEngines(loadConfig({ DEEPGRAM_API_KEY: 'dg', ANTHROPIC_API_KEY: 'ak', TTS_PROVIDER: 'elevenlabs', ELEVENLABS_API_KEY: 'xi' }))
+    const e = await createVoiceEngines(loadConfig({ DEEPGRAM_API_KEY: 'dg', LLM_ANTHROPIC_API_KEY: 'ak', TTS_PROVIDER: 'elevenlabs', ELEVENLABS_API_KEY: 'xi' }))
     expect([e.stt?.provider, e.llm?.provider, e.tts(16000).provider]).toEqual(['deepgram-stt', 'anthropic-llm', 'elevenlabs-tts'])
   })
 

@@ -33,7 +33,7 @@ test("flite's entry lists exactly the voices compiled into flite, and refuses ot
 
 test('what the configuration serves: LLM backends preferred first, voices that have their keys', () => {
   expect(servingFromConfig(loadConfig({}))).toEqual({ llm: [], voice: ['flite'] })
-  const both = loadConfig({ ANTHROPIC_API_KEY: 'ak', LLM_API_KEY: 'sk', OPENAI_API_KEY: 'sk', ELEVENLABS_API_KEY: 'xi' })
+  const both = loadConfig({ LLM_ANTHROPIC_API_KEY: 'ak', LLM_API_KEY: 'sk', OPENAI_API_KEY: 'sk', ELEVENLABS_API_KEY: 'xi' })
   expect(servingFromConfig(both)).toEqual({ llm: ['anthropic', 'openai'], voice: ['flite', 'elevenlabs', 'openai'] })
   expect(servingFromConfig({ ...both, LLM_PROVIDER: 'openai' }).llm).toEqual(['openai'])
   expect(servingFromConfig({ ...both, LLM_PROVIDER: 'none' }).llm).toEqual([])
@@ -44,14 +44,14 @@ test("an agent's model is routed to the backend its catalog family names, or tol
   expect(llmRoute('openai-compatible/llama3.2', local)).toEqual({ ok: true, backend: 'openai', model: 'llama3.2' })
   expect(llmRoute('llama-3.1-8b-instant', local)).toEqual({ ok: true, backend: 'openai', model: 'llama-3.1-8b-instant' })
   const claude = llmRoute('claude-haiku-4-5', local)
-  expect(claude.ok ? '' : claude.problem).toBe("the configured LLM cannot serve 'claude-haiku-4-5': claude-haiku-4-5 needs ANTHROPIC_API_KEY")
+  expect(claude.ok ? '' : claude.problem).toBe("the configured LLM cannot serve 'claude-haiku-4-5': claude-haiku-4-5 needs LLM_ANTHROPIC_API_KEY")
   const workflow = llmRoute('workflow', local)
   expect(workflow.ok ? '' : workflow.problem).toBe("llmModel is 'workflow': the agent has no language model")
 })
 
 test("a new agent gets the configured backend's model and the configured voice", () => {
   expect(defaultLlmModel(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.2' }), 'workflow')).toBe('openai-compatible/llama3.2')
-  expect(defaultLlmModel(loadConfig({ ANTHROPIC_API_KEY: 'ak' }), 'workflow')).toBe(loadConfig({}).ANTHROPIC_MODEL)
+  expect(defaultLlmModel(loadConfig({ LLM_ANTHROPIC_API_KEY: 'ak' }), 'workflow')).toBe(loadConfig({}).LLM_ANTHROPIC_MODEL)
   expect(defaultLlmModel(loadConfig({}), 'workflow')).toBe('workflow')
   expect(defaultVoice(loadConfig({ TTS_PROVIDER: 'openai', OPENAI_TTS_VOICE: 'nova' }))).toEqual({ provider: 'openai', voiceId: 'nova', speed: 1 })
   expect(defaultVoice(loadConfig({ FLITE_VOICE: 'awb' }))).toEqual({ provider: 'flite', voiceId: 'awb', speed: 1 })

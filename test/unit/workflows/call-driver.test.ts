@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { type CallIo, type Timers, WorkflowCallDriver } from '../../../src/workflows/call/index.ts'
-import type { WorkflowLlm } from '../../../src/workflows/engine/index.ts'
+import type { Completion, Llm } from '../../../src/voice/llm/index.ts'
 import { edge, graph, intent, kw, node, otherwise, reception } from './graphs.ts'
 
 /** Records what the call did, in order. */
@@ -90,11 +90,17 @@ describe('workflow call driver', () => {
   })
 
   test('keys pressed while an LLM answer is pending count towards the node it leads to', async () => {
-    const answer = Promise.withResolvers<number | null>()
+    const answer = Promise.withResolvers<Completion>()
     const asked = Promise.withResolvers<void>()
-    const llm: WorkflowLlm = {
-      reply: async () => 'unused',
-      judgeIntent: () => {
+    // the intent check is the only request: it waits until the test answers it
+    const llm: Llm = {
+      provider: 'held-llm',
+      model: 'held',
+      capabilities: { streaming: true, toolCalls: false, usage: false },
+      chat: () => {
+        throw new Error('a workflow asks for whole answers only')
+      },
+      complete: () => {
         asked.resolve()
         return answer.promise
       },
@@ -113,7 +119,7 @@ describe('workflow call driver', () => {
     const speech = d.onSpeech('I will type my PIN')
     const typed = keys(d, '4321')
     await asked.promise
-    answer.resolve(0)
+    answer.resolve({ text: '1', model: 'held', inputTokens: 0, outputTokens: 0, finishReason: 'stop' })
     await Promise.all([speech, typed])
     expect(log).toEqual(['say start: How can I help?', 'say pin: PIN?', 'say bye (last): PIN 4321.', 'hangup end_call'])
   })

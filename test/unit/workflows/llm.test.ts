@@ -1,93 +1,83 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { testRun } from '../../../src/workflows/engine/index.ts'
-import { LlmError, OpenAiChatClient, openAiWorkflowLlm, parseIntentAnswer } from '../../../src/workflows/llm/index.ts'
-import { type ChatRequest, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai-chat-server.ts'
+// Intent edges and conversation nodes on the appliance's one LLM, over each production adapter
+// (built from the configuration as the appliance builds it) against a local fake of its API.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { loadConfig } from '../../../src/config.ts'
+import { workflowLlm } from '../../../src/voice/registry/index.ts'
+import { parseIntentAnswer, testRun } from '../../../src/workflows/engine/index.ts'
+import { startFakeAnthropic } from '../../fakes/anthropic.ts'
+import { startFakeOpenAi } from '../../fakes/openai-chat-server.ts'
 import { edge, graph, intent, kw, node, otherwise } from './graphs.ts'
 
-let fake: FakeOpenAi
-let client: OpenAiChatClient
+/** A request as the model reads it, whatever the wire form. */
+interface Asked {
+  model: string
+  system: string
+  turns: { role: string; content: string }[]
+}
 
-/** The fake's "model": answers intent questions by keyword, conversation turns by echoing. */
-function model(req: ChatRequest) {
-  const system = req.messages[0]?.content ?? ''
-  const last = req.messages.at(-1)?.content ?? ''
-  if (system.startsWith('You classify')) {
-    if (/refund|money back/i.test(last)) return system.includes('1. wants a refund') ? '1' : '0'
+/** The fakes' "model": intent questions answered by keyword, conversation turns by echoing; 'fail' is an outage. */
+type Model = (a: Asked) => string | 'fail'
+
+function usual(a: Asked): string {
+  const last = a.turns.at(-1)?.content ?? ''
+  if (a.system.startsWith('You classify')) {
+    if (/refund|money back/i.test(last)) return a.system.includes('1. wants a refund') ? '1' : '0'
     if (/agent|person|human/i.test(last)) return 'The answer is 2.'
     return '0'
   }
   return `Sure, I can help with "${last}".`
 }
 
-beforeAll(() => {
-  fake = startFakeOpenAi(model)
-  client = new OpenAiChatClient({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: 'gpt-test', timeoutMs: 5000 })
-})
-afterAll(() => fake.stop())
-
-describe('OpenAI chat-completions client against a local fake', () => {
-  test('a JSON completion returns the first choice and sends model, messages and temperature', async () => {
-    fake.requests.length = 0
-    const text = await client.complete([{ role: 'user', content: 'hello' }])
-    expect(text).toBe('Sure, I can help with "hello".')
-    expect(fake.requests[0]).toMatchObject({ model: 'gpt-test', stream: false, temperature: 0, messages: [{ role: 'user', content: 'hello' }] })
-  })
-
-  test('a streamed completion yields the deltas of the SSE events in order', async () => {
-    const deltas: string[] = []
-    for await (const d of client.stream([{ role: 'user', content: 'stream me' }])) deltas.push(d)
-    expect(deltas.length).toBeGreaterThan(3)
-    expect(deltas.join('')).toBe('Sure, I can help with "stream me".')
-  })
-
-  test('a wrong API key gives an LlmError with the status and the server\'s message', async () => {
-    const bad = new OpenAiChatClient({ baseUrl: fake.baseUrl, apiKey: 'sk-wrong', model: 'm', timeoutMs: 5000 })
-    const err = await bad.complete([{ role: 'user', content: 'x' }]).catch((e) => e)
-    expect(err).toBeInstanceOf(LlmError)
-    expect(err).toMatchObject({ status: 401, message: 'LLM answered HTTP 401: Incorrect API key provided' })
-  })
-
-  test('an error event inside the stream ends it with an LlmError', async () => {
-    const prev = fake.answer
-    fake.answer = () => ({ streamError: 'model overloaded' })
-    try {
-      const err = await (async () => {
-        for await (const _ of client.stream([{ role: 'user', content: 'x' }])) {
-        }
-      })().catch((e) => e)
-      expect(err).toMatchObject({ message: 'LLM stream error: model overloaded' })
-    } finally {
-      fake.answer = prev
-    }
-  })
-
-  test('an unreachable server gives an LlmError, not a crash', async () => {
-    const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
-    const port = probe.port
-    await probe.stop(true)
-    const gone = new OpenAiChatClient({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', timeoutMs: 5000 })
-    const err = await gone.complete([{ role: 'user', content: 'x' }]).catch((e) => e)
-    expect(err).toBeInstanceOf(LlmError)
-    expect(err.message).toStartWith('cannot reach the LLM')
-  })
-
-  test('a server that never answers is abandoned after timeoutMs', async () => {
-    let release = () => {}
-    const held = new Promise<void>((r) => (release = r))
-    const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: async () => (await held, new Response('{}')) })
-    const c = new OpenAiChatClient({ baseUrl: `http://127.0.0.1:${slow.port}/v1`, model: 'm', timeoutMs: 150 })
-    const err = await c.complete([{ role: 'user', content: 'x' }]).catch((e) => e)
-    release()
-    await slow.stop(true)
-    expect(err).toMatchObject({ message: 'no answer within 150 ms' })
-  })
-
-  test('intent answers are read as a 1-based number; 0, junk and out-of-range mean none', () => {
-    expect([parseIntentAnswer('2', 3), parseIntentAnswer('Intent 1.', 3), parseIntentAnswer('0', 3), parseIntentAnswer('none', 3), parseIntentAnswer('7', 3)]).toEqual([1, 0, null, null, null])
-  })
+const openAiFake = startFakeOpenAi(() => '')
+const anthropicFake = startFakeAnthropic()
+afterAll(async () => {
+  anthropicFake.stop()
+  await openAiFake.stop()
 })
 
-describe('LLM-judged branches and conversation nodes in the engine', () => {
+const common = { PROVIDER_MAX_RETRIES: 1 }
+const backends = [
+  {
+    name: 'OpenAI-compatible',
+    model: 'gpt-test',
+    llm: workflowLlm(loadConfig({}, { ...common, LLM_PROVIDER: 'openai', LLM_BASE_URL: openAiFake.baseUrl, LLM_API_KEY: openAiFake.apiKey, LLM_WORKFLOW_MODEL: 'gpt-test' })),
+    failure: 'HTTP 503',
+    requests: (): Asked[] =>
+      openAiFake.requests.map((r) => ({ model: r.model, system: r.messages[0]?.role === 'system' ? r.messages[0].content : '', turns: r.messages.filter((m) => m.role !== 'system') })),
+    clear: () => void (openAiFake.requests.length = 0),
+    answer(model: Model) {
+      openAiFake.answer = (r) => {
+        const out = model(this.requests().at(-1)!)
+        return out === 'fail' ? { status: 503, message: 'overloaded' } : out
+      }
+    },
+  },
+  {
+    name: 'Anthropic',
+    model: 'claude-test',
+    llm: workflowLlm(loadConfig({}, { ...common, LLM_PROVIDER: 'anthropic', LLM_ANTHROPIC_BASE_URL: anthropicFake.url, LLM_ANTHROPIC_API_KEY: 'ak', LLM_WORKFLOW_MODEL: 'claude-test' })),
+    failure: 'HTTP 529',
+    requests: (): Asked[] =>
+      anthropicFake.requests.map(({ body }) => ({
+        model: body.model,
+        system: body.system ?? '',
+        turns: body.messages.map((m: any) => ({ role: m.role, content: m.content.map((b: any) => b.text).join('') })),
+      })),
+    clear: () => void (anthropicFake.requests.length = 0),
+    answer(model: Model) {
+      anthropicFake.answer = () => {
+        const out = model(this.requests().at(-1)!)
+        return out === 'fail' ? { failStatus: 529, body: 'overloaded' } : { text: out }
+      }
+    },
+  },
+]
+
+test('intent answers are read as a 1-based number; 0, junk and out-of-range mean none', () => {
+  expect([parseIntentAnswer('2', 3), parseIntentAnswer('Intent 1.', 3), parseIntentAnswer('0', 3), parseIntentAnswer('none', 3), parseIntentAnswer('7', 3)]).toEqual([1, 0, null, null, null])
+})
+
+describe.each(backends)('LLM-judged branches and conversation nodes over the $name adapter', (b) => {
   const support = graph(
     [
       node('start', 'start', { text: 'How can I help you today?' }),
@@ -104,63 +94,64 @@ describe('LLM-judged branches and conversation nodes in the engine', () => {
       edge('chat', 'bye', kw('bye', 'thanks')),
     ],
   )
-  const opts = () => ({ maxVisits: 5, today: () => '2026-11-21', llm: openAiWorkflowLlm(client), variables: { company: 'Acme' } })
+  const opts = () => ({ maxVisits: 5, today: () => '2026-11-21', llm: b.llm, variables: { company: 'Acme' } })
+  const run = (...said: string[]) => testRun(support, said.map((content) => ({ role: 'user' as const, content })), opts())
 
-  test('the LLM judges the caller\'s words and its intent picks the branch', async () => {
-    fake.requests.length = 0
-    const r = await testRun(support, [{ role: 'user', content: 'I would like my money back' }], opts())
-    expect(r).toMatchObject({ path: ['start', 'refunds'], finalNode: 'refunds', finalAction: 'transfer' })
-    expect(fake.requests).toHaveLength(1)
-    const system = fake.requests[0]?.messages[0]?.content ?? ''
-    expect(system).toContain('1. wants a refund\n2. wants to speak to a person')
-    expect(fake.requests[0]?.messages[1]?.content).toContain("Caller's last message: I would like my money back")
+  test("the LLM judges the caller's words with the configured workflow model, and its intent picks the branch", async () => {
+    b.answer(usual)
+    b.clear()
+    expect(await run('I would like my money back')).toMatchObject({ path: ['start', 'refunds'], finalNode: 'refunds', finalAction: 'transfer' })
+    const [asked, ...more] = b.requests()
+    expect(more).toEqual([])
+    expect(asked!.model).toBe(b.model)
+    expect(asked!.system).toContain('1. wants a refund\n2. wants to speak to a person')
+    expect(asked!.turns.at(-1)!.content).toContain("Caller's last message: I would like my money back")
   })
 
   test('the second intent is chosen when the LLM names it', async () => {
-    const r = await testRun(support, [{ role: 'user', content: 'put me through to a human' }], opts())
-    expect(r.finalNode).toBe('human')
+    b.answer(usual)
+    expect((await run('put me through to a human')).finalNode).toBe('human')
   })
 
-  test('when the LLM sees no intent the else edge leads into a streamed conversation turn', async () => {
-    fake.requests.length = 0
-    const r = await testRun(support, [{ role: 'user', content: 'what are your opening hours' }, { role: 'user', content: 'great, thanks' }], opts())
+  test('when the LLM sees no intent the else edge leads into a conversation turn on the node\'s instructions and the talk so far', async () => {
+    b.answer(usual)
+    b.clear()
+    const r = await run('what are your opening hours', 'great, thanks')
     expect(r.path).toEqual(['start', 'chat', 'bye'])
     expect(r.responses.map((x) => x.output)).toEqual(['How can I help you today?', 'Sure, I can help with "what are your opening hours".', 'Goodbye.'])
-    const turn = fake.requests.find((q) => q.stream === true)
-    expect(turn?.messages[0]).toEqual({ role: 'system', content: 'You are the help desk of Acme. Be brief.' })
-    expect(turn?.messages.slice(1)).toEqual([
+    const turn = b.requests().find((q) => !q.system.startsWith('You classify'))!
+    expect(turn.system).toBe('You are the help desk of Acme. Be brief.')
+    expect(turn.turns).toEqual([
       { role: 'assistant', content: 'How can I help you today?' },
       { role: 'user', content: 'what are your opening hours' },
     ])
   })
 
   test('a keyword edge listed first is decided locally, without an LLM request', async () => {
-    fake.requests.length = 0
-    const r = await testRun(support, [{ role: 'user', content: 'goodbye' }], opts())
-    expect(r.finalNode).toBe('bye')
-    expect(fake.requests).toHaveLength(0)
+    b.clear()
+    expect((await run('goodbye')).finalNode).toBe('bye')
+    expect(b.requests()).toHaveLength(0)
   })
 
   test('an empty conversation reply is an LLM failure naming the node, not silence', async () => {
-    const prev = fake.answer
-    fake.answer = (req) => (req.stream ? '' : '0')
-    try {
-      const err = await testRun(support, [{ role: 'user', content: 'hmm' }], opts()).catch((e) => e)
-      expect(err).toMatchObject({ reason: 'llm_failed', nodeId: 'chat', message: 'LLM reply for conversation node "chat" was empty' })
-    } finally {
-      fake.answer = prev
-    }
+    b.answer((a) => (a.system.startsWith('You classify') ? '0' : ''))
+    const err = await run('hmm').catch((e) => e)
+    expect(err).toMatchObject({ reason: 'llm_failed', nodeId: 'chat', message: 'LLM reply for conversation node "chat" was empty' })
   })
 
-  test('an LLM failure ends the run with an error naming the node and the edge', async () => {
-    const prev = fake.answer
-    fake.answer = () => ({ status: 503, message: 'overloaded' })
-    try {
-      const err = await testRun(support, [{ role: 'user', content: 'refund please' }], opts()).catch((e) => e)
-      expect(err).toMatchObject({ reason: 'llm_failed', nodeId: 'start', edgeId: 'refund' })
-      expect(err.message).toContain('LLM answered HTTP 503: overloaded')
-    } finally {
-      fake.answer = prev
-    }
+  test('an LLM outage ends the run with an error naming the node, the edge and the status', async () => {
+    b.answer(() => 'fail')
+    const err = await run('refund please').catch((e) => e)
+    expect(err).toMatchObject({ reason: 'llm_failed', nodeId: 'start', edgeId: 'refund' })
+    expect(err.message).toContain(b.failure)
   })
+})
+
+test('a model that never answers is given up after LLM_WORKFLOW_TIMEOUT_MS', async () => {
+  const llm = workflowLlm(loadConfig({}, { LLM_PROVIDER: 'anthropic', LLM_ANTHROPIC_BASE_URL: anthropicFake.url, LLM_ANTHROPIC_API_KEY: 'ak', LLM_WORKFLOW_TIMEOUT_MS: 150 }))
+  anthropicFake.plan.push({ hang: true })
+  const g = graph([node('start', 'start'), node('chat', 'conversation', { instructions: 'Chat.' }), node('e', 'end')], [edge('start', 'chat'), edge('chat', 'e')])
+  const err = await testRun(g, [{ role: 'user', content: 'hello' }], { maxVisits: 5, today: () => '2026-11-21', llm }).catch((e) => e)
+  expect(err).toMatchObject({ reason: 'llm_failed', nodeId: 'chat' })
+  expect(err.message).toContain('no answer within 150 ms')
 })
