@@ -16,7 +16,7 @@ export { CallRefused } from './runtime/refused.ts'
 export { callPlacer, CallWorkerPool } from './workers/index.ts'
 export { DbNumberDirectory } from './directory.ts'
 export { analysisSettingsController, AnalysisWorker } from './analysis/index.ts'
-export { closeAbandonedCalls, exportCallById, ledger, linkKeyFor, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper, uploadedCalls } from './records/index.ts'
+export { callWebhookDocument, closeAbandonedCalls, exportCallById, ledger, linkKeyFor, recordingLinkRoute, recordsController, recordsDeps, RetentionSweeper, uploadedCalls } from './records/index.ts'
 
 export function callsController(base: Omit<CallsDeps, 'baseUrl'>, publicBase: PublicBase, auth: AuthPlugin) {
   const deps = (): CallsDeps => ({ ...base, baseUrl: publicBase() })

@@ -8,4 +8,4 @@ export { type DatabaseSettings, describeDatabase, openConfigured, sharedByNodes,
 export { maskDatabaseUrl } from './postgres.ts'
 export { mapRead, preparedQuery, preparedRead, type Read } from './prepared.ts'
 export { type Cursor, decodeCursor, encodeCursor, finishPage, keysetPage, type PageRequest, pageLimit } from './pagination.ts'
-export { type Change, ChangeListener, type ChangeTopic, notifyChange, setChangeOrigin } from './changes.ts'
+export { type Change, type ChangeHandlers, ChangeListener, type ChangeTopic, notifyChange, setChangeOrigin } from './changes.ts'

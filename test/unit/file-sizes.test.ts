@@ -23,3 +23,8 @@ test('the voice session is under 320 lines', () => {
   const [, n] = lineCounts(SRC).find(([f]) => f === 'voice/session/session.ts')!
   expect(n).toBeLessThan(320)
 })
+
+test('the composition root, appliance.ts, is under 120 lines: subsystems start themselves', () => {
+  const [, n] = lineCounts(SRC).find(([f]) => f === 'appliance.ts')!
+  expect(n).toBeLessThan(120)
+})

@@ -6,6 +6,7 @@ import { ConfigError, type Config } from '../../config.ts'
 import type { Logger } from '../../log.ts'
 import { localPlacer, type CallPlacer, type ConversationDeps } from '../runtime/index.ts'
 import { shareEngines } from '../../voice/index.ts'
+import { workflowLlm } from '../../voice/registry/index.ts'
 import { CallWorkerPool, type PoolMetrics } from './pool.ts'
 
 export { CallWorkerPool, portSlices, type PoolMetrics } from './pool.ts'
@@ -27,4 +28,19 @@ export function callPlacer(config: Config, local: ConversationDeps, metrics: Poo
   // a running worker holds the main thread's engine threads: its ports to them stay valid until it stops
   const share = () => ({ ...shareEngines(), release: local.voice.hold('threads') })
   return new CallWorkerPool({ config, workers, idleMs: config.CALL_WORKER_IDLE_MS, log: log.child({ component: 'call-workers' }), local: inProcess, metrics, shareEngines: share })
+}
+
+/** Starts where calls run, on the loaded media and speech engines: the placer stops the workers. */
+export function start(deps: { config: Config; media: ConversationDeps['media']; voice: ConversationDeps['voice']; metrics?: PoolMetrics; log: Logger }): CallPlacer {
+  const { config, media, voice, metrics, log } = deps
+  const conversations: ConversationDeps = {
+    media,
+    voice,
+    lines: config,
+    workflowLlm: workflowLlm(config),
+    maxVisits: config.WORKFLOW_MAX_VISITS,
+    allowPrivateTools: config.TOOLS_ALLOW_PRIVATE,
+    log,
+  }
+  return callPlacer(config, conversations, metrics, log)
 }

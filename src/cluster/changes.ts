@@ -1,0 +1,21 @@
+// Which cache or worker each change notification from another node reaches.
+import { invalidatePrincipals } from '../api-keys/index.ts'
+import type { Change, ChangeHandlers, Db } from '../db/index.ts'
+import type { Logger } from '../log.ts'
+import { forgetWorkspace } from '../workspaces/index.ts'
+
+/** A workspace change drops that cached workspace; campaign work wakes this node's dispatcher; anything else drops cached principals. */
+export function changeHandlers(db: Db, pokeCampaigns: () => void, log: Logger): ChangeHandlers {
+  return {
+    onChange: (c: Change) => {
+      if (c.topic === 'workspace') forgetWorkspace(db, c.id)
+      else if (c.topic === 'campaigns') pokeCampaigns()
+      else void invalidatePrincipals()
+    },
+    onReset: () => {
+      forgetWorkspace(db, undefined)
+      void invalidatePrincipals()
+    },
+    onError: (err) => log.warn({ err: err.message }, 'cache invalidation listener lost its connection; reconnecting (caches expire meanwhile)'),
+  }
+}
