@@ -8,14 +8,14 @@ import { type CampaignEvents, type Dispatcher, outboxEvents } from './campaigns/
 import * as cluster from './cluster/index.ts'
 import type { Config } from './config.ts'
 import { secureDataDir } from './data-dir.ts'
-import { type DbHandle, lockDataDir, notifyChange, sharedByNodes } from './db/index.ts'
+import { type DbHandle, lockDataDir, sharedByNodes } from './db/index.ts'
 import type { App } from './http/app.ts'
 import * as http from './http/start.ts'
 import { createLogger, type Logger } from './log.ts'
 import { Metrics } from './metrics/index.ts'
 import type { TrunkRegistrations } from './numbers/index.ts'
 import { recordingStorageFor } from './recordings/index.ts'
-import { adoptPublicHost, checkPortsFree, describeFailure, once, openDatabase, ProviderProbes, probeTargets, startInOrder } from './startup/index.ts'
+import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder } from './startup/index.ts'
 import * as telephony from './telephony/index.ts'
 import { createVoiceEngines, type VoiceEngines } from './voice/index.ts'
 
@@ -63,8 +63,11 @@ export async function startAppliance(
   const pokeCampaigns = () => s.jobs?.campaigns.poke()
   const running = await startInOrder([
     // one process per SQLite file; PostgreSQL nodes share the database and coordinate through leases
-    () => ((lock) => ({ stop: () => lock?.release() }))(shared ? undefined : lockDataDir(config.DATA_DIR)),
-    async () => ((database) => ({ stop: () => database.close() }))((s.database = await openDatabase(config, log))),
+    () => (shared ? { stop() {} } : { stop: lockDataDir(config.DATA_DIR).release }),
+    async () => {
+      const database = (s.database = await prepareDatabase(config, log))
+      return { stop: () => database.close() }
+    },
     () => cluster.start({ config, db: s.database!.db, log, shared, pokeCampaigns }),
     () => {
       s.metrics = new Metrics({ liveCalls: () => (s.jobs && s.sip?.calls.activeCalls) || 0, enginesLoaded: () => s.voice?.loaded() ?? {} })
@@ -73,23 +76,15 @@ export async function startAppliance(
     },
     async () => {
       const db = s.database!.db
-      s.http = await http.start({
+      return (s.http = await http.start({
         db, config, log, dialer, metrics: s.metrics,
         readiness: () => ({ starting: !s.jobs, problems: [...(s.voice?.problems() ?? []), ...probes.problems()], warnings }),
         unreachableProviders: () => probes.down.map((f) => ({ kind: f.kind, provider: f.provider, message: describeFailure(f) })),
         authenticate: (token, now) => authenticate(db, token, now, principals),
         background: { wakeAnalysis: () => s.jobs?.wakeAnalysis(), wakeWebhooks: () => s.jobs?.wakeWebhooks() },
-        campaigns: {
-          events: campaignEvents,
-          poke: () => {
-            pokeCampaigns()
-            // the other nodes' dispatchers take part too
-            if (shared) notifyChange(db, 'campaigns').catch((err) => log.warn({ err }, 'could not tell the other nodes about campaign work'))
-          },
-        },
+        campaigns: { events: campaignEvents, poke: cluster.campaignWorkAnnouncer(db, pokeCampaigns, log) },
         voices: () => s.voice,
-      })
-      return { stop: (s.http.stop = once(s.http.stop)) }
+      }))
     },
     async () => (s.media = await telephony.startMedia(config, s.database!.db, storage, log)),
     () => (probes.start(), { stop: () => probes.stop() }),

@@ -1,6 +1,6 @@
 // Which cache or worker each change notification from another node reaches.
 import { invalidatePrincipals } from '../api-keys/index.ts'
-import type { Change, ChangeHandlers, Db } from '../db/index.ts'
+import { type Change, type ChangeHandlers, type Db, notifyChange } from '../db/index.ts'
 import type { Logger } from '../log.ts'
 import { forgetWorkspace } from '../workspaces/index.ts'
 
@@ -17,5 +17,13 @@ export function changeHandlers(db: Db, pokeCampaigns: () => void, log: Logger): 
       void invalidatePrincipals()
     },
     onError: (err) => log.warn({ err: err.message }, 'cache invalidation listener lost its connection; reconnecting (caches expire meanwhile)'),
+  }
+}
+
+/** Campaign work made on this node: its own dispatcher looks now, and (on a shared database) every other node's too. */
+export function campaignWorkAnnouncer(db: Db, pokeHere: () => void, log: Logger): () => void {
+  return () => {
+    pokeHere()
+    notifyChange(db, 'campaigns').catch((err) => log.warn({ err }, 'could not tell the other nodes about campaign work'))
   }
 }

@@ -1,3 +1,3 @@
 // Nodes sharing one database: presence, lost nodes' calls, change notifications.
 export { type ClusterDeps, start } from './start.ts'
-export { changeHandlers } from './changes.ts'
+export { campaignWorkAnnouncer, changeHandlers } from './changes.ts'

@@ -1,7 +1,7 @@
 // The HTTP API as a running subsystem: built from its deps, listening on HTTP_HOST:HTTP_PORT.
 import type { Logger } from '../log.ts'
 import { type PublicBase, publicBaseOf } from '../net/index.ts'
-import { portErrorOf } from '../startup/index.ts'
+import { once, portErrorOf } from '../startup/index.ts'
 import { type App, type AppDeps, buildApp } from './app.ts'
 
 export interface RunningHttp {
@@ -10,6 +10,7 @@ export interface RunningHttp {
   url: string
   /** Where links to this appliance point, once the port is known. */
   publicBase: PublicBase
+  /** Closes the API; a second call waits for the first. */
   stop(): Promise<void>
 }
 
@@ -32,5 +33,5 @@ export async function start(deps: Omit<AppDeps, 'publicBase'> & { log: Logger })
   const host = config.HTTP_HOST === '0.0.0.0' ? '127.0.0.1' : config.HTTP_HOST
   const url = `http://${host}:${server.port}`
   log.info({ url }, 'HTTP listening')
-  return { app, url, publicBase, stop: async () => void (await app.stop()) }
+  return { app, url, publicBase, stop: once(async () => void (await app.stop())) }
 }

@@ -7,7 +7,7 @@ import { type DbHandle, describeDatabase, migrateToLatest, openConfigured } from
 import type { Logger } from '../log.ts'
 import { bootstrapIfEmpty } from '../workspaces/index.ts'
 
-export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
+export async function prepareDatabase(config: Config, log: Logger): Promise<DbHandle> {
   const database = openConfigured(config)
   try {
     log.info({ nodeId: config.NODE_ID, database: describeDatabase(config) }, 'node starting')

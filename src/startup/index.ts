@@ -3,4 +3,4 @@ export { checkPortsFree, type PortCheck, PortInUseError, portErrorOf, type PortS
 export { adoptPublicHost, defaultRouteAddress, isLoopbackHost, NAT_ADVICE, type PublicHost, publicHostWarning, resolvePublicHost } from './public-host.ts'
 export { describeFailure, type ProbeFailure, type ProbeTarget, ProviderProbes, probeTargets } from './probes.ts'
 export { once, type Running, type Step, startInOrder } from './in-order.ts'
-export { openDatabase } from './database.ts'
+export { prepareDatabase } from './database.ts'
