@@ -64,7 +64,8 @@ test('idle engines unload, a call loads them again and holds them until it ends,
     return heldDuringCall.silero === 1
   }, 10_000, 'the call to be in progress with its VAD host', 50)
   expect(heldDuringCall).toMatchObject({ flite: 1, pocketsphinx: 1, silero: 1 })
-  expect((await run.exited).code).toBe(0)
+  const sipped = await run.exited
+  expect(sipped.code, `${sipped.stdout}\n${sipped.stderr}`).toBe(0)
   const call = await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164)
   const agentSaid = call.transcript.filter((i: any) => i.role === 'agent').map((i: any) => i.text)
   // the greeting was heard: what was spoken of it, before the key or whole, is the first line
