@@ -3,10 +3,8 @@
 // Reading `calls` is free; inserting, updating or deleting its rows anywhere else fails here.
 // Migrations are exempt: they shape the table once, and never change after landing.
 import { expect, test } from 'bun:test'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { matchesByLine, srcFiles } from '../helpers/src-files.ts'
 
-const SRC = resolve(import.meta.dir, '../../src')
 const LEDGER = 'calls/records/ledger.ts'
 const MIGRATIONS = 'db/migrations/'
 
@@ -19,27 +17,18 @@ const WRITES = [
 
 /** Each write of `calls` in `text`, as its line number and the matched text. */
 export function callWrites(text: string): string[] {
-  return WRITES.flatMap((re) => [...text.matchAll(re)].map((m) => `${text.slice(0, m.index).split('\n').length}: ${m[0]}`))
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return sources(path)
-    return name.endsWith('.ts') ? [path] : []
-  })
+  return matchesByLine(text, WRITES)
 }
 
 test('only the call ledger writes call rows', () => {
-  const elsewhere = sources(SRC)
-    .map((path) => relative(SRC, path))
-    .filter((file) => file !== LEDGER && !file.startsWith(MIGRATIONS))
-    .flatMap((file) => callWrites(readFileSync(join(SRC, file), 'utf8')).map((w) => `${file}:${w}`))
+  const elsewhere = [...srcFiles()]
+    .filter(([file]) => file !== LEDGER && !file.startsWith(MIGRATIONS))
+    .flatMap(([file, text]) => callWrites(text).map((w) => `${file}:${w}`))
   expect(elsewhere).toEqual([])
 })
 
 test('the ledger is where the writes are', () => {
-  expect(callWrites(readFileSync(join(SRC, LEDGER), 'utf8')).length).toBeGreaterThan(0)
+  expect(callWrites(srcFiles().get(LEDGER)!).length).toBeGreaterThan(0)
 })
 
 test('the scan finds every way of writing a call row, and no read', () => {

@@ -4,10 +4,8 @@
 // its reason (refusesNulText, cacheLifetimeMs, sharedByNodes); naming the engine
 // to decide something fails here. config.ts is exempt: it checks the setting itself.
 import { expect, test } from 'bun:test'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { matchesByLine, srcFiles } from '../helpers/src-files.ts'
 
-const SRC = resolve(import.meta.dir, '../../src')
 const EXEMPT = ['db/', 'config.ts']
 
 const BRANCHES = [
@@ -23,27 +21,18 @@ const BRANCHES = [
 
 /** Each branch on the engine in `text`, as its line number and the matched text. */
 export function dialectBranches(text: string): string[] {
-  return BRANCHES.flatMap((re) => [...text.matchAll(re)].map((m) => `${text.slice(0, m.index).split('\n').length}: ${m[0]}`))
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return sources(path)
-    return name.endsWith('.ts') ? [path] : []
-  })
+  return matchesByLine(text, BRANCHES)
 }
 
 test('no file of src/ outside db/ branches on the database engine', () => {
-  const elsewhere = sources(SRC)
-    .map((path) => relative(SRC, path))
-    .filter((file) => !EXEMPT.some((e) => file === e || file.startsWith(e)))
-    .flatMap((file) => dialectBranches(readFileSync(join(SRC, file), 'utf8')).map((b) => `${file}:${b}`))
+  const elsewhere = [...srcFiles()]
+    .filter(([file]) => !EXEMPT.some((e) => file === e || file.startsWith(e)))
+    .flatMap(([file, text]) => dialectBranches(text).map((b) => `${file}:${b}`))
   expect(elsewhere).toEqual([])
 })
 
 test('db/ is where the engine is decided', () => {
-  expect(dialectBranches(readFileSync(join(SRC, 'db/dialect.ts'), 'utf8')).length).toBeGreaterThan(0)
+  expect(dialectBranches(srcFiles().get('db/dialect.ts')!).length).toBeGreaterThan(0)
 })
 
 test('the scan finds every way of branching on the engine, and no mere mention', () => {

@@ -2,22 +2,10 @@
 // between providers is said by their registry entry (src/voice/registry/), so a provider added
 // there is served everywhere without a branch to find and extend.
 import { expect, test } from 'bun:test'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { srcFiles } from '../helpers/src-files.ts'
 
-const SRC = resolve(import.meta.dir, '../../src')
 /** The contracts of voice/{vad,stt,tts,llm}/contract.ts that a provider implements. */
 const CONTRACTS = ['VadModel', 'Stt', 'Tts', 'Llm']
-
-function sources(dir: string): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) for (const [p, text] of sources(path)) out.set(p, text)
-    else if (name.endsWith('.ts')) out.set(relative(SRC, path), readFileSync(path, 'utf8'))
-  }
-  return out
-}
 
 /** Classes implementing a provider contract, and the classes extending those. */
 export function providerClasses(files: Map<string, string>): Set<string> {
@@ -48,7 +36,7 @@ export function providerInstanceofs(files: Map<string, string>, classes: Set<str
 }
 
 test('no src file recognises a provider by instanceof', () => {
-  const files = sources(SRC)
+  const files = srcFiles()
   const classes = providerClasses(files)
   // the check knows the providers it guards
   expect([...classes]).toEqual(expect.arrayContaining(['SileroVad', 'EnergyVad', 'PocketsphinxStt', 'SherpaOnnxStt', 'FliteTts', 'OpenAiLlm']))
