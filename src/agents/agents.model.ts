@@ -1,7 +1,7 @@
 import { Kind, type TSchema, Type, TypeRegistry } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { BodyRecord, Name } from '../http/models.ts'
-import { PaginationQuery } from '../http/pagination.ts'
+import { BodyRecord, Name } from '../schema/index.ts'
+import { PaginationQuery } from '../schema/index.ts'
 
 export const AgentTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound')])
 export type AgentType = typeof AgentTypeSchema.static

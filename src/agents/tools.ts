@@ -2,7 +2,7 @@ import { type TSchema, Type as T } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { isValidPhoneNumber } from 'libphonenumber-js'
 import type { FieldIssue } from '../errors.ts'
-import { pointerToPath } from '../http/errors.ts'
+import { pointerToPath } from '../schema/index.ts'
 import { isSipUri } from '../net/index.ts'
 
 export interface ToolDefinition {

@@ -1,30 +1,15 @@
-// POST /api/agents/{id}/voice-preview: a short sample spoken by the appliance's own TTS in the
+// A voice preview (POST /api/agents/{id}/voice-preview, voice-preview.http.ts): a short sample spoken by the appliance's own TTS in the
 // agent's voice, or in a voice being chosen (members given in the body replace the agent's), as
 // a WAV. The engines arrive once the speech side has loaded; until then the answer is 503.
-import { Elysia, t } from 'elysia'
-import type { Db } from '../db/index.ts'
-import { AppError, notFound } from '../errors.ts'
-import type { AuthPlugin } from '../http/auth.ts'
-import { IdParams } from '../http/models.ts'
 import { writeWav } from '../voice/audio.ts'
 import type { VoiceEngines } from '../voice/engines.ts'
 import { synthesizeAll } from '../voice/tts/index.ts'
-import { type Voice, VoiceInput } from './agents.model.ts'
-import { findAgent } from './agents.service.ts'
-import { PreviewQuota, type PreviewQuotaOptions } from './preview-quota.ts'
+import type { Voice } from './agents.model.ts'
 
 export const PREVIEW_SAMPLE_RATE = 16000
-const DEFAULT_TEXT = 'Hello, thank you for calling. How can I help you today?'
+export const DEFAULT_TEXT = 'Hello, thank you for calling. How can I help you today?'
 /** Enough for a welcome line (about 20 s of speech); 500 characters cost 0.42 s of a flite worker. */
 export const PREVIEW_MAX_CHARS = 300
-
-const PreviewBody = t.Object(
-  {
-    text: t.Optional(t.String({ minLength: 1, maxLength: PREVIEW_MAX_CHARS, description: `what to say, at most ${PREVIEW_MAX_CHARS} characters (more is 422); default "${DEFAULT_TEXT}"` })),
-    voice: t.Optional(VoiceInput),
-  },
-  { additionalProperties: false },
-)
 
 /** The whole sample as one mono 16 kHz WAV, and why another voice spoke when the chosen one cannot here. */
 export async function speakPreview(engines: VoiceEngines, voice: Voice, language: string, text: string): Promise<{ wav: Uint8Array; fallback?: string }> {
@@ -34,43 +19,3 @@ export async function speakPreview(engines: VoiceEngines, voice: Voice, language
   return { wav: writeWav({ samples, sampleRate: PREVIEW_SAMPLE_RATE }), fallback: fallbacks[0] }
 }
 
-export function voicePreviewController(db: Db, auth: AuthPlugin, engines: () => VoiceEngines | undefined, limits: PreviewQuotaOptions = { concurrency: 1, perMin: 20 }) {
-  const quota = new PreviewQuota(limits)
-  return new Elysia({ prefix: '/api/agents', tags: ['Agents'] }).use(auth).post(
-    '/:id/voice-preview',
-    async ({ params, body, principal }) => {
-      const agent = await findAgent(db, principal.workspaceId, params.id)
-      if (!agent) throw notFound('agent')
-      const ready = engines()
-      if (!ready) throw new AppError(503, 'not_ready', 'the appliance is loading its speech engines; try again shortly')
-      const voice: Voice = { ...agent.voice, ...body.voice }
-      const release = quota.acquire(principal.workspaceId)
-      let spoken: { wav: Uint8Array; fallback?: string }
-      try {
-        spoken = await speakPreview(ready, voice, agent.language, body.text ?? DEFAULT_TEXT)
-      } catch (err) {
-        throw new AppError(502, 'internal', `the voice could not speak: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300))
-      } finally {
-        release()
-      }
-      const headers: Record<string, string> = { 'content-type': 'audio/wav', 'cache-control': 'no-store' }
-      if (spoken.fallback) headers['x-voice-fallback'] = spoken.fallback
-      return new Response(spoken.wav as Uint8Array<ArrayBuffer>, { headers })
-    },
-    {
-      permission: 'agents:write',
-      params: IdParams,
-      body: PreviewBody,
-      detail: {
-        summary: "Hear a voice: a sample spoken by the appliance's TTS, as audio/wav (mono, 16 kHz)",
-        description:
-          "Speaks `text` in the agent's voice; `voice` members replace the agent's (to try a voice before saving it). A voice that " +
-          'cannot speak on this appliance is replaced by the default voice, and the header x-voice-fallback says so. 503 while the ' +
-          'speech engines load; 502 when the TTS provider fails. Cloud voices are billed by their provider. ' +
-          `\`text\` is at most ${PREVIEW_MAX_CHARS} characters (422 beyond). Per workspace and node, VOICE_PREVIEW_CONCURRENCY (1) previews run at once ` +
-          'and VOICE_PREVIEW_PER_MIN (20) may be asked for per minute; more get 429 rate_limited with Retry-After. Previews yield to live calls on the TTS workers.',
-        responses: { 200: { description: 'audio/wav', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } } },
-      } as never,
-    },
-  )
-}

@@ -1,4 +1,4 @@
-import type { Principal } from '../http/auth.ts'
+import type { Principal } from './principal.ts'
 import { type Db, finishPage, mapRead, pageLimit, type PageRequest, type Read } from '../db/index.ts'
 import { AppError, invalidField, notFound } from '../errors.ts'
 import { newId, nowIso } from '../ids.ts'

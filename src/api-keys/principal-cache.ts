@@ -1,5 +1,5 @@
 import { type Db, notifyChange } from '../db/index.ts'
-import type { Principal } from '../http/auth.ts'
+import type { Principal } from './principal.ts'
 
 // Bumped by every write that changes what a key may do (revocation, role change, removal).
 let epoch = 0

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Name } from '../http/models.ts'
+import { Name } from '../schema/index.ts'
 
 export const PaymentProviderSchema = t.Union([t.Literal('stripe'), t.Literal('manual')])
 

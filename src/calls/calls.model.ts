@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Variables } from '../http/models.ts'
+import { Variables } from '../schema/index.ts'
 
 export const TranscriptItem = t.Object({
   role: t.Union([t.Literal('agent'), t.Literal('user')]),

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Guarded, MAX_VARIABLES } from '../http/models.ts'
+import { Guarded, MAX_VARIABLES } from '../schema/index.ts'
 
 /** The most contacts one job may hold (the route's body limit is OUTBOUND_JOB_MAX_BODY_BYTES). */
 export const MAX_CONTACTS = 100_000

@@ -2,7 +2,7 @@
 // upload and for the preview of a file (RFC 4180: quoted fields, doubled quotes, CRLF or LF, a
 // byte order mark dropped). Pure.
 import { validation, type FieldIssue } from '../errors.ts'
-import { MAX_VARIABLES } from '../http/models.ts'
+import { MAX_VARIABLES } from '../schema/index.ts'
 
 export interface CsvContact {
   to: string

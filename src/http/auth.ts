@@ -1,22 +1,10 @@
 import { Elysia } from 'elysia'
-import type { Read } from '../db/index.ts'
+import type { Authenticate, Principal } from '../api-keys/index.ts'
 import { AppError } from '../errors.ts'
-import type { Role } from '../workspaces/workspaces.table.ts'
 import { type Permission, roleHolds } from './permissions.ts'
 import { RateLimiter } from './rate-limit.ts'
 
-export interface Principal {
-  keyId: string
-  userId: string
-  workspaceId: string
-  role: Role
-}
-
-/**
- * Resolves a bearer token (every failure a 401): the principal itself on a cache hit or an
- * inline read (SQLite), a promise of it on PostgreSQL's cache miss.
- */
-export type Authenticate = (token: string, now: Date) => Read<Principal>
+export type { Authenticate, Principal }
 
 // RFC 9110 section 11.1: the scheme name is case-insensitive (bearer, BEARER)
 const BEARER = /^Bearer +([A-Za-z0-9_\-.~+/]+=*)$/i

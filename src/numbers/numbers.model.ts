@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Name } from '../http/models.ts'
+import { Name } from '../schema/index.ts'
 
 export const NumberProviderSchema = t.Union([t.Literal('sip'), t.Literal('carrier')])
 export const TransportSchema = t.Union([t.Literal('tcp'), t.Literal('udp'), t.Literal('tls')])

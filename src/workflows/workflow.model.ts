@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { BodyRecord, Guarded, Name, VARIABLE_NAME_PATTERN } from '../http/models.ts'
+import { BodyRecord, Guarded, Name, VARIABLE_NAME_PATTERN } from '../schema/index.ts'
 
 /**
  * The workflow graph: nodes {id, type, config} and edges {from, to, condition}. Each node type

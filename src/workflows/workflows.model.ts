@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { BodyRecord, Guarded, Variables } from '../http/models.ts'
+import { BodyRecord, Guarded, Variables } from '../schema/index.ts'
 import { WorkflowInput } from './workflow.model.ts'
 
 export { Workflow, WorkflowInput } from './workflow.model.ts'

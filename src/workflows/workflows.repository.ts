@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.ts'
+import type { WorkflowGraph } from './workflow.model.ts'
 import type { WorkflowTable } from './workflows.table.ts'
 
 export const findWorkflow = (db: Db, workspaceId: string, agentId: string) =>
@@ -22,4 +23,10 @@ export async function upsertWorkflow(db: Db, row: WorkflowTable): Promise<Workfl
 export async function deleteWorkflow(db: Db, workspaceId: string, agentId: string): Promise<boolean> {
   const r = await db.deleteFrom('workflows').where('workspace_id', '=', workspaceId).where('agent_id', '=', agentId).executeTakeFirst()
   return Number(r.numDeletedRows) > 0
+}
+
+/** The graph of an agent's workflow, or undefined when it has none. */
+export async function findWorkflowGraph(db: Db, workspaceId: string, agentId: string): Promise<WorkflowGraph | undefined> {
+  const row = await findWorkflow(db, workspaceId, agentId)
+  return row ? (JSON.parse(row.graph) as WorkflowGraph) : undefined
 }

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Name } from '../http/models.ts'
+import { Name } from '../schema/index.ts'
 
 export const RoleSchema = t.Union([t.Literal('member'), t.Literal('admin')])
 

@@ -4,7 +4,7 @@
 // loop that HTTP and SIP share is never held by one upload.
 import { workerScript } from '../../embedded/index.ts'
 import { AppError, type FieldIssue, validation } from '../../errors.ts'
-import { isJsonType, readBytes, unsupportedType } from '../../http/body.ts'
+import { isJsonType, readBytes, unsupportedType } from '../../schema/index.ts'
 import type { PreparedContacts, UploadInput } from './prepare.ts'
 import { type ContactsPreview, PREVIEW_ROWS_DEFAULT } from './preview.ts'
 import { TopLevelStrings } from './scan.ts'

@@ -2,8 +2,8 @@
 // parsed, every contact validated and normalised, duplicates merged. Pure: bytes in, rows out.
 import { Value } from '@sinclair/typebox/value'
 import { type FieldIssue, validation } from '../../errors.ts'
-import { JOB_JSON_LIMITS, parseJsonObject } from '../../http/body.ts'
-import { fromValidation } from '../../http/errors.ts'
+import { JOB_JSON_LIMITS, parseJsonObject } from '../../schema/index.ts'
+import { fromValidation } from '../../schema/index.ts'
 // from the module itself, not numbers/index.ts: that face brings the SIP registration graph, with
 // which the executable's worker thread ends before its first message
 import { contactE164, countryCode } from '../../numbers/e164.ts'

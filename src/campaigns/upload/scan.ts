@@ -1,7 +1,7 @@
 // Finds a few top-level string fields of a JSON object while its bytes arrive, so that a job
 // naming an unknown agent or number is refused before the rest of its contacts are read. Pure.
 
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../http/body.ts'
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../schema/index.ts'
 
 /** Keys and ids are short; a longer top-level string is not kept (the full parse still reads it). */
 const MAX_KEPT = 256

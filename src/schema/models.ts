@@ -68,3 +68,9 @@ export function BodyRecord<V extends TSchema>(keyPattern: string, value: V, opti
 /** Variables filled into {{name}} placeholders: at most MAX_VARIABLES, named by VARIABLE_NAME_PATTERN. */
 export const Variables = <V extends TSchema>(value: V, description: string) =>
   BodyRecord(VARIABLE_NAME_PATTERN, value, { maxProperties: MAX_VARIABLES, description })
+
+/** The `limit` and `cursor` query parameters of every list route; the paging itself is db/pagination.ts (keysetPage, finishPage). */
+export const PaginationQuery = t.Object({
+  limit: t.Optional(t.Integer({ title: 'limit', minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100' })),
+  cursor: t.Optional(t.String({ description: 'opaque cursor from the previous page\'s nextCursor' })),
+})
