@@ -1,5 +1,6 @@
-// Every difference between SQLite and PostgreSQL that the migrations and repositories meet is
-// decided here, so the rest of the code writes one query for both.
+// The SQL that differs between SQLite and PostgreSQL in migrations and queries (column types,
+// ids, JSON, upserts, locking reads) is decided here; the rest of src/db/ holds the other
+// differences (docs/postgres.md lists them), so the features write one query for both.
 import { type ColumnDataType, type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 
 export type DbKind = 'sqlite' | 'postgres'
