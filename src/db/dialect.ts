@@ -1,6 +1,6 @@
 // The SQL that differs between SQLite and PostgreSQL in migrations and queries (column types,
-// ids, JSON, upserts, locking reads) is decided here; the rest of src/db/ holds the other
-// differences (docs/postgres.md lists them), so the features write one query for both.
+// auto ids, locking reads, constraint errors, deadlock retries) is decided here; the rest of
+// src/db/ holds the other differences (docs/postgres.md lists them).
 import { type ColumnDataType, type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 
 export type DbKind = 'sqlite' | 'postgres'
