@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseNetworks } from './net/networks.ts'
-import { parseSchedule } from './webhooks/schedule.ts'
-import { storageSettingsProblem } from './recordings/settings.ts'
+import { parseSchedule } from './config-durations.ts'
+import { storageSettingsProblem } from './config-storage.ts'
 import { numberSettingsProblem } from './config-numbers.ts'
 import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './config-renamed.ts'
 

@@ -7,7 +7,7 @@ import { parseNetworks, type Resolver } from '../net/index.ts'
 import { defaultLlmModel, defaultVoice, servingFromConfig } from '../providers/index.ts'
 import { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody } from './agents.model.ts'
 import * as service from './agents.service.ts'
-import { agentReadiness, ReadinessSchema, type UnreachableProvider } from './readiness.ts'
+import { agentReadiness, ReadinessSchema, type UnreachableProvider } from './readiness/index.ts'
 import { AGENT_TEMPLATES } from './templates.ts'
 import { type AgentWorkflowHooks, NO_WORKFLOWS } from './workflow-hooks.ts'
 

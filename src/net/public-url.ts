@@ -1,9 +1,14 @@
 // The one place that decides the URL others reach this appliance's HTTP API at: recordingUrl of a
 // call, signed recording links (export documents, webhooks), and the voice URL bought numbers
 // point the carrier at. Pure.
-import type { Config } from '../config.ts'
 
-export type PublicUrlConfig = Pick<Config, 'PUBLIC_HTTP_URL' | 'PUBLIC_HOST' | 'HTTP_HOST' | 'HTTP_PORT'>
+/** The configuration keys the public URL comes from. */
+export interface PublicUrlConfig {
+  PUBLIC_HTTP_URL: string
+  PUBLIC_HOST: string
+  HTTP_HOST: string
+  HTTP_PORT: number
+}
 
 /** The public base URL, read when a link is written (the port HTTP listens on is known late). */
 export type PublicBase = () => string

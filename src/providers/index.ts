@@ -1,3 +1,3 @@
-// The providers feature's public face; its HTTP routes are providers.http.ts.
-export { knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, VOICE_PROVIDERS, voiceProviderOf } from './catalog.ts'
-export { defaultLlmModel, defaultVoice, llmRoute, type Serving, servingFromConfig } from './serving.ts'
+// The providers feature's public face: GET /api/providers (providers.http.ts) lists the provider
+// registry's catalogue and what this appliance serves; both live in voice/registry.
+export { knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, type Serving, servingFromConfig, VOICE_PROVIDERS, voiceProviderOf, defaultLlmModel, defaultVoice, llmRoute } from '../voice/registry/index.ts'

@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { Config } from '../config.ts'
 import type { AuthPlugin } from '../http/auth.ts'
-import { LLM_PROVIDERS, STT_PROVIDERS, VOICE_PROVIDERS } from './catalog.ts'
-import { servingFromConfig } from './serving.ts'
+import { LLM_PROVIDERS, STT_PROVIDERS, VOICE_PROVIDERS } from '../voice/registry/index.ts'
+import { servingFromConfig } from '../voice/registry/index.ts'
 
 
 const Llm = t.Object({

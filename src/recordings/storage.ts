@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { unlink } from 'node:fs/promises'
 import { S3Client } from 'bun'
-import type { StorageSettings } from './settings.ts'
+import type { StorageSettings } from '../config-storage.ts'
 
 /** A stored recording: its size, and its bytes (all, or the inclusive range start..end). */
 export interface StoredRecording {

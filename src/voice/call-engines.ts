@@ -1,7 +1,7 @@
 // The engines of one call, chosen by its agent: the agent's model on the backend that serves
 // it, its voice, its language. Config keys are the defaults the agent did not name.
 import type { Config } from '../config.ts'
-import { llmRoute, servingFromConfig, type Serving } from '../providers/serving.ts'
+import { llmRoute, servingFromConfig, type Serving } from './registry/index.ts'
 import type { Llm } from './llm/index.ts'
 import { type Provided, providerOf, withLanguage } from './registry/index.ts'
 import type { Stt } from './stt/index.ts'

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts'
-import type { Serving } from '../providers/serving.ts'
+import type { Serving } from './registry/index.ts'
 import { type AgentVoice, type CallEngines, callEnginesFactory } from './call-engines.ts'
 import type { Llm } from './llm/index.ts'
 import { choose, chosenName, type Provided, providerOf } from './registry/index.ts'

@@ -4,8 +4,8 @@ import type { Logger } from '../../log.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
 import type { InboundCall, OutboundCall } from '../../telephony/sip/index.ts'
 import type { TurnLatency } from '../../voice/turn/metrics.ts'
-import type { AnsweredInfo } from './conversation-types.ts'
-import type { TransferOutcome } from './tools.ts'
+import type { AnsweredInfo } from '../conversation/index.ts'
+import type { TransferOutcome } from '../conversation/index.ts'
 
 /** What a log line says about the call it is about. */
 export interface LoggedCall {

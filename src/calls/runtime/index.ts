@@ -1,5 +1,3 @@
 export { CallRuntime, type CallRuntimeDeps } from './runtime.ts'
 export { dialTarget } from './target.ts'
-export { LocalConversation, localPlacer, type ConversationDeps } from './conversation.ts'
-export { CallWorkerFailed, type AnsweredInfo, type CallPlacement, type CallPlacer, type Conversation, type ConversationEvents, type ConversationInit, type ConversationResult } from './conversation-types.ts'
 export { WORKER_FAILED } from './live-call.ts'

@@ -14,9 +14,9 @@ import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../voice
 import type { WorkflowGraph } from '../../workflows/index.ts'
 import * as ledger from '../records/ledger.ts'
 import type { CallLog } from './call-log.ts'
-import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from './conversation-types.ts'
+import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
-import type { TransferOutcome } from './tools.ts'
+import type { TransferOutcome } from '../conversation/index.ts'
 import type { Transferrer } from './transfer.ts'
 import type { AnswerGate } from '../calls.service.ts'
 

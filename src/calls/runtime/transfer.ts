@@ -4,9 +4,9 @@ import type { Logger } from '../../log.ts'
 import { acceptAnswer, createOffer, type LocalMediaOptions } from '../../telephony/sdp/index.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
 import type { InboundCall, OutboundCall, TransferState, UserAgent } from '../../telephony/sip/index.ts'
-import type { Conversation } from './conversation-types.ts'
+import type { Conversation } from '../conversation/index.ts'
 import { dialTarget } from './target.ts'
-import type { TransferFailure, TransferOutcome } from './tools.ts'
+import type { TransferFailure, TransferOutcome } from '../conversation/index.ts'
 
 /** What a transfer needs of the call it moves: its dialog, trunk and conversation (which bridges the leg's audio). */
 export interface TransferableCall {

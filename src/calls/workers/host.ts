@@ -1,8 +1,8 @@
 // Inside a call worker: the calls it carries, each a LocalConversation on this thread's media
 // engine and clock, driven by the main thread's control messages.
 import { PortPoolExhaustedError, type BoundPorts } from '../../media/index.ts'
-import { LocalConversation, type ConversationDeps, type ConversationEvents } from '../runtime/index.ts'
-import type { TransferOutcome } from '../runtime/tools.ts'
+import { LocalConversation, type ConversationDeps, type ConversationEvents } from '../conversation/index.ts'
+import type { TransferOutcome } from '../conversation/index.ts'
 import { PendingReplies, type CallEvent, type FromWorker, type Reply, type ToWorker } from './protocol.ts'
 
 interface HostedCall {

@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os'
 import { ConfigError, type Config } from '../../config.ts'
 import type { Logger } from '../../log.ts'
-import { localPlacer, type CallPlacer, type ConversationDeps } from '../runtime/index.ts'
+import { localPlacer, type CallPlacer, type ConversationDeps } from '../conversation/index.ts'
 import { shareEngines } from '../../voice/index.ts'
 import { workflowLlm } from '../../voice/registry/index.ts'
 import { CallWorkerPool, type PoolMetrics } from './pool.ts'

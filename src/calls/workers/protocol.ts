@@ -3,7 +3,7 @@
 // back) and one statistics message a second. Never audio: a call's frames stay in its worker.
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
 import type { SharedEnginePorts } from '../../voice/index.ts'
-import type { ConversationInit } from '../runtime/index.ts'
+import type { ConversationInit } from '../conversation/index.ts'
 
 /** Main -> worker. `rid` expects a `reply` with the same id. */
 export type ToWorker =
@@ -24,7 +24,7 @@ export type ToWorker =
 
 /** Events a call's conversation reports; `transfer` and `optOut` are requests the main thread answers. */
 export type CallEvent =
-  | { e: 'answered'; info: import('../runtime/index.ts').AnsweredInfo }
+  | { e: 'answered'; info: import('../conversation/index.ts').AnsweredInfo }
   | { e: 'hangup'; reason: import('../../voice/session/index.ts').EndReason }
   | { e: 'gateHangup' }
   | { e: 'providerFailed'; provider: string; error: string }

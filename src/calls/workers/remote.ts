@@ -1,7 +1,7 @@
 // The main thread's handle on a call running in a call worker: each method is one control
 // message; replies and the worker's events arrive through the pool.
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
-import type { Conversation, ConversationEvents, ConversationResult } from '../runtime/index.ts'
+import type { Conversation, ConversationEvents, ConversationResult } from '../conversation/index.ts'
 import type { ToWorker } from './protocol.ts'
 
 /** What a remote call needs of its worker's slot in the pool. */

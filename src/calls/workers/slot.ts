@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads'
 import type { Logger } from '../../log.ts'
 import type { SharedEnginePorts } from '../../voice/index.ts'
-import { CallWorkerFailed } from '../runtime/index.ts'
+import { CallWorkerFailed } from '../conversation/index.ts'
 import type { CallWorkerData } from './call-worker.ts'
 import { PendingReplies, type FromWorker, type ToWorker, type WorkerStats } from './protocol.ts'
 import type { RemoteCall, WorkerLink } from './remote.ts'

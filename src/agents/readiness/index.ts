@@ -1,8 +1,7 @@
 // Can this agent hold a conversation on this appliance, and what runs it? The same decision
 // picks the brain of a live call, so what the API shows is what a caller gets.
 import { t } from 'elysia'
-import { voiceProviderOf } from '../providers/catalog.ts'
-import { llmRoute, type Serving } from '../providers/serving.ts'
+import { llmRoute, type Serving, voiceProviderOf } from '../../voice/registry/index.ts'
 
 export type BrainKind = 'workflow' | 'llm' | 'none'
 

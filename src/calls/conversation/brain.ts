@@ -1,11 +1,12 @@
 // The one place a call's brain is picked: its workflow when the agent has one, else the LLM
 // serving the agent's model, else none (greet, explain, hang up). Readiness uses the same rule.
-import { agentReadiness, type AgentSnapshot } from '../../agents/index.ts'
+import type { AgentSnapshot } from '../../agents/index.ts'
+import { agentReadiness } from '../../agents/readiness/index.ts'
 import type { CallEngines, VoiceEngines } from '../../voice/index.ts'
 import { llmBrain, noBrain } from '../../voice/brain/index.ts'
 import type { AgentProfile, Brain } from '../../voice/session/index.ts'
 import type { Llm } from '../../voice/llm/index.ts'
-import type { WorkflowGraph } from '../../workflows/index.ts'
+import type { WorkflowGraph } from '../../workflows/call/index.ts'
 import { sessionTools, type CallControls } from './tools.ts'
 import { workflowBrain } from './workflow-brain.ts'
 

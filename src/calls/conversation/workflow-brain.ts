@@ -1,7 +1,7 @@
 // A workflow runs the conversation: its say nodes speak, caller speech and keys drive it.
 import type { Brain, BrainHost } from '../../voice/session/index.ts'
 import type { Llm } from '../../voice/llm/index.ts'
-import { WorkflowCallDriver, WorkflowRunError, type ToolRunner, type WorkflowGraph } from '../../workflows/index.ts'
+import { WorkflowCallDriver, WorkflowRunError, type ToolRunner, type WorkflowGraph } from '../../workflows/call/index.ts'
 import type { TransferOutcome } from './tools.ts'
 
 export interface WorkflowBrainOptions {

@@ -4,7 +4,8 @@
  * providers are the registry's (src/voice/registry/); the language models are named here, each
  * family with the registry backend that serves it.
  */
-import { providersOf, type TtsEntry } from '../voice/registry/index.ts'
+import type { TtsEntry } from './entry.ts'
+import { providersOf } from './list.ts'
 
 export interface LlmProvider {
   id: string

@@ -5,7 +5,7 @@ import type { AgentSnapshot } from '../../agents/index.ts'
 import type { NegotiatedMedia } from '../../telephony/sdp/index.ts'
 import type { EndReason, SessionReport, TranscriptItem } from '../../voice/session/index.ts'
 import type { TurnLatency } from '../../voice/turn/metrics.ts'
-import type { WorkflowGraph } from '../../workflows/index.ts'
+import type { WorkflowGraph } from '../../workflows/call/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
 import type { TransferOutcome } from './tools.ts'
 

@@ -1,7 +1,7 @@
 // What this appliance can serve with its configuration: which language-model backends and
 // voices have what they need. Pure: the same answer for agent readiness and for a live call.
-import type { Config } from '../config.ts'
-import { availableVoices, providerOf, servedLlms } from '../voice/registry/index.ts'
+import type { Config } from '../../config.ts'
+import { availableVoices, providerOf, servedLlms } from './list.ts'
 import { LLM_PROVIDERS, llmProviderOf } from './catalog.ts'
 
 export interface Serving {

@@ -1,4 +1,4 @@
-/** The configuration keys of recordings storage (config.ts loads them; declared here so config can validate them). */
+/** The configuration keys of recordings storage, checked when the configuration loads. */
 export interface StorageSettings {
   RECORDINGS_STORAGE: string
   S3_ENDPOINT: string
