@@ -3,7 +3,7 @@
 // library are embedded as files, native addons required by static paths are embedded by Bun.
 import { cpSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { SHERPA_BESIDE, WORKER_SCRIPTS } from '../src/embedded/index.ts'
+import { SHERPA_BESIDE, WORKER_SCRIPTS } from '../src/platform/embedded/index.ts'
 
 const root = join(import.meta.dir, '..')
 const outfile = process.argv[2] ?? join(root, 'dist', 'voice-agent')

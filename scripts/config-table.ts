@@ -1,7 +1,7 @@
-// Rewrites the README's configuration table from src/config.ts (run after adding a key):
+// Rewrites the README's configuration table from src/platform/config/index.ts (run after adding a key):
 //   bun run scripts/config-table.ts
 import { join } from 'node:path'
-import { CONFIG_KEYS } from '../src/config.ts'
+import { CONFIG_KEYS } from '../src/platform/config/index.ts'
 
 const file = join(import.meta.dir, '..', 'README.md')
 const readme = await Bun.file(file).text()

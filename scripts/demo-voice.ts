@@ -3,13 +3,13 @@
 // configured LLM, or a scripted stand-in speaking the OpenAI protocol when none is configured.
 // No SIP here: the call session is driven by a 20 ms clock as the media layer will drive it.
 // Run: npm run demo:voice
-import { llmBrain } from '../src/voice/brain/index.ts'
-import { loadConfig } from '../src/config.ts'
-import { concatFrames } from '../src/voice/audio.ts'
-import { createVoiceEngines } from '../src/voice/engines.ts'
-import { OpenAiLlm } from '../src/voice/llm/index.ts'
-import { type EndReason, sessionCost, VoiceSession } from '../src/voice/session/index.ts'
-import { FliteTts } from '../src/voice/tts/index.ts'
+import { llmBrain } from '../src/realtime/voice/brain/index.ts'
+import { loadConfig } from '../src/platform/config/index.ts'
+import { concatFrames } from '../src/realtime/voice/audio.ts'
+import { createVoiceEngines } from '../src/realtime/voice/engines.ts'
+import { OpenAiLlm } from '../src/realtime/voice/llm/index.ts'
+import { type EndReason, sessionCost, VoiceSession } from '../src/realtime/voice/session/index.ts'
+import { FliteTts } from '../src/realtime/voice/tts/index.ts'
 import { startFakeOpenAi } from '../test/fakes/openai.ts'
 import { fliteSpeech, silence } from '../test/helpers/speech.ts'
 import { baseAgent } from '../test/unit/voice/session/timeline.ts'

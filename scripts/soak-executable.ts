@@ -6,7 +6,7 @@
 //   bun run scripts/soak-executable.ts [--starts 50]
 import { loadavg } from 'node:os'
 import { soak, type SoakStart } from '../test/helpers/executable-soak.ts'
-import { PocketsphinxStt } from '../src/voice/stt/index.ts'
+import { PocketsphinxStt } from '../src/realtime/voice/stt/index.ts'
 
 const i = process.argv.indexOf('--starts')
 const starts = i > 0 ? Number(process.argv[i + 1]) : 50

@@ -1,14 +1,14 @@
 // The appliance's entry point, and that of the helper processes it starts from its own
 // executable (the sherpa-onnx probe, the Silero host). Everything is imported on demand: a helper
 // process loads only its own modules, not the whole appliance.
-import { HELPER_COMMANDS } from './embedded/index.ts'
+import { HELPER_COMMANDS } from './platform/embedded/index.ts'
 
 /** Exit codes: 0 clean stop, 1 unexpected failure, 2 bad configuration, 3 DATA_DIR (SQLite) or NODE_ID (PostgreSQL) in use. */
 async function serve(): Promise<void> {
-  const { ConfigError, loadConfig, renamedKeyNotes } = await import('./config.ts')
-  const { DataDirLockedError } = await import('./db/index.ts')
-  const { NodeIdInUseError } = await import('./jobs/index.ts')
-  const { startAppliance } = await import('./appliance.ts')
+  const { ConfigError, loadConfig, renamedKeyNotes } = await import('./platform/config/index.ts')
+  const { DataDirLockedError } = await import('./platform/db/index.ts')
+  const { NodeIdInUseError } = await import('./platform/jobs/index.ts')
+  const { startAppliance } = await import('./app/appliance.ts')
   let appliance
   try {
     appliance = await startAppliance(loadConfig())
@@ -36,13 +36,13 @@ function exit(code: number, message: string): never {
 }
 
 if (process.argv[2] === HELPER_COMMANDS.sherpaProbe) {
-  const { sherpaProbe } = await import('./voice/stt/sherpa-onnx-probe.ts')
+  const { sherpaProbe } = await import('./realtime/voice/stt/sherpa-onnx-probe.ts')
   process.exit(sherpaProbe(process.argv[3]))
 } else if (process.argv[2] === HELPER_COMMANDS.sileroHost) {
-  const { runSileroHost } = await import('./voice/vad/silero-host.ts')
+  const { runSileroHost } = await import('./realtime/voice/vad/silero-host.ts')
   process.exit(await runSileroHost({ model: process.argv[3] ?? '', shared: process.argv[4] ?? '', idleExitMs: Number(process.argv[5] ?? 0) }))
 } else {
-  const { runCli } = await import('./cli/index.ts')
+  const { runCli } = await import('./app/cli/index.ts')
   const command = await runCli(process.argv.slice(2))
   if (command === 'serve') await serve()
   else process.exit(command)

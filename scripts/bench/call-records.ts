@@ -6,10 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startAppliance } from '../../src/appliance.ts'
-import { loadConfig } from '../../src/config.ts'
-import { newId } from '../../src/ids.ts'
-import { createLogger } from '../../src/log.ts'
+import { startAppliance } from '../../src/app/appliance.ts'
+import { loadConfig } from '../../src/platform/config/index.ts'
+import { newId } from '../../src/platform/ids.ts'
+import { createLogger } from '../../src/platform/log.ts'
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(name)

@@ -12,13 +12,13 @@ const rssMb = () => process.memoryUsage().rss / 1024 / 1024
 
 if (process.argv[2] === '--child') {
   const tree = process.argv[3]!
-  const { loadConfig } = await import(join(tree, 'src/config.ts'))
+  const { loadConfig } = await import(join(tree, 'src/platform/config/index.ts'))
   const config = loadConfig({}, { DATA_DIR: '/nonexistent', LOG_LEVEL: 'silent' })
   const probe = join(import.meta.dir, 'call-worker-load-probe.ts')
   Bun.gc(true)
   const before = rssMb()
   const t0 = performance.now()
-  const w = new Worker(probe, { workerData: { config, index: 0, rtp: { min: 40000, max: 40100 }, entry: join(tree, 'src/calls/workers/call-worker.ts') } })
+  const w = new Worker(probe, { workerData: { config, index: 0, rtp: { min: 40000, max: 40100 }, entry: join(tree, 'src/features/calls/workers/call-worker.ts') } })
   const loaded = await new Promise<string[]>((res, rej) => {
     w.on('message', (m: { t: string; modules?: string[] }) => m.t === 'loaded' && res(m.modules!))
     w.on('error', rej)

@@ -10,9 +10,9 @@ import { join } from 'node:path'
 const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024)
 
 if (process.argv[2] === '--child') {
-  const { startAppliance } = await import('../../src/appliance.ts')
-  const { loadConfig } = await import('../../src/config.ts')
-  const { createLogger } = await import('../../src/log.ts')
+  const { startAppliance } = await import('../../src/app/appliance.ts')
+  const { loadConfig } = await import('../../src/platform/config/index.ts')
+  const { createLogger } = await import('../../src/platform/log.ts')
   const dir = mkdtempSync(join(tmpdir(), 'bench-idle-'))
   const config = loadConfig({}, { DATA_DIR: dir, HTTP_HOST: '127.0.0.1', HTTP_PORT: 0, SIP_HOST: '127.0.0.1', SIP_PORT: 0, SIP_TLS_PORT: 0, LOG_LEVEL: 'silent', CALL_WORKERS: process.argv[3]! })
   const a = await startAppliance(config, createLogger('silent'))

@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
-import { startAppliance } from '../../src/appliance.ts'
-import { loadConfig } from '../../src/config.ts'
-import { createLogger } from '../../src/log.ts'
+import { startAppliance } from '../../src/app/appliance.ts'
+import { loadConfig } from '../../src/platform/config/index.ts'
+import { createLogger } from '../../src/platform/log.ts'
 import { benchArg } from './wrk.ts'
 
 const baselineSec = benchArg('baseline-sec', 5)

@@ -8,10 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
-import { startAppliance } from '../../src/appliance.ts'
-import { loadConfig } from '../../src/config.ts'
-import { newId } from '../../src/ids.ts'
-import { createLogger } from '../../src/log.ts'
+import { startAppliance } from '../../src/app/appliance.ts'
+import { loadConfig } from '../../src/platform/config/index.ts'
+import { newId } from '../../src/platform/ids.ts'
+import { createLogger } from '../../src/platform/log.ts'
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(name)

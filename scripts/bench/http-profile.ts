@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
-import { authenticate } from '../../src/api-keys/index.ts'
-import { hashKey } from '../../src/api-keys/keys.ts'
-import { startAppliance } from '../../src/appliance.ts'
-import { loadConfig } from '../../src/config.ts'
-import { createLogger } from '../../src/log.ts'
-import { findWorkspace } from '../../src/workspaces/workspaces.repository.ts'
+import { authenticate } from '../../src/features/api-keys/index.ts'
+import { hashKey } from '../../src/features/api-keys/keys.ts'
+import { startAppliance } from '../../src/app/appliance.ts'
+import { loadConfig } from '../../src/platform/config/index.ts'
+import { createLogger } from '../../src/platform/log.ts'
+import { findWorkspace } from '../../src/features/workspaces/workspaces.repository.ts'
 
 const i = process.argv.indexOf('--requests')
 const n = i > 0 ? Number(process.argv[i + 1]) : 200_000

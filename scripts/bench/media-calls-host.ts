@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { tone } from '../../src/media/codec/index.ts'
-import { MediaEngine, PacingHistogram, type BoundPorts, type CallMedia } from '../../src/media/index.ts'
+import { tone } from '../../src/realtime/media/codec/index.ts'
+import { MediaEngine, PacingHistogram, type BoundPorts, type CallMedia } from '../../src/realtime/media/index.ts'
 import { loopbackPcmu } from '../../test/helpers/loopback-media.ts'
 
 export interface HostFigures {

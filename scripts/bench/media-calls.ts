@@ -6,7 +6,7 @@
 // the call workers do. Prints CPU and RSS per call and the outgoing pacing error.
 //   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [N ...] (default 100 200 400 800)
 import { loadavg } from 'node:os'
-import { PacingHistogram } from '../../src/media/index.ts'
+import { PacingHistogram } from '../../src/realtime/media/index.ts'
 import { CallsHost, WorkerCallsHost } from './media-calls-host.ts'
 import { JsonLinesChild } from './json-lines-child.ts'
 

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { decodeG711, encodeG711 } from '../../src/media/codec/index.ts'
+import { decodeG711, encodeG711 } from '../../src/realtime/media/codec/index.ts'
 
 const minutes = Number(process.argv[2] ?? 30)
 const samples = minutes * 60 * 8000

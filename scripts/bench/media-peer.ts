@@ -1,8 +1,8 @@
 // The far end of the media benchmark, in its own process: one UDP socket per call sending
 // PCMU every 20 ms (one drift-free timer for all) and timing what comes back.
 // Protocol on stdin/stdout, one JSON object per line: open -> ports, start, stop -> figures.
-import { encodeG711, tone } from '../../src/media/codec/index.ts'
-import { serializeRtp } from '../../src/media/rtp/index.ts'
+import { encodeG711, tone } from '../../src/realtime/media/codec/index.ts'
+import { serializeRtp } from '../../src/realtime/media/rtp/index.ts'
 
 interface Leg {
   socket: Bun.udp.Socket<'uint8array'>

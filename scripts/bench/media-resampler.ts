@@ -2,7 +2,7 @@
 // same run: speed per 20 ms frame (copies in and out of wasm memory included) and the response
 // that matters on a phone line. The media path uses Speex quality 5, the FIR as fallback.
 //   bun run scripts/bench/media-resampler.ts
-import { PolyphaseResampler, rmsDb, SpeexResampler, tone } from '../../src/media/codec/index.ts'
+import { PolyphaseResampler, rmsDb, SpeexResampler, tone } from '../../src/realtime/media/codec/index.ts'
 
 type Proc = { process(x: Int16Array): Int16Array }
 const makers: [string, (i: number, o: number) => Proc][] = [

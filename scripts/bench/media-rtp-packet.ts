@@ -1,7 +1,7 @@
 // Our RTP packet codec against werift-rtp's (the DESIGN default) on the per-packet hot path:
 // parse + serialize one 172-byte PCMU packet. werift-rtp is not a dependency; to compare, run
 //   npm install --no-save werift-rtp@0.8.9 && bun run scripts/bench/media-rtp-packet.ts
-import { parseRtp, serializeRtp } from '../../src/media/rtp/index.ts'
+import { parseRtp, serializeRtp } from '../../src/realtime/media/rtp/index.ts'
 
 const bytes = new Uint8Array(172)
 bytes[0] = 0x80

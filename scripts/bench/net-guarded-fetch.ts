@@ -4,7 +4,7 @@
 // reuses a connection) and of Bun's fetch with keep-alive.
 //   bun run scripts/bench/net-guarded-fetch.ts [--requests 2000]
 import http from 'node:http'
-import { guardedFetch } from '../../src/net/index.ts'
+import { guardedFetch } from '../../src/platform/net/index.ts'
 
 const i = process.argv.indexOf('--requests')
 const n = i > 0 ? Number(process.argv[i + 1]) : 2000

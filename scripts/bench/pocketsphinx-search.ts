@@ -3,9 +3,9 @@
 // of speech, and how long the end of an utterance takes (what the caller waits for).
 // Speech: 15 sentences in four flite voices and espeak-ng, through G.711 (mu-law), with line noise.
 // Usage: bun scripts/bench/pocketsphinx-search.ts
-import { decodeG711, encodeG711 } from '../../src/media/codec/g711.ts'
-import { resample } from '../../src/voice/resample.ts'
-import { DEBIAN_MODEL_DIR, loadNative, SphinxDecoder, STREAMING_SEARCH } from '../../src/voice/stt/pocketsphinx-ffi.ts'
+import { decodeG711, encodeG711 } from '../../src/realtime/media/codec/g711.ts'
+import { resample } from '../../src/realtime/voice/resample.ts'
+import { DEBIAN_MODEL_DIR, loadNative, SphinxDecoder, STREAMING_SEARCH } from '../../src/realtime/voice/stt/pocketsphinx-ffi.ts'
 import { espeakSpeech, fliteSpeech, wordErrors } from '../../test/helpers/speech.ts'
 
 const SENTENCES = [

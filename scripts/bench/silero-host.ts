@@ -6,8 +6,8 @@
 //   bun run scripts/bench/silero-host.ts [--streams 100] [--seconds 10]
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { BUNDLED_SILERO_MODEL } from '../../src/embedded/index.ts'
-import { SileroVad } from '../../src/voice/vad/index.ts'
+import { BUNDLED_SILERO_MODEL } from '../../src/platform/embedded/index.ts'
+import { SileroVad } from '../../src/realtime/voice/vad/index.ts'
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`)

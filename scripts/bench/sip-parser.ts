@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { checkRequest, checkResponse, parseMessage } from '../../src/telephony/sip/index.ts'
+import { checkRequest, checkResponse, parseMessage } from '../../src/realtime/telephony/sip/index.ts'
 import { sipTestdataDir } from '../../test/helpers/sip-testdata.ts'
 
 const VALID = ['wsinv', 'intmeth', 'esc01', 'escnull', 'esc02', 'lwsdisp', 'longreq', 'dblreq', 'semiuri', 'transports', 'mpart01', 'unreason', 'noreason']

@@ -1,13 +1,13 @@
 // Voice engine figures on this machine: VAD CPU per call, flite synthesis speed, and the
 // platform-added latency from a committed caller turn to the first agent audio frame with a
 // zero-delay fake LLM. Run: bun run scripts/bench/voice-engines.ts
-import { concatFrames } from '../../src/voice/audio.ts'
-import { OpenAiLlm } from '../../src/voice/llm/index.ts'
-import { streamReply } from '../../src/voice/reply.ts'
-import { resample } from '../../src/voice/resample.ts'
-import { FliteTts } from '../../src/voice/tts/index.ts'
-import { percentile, SpeechHandle } from '../../src/voice/turn/index.ts'
-import { createVadStream, EnergyVad, SileroVad, type VadModel } from '../../src/voice/vad/index.ts'
+import { concatFrames } from '../../src/realtime/voice/audio.ts'
+import { OpenAiLlm } from '../../src/realtime/voice/llm/index.ts'
+import { streamReply } from '../../src/realtime/voice/reply.ts'
+import { resample } from '../../src/realtime/voice/resample.ts'
+import { FliteTts } from '../../src/realtime/voice/tts/index.ts'
+import { percentile, SpeechHandle } from '../../src/realtime/voice/turn/index.ts'
+import { createVadStream, EnergyVad, SileroVad, type VadModel } from '../../src/realtime/voice/vad/index.ts'
 import { startFakeOpenAi } from '../../test/fakes/openai.ts'
 import { fliteSpeech, frames20ms, silence } from '../../test/helpers/speech.ts'
 

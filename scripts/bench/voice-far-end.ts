@@ -6,9 +6,9 @@
 //   { cmd: 'open', targets, leadMs } -> { ports }      one phone per target port
 //   { cmd: 'start' }                                   phones start talking
 //   { cmd: 'stop' } -> { talkspurts }                  absolute arrival ms of each marked packet, per phone
-import { encodeG711 } from '../../src/media/codec/index.ts'
-import { serializeRtp } from '../../src/media/rtp/index.ts'
-import { resample } from '../../src/voice/resample.ts'
+import { encodeG711 } from '../../src/realtime/media/codec/index.ts'
+import { serializeRtp } from '../../src/realtime/media/rtp/index.ts'
+import { resample } from '../../src/realtime/voice/resample.ts'
 import { startFakeOpenAi } from '../../test/fakes/openai.ts'
 import { BENCH_REPLY, callerScript } from './voice-script.ts'
 

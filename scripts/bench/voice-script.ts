@@ -1,5 +1,5 @@
 // What the benchmark's callers say and what the fake LLM answers, shared by both processes.
-import { concatFrames, type AudioFrame } from '../../src/voice/audio.ts'
+import { concatFrames, type AudioFrame } from '../../src/realtime/voice/audio.ts'
 import { fliteSpeech, silence } from '../../test/helpers/speech.ts'
 
 export const BENCH_REPLY = 'Let me look that up.'

@@ -13,9 +13,9 @@
 // Run: bun run scripts/bench/voice-session.ts [--workers 0,2] [N ...]   (default 1 50 100)
 import { readdirSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { shareEngines } from '../../src/voice/index.ts'
-import { FliteTts } from '../../src/voice/tts/index.ts'
-import { percentile } from '../../src/voice/turn/index.ts'
+import { shareEngines } from '../../src/realtime/voice/index.ts'
+import { FliteTts } from '../../src/realtime/voice/tts/index.ts'
+import { percentile } from '../../src/realtime/voice/turn/index.ts'
 import { CALLER_TURNS, PAUSE_MS } from './voice-script.ts'
 import { FarEnd } from './voice-far-end-client.ts'
 import { VoiceHost, type TurnFigures } from './voice-session-host.ts'

@@ -1,8 +1,8 @@
 // Cost of one workflow engine turn during a call, against a baseline measured in the same run:
 // copying the run state once (the engine copies it on every turn so callers keep theirs).
 // Run: node_modules/.bin/bun scripts/bench/workflow-engine.ts
-import { WorkflowEngine } from '../../src/workflows/engine/index.ts'
-import { validateWorkflow } from '../../src/workflows/validate.ts'
+import { WorkflowEngine } from '../../src/features/workflows/engine/index.ts'
+import { validateWorkflow } from '../../src/features/workflows/validate.ts'
 import { reception } from '../../test/unit/workflows/graphs.ts'
 
 const graph = validateWorkflow(reception as never)

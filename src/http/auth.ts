@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import type { Authenticate, Principal } from '../api-keys/index.ts'
-import { AppError } from '../errors.ts'
+import type { Authenticate, Principal } from '../features/api-keys/index.ts'
+import { AppError } from '../platform/errors.ts'
 import { type Permission, roleHolds } from './permissions.ts'
 import { RateLimiter } from './rate-limit.ts'
 

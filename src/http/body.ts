@@ -1,4 +1,4 @@
-import { isJsonType, parseJsonObject, readBytes, tooLarge, unsupportedType } from '../schema/index.ts'
+import { isJsonType, parseJsonObject, readBytes, tooLarge, unsupportedType } from '../platform/schema/index.ts'
 
 /** The routes whose body may exceed MAX_BODY_BYTES and be CSV: a campaign's contacts and their preview, read by their own routes (campaigns/upload). */
 const UPLOAD_PATHS = new Set(['/api/outbound/jobs', '/api/outbound/jobs/preview'])

@@ -1,8 +1,8 @@
-import { isUnstorableText } from '../db/index.ts'
-import { CallRefused } from '../calls/runtime/refused.ts'
-import { AppError } from '../errors.ts'
-import type { Logger } from '../log.ts'
-import { cut, fromValidation, MAX_FIELD_ISSUES, MAX_MESSAGE_CHARS, type ValidationLike } from '../schema/index.ts'
+import { isUnstorableText } from '../platform/db/index.ts'
+import { CallRefused } from '../features/calls/runtime/refused.ts'
+import { AppError } from '../platform/errors.ts'
+import type { Logger } from '../platform/log.ts'
+import { cut, fromValidation, MAX_FIELD_ISSUES, MAX_MESSAGE_CHARS, type ValidationLike } from '../platform/schema/index.ts'
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown>; requestId: string }

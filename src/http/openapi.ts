@@ -1,6 +1,6 @@
 import { toOpenAPISchema } from '@elysiajs/openapi'
 import { type AnyElysia, Elysia } from 'elysia'
-import { ErrorResponse } from '../schema/index.ts'
+import { ErrorResponse } from '../platform/schema/index.ts'
 import { openapiPage } from './openapi-page.ts'
 
 const info = {

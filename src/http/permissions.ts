@@ -1,4 +1,4 @@
-import type { Role } from '../workspaces/workspaces.table.ts'
+import type { Role } from '../features/workspaces/workspaces.table.ts'
 
 /**
  * The permission matrix: every /api route declares exactly one permission (see auth.ts), and

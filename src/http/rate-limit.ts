@@ -1,2 +1,2 @@
 // Requests per API key: the appliance's one token-bucket class.
-export { RateLimiter } from '../rate-limit.ts'
+export { RateLimiter } from '../platform/rate-limit.ts'

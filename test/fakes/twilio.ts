@@ -5,7 +5,7 @@
  * "call" the way Twilio does: a signed request to the number's VoiceUrl.
  */
 import type { Server } from 'bun'
-import { twilioSignature } from '../../src/carrier/index.ts'
+import { twilioSignature } from '../../src/features/carrier/index.ts'
 
 export interface FakeAvailable {
   phone_number: string

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Appliance, startAppliance } from '../../src/appliance.ts'
-import type { CampaignEvents } from '../../src/campaigns/index.ts'
-import { type Config, loadConfig } from '../../src/config.ts'
-import { createLogger } from '../../src/log.ts'
+import { type Appliance, startAppliance } from '../../src/app/appliance.ts'
+import type { CampaignEvents } from '../../src/features/campaigns/index.ts'
+import { type Config, loadConfig } from '../../src/platform/config/index.ts'
+import { createLogger } from '../../src/platform/log.ts'
 import { createDatabaseOn } from './postgres.ts'
 
 export interface TestAppliance {

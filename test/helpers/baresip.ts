@@ -3,8 +3,8 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeWav } from '../../src/voice/audio.ts'
-import { resample } from '../../src/voice/resample.ts'
+import { writeWav } from '../../src/realtime/voice/audio.ts'
+import { resample } from '../../src/realtime/voice/resample.ts'
 
 export interface BaresipPhone {
   dir: string

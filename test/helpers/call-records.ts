@@ -2,9 +2,9 @@
 // a finished call leaves them, with a real (mono) WAV file when a recording is asked for.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Db } from '../../src/db/index.ts'
-import { newId } from '../../src/ids.ts'
-import { writeWav } from '../../src/voice/audio.ts'
+import type { Db } from '../../src/platform/db/index.ts'
+import { newId } from '../../src/platform/ids.ts'
+import { writeWav } from '../../src/realtime/voice/audio.ts'
 
 export interface SeedCall {
   workspaceId: string

@@ -10,7 +10,7 @@ import { type Api, apiClient } from './appliance.ts'
 import { collectLogLines, collectText } from './child-output.ts'
 import { freePort } from './sipp.ts'
 import { tempDir } from './tmp.ts'
-import { loadOrCreateSecretKey, SECRET_KEY_FILE } from '../../src/secrets/index.ts'
+import { loadOrCreateSecretKey, SECRET_KEY_FILE } from '../../src/platform/secrets/index.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 const BUN = join(ROOT, 'node_modules/.bin/bun')

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiClient, type Api } from './appliance.ts'
 import { collectLogLines, collectText } from './child-output.ts'
-import { SHERPA_BESIDE } from '../../src/embedded/index.ts'
+import { SHERPA_BESIDE } from '../../src/platform/embedded/index.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 let built: string | undefined

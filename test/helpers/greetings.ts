@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseWav, writeWav } from '../../src/voice/audio.ts'
+import { parseWav, writeWav } from '../../src/realtime/voice/audio.ts'
 
 export interface GreetingSpec {
   text: string

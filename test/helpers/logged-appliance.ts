@@ -1,4 +1,4 @@
-import type { Config } from '../../src/config.ts'
+import type { Config } from '../../src/platform/config/index.ts'
 import { startTestAppliance, type TestAppliance } from './appliance.ts'
 
 /** Like startTestAppliance, with every log line (level trace) kept in `logs` for assertions. */

@@ -1,6 +1,6 @@
 // What an answered PCMU call with a peer on 127.0.0.1 negotiates (rtcp-mux, telephone-event 101,
 // 20 ms packets): the media of the test calls and of the media benchmarks.
-import { CODEC_DEFAULTS, type NegotiatedMedia } from '../../src/telephony/sdp/index.ts'
+import { CODEC_DEFAULTS, type NegotiatedMedia } from '../../src/realtime/telephony/sdp/index.ts'
 
 export function loopbackPcmu(peerPort: number, over: Partial<NegotiatedMedia> = {}): NegotiatedMedia {
   return {

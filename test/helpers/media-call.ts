@@ -1,9 +1,9 @@
 // Builds a CallMedia against an RtpPeer on 127.0.0.1, with hooks tests can await.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CallMedia, MediaClock, RtpPortPool, StereoRecorder, type DtmfEvent } from '../../src/media/index.ts'
-import { parseWavHeader } from '../../src/media/recorder/index.ts'
-import type { NegotiatedMedia } from '../../src/telephony/sdp/index.ts'
+import { CallMedia, MediaClock, RtpPortPool, StereoRecorder, type DtmfEvent } from '../../src/realtime/media/index.ts'
+import { parseWavHeader } from '../../src/realtime/media/recorder/index.ts'
+import type { NegotiatedMedia } from '../../src/realtime/telephony/sdp/index.ts'
 import { loopbackPcmu } from './loopback-media.ts'
 import { tempDir } from './tmp.ts'
 

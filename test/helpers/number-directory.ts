@@ -1,6 +1,6 @@
 // A number directory held in memory, for tests of the SIP layer without a database (the
-// appliance's own directory reads the numbers table: src/calls/directory.ts).
-import { type DirectoryEntry, type InboundDecision, type InboundQuery, type NumberDirectory, sameNumber } from '../../src/telephony/sip/index.ts'
+// appliance's own directory reads the numbers table: src/features/calls/directory.ts).
+import { type DirectoryEntry, type InboundDecision, type InboundQuery, type NumberDirectory, sameNumber } from '../../src/realtime/telephony/sip/index.ts'
 
 /**
  * In-memory directory: a number with credentials is open to any source behind a digest

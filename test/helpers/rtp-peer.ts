@@ -1,6 +1,6 @@
 // A minimal RTP endpoint for tests: a real UDP socket on 127.0.0.1 that records what it
 // receives and sends packets on its own drift-free schedule.
-import { parseRtp, serializeRtp, type RtpPacket } from '../../src/media/rtp/index.ts'
+import { parseRtp, serializeRtp, type RtpPacket } from '../../src/realtime/media/rtp/index.ts'
 
 export interface Received {
   atMs: number

@@ -1,12 +1,12 @@
 // In-process engines for session timelines (no sockets): they implement the real contracts on
 // the real ProviderStream base, answer from a script, and can be told to fail.
-import type { AudioFrame } from '../../src/voice/audio.ts'
-import { ProviderError, ProviderStream } from '../../src/voice/base.ts'
-import { completeByChat } from '../../src/voice/llm/complete.ts'
-import type { ChatMessage, ChatRequest, CompleteOptions, Llm, LlmEvent } from '../../src/voice/llm/contract.ts'
-import type { AsyncQueue } from '../../src/voice/queue.ts'
-import type { Stt, SttEvent } from '../../src/voice/stt/contract.ts'
-import type { Tts, TtsEvent } from '../../src/voice/tts/contract.ts'
+import type { AudioFrame } from '../../src/realtime/voice/audio.ts'
+import { ProviderError, ProviderStream } from '../../src/realtime/voice/base.ts'
+import { completeByChat } from '../../src/realtime/voice/llm/complete.ts'
+import type { ChatMessage, ChatRequest, CompleteOptions, Llm, LlmEvent } from '../../src/realtime/voice/llm/contract.ts'
+import type { AsyncQueue } from '../../src/realtime/voice/queue.ts'
+import type { Stt, SttEvent } from '../../src/realtime/voice/stt/contract.ts'
+import type { Tts, TtsEvent } from '../../src/realtime/voice/tts/contract.ts'
 
 const NO_RETRY = { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 }
 

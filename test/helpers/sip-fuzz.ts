@@ -8,7 +8,7 @@
 import dgram from 'node:dgram'
 import net from 'node:net'
 import tls from 'node:tls'
-import { parseMessage, StreamFramer, type SipMessage } from '../../src/telephony/sip/index.ts'
+import { parseMessage, StreamFramer, type SipMessage } from '../../src/realtime/telephony/sip/index.ts'
 import { LagProbe } from './lag-probe.ts'
 import { optionsProbe, type Seed, type Target } from './sip-fuzz-corpus.ts'
 import { mutate, rng, type Mutant } from './sip-fuzz-mutate.ts'

@@ -2,7 +2,7 @@
 // comes back, parsed, so tests can wait for a given response or request.
 import dgram from 'node:dgram'
 import net from 'node:net'
-import { parseMessage, StreamFramer, type SipMessage } from '../../src/telephony/sip/index.ts'
+import { parseMessage, StreamFramer, type SipMessage } from '../../src/realtime/telephony/sip/index.ts'
 
 export class SipPeer {
   readonly received: SipMessage[] = []

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type AudioFrame, parseWav, rmsDbfs } from '../../src/voice/audio.ts'
+import { type AudioFrame, parseWav, rmsDbfs } from '../../src/realtime/voice/audio.ts'
 
 /** Real speech made at test time with Debian's flite (16 kHz voices: kal16, slt, rms, awb). */
 export function fliteSpeech(text: string, voice = 'kal16'): AudioFrame {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createAgent, publishAgent, snapshotAgent, updateAgent } from '../../src/agents/index.ts'
-import { agentProfile } from '../../src/calls/conversation/profile.ts'
+import { createAgent, publishAgent, snapshotAgent, updateAgent } from '../../src/features/agents/index.ts'
+import { agentProfile } from '../../src/features/calls/conversation/profile.ts'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 
 let t: TestAppliance

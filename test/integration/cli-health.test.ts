@@ -2,7 +2,7 @@
 // configured appliance's /health answers 200, 1 when it answers otherwise or nothing listens.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { healthUrl } from '../../src/cli/health.ts'
+import { healthUrl } from '../../src/app/cli/health.ts'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 
 const MAIN = join(import.meta.dir, '../../src/main.ts')

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
-import { newId } from '../../src/ids.ts'
+import { newId } from '../../src/platform/ids.ts'
 import { seedCall } from '../helpers/call-records.ts'
 
 const MAIN = join(import.meta.dir, '../../src/main.ts')

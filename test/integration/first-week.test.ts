@@ -79,7 +79,7 @@ describe('start-up: every port and number of the configuration is checked', () =
 
 describe('start-up: PUBLIC_HOST unset advertises the default route\'s address, and a loopback one is warned about', () => {
   test('unset, the address of the default route is logged at start with the NAT advice and used in check-config', async () => {
-    const { defaultRouteAddress } = await import('../../src/startup/index.ts')
+    const { defaultRouteAddress } = await import('../../src/app/startup/index.ts')
     // this machine's own answer, read the same way an operator would (ip route): the interface of the default route
     const expected = defaultRouteAddress('/proc/net/route') ?? '127.0.0.1'
     const exe = await runExecutable({ PUBLIC_HOST: '' })

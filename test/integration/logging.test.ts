@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Appliance, startAppliance } from '../../src/appliance.ts'
-import { loadConfig } from '../../src/config.ts'
-import { createLogger } from '../../src/log.ts'
+import { type Appliance, startAppliance } from '../../src/app/appliance.ts'
+import { loadConfig } from '../../src/platform/config/index.ts'
+import { createLogger } from '../../src/platform/log.ts'
 import { apiClient, type Api } from '../helpers/appliance.ts'
 
 const lines: string[] = []

@@ -7,9 +7,9 @@ import { dialWithBaresip } from '../helpers/baresip.ts'
 import { testNeedingPackage } from '../helpers/debian.ts'
 import { freePort, sipp } from '../helpers/sipp.ts'
 import { fliteSpeech, silence } from '../helpers/speech.ts'
-import { concatFrames, writeWav } from '../../src/voice/audio.ts'
-import { resample } from '../../src/voice/resample.ts'
-import { PocketsphinxStt } from '../../src/voice/stt/index.ts'
+import { concatFrames, writeWav } from '../../src/realtime/voice/audio.ts'
+import { resample } from '../../src/realtime/voice/resample.ts'
+import { PocketsphinxStt } from '../../src/realtime/voice/stt/index.ts'
 
 interface Family {
   name: string

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { findNumbersByE164, reportTrunkHealth } from '../../src/numbers/index.ts'
-import { secretBoxFor } from '../../src/secrets/index.ts'
+import { findNumbersByE164, reportTrunkHealth } from '../../src/features/numbers/index.ts'
+import { secretBoxFor } from '../../src/platform/secrets/index.ts'
 import { type Api, type ApiResponse, apiClient, memberKey } from '../helpers/appliance.ts'
 import { startLoggedAppliance } from '../helpers/logged-appliance.ts'
 

@@ -1,8 +1,8 @@
 import { expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { findNumbersByE164 } from '../../src/numbers/index.ts'
-import { secretBoxFor } from '../../src/secrets/index.ts'
+import { findNumbersByE164 } from '../../src/features/numbers/index.ts'
+import { secretBoxFor } from '../../src/platform/secrets/index.ts'
 import { startTestAppliance } from '../helpers/appliance.ts'
 
 test('the secret key is made once: after a restart on the same DATA_DIR stored SIP passwords still decrypt', async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 import { loudWindows } from '../helpers/speech.ts'
-import { parseWav } from '../../src/voice/audio.ts'
+import { parseWav } from '../../src/realtime/voice/audio.ts'
 
 let t: TestAppliance
 let other: TestAppliance

@@ -2,7 +2,7 @@
 // the event type, the endpoint's host, the status and the attempt number; never the signing
 // secret, the body, or the path and query of the endpoint (a receiver may take a token there).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { ledger } from '../../src/calls/records/index.ts'
+import { ledger } from '../../src/features/calls/records/index.ts'
 import type { TestAppliance } from '../helpers/appliance.ts'
 import { seedCall } from '../helpers/call-records.ts'
 import { startLoggedAppliance } from '../helpers/logged-appliance.ts'

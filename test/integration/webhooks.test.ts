@@ -3,8 +3,8 @@
 // retried with the same webhook-id, turned off by 410, and checked against the address rules.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
-import { ledger } from '../../src/calls/records/index.ts'
-import { enqueueWebhookEvent } from '../../src/webhooks/index.ts'
+import { ledger } from '../../src/features/calls/records/index.ts'
+import { enqueueWebhookEvent } from '../../src/features/webhooks/index.ts'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 import { seedCall } from '../helpers/call-records.ts'
 import { until } from '../helpers/until.ts'

@@ -1,12 +1,12 @@
-// Call rows have one writer, the call ledger (src/calls/records/ledger.ts): when they were
+// Call rows have one writer, the call ledger (src/features/calls/records/ledger.ts): when they were
 // written from many files, one path that ended calls forgot the analysis and the webhook.
 // Reading `calls` is free; inserting, updating or deleting its rows anywhere else fails here.
 // Migrations are exempt: they shape the table once, and never change after landing.
 import { expect, test } from 'bun:test'
 import { matchesByLine, srcFiles } from '../helpers/src-files.ts'
 
-const LEDGER = 'calls/records/ledger.ts'
-const MIGRATIONS = 'db/migrations/'
+const LEDGER = 'features/calls/records/ledger.ts'
+const MIGRATIONS = 'platform/db/migrations/'
 
 const WRITES = [
   // Kysely: insertInto('calls'), updateTable("calls as c"), deleteFrom(`calls`), ...

@@ -1,7 +1,7 @@
 // Answering-machine detection on greetings made at test time with different voices, lengths,
 // with and without a beep. The accuracy is printed; docs/campaigns.md quotes it.
 import { describe, expect, test } from 'bun:test'
-import { AmdClassifier, classify } from '../../src/campaigns/amd/classifier.ts'
+import { AmdClassifier, classify } from '../../src/features/campaigns/amd/classifier.ts'
 import { greeting, HUMAN_GREETINGS, MACHINE_GREETINGS } from '../helpers/greetings.ts'
 
 describe('answering-machine detection', () => {

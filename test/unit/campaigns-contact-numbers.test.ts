@@ -1,10 +1,10 @@
 // How a campaign's contact numbers are read: the separators people write, national formats with
 // the job's defaultCountry, and errors that name the CSV line and column. Pure functions.
 import { describe, expect, test } from 'bun:test'
-import { contactsFromCsv, parseCsv } from '../../src/campaigns/csv.ts'
-import { normalise } from '../../src/campaigns/upload/index.ts'
-import { prepareUpload } from '../../src/campaigns/upload/prepare.ts'
-import { contactE164, countryCode } from '../../src/numbers/e164.ts'
+import { contactsFromCsv, parseCsv } from '../../src/features/campaigns/csv.ts'
+import { normalise } from '../../src/features/campaigns/upload/index.ts'
+import { prepareUpload } from '../../src/features/campaigns/upload/prepare.ts'
+import { contactE164, countryCode } from '../../src/features/numbers/e164.ts'
 
 const bytes = (s: string) => new TextEncoder().encode(s)
 const thrownFields = (fn: () => unknown) => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { attemptOutcome } from '../../src/campaigns/claims.ts'
-import { contactsFromCsv, suggestColumns } from '../../src/campaigns/csv.ts'
+import { attemptOutcome } from '../../src/features/campaigns/claims.ts'
+import { contactsFromCsv, suggestColumns } from '../../src/features/campaigns/csv.ts'
 
 describe("an attempt's outcome from its call row", () => {
   const row = (o: Record<string, unknown>) => ({ outcome: null, end_reason: null, answered_at: null, answered_by: null, ...o }) as any

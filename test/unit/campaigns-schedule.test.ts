@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { afterAttempt, DEFAULT_WINDOW, numberZone, startAtMs, windowOpensAt } from '../../src/campaigns/schedule.ts'
+import { afterAttempt, DEFAULT_WINDOW, numberZone, startAtMs, windowOpensAt } from '../../src/features/campaigns/schedule.ts'
 
 const at = (iso: string) => Date.parse(iso)
 const iso = (ms: number) => new Date(ms).toISOString()

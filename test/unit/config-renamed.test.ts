@@ -3,8 +3,8 @@
 import { describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CONFIG_KEYS, loadConfig, RENAMED_KEYS, renamedKeyNotes } from '../../src/config.ts'
-import { workflowLlm } from '../../src/voice/registry/index.ts'
+import { CONFIG_KEYS, loadConfig, RENAMED_KEYS, renamedKeyNotes } from '../../src/platform/config/index.ts'
+import { workflowLlm } from '../../src/realtime/voice/registry/index.ts'
 import { tempDir } from '../helpers/tmp.ts'
 
 const OLD = {

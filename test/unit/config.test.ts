@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { CONFIG_KEYS, ConfigError, loadConfig } from '../../src/config.ts'
+import { CONFIG_KEYS, ConfigError, loadConfig } from '../../src/platform/config/index.ts'
 import { tempDir } from '../helpers/tmp.ts'
 
 describe('config', () => {

@@ -2,11 +2,11 @@
 // another or a node, and the time axis of a chart spans what its points need (not years).
 import { describe, expect, test } from 'bun:test'
 // @ts-ignore: plain browser modules without type declarations
-import { timeAxisRange } from '../../src/console/web/chart.mjs'
+import { timeAxisRange } from '../../src/features/console/web/chart.mjs'
 // @ts-ignore: plain browser modules without type declarations
-import { BOX, layoutGraph } from '../../src/console/web/graph-layout.mjs'
+import { BOX, layoutGraph } from '../../src/features/console/web/graph-layout.mjs'
 // @ts-ignore: plain browser modules without type declarations
-import { AGENT_TEMPLATES } from '../../src/agents/templates.ts'
+import { AGENT_TEMPLATES } from '../../src/features/agents/templates.ts'
 
 interface Box {
   x: number

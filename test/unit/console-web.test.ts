@@ -1,11 +1,11 @@
 // The console's pure parts: the workflow graph layout and the shell page's import map. (A
 // campaign's CSV is previewed by the appliance: test/integration/campaigns/contacts-preview.test.ts.)
 import { describe, expect, test } from 'bun:test'
-import { renderIndex } from '../../src/console/index.ts'
+import { renderIndex } from '../../src/features/console/index.ts'
 // @ts-ignore: plain browser modules without type declarations
-import { BOX, layoutGraph } from '../../src/console/web/graph-layout.mjs'
+import { BOX, layoutGraph } from '../../src/features/console/web/graph-layout.mjs'
 // @ts-ignore: plain browser modules without type declarations
-import { withNode } from '../../src/console/web/pages/workflow-editor.mjs'
+import { withNode } from '../../src/features/console/web/pages/workflow-editor.mjs'
 
 describe('workflow graph layout', () => {
   const graph = {

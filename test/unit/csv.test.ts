@@ -1,7 +1,7 @@
 // The one CSV writer: every text cell quoted, a formula start (OWASP CSV injection) neutralised
 // with a leading ', numbers of our own numeric fields left as numbers.
 import { describe, expect, test } from 'bun:test'
-import { csvCell, csvRow } from '../../src/csv/index.ts'
+import { csvCell, csvRow } from '../../src/platform/csv/index.ts'
 
 describe('CSV cells', () => {
   test.each([

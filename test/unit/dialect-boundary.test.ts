@@ -1,12 +1,12 @@
-// Every difference between SQLite and PostgreSQL is decided in src/db/: when services branched
+// Every difference between SQLite and PostgreSQL is decided in src/platform/db/: when services branched
 // on the engine themselves, each read grew a sync and an async twin and each long loop its own
-// copy of the turn given to the event loop. Outside src/db/ code asks db/ a question named for
+// copy of the turn given to the event loop. Outside src/platform/db/ code asks db/ a question named for
 // its reason (refusesNulText, cacheLifetimeMs, sharedByNodes); naming the engine
 // to decide something fails here. config.ts is exempt: it checks the setting itself.
 import { expect, test } from 'bun:test'
 import { matchesByLine, srcFiles } from '../helpers/src-files.ts'
 
-const EXEMPT = ['db/', 'config.ts']
+const EXEMPT = ['platform/db/', 'platform/config/index.ts']
 
 const BRANCHES = [
   // db/'s own predicate
@@ -32,7 +32,7 @@ test('no file of src/ outside db/ branches on the database engine', () => {
 })
 
 test('db/ is where the engine is decided', () => {
-  expect(dialectBranches(srcFiles().get('db/dialect.ts')!).length).toBeGreaterThan(0)
+  expect(dialectBranches(srcFiles().get('platform/db/dialect.ts')!).length).toBeGreaterThan(0)
 })
 
 test('the scan finds every way of branching on the engine, and no mere mention', () => {

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { accessLog, createLogger } from '../../src/log.ts'
+import { accessLog, createLogger } from '../../src/platform/log.ts'
 
 const capture = (level: string) => {
   const writes: string[] = []

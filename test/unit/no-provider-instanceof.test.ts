@@ -1,5 +1,5 @@
 // No code of src/ recognises a speech or language provider by its class (issue 26): what differs
-// between providers is said by their registry entry (src/voice/registry/), so a provider added
+// between providers is said by their registry entry (src/realtime/voice/registry/), so a provider added
 // there is served everywhere without a branch to find and extend.
 import { expect, test } from 'bun:test'
 import { srcFiles } from '../helpers/src-files.ts'

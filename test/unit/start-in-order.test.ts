@@ -1,6 +1,6 @@
 // The appliance's subsystems start in order and stop in reverse; a failed start leaves nothing running.
 import { expect, test } from 'bun:test'
-import { once, startInOrder, type Step } from '../../src/startup/index.ts'
+import { once, startInOrder, type Step } from '../../src/app/startup/index.ts'
 
 function recorder() {
   const events: string[] = []

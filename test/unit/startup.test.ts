@@ -4,8 +4,8 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, loadConfig } from '../../src/config.ts'
-import { defaultRouteAddress, isLoopbackHost, probeTargets, publicHostWarning } from '../../src/startup/index.ts'
+import { ConfigError, loadConfig } from '../../src/platform/config/index.ts'
+import { defaultRouteAddress, isLoopbackHost, probeTargets, publicHostWarning } from '../../src/app/startup/index.ts'
 
 describe('every port, range and number of the configuration', () => {
   test.each([

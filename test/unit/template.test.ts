@@ -1,8 +1,8 @@
 // One filler, one semantics: what a prompt renders is what a workflow node renders.
 import { expect, test } from 'bun:test'
-import { fillTemplate as agentFill } from '../../src/agents/index.ts'
-import { fillTemplate as sessionFill } from '../../src/voice/session/index.ts'
-import { fillTemplate as workflowFill } from '../../src/workflows/engine/index.ts'
+import { fillTemplate as agentFill } from '../../src/features/agents/index.ts'
+import { fillTemplate as sessionFill } from '../../src/realtime/voice/session/index.ts'
+import { fillTemplate as workflowFill } from '../../src/features/workflows/engine/index.ts'
 
 const vars = { name: 'Ada', 'order.id': 'A-1', contact: { city: 'Paris' } } as Record<string, unknown>
 

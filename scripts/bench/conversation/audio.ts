@@ -1,9 +1,9 @@
 // The caller's audio, made offline at 8 kHz (the phone's rate): flite and espeak-ng voices, and
 // recorded human speech from SIPp's g711a.pcap; pauses and the line between turns are low noise.
 import { join } from 'node:path'
-import { decodeG711 } from '../../../src/media/codec/index.ts'
-import { rmsDbfs } from '../../../src/voice/audio.ts'
-import { resample } from '../../../src/voice/resample.ts'
+import { decodeG711 } from '../../../src/realtime/media/codec/index.ts'
+import { rmsDbfs } from '../../../src/realtime/voice/audio.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../../test/helpers/pcap.ts'
 import { espeakSpeech, fliteSpeech } from '../../../test/helpers/speech.ts'
 import type { CallerStep, Piece, Voice } from './script.ts'

@@ -2,7 +2,7 @@
 // between turns), and notes every packet it sends and receives. It speaks when a caller would:
 // after the agent's answer is over, or a set time into the agent's utterance (an interruption,
 // a backchannel). Timing comes only from its own send and arrival times.
-import { decodeG711, encodeG711 } from '../../../src/media/codec/index.ts'
+import { decodeG711, encodeG711 } from '../../../src/realtime/media/codec/index.ts'
 import { FRAME, frameDbfs, lineNoise, VOICED_DBFS } from './audio.ts'
 import { AgentEar } from './ear.ts'
 import type { PhoneLog, StepLog } from './log.ts'

@@ -8,9 +8,9 @@ import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { runExecutable, type RunningExecutable } from '../../helpers/executable.ts'
 import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
-import { concatFrames, parseWav, writeWav } from '../../../src/voice/audio.ts'
-import { resample } from '../../../src/voice/resample.ts'
-import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+import { concatFrames, parseWav, writeWav } from '../../../src/realtime/voice/audio.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
+import { PocketsphinxStt } from '../../../src/realtime/voice/stt/index.ts'
 
 const installed = PocketsphinxStt.available()
 const test = testNeedingPackage('libpocketsphinx3', installed)

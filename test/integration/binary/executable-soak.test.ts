@@ -6,7 +6,7 @@
 import { expect } from 'bun:test'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { soak } from '../../helpers/executable-soak.ts'
-import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+import { PocketsphinxStt } from '../../../src/realtime/voice/stt/index.ts'
 
 const sipp = Bun.spawnSync(['which', 'sipp']).exitCode === 0
 const test = testNeedingPackage('sip-tester', sipp)

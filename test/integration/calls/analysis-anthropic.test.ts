@@ -2,8 +2,8 @@
 // anthropic, a local fake speaking the Messages API): the same structured analysis, automatic
 // evaluation and cost as on an OpenAI-compatible server, asked for as a forced tool.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { DEFAULT_ANALYSIS_PROMPT } from '../../../src/calls/analysis/index.ts'
-import { DEFAULT_PRICES } from '../../../src/voice/turn/index.ts'
+import { DEFAULT_ANALYSIS_PROMPT } from '../../../src/features/calls/analysis/index.ts'
+import { DEFAULT_PRICES } from '../../../src/realtime/voice/turn/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
 import { untilAsync } from '../../helpers/until.ts'

@@ -3,8 +3,8 @@
 // counted in the metrics), is restarted, and the next call is carried as usual.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
-import type { CallWorkerPool } from '../../../src/calls/index.ts'
-import { writeWav } from '../../../src/voice/audio.ts'
+import type { CallWorkerPool } from '../../../src/features/calls/index.ts'
+import { writeWav } from '../../../src/realtime/voice/audio.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { dialWithBaresip, type BaresipPhone } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'

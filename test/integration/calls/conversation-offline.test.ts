@@ -7,8 +7,8 @@ import { dialWithBaresip, opusMicrophone } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
 import { fliteSpeech, silence } from '../../helpers/speech.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
-import { concatFrames } from '../../../src/voice/audio.ts'
-import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+import { concatFrames } from '../../../src/realtime/voice/audio.ts'
+import { PocketsphinxStt } from '../../../src/realtime/voice/stt/index.ts'
 
 const installed = PocketsphinxStt.available()
 let t: TestAppliance

@@ -10,8 +10,8 @@ import { readStereoWav } from '../../helpers/media-call.ts'
 import { fliteSpeech, loudness, loudWindows, silence } from '../../helpers/speech.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
-import { concatFrames, parseWav, writeWav } from '../../../src/voice/audio.ts'
-import { resample } from '../../../src/voice/resample.ts'
+import { concatFrames, parseWav, writeWav } from '../../../src/realtime/voice/audio.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
 
 const LONG_REPLY =
   'We are open from nine in the morning until five in the evening, Monday to Friday. ' +

@@ -6,7 +6,7 @@ import { startTestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { freePort, sipp } from '../../helpers/sipp.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
-import { header } from '../../../src/telephony/sip/index.ts'
+import { header } from '../../../src/realtime/telephony/sip/index.ts'
 
 test('on stop, a new call and an OPTIONS probe get 503 while the call in progress finishes and is recorded as completed', async () => {
   const t = await startTestAppliance({ CALL_DRAIN_MS: 10_000, })

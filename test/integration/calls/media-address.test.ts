@@ -3,7 +3,7 @@
 // moves a live call's media there gets 488 while the audio keeps going where it went.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import dgram from 'node:dgram'
-import { header, type SipMessage, type SipResponse } from '../../../src/telephony/sip/index.ts'
+import { header, type SipMessage, type SipResponse } from '../../../src/realtime/telephony/sip/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'

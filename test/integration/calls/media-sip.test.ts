@@ -10,9 +10,9 @@ import { setupCallTarget, waitForCall, waitForCalls, type CallSetup } from '../.
 import { readStereoWav, bestCorrelation } from '../../helpers/media-call.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
-import { decodeG711 } from '../../../src/media/codec/index.ts'
-import { parseRtp } from '../../../src/media/rtp/index.ts'
-import { rmsDbfs } from '../../../src/voice/audio.ts'
+import { decodeG711 } from '../../../src/realtime/media/codec/index.ts'
+import { parseRtp } from '../../../src/realtime/media/rtp/index.ts'
+import { rmsDbfs } from '../../../src/realtime/voice/audio.ts'
 import { loudWindows } from '../../helpers/speech.ts'
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/sip')

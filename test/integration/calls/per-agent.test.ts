@@ -12,8 +12,8 @@ import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
 import { medianPitchHz } from '../../helpers/pitch.ts'
 import { fliteSpeech, silence } from '../../helpers/speech.ts'
-import { concatFrames, writeWav } from '../../../src/voice/audio.ts'
-import { resample } from '../../../src/voice/resample.ts'
+import { concatFrames, writeWav } from '../../../src/realtime/voice/audio.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
 
 let t: TestAppliance
 let llm: FakeOpenAi

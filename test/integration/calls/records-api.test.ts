@@ -127,7 +127,7 @@ describe('delete', () => {
     await t.api('PUT', `/api/calls/${id}/labels`, { body: { labels: ['vip', 'callback'] } })
     await t.api('POST', `/api/calls/${id}/evaluations`, { body: { score: 80 } })
     await t.api('POST', `/api/calls/${id}/analysis`)
-    const { enqueueWebhookEvent } = await import('../../../src/webhooks/index.ts')
+    const { enqueueWebhookEvent } = await import('../../../src/features/webhooks/index.ts')
     await enqueueWebhookEvent(db, { workspaceId: t.workspaceId, url: 'https://hooks.example.com/x', type: 'call.completed', callId: id, holdUntil: new Date(Date.now() + 3_600_000) })
     const count = async () => {
       const n = async (table: 'calls' | 'call_labels' | 'call_evaluations' | 'call_analyses' | 'webhook_deliveries', col: 'id' | 'call_id') =>
@@ -282,7 +282,7 @@ describe('tenant boundary', () => {
   test('another workspace cannot export, delete, label, evaluate, analyse or see deliveries of a call', async () => {
     const id = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
     const agentId = (await t.api('POST', '/api/agents', { body: { name: 'Private' } })).body.agent.id
-    const { enqueueWebhookEvent } = await import('../../../src/webhooks/index.ts')
+    const { enqueueWebhookEvent } = await import('../../../src/features/webhooks/index.ts')
     const deliveryId = await enqueueWebhookEvent(db, { workspaceId: t.workspaceId, url: 'https://hooks.example.com/x', type: 'call.completed', callId: id, holdUntil: new Date(Date.now() + 3_600_000) })
     const e = (await t.api('POST', `/api/calls/${id}/evaluations`, { body: { score: 50 } })).body.evaluation
     await t.api('PUT', `/api/calls/${id}/labels`, { body: { labels: ['mine'] } })

@@ -6,7 +6,7 @@ import { existsSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
-import { recordingStorageFor } from '../../../src/recordings/index.ts'
+import { recordingStorageFor } from '../../../src/features/recordings/index.ts'
 import { until } from '../../helpers/until.ts'
 
 let t: TestAppliance
@@ -25,7 +25,7 @@ test('the sweep deletes recordings older than their retention and whole records 
   const oldRecording = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(40), recordingIn: t.dataDir })
   const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(400), recordingIn: t.dataDir })
   await t.api('PUT', `/api/calls/${ancient}/labels`, { body: { labels: ['old'] } })
-  const { sweepRetention } = await import('../../../src/calls/records/index.ts')
+  const { sweepRetention } = await import('../../../src/features/calls/records/index.ts')
   const swept = await sweepRetention(db, { recordingDays: 30, callDays: 365 }, new Date(), recordingStorageFor(t.appliance.config))
   expect(swept).toEqual({ recordings: 2, calls: 1 })
   expect(existsSync(`${t.dataDir}/recordings/${fresh}.wav`)).toBe(true)
@@ -41,7 +41,7 @@ test('the sweep deletes recordings older than their retention and whole records 
 test('with retention off (the default) the sweep keeps everything', async () => {
   const db = t.appliance.database.db
   const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(4000), recordingIn: t.dataDir })
-  const { sweepRetention } = await import('../../../src/calls/records/index.ts')
+  const { sweepRetention } = await import('../../../src/features/calls/records/index.ts')
   expect(await sweepRetention(db, { recordingDays: 0, callDays: 0 }, new Date(), recordingStorageFor(t.appliance.config))).toEqual({ recordings: 0, calls: 0 })
   expect(existsSync(`${t.dataDir}/recordings/${ancient}.wav`)).toBe(true)
 })
@@ -69,7 +69,7 @@ test('the appliance runs the sweep by itself at start, under a lease it hands ba
 test('a record deleted by CALL_RETENTION_DAYS takes its recording with it, also with recordings kept forever', async () => {
   const db = t.appliance.database.db
   const ancient = await seedCall(db, { workspaceId: t.workspaceId, createdAt: daysAgo(400), recordingIn: t.dataDir })
-  const { sweepRetention } = await import('../../../src/calls/records/index.ts')
+  const { sweepRetention } = await import('../../../src/features/calls/records/index.ts')
   const swept = await sweepRetention(db, { recordingDays: 0, callDays: 365 }, new Date(), recordingStorageFor(t.appliance.config))
   expect(swept.recordings).toBeGreaterThanOrEqual(1) // the other tests' old calls share the database
   expect((await t.api('GET', `/api/calls/${ancient}`)).status).toBe(404)

@@ -2,8 +2,8 @@
 // appliance; the agent is silent for a moment after answering, then speaks its welcome. The
 // welcome's first packet opens a new talk-spurt: marker bit, one timeline with the silence before.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { header, type SipMessage, type SipResponse } from '../../../src/telephony/sip/index.ts'
-import { decodeG711 } from '../../../src/media/codec/index.ts'
+import { header, type SipMessage, type SipResponse } from '../../../src/realtime/telephony/sip/index.ts'
+import { decodeG711 } from '../../../src/realtime/media/codec/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
 import { RtpPeer } from '../../helpers/rtp-peer.ts'

@@ -2,7 +2,7 @@
 // and answering machines with a beep. SIPp's own message log is the witness for concurrency and
 // attempts; the API's counters must agree with it and with the contacts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { RecordedEvents } from '../../../src/campaigns/index.ts'
+import { RecordedEvents } from '../../../src/features/campaigns/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { invitesByNumber, maxSimultaneous, readMessages, startCallees } from '../../helpers/campaign-callees.ts'
 import { campaignTarget, waitForJob } from '../../helpers/jobs.ts'

@@ -2,8 +2,8 @@
 // test: calling windows per contact zone, the lease and the attempt written with the claim,
 // maxConcurrent, idempotent finishing, and counters equal to counts over the contacts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { claimNext as claimStep, finishAttempt, type Claim, type ClaimContext } from '../../../src/campaigns/claims.ts'
-import { RecordedEvents } from '../../../src/campaigns/index.ts'
+import { claimNext as claimStep, finishAttempt, type Claim, type ClaimContext } from '../../../src/features/campaigns/claims.ts'
+import { RecordedEvents } from '../../../src/features/campaigns/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 

@@ -2,7 +2,7 @@
 // with a job-level defaultCountry, and 422s that name the CSV line and column. The large CSV goes
 // through the upload's worker thread (over INLINE_MAX_BYTES), the small ones stay on the event loop.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { INLINE_MAX_BYTES } from '../../../src/campaigns/upload/index.ts'
+import { INLINE_MAX_BYTES } from '../../../src/features/campaigns/upload/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 

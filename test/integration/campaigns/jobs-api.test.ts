@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 import { waitForJob } from '../../helpers/jobs.ts'
-import { RecordedEvents } from '../../../src/campaigns/index.ts'
+import { RecordedEvents } from '../../../src/features/campaigns/index.ts'
 
 let t: TestAppliance
 let target: CallSetup

@@ -1,7 +1,7 @@
 // At start a node reconciles the attempts it left behind (its own leases) and those of lost
 // nodes (expired leases), from their call rows; a live lease of another node is left alone.
 import { afterAll, expect, test } from 'bun:test'
-import { claimNext, type Claim } from '../../../src/campaigns/claims.ts'
+import { claimNext, type Claim } from '../../../src/features/campaigns/claims.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget } from '../../helpers/calls.ts'
 

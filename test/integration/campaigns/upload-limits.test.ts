@@ -6,7 +6,7 @@ import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 import { LagProbe } from '../../helpers/lag-probe.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
-import { header } from '../../../src/telephony/sip/message.ts'
+import { header } from '../../../src/realtime/telephony/sip/message.ts'
 
 const CAP = 16 * 1_048_576
 // The event loop may be held this long at once: what a busy machine three times slower than this

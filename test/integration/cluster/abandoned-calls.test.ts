@@ -2,9 +2,9 @@
 // without a node, and calls of nodes whose presence lease expired; never a live node's calls.
 // On SQLite (one process per database) every unfinished call is closed.
 import { afterAll, expect, test } from 'bun:test'
-import { closeAbandonedCalls } from '../../../src/calls/records/index.ts'
-import { type Db, type DbHandle, migrateToLatest, openDatabase, openPostgres } from '../../../src/db/index.ts'
-import { presenceLease } from '../../../src/jobs/index.ts'
+import { closeAbandonedCalls } from '../../../src/features/calls/records/index.ts'
+import { type Db, type DbHandle, migrateToLatest, openDatabase, openPostgres } from '../../../src/platform/db/index.ts'
+import { presenceLease } from '../../../src/platform/jobs/index.ts'
 import { seedCall } from '../../helpers/call-records.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { postgresInstalled, sharedPostgres } from '../../helpers/postgres.ts'

@@ -2,11 +2,11 @@
 // connection pool as separate processes would have: every webhook delivery and every call
 // analysis is claimed by exactly one of them, and a campaign's maxConcurrent holds across both.
 import { afterAll, beforeAll, expect } from 'bun:test'
-import { claimNext, type Claim } from '../../../src/campaigns/claims.ts'
-import { AnalysisWorker } from '../../../src/calls/index.ts'
-import { type DbHandle, openPostgres } from '../../../src/db/index.ts'
-import { createLogger } from '../../../src/log.ts'
-import { claimDue, enqueueWebhookEvent } from '../../../src/webhooks/outbox.ts'
+import { claimNext, type Claim } from '../../../src/features/campaigns/claims.ts'
+import { AnalysisWorker } from '../../../src/features/calls/index.ts'
+import { type DbHandle, openPostgres } from '../../../src/platform/db/index.ts'
+import { createLogger } from '../../../src/platform/log.ts'
+import { claimDue, enqueueWebhookEvent } from '../../../src/features/webhooks/outbox.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'

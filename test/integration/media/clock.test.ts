@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { MediaClock } from '../../../src/media/index.ts'
+import { MediaClock } from '../../../src/realtime/media/index.ts'
 
 test('ticks are scheduled on a fixed grid, so timer error never accumulates, and calls spread over phase slots', async () => {
   const clock = new MediaClock(10, 5)

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'bun:test'
-import { encodeG711, tone, toneLevelDb } from '../../../src/media/codec/index.ts'
-import { serializeRtp } from '../../../src/media/rtp/index.ts'
+import { encodeG711, tone, toneLevelDb } from '../../../src/realtime/media/codec/index.ts'
+import { serializeRtp } from '../../../src/realtime/media/rtp/index.ts'
 import { readStereoWav, startTestCall, type TestCall } from '../../helpers/media-call.ts'
 import { ImpairmentRelay } from '../../helpers/impairment-relay.ts'
 import { RtpPeer } from '../../helpers/rtp-peer.ts'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { PortPoolExhaustedError, RtpPortPool, RtpSession, serializeRtp, type BoundPorts } from '../../../src/media/rtp/index.ts'
+import { PortPoolExhaustedError, RtpPortPool, RtpSession, serializeRtp, type BoundPorts } from '../../../src/realtime/media/rtp/index.ts'
 import { RtpPeer } from '../../helpers/rtp-peer.ts'
 
 const BASE = 42000 + 2 * Math.floor(Math.random() * 1000)

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { guardedFetch, OutboundRefusedError, parseNetworks, type Resolver } from '../../../src/net/index.ts'
+import { guardedFetch, OutboundRefusedError, parseNetworks, type Resolver } from '../../../src/platform/net/index.ts'
 
 const seen: { server: string; host: string | null; path: string }[] = []
 const serve = (name: string, hostname: string, port = 0) =>

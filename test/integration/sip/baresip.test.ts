@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { UserAgent } from '../../../src/telephony/sip/index.ts'
+import { UserAgent } from '../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 

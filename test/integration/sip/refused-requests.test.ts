@@ -4,7 +4,7 @@
 // counts the refusal by reason.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import { authorize, parseChallenge, type SipResponse } from '../../../src/telephony/sip/index.ts'
+import { authorize, parseChallenge, type SipResponse } from '../../../src/realtime/telephony/sip/index.ts'
 import type { TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 import { startLoggedAppliance } from '../../helpers/logged-appliance.ts'

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { UserAgent, header, type SipResponse } from '../../../src/telephony/sip/index.ts'
+import { UserAgent, header, type SipResponse } from '../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
 import { sipTestdataDir } from '../../helpers/sip-testdata.ts'

@@ -2,7 +2,7 @@
 // gets 487, and callees written here challenge our outbound INVITE with 401 and 407.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
-import { UserAgent, type EndInfo, type InboundCall } from '../../../src/telephony/sip/index.ts'
+import { UserAgent, type EndInfo, type InboundCall } from '../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 

@@ -2,7 +2,7 @@
 // unspecified, maddr, and host names resolving to any of them; loopback and private trunks work.
 // A real UDP socket stands where a refused request would have gone and must stay silent.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { TargetRefusedError, UserAgent } from '../../../src/telephony/sip/index.ts'
+import { TargetRefusedError, UserAgent } from '../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { until } from '../../helpers/until.ts'
 import { startUdpSink, type UdpSink } from '../../helpers/udp-sink.ts'

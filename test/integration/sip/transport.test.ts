@@ -1,8 +1,8 @@
 // Stream connections: reused for every message to the same peer, closed when idle.
 import { afterEach, expect, test } from 'bun:test'
 import net from 'node:net'
-import { Transports } from '../../../src/telephony/sip/transport.ts'
-import { utf8 } from '../../../src/telephony/sip/index.ts'
+import { Transports } from '../../../src/realtime/telephony/sip/transport.ts'
+import { utf8 } from '../../../src/realtime/telephony/sip/index.ts'
 
 const open: Transports[] = []
 afterEach(async () => {

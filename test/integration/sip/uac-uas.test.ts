@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import tls from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SipError, UserAgent, type InboundCall } from '../../../src/telephony/sip/index.ts'
+import { SipError, UserAgent, type InboundCall } from '../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 
 const NUMBER = '+15550005555'

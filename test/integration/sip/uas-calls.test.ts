@@ -1,7 +1,7 @@
 // Inbound call flows against the running user agent, driven by a raw UDP peer so each step
 // of RFC 3261 is visible: answer, ACK, BYE, retransmissions, CANCEL, re-INVITE, refusals, stop.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { UserAgent, header, responseTo, serialize, text, type InboundCall, type SipMessage, type SipRequest, type SipResponse } from '../../../src/telephony/sip/index.ts'
+import { UserAgent, header, responseTo, serialize, text, type InboundCall, type SipMessage, type SipRequest, type SipResponse } from '../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
 import { until } from '../../helpers/until.ts'

@@ -1,7 +1,7 @@
 // At 1,000 calls/s some 64,000 server transactions wait out Timers L and J (32 s) after their
 // calls ended. Each must be small: no parsed request, no ended call behind it.
 import { afterEach, beforeEach, expect, test } from 'bun:test'
-import { header, UserAgent, type InboundCall, type SipMessage, type SipResponse } from '../../../src/telephony/sip/index.ts'
+import { header, UserAgent, type InboundCall, type SipMessage, type SipResponse } from '../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
 import { until } from '../../helpers/until.ts'

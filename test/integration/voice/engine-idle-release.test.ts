@@ -10,8 +10,8 @@ import { testNeedingPackage } from '../../helpers/debian.ts'
 import { SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { untilAsync } from '../../helpers/until.ts'
-import { FliteTts } from '../../../src/voice/tts/index.ts'
-import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+import { FliteTts } from '../../../src/realtime/voice/tts/index.ts'
+import { PocketsphinxStt } from '../../../src/realtime/voice/stt/index.ts'
 
 const installed = PocketsphinxStt.available()
 const test = testNeedingPackage('libpocketsphinx3', installed)

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { httpTool, runTool } from '../../../src/voice/session/index.ts'
+import { httpTool, runTool } from '../../../src/realtime/voice/session/index.ts'
 
 const seen: { method: string; url: string; body: string }[] = []
 const server = Bun.serve({

@@ -1,8 +1,8 @@
 // `complete` of both production adapters against local fakes speaking their wire protocols: a
 // whole answer as text, or structured JSON asked for the way each API takes it.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
-import { ProviderError } from '../../../src/voice/base.ts'
-import { AnthropicLlm, JSON_INSTRUCTION, OpenAiLlm } from '../../../src/voice/llm/index.ts'
+import { ProviderError } from '../../../src/realtime/voice/base.ts'
+import { AnthropicLlm, JSON_INSTRUCTION, OpenAiLlm } from '../../../src/realtime/voice/llm/index.ts'
 import { startFakeAnthropic } from '../../fakes/anthropic.ts'
 import { startFakeOpenAi } from '../../fakes/openai.ts'
 

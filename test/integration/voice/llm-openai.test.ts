@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
-import { drain } from '../../../src/voice/base.ts'
-import { OpenAiLlm, type LlmEvent } from '../../../src/voice/llm/index.ts'
+import { drain } from '../../../src/realtime/voice/base.ts'
+import { OpenAiLlm, type LlmEvent } from '../../../src/realtime/voice/llm/index.ts'
 import { startFakeOpenAi } from '../../fakes/openai.ts'
 
 const fake = startFakeOpenAi()

@@ -1,9 +1,9 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
-import type { AudioFrame } from '../../../src/voice/audio.ts'
-import { OpenAiLlm } from '../../../src/voice/llm/index.ts'
-import { streamReply } from '../../../src/voice/reply.ts'
-import { FliteTts } from '../../../src/voice/tts/index.ts'
-import { SpeechHandle } from '../../../src/voice/turn/index.ts'
+import type { AudioFrame } from '../../../src/realtime/voice/audio.ts'
+import { OpenAiLlm } from '../../../src/realtime/voice/llm/index.ts'
+import { streamReply } from '../../../src/realtime/voice/reply.ts'
+import { FliteTts } from '../../../src/realtime/voice/tts/index.ts'
+import { SpeechHandle } from '../../../src/realtime/voice/turn/index.ts'
 import { startFakeOpenAi } from '../../fakes/openai.ts'
 
 const fake = startFakeOpenAi()

@@ -1,14 +1,14 @@
-// Silero runs in a host process of its own (src/voice/vad/silero-host.ts): the scores must not
+// Silero runs in a host process of its own (src/realtime/voice/vad/silero-host.ts): the scores must not
 // depend on which host computed them, a dead host is replaced without the stream noticing, and
 // no host outlives its use.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AudioFrame } from '../../../src/voice/audio.ts'
-import { BUNDLED_SILERO_MODEL } from '../../../src/embedded/index.ts'
-import { SileroVad } from '../../../src/voice/vad/index.ts'
-import { SileroHostProcess } from '../../../src/voice/vad/silero-process.ts'
+import type { AudioFrame } from '../../../src/realtime/voice/audio.ts'
+import { BUNDLED_SILERO_MODEL } from '../../../src/platform/embedded/index.ts'
+import { SileroVad } from '../../../src/realtime/voice/vad/index.ts'
+import { SileroHostProcess } from '../../../src/realtime/voice/vad/silero-process.ts'
 import { fliteSpeech, noise } from '../../helpers/speech.ts'
 import { untilAsync } from '../../helpers/until.ts'
 

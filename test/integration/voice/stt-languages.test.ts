@@ -4,8 +4,8 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sherpaByLanguage } from '../../../src/voice/stt-languages.ts'
-import { SherpaOnnxStt, sherpaModelFor } from '../../../src/voice/stt/index.ts'
+import { sherpaByLanguage } from '../../../src/realtime/voice/stt-languages.ts'
+import { SherpaOnnxStt, sherpaModelFor } from '../../../src/realtime/voice/stt/index.ts'
 import { writeEnergyTransducer } from '../../helpers/sherpa-models.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'stt-languages-'))

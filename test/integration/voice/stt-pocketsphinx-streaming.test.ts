@@ -1,12 +1,12 @@
 // pocketsphinx decodes an utterance while the caller speaks: at end() only the end of the
 // utterance remains, words come as interims on the way, and concurrent callers each hold a decoder.
 import { afterAll, describe, expect, test } from 'bun:test'
-import type { AudioFrame } from '../../../src/voice/audio.ts'
-import { drain, type StreamEvent } from '../../../src/voice/base.ts'
-import { resample } from '../../../src/voice/resample.ts'
-import { PocketsphinxStt, type SttEvent } from '../../../src/voice/stt/index.ts'
-import type { PocketsphinxStream } from '../../../src/voice/stt/pocketsphinx.ts'
-import { BandMeter } from '../../../src/voice/stt/pocketsphinx-band.ts'
+import type { AudioFrame } from '../../../src/realtime/voice/audio.ts'
+import { drain, type StreamEvent } from '../../../src/realtime/voice/base.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
+import { PocketsphinxStt, type SttEvent } from '../../../src/realtime/voice/stt/index.ts'
+import type { PocketsphinxStream } from '../../../src/realtime/voice/stt/pocketsphinx.ts'
+import { BandMeter } from '../../../src/realtime/voice/stt/pocketsphinx-band.ts'
 import { fliteSpeech, frames20ms, noise, wordErrors } from '../../helpers/speech.ts'
 import { until } from '../../helpers/until.ts'
 

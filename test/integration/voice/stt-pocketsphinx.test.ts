@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import type { AudioFrame } from '../../../src/voice/audio.ts'
-import { drain } from '../../../src/voice/base.ts'
-import { resample } from '../../../src/voice/resample.ts'
-import { PocketsphinxStt, type SttEvent } from '../../../src/voice/stt/index.ts'
-import { DEBIAN_MODEL_DIR, loadNative, SphinxDecoder } from '../../../src/voice/stt/pocketsphinx-ffi.ts'
+import type { AudioFrame } from '../../../src/realtime/voice/audio.ts'
+import { drain } from '../../../src/realtime/voice/base.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
+import { PocketsphinxStt, type SttEvent } from '../../../src/realtime/voice/stt/index.ts'
+import { DEBIAN_MODEL_DIR, loadNative, SphinxDecoder } from '../../../src/realtime/voice/stt/pocketsphinx-ffi.ts'
 import { fliteSpeech, frames20ms, wordErrors } from '../../helpers/speech.ts'
 
 const engines: PocketsphinxStt[] = []

@@ -2,9 +2,9 @@
 // caller hears as the agent's slowness. Through trimmedTts the audio starts at the words; the
 // words themselves are the engine's samples, unchanged.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { concatFrames } from '../../../src/voice/audio.ts'
-import { drain } from '../../../src/voice/base.ts'
-import { FLITE_VOICES, FliteTts, TRIM_DEFAULTS, trimmedTts, type TtsEvent } from '../../../src/voice/tts/index.ts'
+import { concatFrames } from '../../../src/realtime/voice/audio.ts'
+import { drain } from '../../../src/realtime/voice/base.ts'
+import { FLITE_VOICES, FliteTts, TRIM_DEFAULTS, trimmedTts, type TtsEvent } from '../../../src/realtime/voice/tts/index.ts'
 
 afterAll(() => FliteTts.shutdown())
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { type AudioFrame, concatFrames } from '../../../src/voice/audio.ts'
-import { resample } from '../../../src/voice/resample.ts'
-import { createVadStream, EnergyVad, SileroVad, type VadEvent, type VadModel } from '../../../src/voice/vad/index.ts'
+import { type AudioFrame, concatFrames } from '../../../src/realtime/voice/audio.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
+import { createVadStream, EnergyVad, SileroVad, type VadEvent, type VadModel } from '../../../src/realtime/voice/vad/index.ts'
 import { fliteSpeech, frames20ms, noise, silence } from '../../helpers/speech.ts'
 
 const params = { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 500 }

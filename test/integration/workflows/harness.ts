@@ -1,5 +1,5 @@
-import { DEFAULT_WELCOME } from '../../../src/agents/agents.service.ts'
-import type { Config } from '../../../src/config.ts'
+import { DEFAULT_WELCOME } from '../../../src/features/agents/agents.service.ts'
+import type { Config } from '../../../src/platform/config/index.ts'
 import { type Api, startTestAppliance } from '../../helpers/appliance.ts'
 
 export interface WorkflowApp {

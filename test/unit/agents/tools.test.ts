@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checkTools, fillTemplate, templateVariables, TOOL_NAMES } from '../../../src/agents/index.ts'
+import { checkTools, fillTemplate, templateVariables, TOOL_NAMES } from '../../../src/features/agents/index.ts'
 
 describe('tool registry', () => {
   test('has the built-in tools', () => {

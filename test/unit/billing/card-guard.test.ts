@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { findCardNumber, looksLikeCardNumber } from '../../../src/billing/index.ts'
+import { findCardNumber, looksLikeCardNumber } from '../../../src/features/billing/index.ts'
 
 describe('card number guard', () => {
   test.each(['4242424242424242', '4242 4242 4242 4242', '4242-4242-4242-4242', 'card 5555555555554444 exp 12/30', '378282246310005'])('spots %p', (s) => {

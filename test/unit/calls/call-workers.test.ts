@@ -2,8 +2,8 @@
 // CALL_WORKERS is read.
 import { expect, test } from 'bun:test'
 import { availableParallelism } from 'node:os'
-import { ConfigError } from '../../../src/config.ts'
-import { callWorkerCount, portSlices } from '../../../src/calls/workers/index.ts'
+import { ConfigError } from '../../../src/platform/config/index.ts'
+import { callWorkerCount, portSlices } from '../../../src/features/calls/workers/index.ts'
 
 test('the RTP range is split into equal slices of whole even/odd pairs that never overlap', () => {
   const slices = portSlices(10001, 20000, 3)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { exportDocument } from '../../../src/calls/records/index.ts'
-import { csvLine } from '../../../src/calls/records/export-document.ts'
-import type { CallRow } from '../../../src/calls/index.ts'
+import { exportDocument } from '../../../src/features/calls/records/index.ts'
+import { csvLine } from '../../../src/features/calls/records/export-document.ts'
+import type { CallRow } from '../../../src/features/calls/index.ts'
 
 const row: CallRow = {
   id: 'call_1', workspace_id: 'ws_1', agent_id: 'agent_1', agent_name: 'Reception (at call time)', phone_number_id: 'num_1', type: 'outbound',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { analysisMessages, analysisSchema, DEFAULT_ANALYSIS_PROMPT, readAnalysis, weightedScore } from '../../../src/calls/analysis/index.ts'
-import { withAnalysisCost } from '../../../src/calls/analysis/index.ts'
+import { analysisMessages, analysisSchema, DEFAULT_ANALYSIS_PROMPT, readAnalysis, weightedScore } from '../../../src/features/calls/analysis/index.ts'
+import { withAnalysisCost } from '../../../src/features/calls/analysis/index.ts'
 
 const rubric = [
   { name: 'greeting', description: 'polite greeting', weight: 1 },

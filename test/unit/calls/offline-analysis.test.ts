@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { callerSentiment, extractiveSummary, isVoicemail, offlineAnalysis, type AnalysisInput } from '../../../src/calls/analysis/index.ts'
+import { callerSentiment, extractiveSummary, isVoicemail, offlineAnalysis, type AnalysisInput } from '../../../src/features/calls/analysis/index.ts'
 
 const call = (transcript: AnalysisInput['transcript'], o: Partial<AnalysisInput> = {}): AnalysisInput => ({
   type: 'inbound', outcome: 'completed', durationSec: 42, transcript, answeredBy: null, ...o,

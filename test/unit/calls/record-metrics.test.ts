@@ -2,12 +2,12 @@
 // with no measured turn gives 0 with turns: [] (also for rows stored when it gave null), and each
 // turn carries the parts the engine measures, which add up to its voiceToVoiceMs.
 import { describe, expect, test } from 'bun:test'
-import type { CallRow } from '../../../src/calls/index.ts'
-import { csvLine, CSV_COLUMNS, exportDocument } from '../../../src/calls/records/export-document.ts'
-import { toCall } from '../../../src/calls/calls.service.ts'
-import { callMetrics } from '../../../src/calls/runtime/record.ts'
-import type { SessionReport } from '../../../src/voice/session/index.ts'
-import { summarizeTurns, type TurnLatency } from '../../../src/voice/turn/metrics.ts'
+import type { CallRow } from '../../../src/features/calls/index.ts'
+import { csvLine, CSV_COLUMNS, exportDocument } from '../../../src/features/calls/records/export-document.ts'
+import { toCall } from '../../../src/features/calls/calls.service.ts'
+import { callMetrics } from '../../../src/features/calls/runtime/record.ts'
+import type { SessionReport } from '../../../src/realtime/voice/session/index.ts'
+import { summarizeTurns, type TurnLatency } from '../../../src/realtime/voice/turn/metrics.ts'
 
 const engines = { model: '', ttsProvider: 'flite', sttProvider: 'pocketsphinx' }
 

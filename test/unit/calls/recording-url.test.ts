@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { parseRange, recordingUrlKey, signedRecordingUrl, verifyRecordingLink } from '../../../src/calls/records/index.ts'
+import { parseRange, recordingUrlKey, signedRecordingUrl, verifyRecordingLink } from '../../../src/features/calls/records/index.ts'
 
 const key = recordingUrlKey(Buffer.alloc(32, 7))
 const now = new Date('2026-11-23T18:00:00Z')

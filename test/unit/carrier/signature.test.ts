@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { signatureMatches, twilioSignature } from '../../../src/carrier/index.ts'
+import { signatureMatches, twilioSignature } from '../../../src/features/carrier/index.ts'
 
 // The worked example of Twilio's security documentation (auth token 12345).
 test("Twilio request signature matches Twilio's documented example", () => {

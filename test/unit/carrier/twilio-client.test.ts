@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Server } from 'bun'
-import { CarrierError, fromCarrier, TwilioClient } from '../../../src/carrier/index.ts'
-import { StripeClient, StripeError } from '../../../src/billing/index.ts'
+import { CarrierError, fromCarrier, TwilioClient } from '../../../src/features/carrier/index.ts'
+import { StripeClient, StripeError } from '../../../src/features/billing/index.ts'
 
 let garbage: Server<undefined>
 let closedPort: number

@@ -2,9 +2,9 @@
 // (the engine's default, so their calls keep the pause they had), and later ones keep theirs.
 import { expect, test } from 'bun:test'
 import { Migrator } from 'kysely'
-import { getAgent, updateAgent } from '../../../src/agents/index.ts'
-import { migrateToLatest, openDatabase } from '../../../src/db/index.ts'
-import { MIGRATIONS } from '../../../src/db/migrate.ts'
+import { getAgent, updateAgent } from '../../../src/features/agents/index.ts'
+import { migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts'
+import { MIGRATIONS } from '../../../src/platform/db/migrate.ts'
 
 const BEFORE = '2026-11-25T1200_webhook_error_detail'
 const rules = { urlPolicy: { allowHttp: false, allowPrivate: false } }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Migrator } from 'kysely'
-import { openDatabase } from '../../../src/db/index.ts'
-import { MIGRATIONS, migrateToLatest } from '../../../src/db/migrate.ts'
+import { openDatabase } from '../../../src/platform/db/index.ts'
+import { MIGRATIONS, migrateToLatest } from '../../../src/platform/db/migrate.ts'
 
 test('calls that ended before the call-records migration get a pending analysis; live ones do not; down undoes it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'migration-'))

@@ -1,7 +1,7 @@
 // forEachChunk walks rows a chunk at a time and gives the event loop a turn between chunks: on
 // SQLite every query answers at once, so without the turn a long walk holds HTTP and SIP.
 import { expect, test } from 'bun:test'
-import { forEachChunk } from '../../../src/db/index.ts'
+import { forEachChunk } from '../../../src/platform/db/index.ts'
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
 

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Migrator } from 'kysely'
-import { type DbHandle, migrateToLatest, openDatabase } from '../../../src/db/index.ts'
-import { MIGRATIONS } from '../../../src/db/migrate.ts'
+import { type DbHandle, migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts'
+import { MIGRATIONS } from '../../../src/platform/db/migrate.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'number-owner-'))
 let handle: DbHandle | undefined

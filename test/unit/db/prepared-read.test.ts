@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type DbHandle, mapRead, migrateToLatest, openDatabase, preparedRead } from '../../../src/db/index.ts'
-import type { Db } from '../../../src/db/index.ts'
+import { type DbHandle, mapRead, migrateToLatest, openDatabase, preparedRead } from '../../../src/platform/db/index.ts'
+import type { Db } from '../../../src/platform/db/index.ts'
 
 const read = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', id))
 // on SQLite the read is synchronous

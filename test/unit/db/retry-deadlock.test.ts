@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { retryOnDeadlock } from '../../../src/db/index.ts'
+import { retryOnDeadlock } from '../../../src/platform/db/index.ts'
 
 const failing = (codes: string[]) => {
   let calls = 0

@@ -43,8 +43,8 @@ describe('the build context', () => {
   test('a checkout with a used data/, node_modules, dist, logs and .env sends none of them, nor any key', () => {
     const files = [
       'data/admin-api-key', 'data/secret.key', 'data/appliance.db', 'data/appliance.db-wal', 'data/recordings/ws/call.wav', 'data/README.md',
-      'node_modules/elysia/index.js', 'dist/voice-agent', '.git/HEAD', 'server.log', 'src/calls/debug.log', '.env', '.env.production',
-      'src/main.ts', 'src/console/web/app.mjs', 'src/x/node_modules/y.js', 'src/x/secret.key',
+      'node_modules/elysia/index.js', 'dist/voice-agent', '.git/HEAD', 'server.log', 'src/features/calls/debug.log', '.env', '.env.production',
+      'src/main.ts', 'src/features/console/web/app.mjs', 'src/x/node_modules/y.js', 'src/x/secret.key',
       'scripts/build.ts', 'models/README.md', 'models/stt/README.md', 'models/stt/zipformer/encoder.onnx',
       'package.json', 'package-lock.json', 'tsconfig.json', 'bunfig.toml', 'README.md', 'test/output/shot.png', 'BENCHMARKS.md',
     ]
@@ -54,7 +54,7 @@ describe('the build context', () => {
     }
     expect(contextFiles(scratch, IGNORE)).toEqual([
       'bunfig.toml', 'models/README.md', 'models/stt/README.md', 'package-lock.json', 'package.json', 'scripts/build.ts',
-      'src/console/web/app.mjs', 'src/main.ts', 'tsconfig.json',
+      'src/features/console/web/app.mjs', 'src/main.ts', 'tsconfig.json',
     ])
   })
 

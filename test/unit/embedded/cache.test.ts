@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildFolder, cacheRoot, OTHER_BUILD_GRACE_MS, removeOtherBuilds } from '../../../src/embedded/index.ts'
+import { buildFolder, cacheRoot, OTHER_BUILD_GRACE_MS, removeOtherBuilds } from '../../../src/platform/embedded/index.ts'
 
 describe('extraction cache', () => {
   test('systemd CacheDirectory= comes first, then XDG_CACHE_HOME, then ~/.cache', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { JSON_LIMITS, jsonShapeProblem } from '../../../src/schema/index.ts'
+import { JSON_LIMITS, jsonShapeProblem } from '../../../src/platform/schema/index.ts'
 
 const shape = (text: string) => jsonShapeProblem(new TextEncoder().encode(text))
 

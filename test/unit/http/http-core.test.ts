@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'bun:test'
-import { CallRefused } from '../../../src/calls/index.ts'
-import { AppError } from '../../../src/errors.ts'
+import { CallRefused } from '../../../src/features/calls/index.ts'
+import { AppError } from '../../../src/platform/errors.ts'
 import { errorBody, toAppError } from '../../../src/http/errors.ts'
-import { pointerToPath } from '../../../src/schema/index.ts'
-import { decodeCursor, encodeCursor, finishPage } from '../../../src/db/index.ts'
+import { pointerToPath } from '../../../src/platform/schema/index.ts'
+import { decodeCursor, encodeCursor, finishPage } from '../../../src/platform/db/index.ts'
 import { RateLimiter } from '../../../src/http/rate-limit.ts'
-import { createLogger } from '../../../src/log.ts'
+import { createLogger } from '../../../src/platform/log.ts'
 
 describe('rate limiter maths', () => {
   test('a key may spend its burst at once, then refills at the sustained rate', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { GIVE_BACK_AFTER_SILENT, SendTimeline } from '../../../src/media/call/send-timeline.ts'
+import { GIVE_BACK_AFTER_SILENT, SendTimeline } from '../../../src/realtime/media/call/send-timeline.ts'
 
 const sent = (d: ReturnType<SendTimeline['slot']>) => (d.send ? d.timestamp : undefined)
 

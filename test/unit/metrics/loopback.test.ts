@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { isLoopback } from '../../../src/metrics/index.ts'
+import { isLoopback } from '../../../src/platform/metrics/index.ts'
 
 test('only loopback addresses count as local scrapers', () => {
   for (const ip of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect(isLoopback(ip)).toBe(true)

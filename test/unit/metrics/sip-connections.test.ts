@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { Metrics } from '../../../src/metrics/index.ts'
+import { Metrics } from '../../../src/platform/metrics/index.ts'
 
 test('SIP connections refused by a limit are counted by transport and reason in /metrics', async () => {
   const m = new Metrics()

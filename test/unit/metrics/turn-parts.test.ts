@@ -2,7 +2,7 @@
 // turns are observed part by part, and a part a turn did not measure (null) is not observed.
 import { expect, test } from 'bun:test'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
-import { Metrics } from '../../../src/metrics/index.ts'
+import { Metrics } from '../../../src/platform/metrics/index.ts'
 
 const turn = (parts: Record<string, number | null>) => ({
   vadHangoverMs: null, endpointingMs: null, sttFinalMs: null, responseMs: null, llmTtftMs: null, ttsTtfbMs: null, leadingSilenceMs: null, voiceToVoiceMs: null, ...parts,

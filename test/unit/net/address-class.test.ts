@@ -1,6 +1,6 @@
 // The one address classifier: every spelling the adversarial probe used, and their public neighbours.
 import { describe, expect, test } from 'bun:test'
-import { checkOutboundUrl, classifyAddress } from '../../../src/net/index.ts'
+import { checkOutboundUrl, classifyAddress } from '../../../src/platform/net/index.ts'
 
 describe('classifyAddress sees the IPv4 target inside every IPv6 spelling', () => {
   test.each([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { publicBaseOf, publicHttpBase, type PublicUrlConfig } from '../../../src/net/index.ts'
+import { publicBaseOf, publicHttpBase, type PublicUrlConfig } from '../../../src/platform/net/index.ts'
 
 const config = (over: Partial<PublicUrlConfig> = {}): PublicUrlConfig => ({ PUBLIC_HTTP_URL: '', PUBLIC_HOST: '', HTTP_HOST: '0.0.0.0', HTTP_PORT: 3000, ...over })
 

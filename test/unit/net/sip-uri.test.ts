@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { parseSipUri } from '../../../src/net/index.ts'
+import { parseSipUri } from '../../../src/platform/net/index.ts'
 
 describe('parseSipUri', () => {
   test('reads user, host, port and parameters', () => {

@@ -3,8 +3,8 @@
 // probe's machine, the host's own address) is refused unless the operator allows it.
 import { describe, expect, test } from 'bun:test'
 import { networkInterfaces } from 'node:os'
-import { checkOutboundUrl, classifyAddress, isOwnAddress, parseNetworks, resolveTarget } from '../../../src/net/index.ts'
-import { sipAddressProblem } from '../../../src/net/index.ts'
+import { checkOutboundUrl, classifyAddress, isOwnAddress, parseNetworks, resolveTarget } from '../../../src/platform/net/index.ts'
+import { sipAddressProblem } from '../../../src/platform/net/index.ts'
 
 const strict = { allowHttp: false, allowPrivate: false }
 

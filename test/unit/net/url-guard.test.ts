@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checkOutboundUrl, classifyAddress, type Resolver } from '../../../src/net/index.ts'
+import { checkOutboundUrl, classifyAddress, type Resolver } from '../../../src/platform/net/index.ts'
 
 const strict = { allowHttp: false, allowPrivate: false }
 const fakeDns = (table: Record<string, string[]>): Resolver => async (host) => {

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DbNumberDirectory } from '../../../src/calls/index.ts'
-import { type DbHandle, migrateToLatest, openDatabase } from '../../../src/db/index.ts'
-import type { PhoneNumberTable } from '../../../src/numbers/numbers.table.ts'
-import { type SecretBox, secretBoxFor } from '../../../src/secrets/index.ts'
+import { DbNumberDirectory } from '../../../src/features/calls/index.ts'
+import { type DbHandle, migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts'
+import type { PhoneNumberTable } from '../../../src/features/numbers/numbers.table.ts'
+import { type SecretBox, secretBoxFor } from '../../../src/platform/secrets/index.ts'
 
 let dir: string
 let handle: DbHandle

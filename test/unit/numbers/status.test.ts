@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { nextStatus, normalizeE164, strictE164 } from '../../../src/numbers/index.ts'
+import { nextStatus, normalizeE164, strictE164 } from '../../../src/features/numbers/index.ts'
 
 describe('phone number status', () => {
   test.each([

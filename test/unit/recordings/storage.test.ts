@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
-import { ConfigError, loadConfig } from '../../../src/config.ts'
-import { parseObjectLocation, retryDelayMs, storageSettingsProblem, type StorageSettings } from '../../../src/recordings/index.ts'
+import { ConfigError, loadConfig } from '../../../src/platform/config/index.ts'
+import { parseObjectLocation, retryDelayMs, storageSettingsProblem, type StorageSettings } from '../../../src/features/recordings/index.ts'
 
 const s3: StorageSettings = {
   RECORDINGS_STORAGE: 's3',

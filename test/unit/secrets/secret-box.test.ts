@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadOrCreateSecretKey, SecretBox } from '../../../src/secrets/index.ts'
+import { loadOrCreateSecretKey, SecretBox } from '../../../src/platform/secrets/index.ts'
 
 describe('secret box', () => {
   test('the key is generated once into DATA_DIR/secret.key with mode 0600', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { drain, ProviderError, ProviderStream } from '../../../src/voice/base.ts'
-import type { AsyncQueue } from '../../../src/voice/queue.ts'
+import { drain, ProviderError, ProviderStream } from '../../../src/realtime/voice/base.ts'
+import type { AsyncQueue } from '../../../src/realtime/voice/queue.ts'
 
 type Ev = { type: 'n'; n: number }
 

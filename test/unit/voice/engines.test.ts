@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { ConfigError, loadConfig } from '../../../src/config.ts'
-import { createVoiceEngines } from '../../../src/voice/index.ts'
-import { FliteTts } from '../../../src/voice/tts/index.ts'
-import { PocketsphinxStt } from '../../../src/voice/stt/index.ts'
+import { ConfigError, loadConfig } from '../../../src/platform/config/index.ts'
+import { createVoiceEngines } from '../../../src/realtime/voice/index.ts'
+import { FliteTts } from '../../../src/realtime/voice/tts/index.ts'
+import { PocketsphinxStt } from '../../../src/realtime/voice/stt/index.ts'
 
 afterAll(() => FliteTts.shutdown())
 

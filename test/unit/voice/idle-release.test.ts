@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { IdleRelease } from '../../../src/voice/idle.ts'
+import { IdleRelease } from '../../../src/realtime/voice/idle.ts'
 import { until } from '../../helpers/until.ts'
 
 test('an engine is released once nothing has held it for the idle time, and not while it is held', async () => {

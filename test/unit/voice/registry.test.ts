@@ -1,14 +1,14 @@
-// The provider registry: a provider is one file of src/voice/registry/ and one line of its list,
+// The provider registry: a provider is one file of src/realtime/voice/registry/ and one line of its list,
 // and what the configuration serves is read from the entries alone.
 import { expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { loadConfig } from '../../../src/config.ts'
-import { defaultLlmModel, defaultVoice, llmRoute, servingFromConfig } from '../../../src/voice/registry/index.ts'
-import { PROVIDERS, providerOf } from '../../../src/voice/registry/index.ts'
-import { FLITE_VOICES } from '../../../src/voice/tts/index.ts'
+import { loadConfig } from '../../../src/platform/config/index.ts'
+import { defaultLlmModel, defaultVoice, llmRoute, servingFromConfig } from '../../../src/realtime/voice/registry/index.ts'
+import { PROVIDERS, providerOf } from '../../../src/realtime/voice/registry/index.ts'
+import { FLITE_VOICES } from '../../../src/realtime/voice/tts/index.ts'
 
-const REGISTRY = resolve(import.meta.dir, '../../../src/voice/registry')
+const REGISTRY = resolve(import.meta.dir, '../../../src/realtime/voice/registry')
 /** The registry's own files; every other file there is one provider. */
 const FRAME = ['entry.ts', 'list.ts', 'choose.ts', 'catalog.ts', 'serving.ts', 'index.ts']
 

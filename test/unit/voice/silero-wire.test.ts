@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decodeReply, decodeRequest, encodeFailure, encodeReply, encodeRequest, MAX_MESSAGE, MessageReader, SHARED_BYTES, SHARED_ROWS, sharedAreas } from '../../../src/voice/vad/silero-wire.ts'
+import { decodeReply, decodeRequest, encodeFailure, encodeReply, encodeRequest, MAX_MESSAGE, MessageReader, SHARED_BYTES, SHARED_ROWS, sharedAreas } from '../../../src/realtime/voice/vad/silero-wire.ts'
 
 describe('the Silero host pipe protocol', () => {
   test('messages cut at any byte come out whole and in order', () => {

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readOnnxMetadata } from '../../../src/voice/stt/onnx-metadata.ts'
-import { detectSherpaModel, findSherpaModel, SherpaModelError } from '../../../src/voice/stt/sherpa-model.ts'
+import { readOnnxMetadata } from '../../../src/realtime/voice/stt/onnx-metadata.ts'
+import { detectSherpaModel, findSherpaModel, SherpaModelError } from '../../../src/realtime/voice/stt/sherpa-model.ts'
 import { onnxModel } from '../../helpers/tiny-onnx.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'sherpa-model-'))

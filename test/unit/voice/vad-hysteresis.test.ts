@@ -5,7 +5,7 @@ import {
   type VadDecision,
   validateHysteresis,
   vadStep,
-} from '../../../src/voice/vad/index.ts'
+} from '../../../src/realtime/voice/vad/index.ts'
 
 const P: HysteresisParams = { startThreshold: 0.6, stopThreshold: 0.3, minSpeechMs: 60, minSilenceMs: 100 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { parseWav, rmsDbfs, WavError, writeWav } from '../../../src/voice/audio.ts'
-import { SseParser } from '../../../src/voice/llm/index.ts'
-import { Resampler, resample } from '../../../src/voice/resample.ts'
+import { parseWav, rmsDbfs, WavError, writeWav } from '../../../src/realtime/voice/audio.ts'
+import { SseParser } from '../../../src/realtime/voice/llm/index.ts'
+import { Resampler, resample } from '../../../src/realtime/voice/resample.ts'
 
 describe('SSE parser', () => {
   test('joins events split across arbitrary chunk borders, including inside CRLF', () => {

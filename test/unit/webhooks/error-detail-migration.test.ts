@@ -2,8 +2,8 @@
 // deliveries recorded before it keep their text as the detail and get the code it names.
 import { expect, test } from 'bun:test'
 import { Migrator } from 'kysely'
-import { migrateToLatest, openDatabase } from '../../../src/db/index.ts'
-import { MIGRATIONS } from '../../../src/db/migrate.ts'
+import { migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts'
+import { MIGRATIONS } from '../../../src/platform/db/migrate.ts'
 
 const BEFORE = '2026-11-24T0100_call_node'
 

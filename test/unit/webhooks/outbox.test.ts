@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrateToLatest, openDatabase, type DbHandle } from '../../../src/db/index.ts'
-import { enqueueWebhookEvent, releaseCallEvents } from '../../../src/webhooks/index.ts'
-import { claimDue, recordAttempt } from '../../../src/webhooks/outbox.ts'
+import { migrateToLatest, openDatabase, type DbHandle } from '../../../src/platform/db/index.ts'
+import { enqueueWebhookEvent, releaseCallEvents } from '../../../src/features/webhooks/index.ts'
+import { claimDue, recordAttempt } from '../../../src/features/webhooks/outbox.ts'
 
 let h: DbHandle
 const dir = mkdtempSync(join(tmpdir(), 'outbox-'))

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { DEFAULT_RETRY_SCHEDULE, nextAttemptDelay, parseSchedule } from '../../../src/webhooks/index.ts'
-import { verdictOf } from '../../../src/webhooks/schedule.ts'
+import { DEFAULT_RETRY_SCHEDULE, nextAttemptDelay, parseSchedule } from '../../../src/features/webhooks/index.ts'
+import { verdictOf } from '../../../src/features/webhooks/schedule.ts'
 
 describe('webhook retry schedule', () => {
   test('the default spreads eight attempts over about 27 hours', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { type CallIo, type Timers, WorkflowCallDriver } from '../../../src/workflows/call/index.ts'
-import type { Completion, Llm } from '../../../src/voice/llm/index.ts'
+import { type CallIo, type Timers, WorkflowCallDriver } from '../../../src/features/workflows/call/index.ts'
+import type { Completion, Llm } from '../../../src/realtime/voice/llm/index.ts'
 import { edge, graph, intent, kw, node, otherwise, reception } from './graphs.ts'
 
 /** Records what the call did, in order. */

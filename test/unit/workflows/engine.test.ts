@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { type TranscriptEntry, testRun, WorkflowEngine, WorkflowRunError } from '../../../src/workflows/engine/index.ts'
-import type { WorkflowGraph } from '../../../src/workflows/workflow.model.ts'
+import { type TranscriptEntry, testRun, WorkflowEngine, WorkflowRunError } from '../../../src/features/workflows/engine/index.ts'
+import type { WorkflowGraph } from '../../../src/features/workflows/workflow.model.ts'
 import { dtmf, edge, graph, intent, kw, node, otherwise, re, reception, v } from './graphs.ts'
 
 const opts = { maxVisits: 5, today: () => '2026-11-21' }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { extractDate, extractDigits, extractEmail, extractRegex, extractText, extractYesNo } from '../../../src/workflows/engine/extract.ts'
+import { extractDate, extractDigits, extractEmail, extractRegex, extractText, extractYesNo } from '../../../src/features/workflows/engine/extract.ts'
 
 const table = <T>(name: string, fn: (input: string) => T, rows: [string, T][]) =>
   describe(name, () => {

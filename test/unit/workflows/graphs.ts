@@ -1,4 +1,4 @@
-import type { Condition, WorkflowEdge, WorkflowGraph, WorkflowNode } from '../../../src/workflows/workflow.model.ts'
+import type { Condition, WorkflowEdge, WorkflowGraph, WorkflowNode } from '../../../src/features/workflows/workflow.model.ts'
 
 /** Short builders for test graphs: `edge('a', 'b', kw('yes'))`. */
 export const node = (id: string, type: WorkflowNode['type'], config: Record<string, unknown> = {}) =>

@@ -1,9 +1,9 @@
 // Intent edges and conversation nodes on the appliance's one LLM, over each production adapter
 // (built from the configuration as the appliance builds it) against a local fake of its API.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { loadConfig } from '../../../src/config.ts'
-import { workflowLlm } from '../../../src/voice/registry/index.ts'
-import { parseIntentAnswer, testRun } from '../../../src/workflows/engine/index.ts'
+import { loadConfig } from '../../../src/platform/config/index.ts'
+import { workflowLlm } from '../../../src/realtime/voice/registry/index.ts'
+import { parseIntentAnswer, testRun } from '../../../src/features/workflows/engine/index.ts'
 import { startFakeAnthropic } from '../../fakes/anthropic.ts'
 import { startFakeOpenAi } from '../../fakes/openai-chat-server.ts'
 import { edge, graph, intent, kw, node, otherwise } from './graphs.ts'

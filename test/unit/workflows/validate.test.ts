@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { type ValidationRule, validateWorkflow } from '../../../src/workflows/validate.ts'
+import { type ValidationRule, validateWorkflow } from '../../../src/features/workflows/validate.ts'
 import { reception } from './graphs.ts'
 
 type Raw = Parameters<typeof validateWorkflow>[0]

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
-import { G711Codec } from '../../../../src/media/call/codec-adapter.ts'
-import { createResampler, encodeG711, tone } from '../../../../src/media/codec/index.ts'
+import { G711Codec } from '../../../../src/realtime/media/call/codec-adapter.ts'
+import { createResampler, encodeG711, tone } from '../../../../src/realtime/media/codec/index.ts'
 
 // Talk, a long pause, talk again, a short pause: the frames an agent's turn-taking produces.
 function frames(frameSamples: number): Int16Array[] {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decodeG711, encodeG711 } from '../../../../src/media/codec/index.ts'
+import { decodeG711, encodeG711 } from '../../../../src/realtime/media/codec/index.ts'
 
 // Segment end points straight from ITU-T G.711 Table 2a (mu-law, 14-bit units) and
 // Table 1a (A-law, 13-bit units); the quantiser and decoder outputs below are read off them.

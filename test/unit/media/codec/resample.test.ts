@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { createResampler, OpusCodec, opusAvailable, PolyphaseResampler, rmsDb, speexAvailable, SpeexResampler, tone, toneLevelDb, type ResamplerEngine } from '../../../../src/media/codec/index.ts'
+import { createResampler, OpusCodec, opusAvailable, PolyphaseResampler, rmsDb, speexAvailable, SpeexResampler, tone, toneLevelDb, type ResamplerEngine } from '../../../../src/realtime/media/codec/index.ts'
 
 const engines: ResamplerEngine[] = speexAvailable() ? ['polyphase', 'speex'] : ['polyphase']
 let engine: ResamplerEngine = 'polyphase'

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { decodeG711, encodeG711 } from '../../../../src/media/codec/index.ts'
-import { DtmfReceiver, dtmfPackets, InbandDtmfDetector, parseTelephoneEvent, type DtmfEvent } from '../../../../src/media/dtmf/index.ts'
-import { parseRtp } from '../../../../src/media/rtp/index.ts'
+import { decodeG711, encodeG711 } from '../../../../src/realtime/media/codec/index.ts'
+import { DtmfReceiver, dtmfPackets, InbandDtmfDetector, parseTelephoneEvent, type DtmfEvent } from '../../../../src/realtime/media/dtmf/index.ts'
+import { parseRtp } from '../../../../src/realtime/media/rtp/index.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../../helpers/pcap.ts'
 
 const pcaps = readdirSync(SIPP_PCAP_DIR).filter((f) => /^dtmf_2833_.+\.pcap$/.test(f))

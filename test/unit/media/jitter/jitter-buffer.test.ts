@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { JitterBuffer, type JitterPacket, type PopResult } from '../../../../src/media/jitter/index.ts'
+import { JitterBuffer, type JitterPacket, type PopResult } from '../../../../src/realtime/media/jitter/index.ts'
 
 const pkt = (seq: number, ssrc = 1, ts = seq * 160): JitterPacket => ({
   sequenceNumber: seq & 0xffff,

@@ -11,7 +11,7 @@ import {
   serializeRtp,
   ntpFromUnixMs,
   ntpMiddle32,
-} from '../../../../src/media/rtp/index.ts'
+} from '../../../../src/realtime/media/rtp/index.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../../helpers/pcap.ts'
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'))

@@ -2,7 +2,7 @@
 // metadata, multicast, unspecified (except the c=0.0.0.0 hold), reserved or named address
 // (issue 24, finding 8), while the loopback and private addresses of a PBX nearby still work.
 import { describe, expect, test } from 'bun:test'
-import { acceptAnswer, answerOffer, offeredAddressProblem, SdpError } from '../../../../src/telephony/sdp/index.ts'
+import { acceptAnswer, answerOffer, offeredAddressProblem, SdpError } from '../../../../src/realtime/telephony/sdp/index.ts'
 
 const sdp = (session: string, media = '') =>
   ['v=0', `o=- 1 1 IN IP4 ${session || '127.0.0.1'}`, 's=-', ...(session ? [`c=IN IP4 ${session}`] : []), 't=0 0',

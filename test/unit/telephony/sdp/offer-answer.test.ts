@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import * as sdpTransform from 'sdp-transform'
-import { acceptAnswer, answerOffer, createOffer, parseCodecList, SdpError } from '../../../../src/telephony/sdp/index.ts'
+import { acceptAnswer, answerOffer, createOffer, parseCodecList, SdpError } from '../../../../src/realtime/telephony/sdp/index.ts'
 
 const crlf = (s: string) => s.trim().split('\n').map((l) => l.trim()).join('\r\n') + '\r\n'
 

@@ -1,8 +1,8 @@
 // What the SIP connection limits count as one source, and the configuration they are read from.
 import { expect, test } from 'bun:test'
-import { loadConfig } from '../../../../src/config.ts'
-import { connectionLimits } from '../../../../src/telephony/sip/from-config.ts'
-import { sourceOf } from '../../../../src/telephony/sip/connection-guard.ts'
+import { loadConfig } from '../../../../src/platform/config/index.ts'
+import { connectionLimits } from '../../../../src/realtime/telephony/sip/from-config.ts'
+import { sourceOf } from '../../../../src/realtime/telephony/sip/connection-guard.ts'
 
 test('an IPv4 address is its own source, also when written IPv4-mapped', () => {
   expect(sourceOf('127.0.0.2')).toBe('127.0.0.2')

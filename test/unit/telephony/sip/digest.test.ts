@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { authorize, digestResponse, parseAuthParams, parseChallenge, request, verifyAuthorization } from '../../../../src/telephony/sip/index.ts'
-import { Challenger } from '../../../../src/telephony/sip/challenge.ts'
+import { authorize, digestResponse, parseAuthParams, parseChallenge, request, verifyAuthorization } from '../../../../src/realtime/telephony/sip/index.ts'
+import { Challenger } from '../../../../src/realtime/telephony/sip/challenge.ts'
 
 // RFC 7616 section 3.9.1: the same request answered with SHA-256 and with MD5
 const RFC7616 = {

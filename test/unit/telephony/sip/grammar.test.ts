@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import {
   escapeUser, formatNameAddr, formatSipUri, formatVia, parseCSeq, parseNameAddr, parseSipUri, parseVia,
-} from '../../../../src/telephony/sip/index.ts'
+} from '../../../../src/realtime/telephony/sip/index.ts'
 
 describe('name-addr and addr-spec', () => {
   test.each([

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import {
   header, headerValues, parseMessage, serialize, SipParseError, StreamFramer, MAX_MESSAGE_BYTES, checkRequest,
   checkResponse, text, utf8, canonicalName, type SipMessage,
-} from '../../../../src/telephony/sip/index.ts'
+} from '../../../../src/realtime/telephony/sip/index.ts'
 import { sipTestdataDir } from '../../../helpers/sip-testdata.ts'
 
 const crlf = (lines: string[]) => lines.join('\r\n')

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { outcomeOf, sameNumber, sdpDirection, withDirection, type Direction, type InboundDecision } from '../../../../src/telephony/sip/index.ts'
+import { outcomeOf, sameNumber, sdpDirection, withDirection, type Direction, type InboundDecision } from '../../../../src/realtime/telephony/sip/index.ts'
 import { InMemoryNumberDirectory } from '../../../helpers/number-directory.ts'
-import { RateLimiter } from '../../../../src/telephony/sip/rate-limit.ts'
+import { RateLimiter } from '../../../../src/realtime/telephony/sip/rate-limit.ts'
 
 const udp = (address: string) => ({ transport: 'udp' as const, address, port: 5060 })
 

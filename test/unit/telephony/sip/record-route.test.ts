@@ -1,7 +1,7 @@
 // Behind a record-routing proxy (Kamailio in front of several nodes), the responses that create
 // a dialog must carry the INVITE's Record-Route, in order, or the caller's ACK and BYE bypass it.
 import { expect, test } from 'bun:test'
-import { headerValues, parseMessage, responseTo, type SipRequest } from '../../../../src/telephony/sip/index.ts'
+import { headerValues, parseMessage, responseTo, type SipRequest } from '../../../../src/realtime/telephony/sip/index.ts'
 
 const invite = (method = 'INVITE') =>
   parseMessage(

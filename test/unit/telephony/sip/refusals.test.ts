@@ -2,7 +2,7 @@
 // repeats are summed in one line per interval, a quiet source is forgotten, and a flood of
 // sources is capped; every refusal is counted for the metrics whatever was logged.
 import { expect, test } from 'bun:test'
-import { RefusalLog, refusalOfStatus, type Refusal } from '../../../../src/telephony/sip/refusals.ts'
+import { RefusalLog, refusalOfStatus, type Refusal } from '../../../../src/realtime/telephony/sip/refusals.ts'
 
 function setup(maxTracked?: number) {
   const lines: { obj: Record<string, unknown>; msg?: string }[] = []

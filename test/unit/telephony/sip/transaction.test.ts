@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ClientTransaction, InviteServerTransaction, NonInviteServerTransaction } from '../../../../src/telephony/sip/transaction.ts'
-import { parseMessage, request, response, utf8, text } from '../../../../src/telephony/sip/index.ts'
+import { ClientTransaction, InviteServerTransaction, NonInviteServerTransaction } from '../../../../src/realtime/telephony/sip/transaction.ts'
+import { parseMessage, request, response, utf8, text } from '../../../../src/realtime/telephony/sip/index.ts'
 
 const timers = { t1: 10, t2: 40, t4: 50, timerD: 60 }
 const udp = { transport: 'udp' as const, address: '127.0.0.1', port: 5070 }

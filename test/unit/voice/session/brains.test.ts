@@ -1,7 +1,7 @@
 // The session is the same host for every brain: a brain that acts on each key (a workflow) and
 // one that answers finished caller turns (the LLM) get their per-turn latencies from one path.
 import { describe, expect, test } from 'bun:test'
-import type { Brain, BrainHost } from '../../../../src/voice/session/index.ts'
+import type { Brain, BrainHost } from '../../../../src/realtime/voice/session/index.ts'
 import { Timeline } from './timeline.ts'
 
 /** Like the workflow brain: greets, then answers every key at once. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { type Schema, validateArgs } from '../../../../src/voice/session/index.ts'
+import { type Schema, validateArgs } from '../../../../src/realtime/voice/session/index.ts'
 
 const schema: Schema = {
   type: 'object',

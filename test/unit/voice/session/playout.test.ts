@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { Playout } from '../../../../src/voice/session/playout.ts'
-import { SpeechHandle } from '../../../../src/voice/turn/speech-handle.ts'
+import { Playout } from '../../../../src/realtime/voice/session/playout.ts'
+import { SpeechHandle } from '../../../../src/realtime/voice/turn/speech-handle.ts'
 
 const RATE = 16000
 const FRAME = 320

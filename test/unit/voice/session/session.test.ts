@@ -206,8 +206,8 @@ describe('STT failure', () => {
 
 describe('call cost from the session report', () => {
   test('prices the tokens, TTS characters, STT seconds and minutes of the call', async () => {
-    const { parsePriceTable } = await import('../../../../src/voice/turn/index.ts')
-    const { sessionCost } = await import('../../../../src/voice/session/index.ts')
+    const { parsePriceTable } = await import('../../../../src/realtime/voice/turn/index.ts')
+    const { sessionCost } = await import('../../../../src/realtime/voice/session/index.ts')
     const t = new Timeline({ llm: [{ text: 'Ten characters.' }], stt: ['hi'] }).start()
     t.callerSays(200, 600)
     await t.runUntil(3000)

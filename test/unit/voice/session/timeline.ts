@@ -1,9 +1,9 @@
-import { llmBrain } from '../../../../src/voice/brain/index.ts'
-import type { AudioFrame } from '../../../../src/voice/audio.ts'
-import { type AgentProfile, type Brain, type EndReason, VoiceSession } from '../../../../src/voice/session/index.ts'
-import { DEFAULT_BARGE_IN } from '../../../../src/voice/turn/index.ts'
-import { EnergyVad } from '../../../../src/voice/vad/index.ts'
-import type { Stt } from '../../../../src/voice/stt/index.ts'
+import { llmBrain } from '../../../../src/realtime/voice/brain/index.ts'
+import type { AudioFrame } from '../../../../src/realtime/voice/audio.ts'
+import { type AgentProfile, type Brain, type EndReason, VoiceSession } from '../../../../src/realtime/voice/session/index.ts'
+import { DEFAULT_BARGE_IN } from '../../../../src/realtime/voice/turn/index.ts'
+import { EnergyVad } from '../../../../src/realtime/voice/vad/index.ts'
+import type { Stt } from '../../../../src/realtime/voice/stt/index.ts'
 import { ScriptedLlm, ScriptedStt, type ScriptedTurn, ToneTts } from '../../../helpers/scripted-engines.ts'
 
 export const RATE = 8000

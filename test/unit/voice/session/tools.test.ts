@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { endMessage, runTool, type SessionTool } from '../../../../src/voice/session/index.ts'
+import { endMessage, runTool, type SessionTool } from '../../../../src/realtime/voice/session/index.ts'
 
 const spec = (name: string) => ({ name, description: name, parameters: { type: 'object' } })
 const tools: SessionTool[] = [

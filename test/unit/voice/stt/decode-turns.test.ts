@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { DecodeTurns } from '../../../../src/voice/stt/pocketsphinx-turns.ts'
+import { DecodeTurns } from '../../../../src/realtime/voice/stt/pocketsphinx-turns.ts'
 
 const order = (turns: DecodeTurns<string>) => {
   const out: string[] = []

@@ -2,7 +2,7 @@
 // are background syntheses: the pool runs one at a time and a live call's synthesis, posted
 // while previews wait, is served before them (real flite workers, no fakes).
 import { afterAll, expect, test } from 'bun:test'
-import { FliteTts, synthesizeAll, type TtsPriority } from '../../../../src/voice/tts/index.ts'
+import { FliteTts, synthesizeAll, type TtsPriority } from '../../../../src/realtime/voice/tts/index.ts'
 
 afterAll(() => FliteTts.shutdown())
 

@@ -2,7 +2,7 @@
 // whose thread ended (or that never answers) left the caller in silence with nothing logged.
 // Such a port is now dropped with a warning and the job runs elsewhere (real flite threads).
 import { afterAll, expect, test } from 'bun:test'
-import { FlitePool } from '../../../../src/voice/tts/flite-pool.ts'
+import { FlitePool } from '../../../../src/realtime/voice/tts/flite-pool.ts'
 
 const pools: FlitePool[] = []
 afterAll(() => {

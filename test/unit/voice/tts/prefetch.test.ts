@@ -1,8 +1,8 @@
 // The speculative first sentence (issue 22): synthesized while the caller's endpoint is pending,
 // played from what was kept when the answer is the one guessed, thrown away when it is not.
 import { describe, expect, test } from 'bun:test'
-import { drain } from '../../../../src/voice/base.ts'
-import { type DiscardedSynthesis, PrefetchTts, type TtsEvent } from '../../../../src/voice/tts/index.ts'
+import { drain } from '../../../../src/realtime/voice/base.ts'
+import { type DiscardedSynthesis, PrefetchTts, type TtsEvent } from '../../../../src/realtime/voice/tts/index.ts'
 import { until } from '../../../helpers/until.ts'
 import { concat, gate, ScriptTts, tone } from './scripted-tts.ts'
 

@@ -1,8 +1,8 @@
 // A TTS engine for decorator tests: each synthesis plays a script of frames, gates the test
 // opens, and failures, on the real ProviderStream base; the streams it made stay inspectable.
-import { ProviderError, ProviderStream } from '../../../../src/voice/base.ts'
-import type { AsyncQueue } from '../../../../src/voice/queue.ts'
-import type { Tts, TtsEvent } from '../../../../src/voice/tts/contract.ts'
+import { ProviderError, ProviderStream } from '../../../../src/realtime/voice/base.ts'
+import type { AsyncQueue } from '../../../../src/realtime/voice/queue.ts'
+import type { Tts, TtsEvent } from '../../../../src/realtime/voice/tts/contract.ts'
 
 export type Step = Int16Array | { gate: Promise<void>; reached?: boolean } | { fail: 'fatal' | 'retryable' } | 'done'
 

@@ -1,9 +1,9 @@
 // Every voice a call can get is trimmed (issue 22): the appliance's default, each agent's own
 // voice, and the default that replaces a voice which cannot speak here; each is trimmed once.
 import { afterAll, expect, test } from 'bun:test'
-import { loadConfig } from '../../../../src/config.ts'
-import { createVoiceEngines } from '../../../../src/voice/index.ts'
-import { ElevenLabsTts, FliteTts, OpenAiTts, TrimmedTts, type Tts } from '../../../../src/voice/tts/index.ts'
+import { loadConfig } from '../../../../src/platform/config/index.ts'
+import { createVoiceEngines } from '../../../../src/realtime/voice/index.ts'
+import { ElevenLabsTts, FliteTts, OpenAiTts, TrimmedTts, type Tts } from '../../../../src/realtime/voice/tts/index.ts'
 
 afterAll(() => FliteTts.shutdown())
 

@@ -1,8 +1,8 @@
 // The silence trimmer (issue 22): a synthesis starts at its words and ends a short pad after
 // them; everything between is passed on unchanged, whatever the engine's frame sizes.
 import { describe, expect, test } from 'bun:test'
-import { drain } from '../../../../src/voice/base.ts'
-import { SilenceTrimmer, TRIM_DEFAULTS, trimmedTts, type TtsEvent } from '../../../../src/voice/tts/index.ts'
+import { drain } from '../../../../src/realtime/voice/base.ts'
+import { SilenceTrimmer, TRIM_DEFAULTS, trimmedTts, type TtsEvent } from '../../../../src/realtime/voice/tts/index.ts'
 import { concat, hiss, pieces, ScriptTts, tone } from './scripted-tts.ts'
 
 const RATE = 8000

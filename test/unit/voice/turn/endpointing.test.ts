@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { Endpointer, isEndpointingMode, silenceTargets } from '../../../../src/voice/turn/index.ts'
+import { Endpointer, isEndpointingMode, silenceTargets } from '../../../../src/realtime/voice/turn/index.ts'
 
 describe('endpointing', () => {
   const params = { maxFinalWaitMs: 1000, useInterimOnTimeout: true }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { callCost, DEFAULT_PRICES, parsePriceTable, percentile, PriceTableError, summarizeTurns } from '../../../../src/voice/turn/index.ts'
+import { callCost, DEFAULT_PRICES, parsePriceTable, percentile, PriceTableError, summarizeTurns } from '../../../../src/realtime/voice/turn/index.ts'
 
 describe('latency percentiles', () => {
   const cases: [number[], number, number | null][] = [

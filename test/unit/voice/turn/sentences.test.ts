@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { SentenceSplitter, splitSentences } from '../../../../src/voice/turn/index.ts'
+import { SentenceSplitter, splitSentences } from '../../../../src/realtime/voice/turn/index.ts'
 
 describe('sentence splitting of streamed LLM text', () => {
   const whole: [string, string, string[]][] = [

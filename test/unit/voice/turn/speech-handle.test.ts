@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { SpeechHandle } from '../../../../src/voice/turn/index.ts'
+import { SpeechHandle } from '../../../../src/realtime/voice/turn/index.ts'
 
 describe('speech handle', () => {
   test('completes once every queued segment has played and input is finished', async () => {

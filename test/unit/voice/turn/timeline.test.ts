@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { DEFAULT_BARGE_IN, SpeechHandle, TurnController, type TurnInput, type TurnOutput } from '../../../../src/voice/turn/index.ts'
+import { DEFAULT_BARGE_IN, SpeechHandle, TurnController, type TurnInput, type TurnOutput } from '../../../../src/realtime/voice/turn/index.ts'
 
 /**
  * Scripted timelines: the agent starts speaking at `agentAtMs`, its audio plays in real time

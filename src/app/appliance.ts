@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import { authenticate, PrincipalCache } from '../features/api-keys/index.ts'
+import * as background from './background/index.ts'
+import { type CallPlacer, CallRefused, type CallRuntime, type Dialer } from '../features/calls/index.ts'
+import * as callWorkers from '../features/calls/workers/index.ts'
+import { type CampaignEvents, type Dispatcher, outboxEvents } from '../features/campaigns/index.ts'
+import * as cluster from './cluster/index.ts'
+import type { Config } from '../platform/config/index.ts'
+import { secureDataDir } from '../platform/data-dir.ts'
+import { type DbHandle, lockDataDir, sharedByNodes } from '../platform/db/index.ts'
+import type { App } from '../http/app.ts'
+import * as http from './http.ts'
+import { createLogger, type Logger } from '../platform/log.ts'
+import { Metrics } from '../platform/metrics/index.ts'
+import type { TrunkRegistrations } from '../features/numbers/index.ts'
+import { recordingStorageFor } from '../features/recordings/index.ts'
+import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder } from './startup/index.ts'
+import * as telephony from './telephony.ts'
+import { createVoiceEngines, type VoiceEngines } from '../realtime/voice/index.ts'
+
+export interface Appliance {
+  config: Config
+  log: Logger
+  database: DbHandle
+  app: App
+  calls: CallRuntime
+  /** Where calls run: this thread (CALL_WORKERS=0) or the call workers. */
+  callPlacer: CallPlacer
+  registrations: TrunkRegistrations
+  metrics: Metrics
+  campaigns: Dispatcher
+  /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
+  sip: { udp?: number; tcp?: number; tls?: number }
+  /** Base URL of the HTTP API, e.g. http://127.0.0.1:3000 */
+  url: string
+  stop(): Promise<void>
+}
+
+/**
+ * The composition root: lock DATA_DIR, open the database, join the cluster, listen on HTTP (which
+ * answers while the speech engines load), start media, voice, call workers, SIP and the background
+ * jobs, each once the ones before it run. Stop runs in reverse; see each subsystem's stop.
+ */
+export async function startAppliance(
+  config: Config,
+  log: Logger = createLogger(config.LOG_LEVEL),
+  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
+): Promise<Appliance> {
+  // a port in use stops the start here, before anything listens (exit code 2, naming its key)
+  const ports = await checkPortsFree(config)
+  const warnings = await adoptPublicHost(config, log)
+  const shared = sharedByNodes(config)
+  config.NODE_ID ||= shared ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
+  secureDataDir(config.DATA_DIR, { sqlite: !shared })
+  const probes = new ProviderProbes(probeTargets(config), { intervalMs: config.PROVIDER_PROBE_MS, timeoutMs: 5000, log: log.child({ component: 'probes' }) })
+  const storage = recordingStorageFor(config)
+  const principals = new PrincipalCache(config.AUTH_CACHE_MS)
+  const campaignEvents = opts.campaignEvents ?? outboxEvents
+  // filled in as the subsystems start; the earlier ones reach the later ones through it
+  const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground } = {}
+  const dialer: Dialer = { dial: (call) => (s.jobs && s.sip ? s.sip.calls.dial(call) : Promise.reject(new CallRefused('the appliance is still starting', 5))) }
+  const pokeCampaigns = () => s.jobs?.campaigns.poke()
+  const running = await startInOrder([
+    // one process per SQLite file; PostgreSQL nodes share the database and coordinate through leases
+    () => (shared ? { stop() {} } : { stop: lockDataDir(config.DATA_DIR).release }),
+    async () => {
+      const database = (s.database = await prepareDatabase(config, log))
+      return { stop: () => database.close() }
+    },
+    () => cluster.start({ config, db: s.database!.db, log, shared, pokeCampaigns }),
+    () => {
+      s.metrics = new Metrics({ liveCalls: () => (s.jobs && s.sip?.calls.activeCalls) || 0, enginesLoaded: () => s.voice?.loaded() ?? {} })
+      s.metrics.start()
+      return s.metrics
+    },
+    async () => {
+      const db = s.database!.db
+      return (s.http = await http.start({
+        db, config, log, dialer, metrics: s.metrics,
+        readiness: () => ({ starting: !s.jobs, problems: [...(s.voice?.problems() ?? []), ...probes.problems()], warnings }),
+        unreachableProviders: () => probes.down.map((f) => ({ kind: f.kind, provider: f.provider, message: describeFailure(f) })),
+        authenticate: (token, now) => authenticate(db, token, now, principals),
+        background: { wakeAnalysis: () => s.jobs?.wakeAnalysis(), wakeWebhooks: () => s.jobs?.wakeWebhooks() },
+        campaigns: { events: campaignEvents, poke: cluster.campaignWorkAnnouncer(db, pokeCampaigns, log) },
+        voices: () => s.voice,
+      }))
+    },
+    async () => (s.media = await telephony.startMedia(config, s.database!.db, storage, log)),
+    () => (probes.start(), { stop: () => probes.stop() }),
+    async () => {
+      const voice = (s.voice = await createVoiceEngines(config))
+      log.info({ engines: voice.notes }, 'voice engines ready')
+      return { stop: () => voice.close() }
+    },
+    () => (s.placer = callWorkers.start({ config, media: s.media!.media, voice: s.voice!, metrics: s.metrics, log })),
+    async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, ports, whileDraining: s.http!.stop })),
+    async () => (s.jobs = await background.start({ config, db: s.database!.db, log, voice: s.voice!, calls: s.sip!.calls, storage, publicBase: s.http!.publicBase, shared, campaignEvents, campaignClock: opts.campaignClock, drainCalls: s.sip!.drain })),
+  ])
+  log.info({ url: s.http!.url, dataDir: config.DATA_DIR }, 'appliance started')
+  const { database, metrics, http: web, placer, sip, jobs } = s as Required<typeof s>
+  return {
+    config, log, database, metrics, calls: sip.calls, callPlacer: placer, registrations: sip.registrations, campaigns: jobs.campaigns, sip: sip.sip, url: web.url, app: web.app,
+    async stop() {
+      await running.stop()
+      log.info('appliance stopped')
+    },
+  }
+}

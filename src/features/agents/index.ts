@@ -1,0 +1,11 @@
+// The agents feature's public face; its HTTP routes are agents.http.ts.
+export { Agent } from './agents.model.ts'
+export type { AgentRole, AgentType } from './agents.table.ts'
+export { findAgent as findAgentRow } from './agents.repository.ts'
+export { type AgentSnapshot, snapshotAgent } from './snapshot.ts'
+export { agentReadiness, type BrainKind, type Readiness, type UnreachableProvider } from './readiness/index.ts'
+export { checkTools, TOOL_NAMES, TOOLS, type ToolDefinition } from './tools.ts'
+export { fillTemplate, templateVariables } from '../../platform/template.ts'
+export { PREVIEW_SAMPLE_RATE, speakPreview } from './voice-preview.ts'
+export { createAgent, findAgent, getAgent, updateAgent, publishAgent, deleteAgent, type AgentRules } from './agents.service.ts'
+export { type AgentWorkflowHooks, NO_WORKFLOWS } from './workflow-hooks.ts'

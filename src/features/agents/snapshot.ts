@@ -1,0 +1,37 @@
+import type { Db } from '../../platform/db/index.ts'
+import { notFound } from '../../platform/errors.ts'
+import type { Agent, Endpointing } from './agents.model.ts'
+import * as repo from './agents.repository.ts'
+import { toAgent } from './agents.service.ts'
+
+/** Fields of the agent a call does not carry: drafts never reach calls, the published prompt is `prompt`. */
+type NotCarried = 'id' | 'promptDraft' | 'promptPublished' | 'endpointing' | 'publishedAt' | 'createdAt' | 'updatedAt'
+
+/**
+ * What a call runs with: the agent as it was when the call started. Later edits to the agent
+ * change the next call, never this one. Deeply frozen; safe to store as JSON on the call.
+ */
+export type AgentSnapshot = Omit<Agent, NotCarried> & {
+  agentId: string
+  /** The published prompt. */
+  prompt: string
+  /** How much silence ends the caller's turn; absent in snapshots stored before it existed. */
+  endpointing?: Endpointing
+  takenAt: string
+}
+
+export async function snapshotAgent(db: Db, agentId: string, opts: { workspaceId?: string; now?: Date } = {}): Promise<AgentSnapshot> {
+  const row = opts.workspaceId ? await repo.findAgent(db, opts.workspaceId, agentId) : await repo.findAgentAnyWorkspace(db, agentId)
+  if (!row) throw notFound('agent')
+  const { id, promptDraft: _draft, promptPublished, publishedAt: _published, createdAt: _created, updatedAt: _updated, ...carried } = toAgent(row)
+  const snap: AgentSnapshot = { agentId: id, ...carried, prompt: promptPublished, takenAt: (opts.now ?? new Date()).toISOString() }
+  return deepFreeze(snap)
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}

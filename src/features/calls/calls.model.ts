@@ -1,0 +1,122 @@
+import { t } from 'elysia'
+import { Variables } from '../../platform/schema/index.ts'
+
+export const TranscriptItem = t.Object({
+  role: t.Union([t.Literal('agent'), t.Literal('user')]),
+  text: t.String(),
+  timestamp: t.Number({ description: 'seconds from the start of the call, fractional' }),
+})
+export type TranscriptItem = typeof TranscriptItem.static
+
+const ms = (description: string) => t.Union([t.Number(), t.Null()], { description })
+
+// "Speech end" is the caller's last voiced audio as it reached the appliance, not the moment the
+// VAD decided it; the parts add up: voiceToVoiceMs = endpointingMs + responseMs + leadingSilenceMs.
+export const TurnMetrics = t.Object(
+  {
+    vadHangoverMs: ms('speech end -> the silence that ends the turn was over (or the STT said the turn ended); part of endpointingMs'),
+    endpointingMs: ms('speech end -> turn committed: the hangover, then any wait for the STT final'),
+    sttFinalMs: ms('speech end -> final transcript (may come before the hangover is over)'),
+    responseMs: ms('turn committed -> first agent audio frame sent (the brain, LLM and TTS inside)'),
+    llmTtftMs: ms('LLM request -> first token; part of responseMs'),
+    ttsTtfbMs: ms('first sentence sent to TTS -> first TTS audio; part of responseMs'),
+    leadingSilenceMs: ms('first agent frame sent -> first voiced agent frame sent (silence TTS put before the words)'),
+    voiceToVoiceMs: ms('speech end -> first voiced agent frame sent: what the caller waits; endpointingMs + responseMs + leadingSilenceMs'),
+  },
+  { description: 'latencies of one caller turn in ms; null when the stage did not run or was not measured' },
+)
+export type TurnMetrics = typeof TurnMetrics.static
+
+export const CallMetrics = t.Object({
+  totalTokens: t.Integer(),
+  inputTokens: t.Integer(),
+  outputTokens: t.Integer(),
+  model: t.String({ description: "the LLM that ran the call ('' when a workflow ran it without one)" }),
+  ttsProvider: t.String(),
+  sttProvider: t.String({ description: "'' when the call had no speech recognition" }),
+  ttsDuration: t.Number({ description: 'seconds of synthesized speech' }),
+  ttsCharacters: t.Integer(),
+  sttDuration: t.Number({ description: 'seconds of caller audio sent to speech recognition' }),
+  latencyP50: t.Number({ description: 'voice-to-voice latency over the call, ms (nearest rank); 0 when no turn measured one (turns is [] or none of its voiceToVoiceMs is a number)' }),
+  latencyP99: t.Number({ description: 'voice-to-voice latency over the call, ms (nearest rank); 0 when no turn measured one, as latencyP50' }),
+  turns: t.Array(TurnMetrics, { description: 'per caller turn, in order; [] when no turn was measured' }),
+})
+export type CallMetrics = typeof CallMetrics.static
+
+export const CallCost = t.Object(
+  {
+    total: t.Number(),
+    llm: t.Number(),
+    tts: t.Number(),
+    stt: t.Number(),
+    telephony: t.Number(),
+    analysis: t.Optional(t.Number({ description: 'the post-call analysis and automatic evaluation (LLM), once done' })),
+  },
+  { description: 'USD, from the configured price table; total includes analysis' },
+)
+export type CallCost = typeof CallCost.static
+
+const Status = t.Union([t.Literal('queued'), t.Literal('ringing'), t.Literal('in_progress'), t.Literal('ended')])
+export const Outcome = t.Union([
+  t.Literal('completed'), t.Literal('transferred'), t.Literal('busy'), t.Literal('no_answer'), t.Literal('not_found'), t.Literal('declined'),
+  t.Literal('cancelled'), t.Literal('failed'), t.Literal('silence_timeout'), t.Literal('max_duration'), t.Literal('provider_error'), t.Literal('not_configured'),
+  t.Literal('shutdown'),
+])
+const nullableString = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
+
+export const Call = t.Object({
+  id: t.String(),
+  workspaceId: t.String(),
+  agentId: nullableString(),
+  agentName: nullableString(),
+  phoneNumberId: nullableString('our number the call used'),
+  type: t.Union([t.Literal('inbound'), t.Literal('outbound')]),
+  from: t.String({ description: 'E.164 when the caller sent a phone number, else the SIP user' }),
+  to: t.String(),
+  status: Status,
+  outcome: t.Union([Outcome, t.Null()], { description: 'set when status is ended' }),
+  endReason: nullableString('who or what ended it: caller_hangup, agent_hangup, busy, transferred, ...'),
+  dynamicVariables: t.Record(t.String(), t.String()),
+  startedAt: nullableString('when the call was dialled or arrived'),
+  answeredAt: nullableString(),
+  endedAt: nullableString(),
+  duration: t.Integer({ description: 'seconds from answer to end' }),
+  transcript: t.Array(TranscriptItem),
+  metrics: t.Union([CallMetrics, t.Null()], { description: 'null until the call has ended' }),
+  cost: t.Union([CallCost, t.Null()], { description: 'null until the call has ended' }),
+  recordingUrl: nullableString('GET it with the same API key; null when the call was not recorded'),
+  outboundJobId: t.Optional(nullableString('the outbound job (campaign) that placed the call')),
+  outboundContactId: t.Optional(nullableString("that job's contact")),
+  createdAt: t.String(),
+})
+export type Call = typeof Call.static
+
+export const PlaceCallBody = t.Object({
+  phoneNumberId: t.String({ description: 'our number to call from (caller ID)' }),
+  to: t.String({ maxLength: 32, description: 'E.164 number to call' }),
+  agentId: t.Optional(t.String({ description: "defaults to the number's outbound agent" })),
+  dynamicVariables: t.Optional(Variables(t.String({ maxLength: 2000 }), 'filled into {{name}} in the prompt and welcome message; at most 64')),
+})
+export type PlaceCallBody = typeof PlaceCallBody.static
+
+export const CallFilters = {
+  agentId: t.Optional(t.String()),
+  phoneNumberId: t.Optional(t.String({ description: 'our number the call used' })),
+  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')], { description: 'the direction' })),
+  direction: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')], { description: 'the same as type' })),
+  status: t.Optional(Status),
+  outcome: t.Optional(Outcome),
+  label: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'calls carrying this label' })),
+  sentiment: t.Optional(t.Union([t.Literal('positive'), t.Literal('neutral'), t.Literal('negative')], { description: "the analysis' caller sentiment" })),
+  campaignId: t.Optional(t.String({ description: 'the outbound job (campaign) that placed the calls' })),
+  createdAfter: t.Optional(t.String({ format: 'date-time', description: 'calls created at or after this time (ISO 8601)' })),
+  createdBefore: t.Optional(t.String({ format: 'date-time', description: 'calls created before this time (ISO 8601)' })),
+}
+
+export const CallsQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100' })),
+  cursor: t.Optional(t.String({ description: "opaque cursor from the previous page's nextCursor" })),
+  ...CallFilters,
+})
+export type CallsQuery = typeof CallsQuery.static
+export type CallFilterValues = Omit<CallsQuery, 'limit' | 'cursor'>

@@ -1,0 +1,39 @@
+import type { Db } from '../../platform/db/index.ts'
+import { keysetPage } from '../../platform/db/index.ts'
+import type { CallFilterValues, CallsQuery } from './calls.model.ts'
+
+export const findCall = (db: Db, workspaceId: string, id: string) =>
+  db.selectFrom('calls').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+
+/** The listing filters, each on an indexed column (labels and sentiment through their own indexed tables). */
+export function filteredCalls(db: Db, workspaceId: string, q: CallFilterValues) {
+  let qb = db.selectFrom('calls').selectAll('calls').where('calls.workspace_id', '=', workspaceId)
+  if (q.agentId) qb = qb.where('calls.agent_id', '=', q.agentId)
+  if (q.phoneNumberId) qb = qb.where('calls.phone_number_id', '=', q.phoneNumberId)
+  const type = q.type ?? q.direction
+  if (type) qb = qb.where('calls.type', '=', type)
+  if (q.status) qb = qb.where('calls.status', '=', q.status)
+  if (q.outcome) qb = qb.where('calls.outcome', '=', q.outcome)
+  if (q.campaignId) qb = qb.where('calls.outbound_job_id', '=', q.campaignId)
+  if (q.createdAfter) qb = qb.where('calls.created_at', '>=', new Date(q.createdAfter).toISOString())
+  if (q.createdBefore) qb = qb.where('calls.created_at', '<', new Date(q.createdBefore).toISOString())
+  if (q.label) {
+    const label = q.label
+    qb = qb.where((eb) =>
+      eb.exists(eb.selectFrom('call_labels').select('call_labels.call_id').whereRef('call_labels.call_id', '=', 'calls.id').where('call_labels.label', '=', label)),
+    )
+  }
+  if (q.sentiment) {
+    const sentiment = q.sentiment
+    qb = qb.where((eb) =>
+      eb.exists(
+        eb.selectFrom('call_analyses').select('call_analyses.call_id').whereRef('call_analyses.call_id', '=', 'calls.id').where('call_analyses.sentiment', '=', sentiment),
+      ),
+    )
+  }
+  return qb
+}
+
+export function listCalls(db: Db, workspaceId: string, q: CallsQuery) {
+  return keysetPage(filteredCalls(db, workspaceId, q), 'calls.created_at', 'calls.id', q).execute()
+}

@@ -1,0 +1,215 @@
+// A call's audio and conversation in this thread: its media on the engine's clock, the voice
+// session and the brain, and a transfer leg bridged to the caller. The main thread runs it
+// when CALL_WORKERS is 0 (and for calls with an answer gate); a call worker runs it otherwise.
+import type { Logger } from '../../../platform/log.ts'
+import { ENGINE_RATE, type BoundPorts, type CallMedia, type MediaEngine } from '../../../realtime/media/index.ts'
+import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import type { CallEngines, VoiceEngines } from '../../../realtime/voice/index.ts'
+import { sessionFromEngines, type Brain, type VoiceSession } from '../../../realtime/voice/session/index.ts'
+import type { Llm } from '../../../realtime/voice/llm/index.ts'
+import type { AnswerGate } from '../calls.service.ts'
+import { brainOfCall } from './brain.ts'
+import type { CallPlacer, Conversation, ConversationEvents, ConversationInit, ConversationResult } from './conversation-types.ts'
+import { agentProfile, type CallLines } from './profile.ts'
+
+export interface ConversationDeps {
+  media: MediaEngine
+  voice: VoiceEngines
+  lines: CallLines
+  workflowLlm?: Llm
+  maxVisits: number
+  allowPrivateTools: boolean
+  log: Logger
+}
+
+interface Leg {
+  ports: BoundPorts
+  media?: CallMedia
+}
+
+export class LocalConversation implements Conversation {
+  private media?: CallMedia
+  private session?: VoiceSession
+  private brain?: Brain
+  private engines?: CallEngines
+  private tick?: { unsubscribe(): void }
+  /** While bridged to a transfer leg (or heard by an answer gate), the caller's audio goes there. */
+  private audioSink?: (frame: Int16Array) => void
+  private leg?: Leg
+  private ended = false
+  /** This thread's VAD host, held (started now if idle) for the whole call. */
+  private readonly releaseVad: () => void
+
+  private constructor(
+    private readonly d: ConversationDeps,
+    private readonly ports: BoundPorts,
+    private readonly init: ConversationInit,
+    private readonly events: ConversationEvents,
+  ) {
+    this.releaseVad = d.voice.hold('vad')
+  }
+
+  /** Starts the media on `ports`, runs the gate if any, then the session (after the agent's welcome delay). */
+  static async start(d: ConversationDeps, ports: BoundPorts, init: ConversationInit, events: ConversationEvents, gate?: AnswerGate): Promise<LocalConversation> {
+    const c = new LocalConversation(d, ports, init, events)
+    c.media = await d.media.startCall(init.callId, ports, init.media, {
+      trustedAddresses: init.trustedAddresses,
+      onAudio: (frame, delayMs) => (c.audioSink ? c.audioSink(frame) : c.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE }, delayMs)),
+      onDtmf: (e) => c.session?.pushDtmf(e.digit),
+    })
+    if (gate && (await c.passGate(gate)) === 'hangup') return c
+    await c.converse()
+    return c
+  }
+
+  private async passGate(gate: AnswerGate): Promise<'converse' | 'hangup'> {
+    const media = this.media!
+    const self = this
+    const verdict = await gate({
+      listen: (sink) => (this.audioSink = sink),
+      play: async (pcm) => void (await media.play(pcm).done),
+      get ended() {
+        return self.ended
+      },
+    }).catch((err) => {
+      this.d.log.warn({ err, callId: this.init.callId }, 'answer gate failed; the agent takes the call')
+      return 'converse' as const
+    })
+    this.audioSink = undefined
+    if (this.ended) return 'hangup'
+    if (verdict === 'hangup') this.events.gateHangup()
+    return verdict
+  }
+
+  private async converse(): Promise<void> {
+    const { agent, variables } = this.init
+    const engines = (this.engines = this.d.voice.forAgent(agent, ENGINE_RATE))
+    const profile = agentProfile(agent, this.d.lines, variables, [])
+    const controls = {
+      transfer: (target: string) => this.events.transfer(target),
+      sendDtmf: (digits: string) => this.media?.sendDtmf(digits),
+      optOut: () => this.events.optOut(),
+    }
+    const brainDeps = { voice: this.d.voice, workflowLlm: this.d.workflowLlm, maxVisits: this.d.maxVisits, allowPrivateTools: this.d.allowPrivateTools }
+    const brain = (this.brain = await brainOfCall(brainDeps, { agent, profile, variables, engines, controls, graph: this.init.graph }))
+    this.events.answered({ brain: brain.kind, llm: engines.llm?.model, tts: engines.tts.provider, stt: engines.stt?.provider, fallbacks: engines.fallbacks })
+    const t0 = performance.now()
+    this.session = sessionFromEngines(this.d.voice, {
+      agent: profile,
+      brain,
+      engines,
+      sampleRate: ENGINE_RATE,
+      lineRateHz: Math.min(this.init.media.codec.clockRate, ENGINE_RATE),
+      now: () => performance.now() - t0,
+      hooks: {
+        send: (frame) => this.media?.play(frame.samples),
+        flush: () => {
+          const unsent = this.media?.queuedMs ?? 0
+          this.media?.flush()
+          return unsent
+        },
+        hangup: (reason) => {
+          this.stopTick()
+          this.events.hangup(reason)
+        },
+        providerFailed: (provider, error) => this.events.providerFailed(provider, error),
+        turn: (text, latency) => this.events.turn(text, latency),
+        transcribed: (item) => this.events.transcribed(item),
+      },
+    })
+    if (this.ended) return
+    const start = () => {
+      if (this.ended || !this.session) return
+      this.session.start()
+      this.tick = this.d.media.clock.subscribe(() => this.session?.tick())
+    }
+    if (agent.welcome.delayMs > 0) setTimeout(start, agent.welcome.delayMs)
+    else start()
+  }
+
+  private stopTick(): void {
+    this.tick?.unsubscribe()
+    this.tick = undefined
+  }
+
+  update(media: NegotiatedMedia): void {
+    if (!this.media || this.ended) return
+    this.media.update(media)
+  }
+
+  pushDtmf(digit: string): void {
+    this.session?.pushDtmf(digit)
+  }
+
+  callerHungUp(): void {
+    if (this.session && !this.session.ended) this.session.callerHungUp()
+  }
+
+  async openLeg(): Promise<number> {
+    if (this.leg) throw new Error('a transfer leg is already open')
+    const ports = await this.d.media.allocatePorts()
+    this.leg = { ports }
+    return ports.port
+  }
+
+  async connectLeg(media: NegotiatedMedia): Promise<void> {
+    const leg = this.leg
+    const a = this.media
+    if (!leg || !a) throw new Error('no transfer leg is open')
+    const b = await this.d.media.startCall(`${this.init.callId}-transfer`, leg.ports, media, { onAudio: (f) => a.play(f) })
+    leg.media = b
+    this.audioSink = (f) => b.play(f)
+    a.flush()
+  }
+
+  async closeLeg(): Promise<void> {
+    const leg = this.leg
+    if (!leg) return
+    this.leg = undefined
+    this.audioSink = undefined
+    if (leg.media) await leg.media.close().catch(() => {})
+    else leg.ports.release()
+  }
+
+  async close(): Promise<ConversationResult> {
+    this.ended = true
+    this.releaseVad()
+    this.stopTick()
+    this.callerHungUp()
+    await this.closeLeg()
+    const closed = await this.media?.close()
+    if (!this.media) this.ports.release()
+    const rtp = closed?.stats.rtp
+    const result: ConversationResult = {
+      recording: closed?.recording,
+      rtp: rtp && { packetsReceived: rtp.packetsReceived, packetsSent: rtp.packetsSent, packetsLost: rtp.packetsLost, jitterMs: rtp.jitterMs },
+    }
+    if (this.session && this.engines) {
+      const report = this.session.report()
+      result.session = {
+        report,
+        brain: this.brain?.kind ?? '',
+        llmModel: this.engines.llm?.model ?? '',
+        ttsProvider: this.engines.tts.provider,
+        sttProvider: this.engines.stt?.provider ?? '',
+      }
+    }
+    return result
+  }
+}
+
+/** Every call in this thread, on the engine's ports and clock. */
+export function localPlacer(d: ConversationDeps): CallPlacer {
+  return {
+    async place() {
+      const ports = await d.media.allocatePorts()
+      return {
+        port: ports.port,
+        where: 'main',
+        start: (init, events, gate) => LocalConversation.start(d, ports, init, events, gate),
+        release: () => ports.release(),
+      }
+    },
+    async stop() {},
+  }
+}

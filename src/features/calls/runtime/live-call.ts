@@ -1,0 +1,275 @@
+// One answered-or-ringing call: its SIP dialog and the call row that records how it went, on
+// the main thread; its audio and conversation run where its placement put them (this thread or
+// a call worker). The runtime creates it; it ends itself.
+import type { Metrics, TurnLatencies } from '../../../platform/metrics/index.ts'
+import type { AgentSnapshot } from '../../agents/index.ts'
+import type { Db } from '../../../platform/db/index.ts'
+import { nowIso } from '../../../platform/ids.ts'
+import type { Logger } from '../../../platform/log.ts'
+import type { NumberRoute } from '../../numbers/index.ts'
+import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import type { EndInfo, InboundCall, OutboundCall } from '../../../realtime/telephony/sip/index.ts'
+import type { VoiceSettings } from '../../../realtime/voice/index.ts'
+import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../../realtime/voice/session/index.ts'
+import type { WorkflowGraph } from '../../workflows/index.ts'
+import * as ledger from '../records/ledger.ts'
+import type { CallLog } from './call-log.ts'
+import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
+import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
+import type { TransferOutcome } from '../conversation/index.ts'
+import type { Transferrer } from './transfer.ts'
+import type { AnswerGate } from '../calls.service.ts'
+
+/** end_reason of a call whose call worker died under it (outcome failed). */
+export const WORKER_FAILED = 'call-worker-failed'
+
+export interface LiveCallDeps {
+  db: Db
+  log: Logger
+  prices: VoiceSettings['prices']
+  /** The agent's workflow, if it has one (the brain runs it). */
+  graphOf(agent: AgentSnapshot): Promise<WorkflowGraph | undefined>
+  transferrer: Transferrer
+  /** Writes the call's log lines (start, answer, transfer, end; turns with LOG_CALL_DETAIL). */
+  callLog: CallLog
+  onFinished(call: LiveCall): void
+  /** The other party asked not to be called again (opt_out tool or workflow tool node). */
+  optOut(call: LiveCall): Promise<void>
+  /** Prometheus instruments: ended calls (outcome, turn latencies, RTP) and provider failures. */
+  metrics?: Pick<Metrics, 'callEnded' | 'providerError' | 'callAgentSilent'>
+  /** The call's recording is complete at `path` and its end is written (object storage uploads it from there). */
+  recorded?(callId: string, path: string): void
+}
+
+export interface LiveCallInit {
+  id: string
+  type: 'inbound' | 'outbound'
+  sip: InboundCall | OutboundCall
+  placement: CallPlacement
+  route: NumberRoute
+  agent: AgentSnapshot
+  variables: Record<string, string>
+  answerGate?: AnswerGate
+  onEnded?: () => void
+}
+
+export class LiveCall {
+  readonly id: string
+  readonly type: 'inbound' | 'outbound'
+  readonly sip: InboundCall | OutboundCall
+  readonly route: NumberRoute
+  readonly agent: AgentSnapshot
+  readonly variables: Record<string, string>
+  readonly placement: CallPlacement
+  private conv?: Conversation
+  private starting?: Promise<unknown>
+  private answeredAt?: number
+  private sipEnd?: EndInfo
+  private sessionEnd?: EndReason
+  private workerFailure?: string
+  /** The transcript as it grew: what the record keeps when the call's worker died with the session. */
+  private readonly heard: TranscriptItem[] = []
+  private transferred = false
+  private negotiated?: NegotiatedMedia
+  private finishing?: Promise<void>
+  private readonly answerGate?: AnswerGate
+  private readonly onEnded?: () => void
+  readonly finished: Promise<void>
+  private resolveFinished!: () => void
+
+  constructor(
+    private readonly deps: LiveCallDeps,
+    init: LiveCallInit,
+  ) {
+    this.id = init.id
+    this.type = init.type
+    this.sip = init.sip
+    this.placement = init.placement
+    this.route = init.route
+    this.agent = init.agent
+    this.variables = init.variables
+    this.answerGate = init.answerGate
+    this.onEnded = init.onEnded
+    this.finished = new Promise((r) => (this.resolveFinished = r))
+    this.sip.on('ended', (info) => this.onSipEnded(info))
+    this.sip.on('dtmf', (digit) => this.conv?.pushDtmf(digit))
+    // on hold the peer only sends (or nothing): we stop sending until it takes us off hold
+    this.sip.on('hold', () => this.direction('recvonly'))
+    this.sip.on('unhold', () => this.direction('sendrecv'))
+  }
+
+  get conversation(): Conversation | undefined {
+    return this.conv
+  }
+
+  /** The call was answered with this media: start the audio and the conversation where it was placed. */
+  async answered(media: NegotiatedMedia): Promise<void> {
+    this.answeredAt = performance.now()
+    this.negotiated = media
+    await ledger.markAnswered(this.deps.db, this.id)
+    if (this.sipEnd) return this.finish()
+    const graph = await this.deps.graphOf(this.agent)
+    if (this.sipEnd) return this.finish()
+    const init = { callId: this.id, media, trustedAddresses: [remoteOf(this.sip).address], agent: this.agent, variables: this.variables, graph }
+    const starting = this.placement.start(init, this.events(), this.answerGate)
+    this.starting = starting.catch(() => {})
+    try {
+      this.conv = await starting
+    } catch (err) {
+      if (!(err instanceof CallWorkerFailed)) throw err
+      return this.onWorkerFailed(err.message)
+    }
+    if (this.sipEnd) this.conv.callerHungUp()
+  }
+
+  transcriptSoFar(): TranscriptItem[] {
+    return [...this.heard]
+  }
+
+  private events(): ConversationEvents {
+    return {
+      answered: (info) => this.deps.callLog.answered(this, info),
+      hangup: (reason) => this.onSessionEnded(reason),
+      gateHangup: () => this.hangup(),
+      providerFailed: (provider, error) => {
+        this.deps.metrics?.providerError(provider)
+        this.deps.callLog.providerFailed(this, provider, error)
+      },
+      turn: (text, latency) => this.deps.callLog.turn(this, text, latency),
+      transcribed: (item) => {
+        if (this.heard.push(item) > MAX_TRANSCRIPT) this.heard.shift()
+      },
+      transfer: (target) => this.transfer(target),
+      optOut: () => this.deps.optOut(this),
+      failed: (reason) => this.onWorkerFailed(reason),
+    }
+  }
+
+  private direction(direction: NegotiatedMedia['direction']): void {
+    if (!this.conv || !this.negotiated || this.sipEnd) return
+    this.negotiated = { ...this.negotiated, direction }
+    this.conv.update(this.negotiated)
+  }
+
+  /** Hang up from our side. */
+  hangup(): void {
+    this.sip.hangup()
+  }
+
+  /** The appliance is stopping and the call did not end in time. */
+  shutdown(): void {
+    this.sipEnd ??= { reason: 'shutdown' }
+    this.sip.hangup()
+  }
+
+  private async transfer(target: string): Promise<TransferOutcome> {
+    const result = await this.deps.transferrer.transfer(this, target)
+    this.deps.callLog.transferred(this, target, result)
+    if (result.ok) this.transferred = true
+    // bridged: the session is done (without hanging up); the caller now talks to the target through us
+    if (result.ok && result.via === 'bridge') this.conv?.callerHungUp()
+    return result
+  }
+
+  private onSessionEnded(reason: EndReason): void {
+    this.sessionEnd ??= reason
+    if (this.transferred) return
+    this.sip.hangup()
+    void this.finish()
+  }
+
+  private onSipEnded(info: EndInfo): void {
+    if (this.sipEnd?.reason !== 'shutdown') this.sipEnd = info
+    this.conv?.callerHungUp()
+    void this.finish()
+  }
+
+  /** Its call worker died: the media and session are gone; BYE to the peer and close the row. */
+  private onWorkerFailed(reason: string): void {
+    this.workerFailure ??= reason
+    this.deps.log.error({ callId: this.id, reason }, 'the call worker carrying this call failed; hanging up')
+    this.sip.hangup()
+    void this.finish()
+  }
+
+  private finish(): Promise<void> {
+    this.finishing ??= this.persist()
+      .catch((err) => this.deps.log.error({ err, callId: this.id }, 'could not record the end of a call'))
+      .finally(() => {
+        this.deps.onFinished(this)
+        this.resolveFinished()
+        this.onEnded?.()
+      })
+    return this.finishing
+  }
+
+  private async closeConversation(): Promise<ConversationResult | undefined> {
+    await this.starting
+    await this.deps.transferrer.release(this)
+    // without a conversation the ports were never handed over, so they are freed here
+    if (!this.conv) {
+      this.placement.release()
+      return undefined
+    }
+    return this.workerFailure ? undefined : this.conv.close().catch((err) => {
+      this.deps.log.warn({ err, callId: this.id }, 'the call media did not close cleanly')
+      return undefined
+    })
+  }
+
+  private async persist(): Promise<void> {
+    const closed = await this.closeConversation()
+    let turns: TurnLatencies[] = []
+    const endedAt = performance.now()
+    const answered = this.answeredAt !== undefined
+    const answeredMs = answered ? endedAt - this.answeredAt! : 0
+    const { outcome, endReason } = this.workerFailure
+      ? { outcome: 'failed' as const, endReason: WORKER_FAILED }
+      : answered
+        ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
+        : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
+    const patch: ledger.CallEnd = {
+      status: 'ended',
+      outcome,
+      end_reason: endReason,
+      ended_at: nowIso(),
+      duration_sec: Math.round(answeredMs / 1000),
+      recording_path: closed?.recording?.path ?? null,
+    }
+    const s = closed?.session
+    if (!s && this.heard.length) patch.transcript = JSON.stringify(this.heard)
+    if (s) {
+      patch.transcript = JSON.stringify(transcriptOf(s.report))
+      const metrics = callMetrics(s.report, {
+        model: s.report.usage.llm[0]?.model ?? (s.brain === 'llm' ? s.llmModel : ''),
+        ttsProvider: catalogId(s.ttsProvider),
+        sttProvider: catalogId(s.sttProvider),
+      })
+      turns = metrics.turns
+      patch.metrics = JSON.stringify(metrics)
+      patch.cost = JSON.stringify(callCostOf(s.report, this.deps.prices, this.type, answeredMs))
+    }
+    // the call-records hook: the end, its analysis and its post-call webhook in one transaction
+    await ledger.finaliseCall(this.deps.db, this.id, patch)
+    if (patch.recording_path) this.deps.recorded?.(this.id, patch.recording_path)
+    this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
+    // answered and conversed, not handed to a person: the caller must have heard the agent
+    if (s && !this.transferred) {
+      this.deps.callLog.heard(this, { agentAudioMs: s.report.agentAudioMs, welcome: s.report.welcome, endReason })
+      if (s.report.agentAudioMs === 0) this.deps.metrics?.callAgentSilent(this.type)
+    }
+    const rtp = closed?.rtp
+    this.deps.metrics?.callEnded({
+      direction: this.type,
+      outcome,
+      turns,
+      rtp: rtp && { received: rtp.packetsReceived, sent: rtp.packetsSent, lost: rtp.packetsLost, jitterMs: rtp.jitterMs },
+    })
+  }
+}
+
+/** Engines name themselves `flite-tts`, `deepgram-stt`; the API and GET /api/providers say `flite`, `deepgram`. */
+const catalogId = (engine: string) => engine.replace(/-(tts|stt)$/, '')
+
+/** Where the peer's signalling comes from: its media may come from there too. */
+export const remoteOf = (sip: InboundCall | OutboundCall) => ('info' in sip ? sip.info.remote : sip.remote)

@@ -1,0 +1,217 @@
+// The telephony side of the appliance: inbound calls on our numbers become conversations, and
+// the API's outbound calls are dialled. Owns the live calls and their graceful end.
+import { snapshotAgent } from '../../agents/index.ts'
+import type { Config } from '../../../platform/config/index.ts'
+import type { Db } from '../../../platform/db/index.ts'
+import { AppError } from '../../../platform/errors.ts'
+import { CallRefused } from './refused.ts'
+import { newId, nowIso } from '../../../platform/ids.ts'
+import type { Logger } from '../../../platform/log.ts'
+import { PortPoolExhaustedError } from '../../../realtime/media/index.ts'
+import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
+import { acceptAnswer, answerOffer, createOffer, SdpError, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
+import { parseSipUri, TargetRefusedError, type InboundCall, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
+import type { VoiceSettings } from '../../../realtime/voice/index.ts'
+import { optOut } from '../../do-not-call/index.ts'
+import { findWorkflowGraph } from '../../workflows/index.ts'
+import type { Dialer, OutboundRequest } from '../calls.service.ts'
+import * as ledger from '../records/ledger.ts'
+import { CallLog } from './call-log.ts'
+import type { CallPlacer } from '../conversation/index.ts'
+import { LiveCall, type LiveCallDeps } from './live-call.ts'
+import type { TranscriptItem } from '../../../realtime/voice/session/index.ts'
+import { callVariables } from '../conversation/index.ts'
+import { dialTarget } from './target.ts'
+import { Transferrer } from './transfer.ts'
+
+export interface CallRuntimeDeps {
+  db: Db
+  log: Logger
+  config: Pick<Config, 'PUBLIC_HOST' | 'LOG_CALL_DETAIL' | 'NODE_ID'>
+  ua: UserAgent
+  /** Where calls run: this thread or the call workers (src/features/calls/workers). */
+  placer: CallPlacer
+  /** Our SDP options (codecs, ptime) for a call whose RTP port is `port`. */
+  sdpOptions(address: string, port: number): LocalMediaOptions
+  prices: VoiceSettings['prices']
+  metrics?: LiveCallDeps['metrics']
+  recorded?: LiveCallDeps['recorded']
+  /** Keeps the offline speech engines loaded while a call lives (see ENGINE_IDLE_RELEASE_MS). */
+  holdEngines?: () => () => void
+}
+
+/** The caller's number when the From user is one, else the user (or host) as sent. */
+function callerOf(uri: string): string {
+  const parsed = parseSipUri(uri)
+  const user = parsed?.user ?? parsed?.host ?? uri
+  return normalizeE164(user) ?? user
+}
+
+export class CallRuntime implements Dialer {
+  /** Each live call with the release of its hold on the offline engines. */
+  private readonly live = new Map<LiveCall, () => void>()
+  private readonly liveDeps: LiveCallDeps
+  private readonly callLog: CallLog
+  private stopping = false
+
+  constructor(private readonly d: CallRuntimeDeps) {
+    const transferrer = new Transferrer(d.ua, (port) => d.sdpOptions(d.config.PUBLIC_HOST, port), d.log)
+    this.callLog = new CallLog(d.log, d.config.LOG_CALL_DETAIL)
+    this.liveDeps = {
+      db: d.db,
+      log: d.log,
+      prices: d.prices,
+      graphOf: (agent) => findWorkflowGraph(d.db, agent.workspaceId, agent.agentId),
+      transferrer,
+      callLog: this.callLog,
+      onFinished: (call) => {
+        this.live.get(call)?.()
+        this.live.delete(call)
+      },
+      metrics: d.metrics,
+      recorded: d.recorded,
+      // caller_number is the other party in both directions (profile.ts)
+      optOut: async (call) => void (await optOut(d.db, call.agent.workspaceId, call.variables.caller_number ?? '')),
+    }
+    d.ua.on('call', (call) => {
+      this.inbound(call).catch((err) => {
+        d.log.error({ err, sipCallId: call.callId }, 'inbound call failed')
+        if (call.state === 'ringing') call.reject(500)
+      })
+    })
+  }
+
+  /** A call keeps the offline engines loaded (loading them again after an idle release) until it finishes. */
+  private track(live: LiveCall): void {
+    this.live.set(live, this.d.holdEngines?.() ?? (() => {}))
+  }
+
+  get activeCalls(): number {
+    return this.live.size
+  }
+
+  /** The transcript of a call of this node so far, while it is live (monitoring, tests); undefined once it has ended. */
+  transcriptSoFar(callId: string): TranscriptItem[] | undefined {
+    for (const live of this.live.keys()) if (live.id === callId) return live.transcriptSoFar()
+    return undefined
+  }
+
+  private async inbound(call: InboundCall): Promise<void> {
+    const route = call.info.context as NumberRoute
+    if (!route.inboundAgentId) return call.reject(480, { reason: 'No agent on this number' })
+    if (!call.info.offer) return call.reject(488, { reason: 'An SDP offer is required' })
+    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
+    if (!agent) return call.reject(480)
+    const placement = await this.d.placer.place().catch((err) => {
+      this.d.log.warn({ err, sipCallId: call.callId }, 'no place for a call')
+      return undefined
+    })
+    if (!placement) return call.reject(503, { retryAfterSec: 5 })
+    let answer
+    try {
+      answer = answerOffer(call.info.offer, this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port))
+    } catch (err) {
+      placement.release()
+      return call.reject(err instanceof SdpError ? err.status : 488)
+    }
+    if (call.state !== 'ringing') return placement.release()
+    const from = callerOf(call.info.from.uri)
+    const startedAt = new Date()
+    const variables = callVariables({ from, to: route.e164, type: 'inbound', startedAt })
+    const row = await ledger.openCall(this.d.db, {
+      id: newId('call'),
+      workspace_id: route.workspaceId,
+      agent_id: agent.agentId,
+      agent_name: agent.name,
+      phone_number_id: route.id,
+      type: 'inbound',
+      from_number: from,
+      to_number: route.e164,
+      status: 'ringing',
+      sip_call_id: call.callId,
+      variables: JSON.stringify(variables),
+      created_at: startedAt.toISOString(),
+      started_at: startedAt.toISOString(),
+      node_id: this.d.config.NODE_ID || null,
+    })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, placement, route, agent, variables })
+    this.track(live)
+    this.callLog.started(live)
+    call.answer(answer.sdp)
+    await live.answered(answer.media)
+  }
+
+  async dial(req: OutboundRequest): Promise<void> {
+    if (this.stopping) throw new CallRefused('the appliance is stopping', 30)
+    let target: string
+    try {
+      target = dialTarget(req.route, req.to)
+    } catch (err) {
+      throw new AppError(422, 'validation_failed', (err as Error).message, { fields: [{ path: 'phoneNumberId', message: (err as Error).message }] })
+    }
+    // an answer gate hears the callee's frames: such calls run in this thread
+    const placement = await this.d.placer.place({ inProcess: req.answerGate !== undefined }).catch((err) => {
+      if (err instanceof PortPoolExhaustedError) throw new CallRefused('no RTP port is free; too many calls', 5)
+      throw err
+    })
+    const local = this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port)
+    const sip = req.route.sip!
+    let call
+    try {
+      call = await this.d.ua.placeCall({
+        target,
+        from: { user: req.route.e164 },
+        sdp: createOffer(local),
+        credentials: sip.username && sip.password ? { username: sip.username, password: sip.password } : undefined,
+      })
+    } catch (err) {
+      placement.release()
+      if (err instanceof TargetRefusedError) throw new AppError(422, 'validation_failed', `the number's trunk: ${err.message}`, { fields: [{ path: 'phoneNumberId', message: `the number's trunk: ${err.message}` }] })
+      throw err
+    }
+    const variables = { ...callVariables({ from: req.route.e164, to: req.to, type: 'outbound', startedAt: new Date() }), ...req.variables }
+    // The callee may answer or refuse before this write lands (a PostgreSQL round trip): the
+    // listeners below are attached before any await, and the write never overrides a later status.
+    const ringing = ledger.markRinging(this.d.db, req.callId, { sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
+    const live = new LiveCall(this.liveDeps, {
+      id: req.callId, type: 'outbound', sip: call, placement, route: req.route, agent: req.agent, variables,
+      answerGate: req.answerGate, onEnded: req.onEnded,
+    })
+    this.track(live)
+    this.callLog.started(live)
+    if (req.ringTimeoutMs) {
+      const ring = setTimeout(() => call.cancel(), req.ringTimeoutMs)
+      call.on('answered', () => clearTimeout(ring))
+      call.on('ended', () => clearTimeout(ring))
+    }
+    call.on('answered', (sdp) => {
+      let media
+      try {
+        media = acceptAnswer(sdp, local)
+      } catch (err) {
+        this.d.log.warn({ err, callId: req.callId }, 'unusable SDP answer; hanging up')
+        call.hangup()
+        return
+      }
+      live.answered(media).catch((err) => {
+        this.d.log.error({ err, callId: req.callId }, 'outbound call failed after answer')
+        call.hangup()
+      })
+    })
+    await ringing
+  }
+
+  /**
+   * Graceful stop: new INVITEs get 503 at once; calls in progress may end by themselves within
+   * `drainMs`, then are hung up (outcome shutdown) and recorded.
+   */
+  async stop(drainMs: number): Promise<void> {
+    this.stopping = true
+    const cut = setTimeout(() => {
+      for (const c of this.live.keys()) c.shutdown()
+    }, drainMs)
+    await this.d.ua.stop(drainMs + 1000)
+    clearTimeout(cut)
+    await Promise.all([...this.live.keys()].map((c) => c.finished))
+  }
+}

@@ -1,0 +1,83 @@
+// The control messages between the main thread and a call worker: a few per call (place, start,
+// hold, hang-up, transfer leg, close; answered, turns, hang-up, transfer and opt-out requests
+// back) and one statistics message a second. Never audio: a call's frames stay in its worker.
+import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
+import type { ConversationInit } from '../conversation/index.ts'
+
+/** Main -> worker. `rid` expects a `reply` with the same id. */
+export type ToWorker =
+  | { t: 'engines'; ports: SharedEnginePorts }
+  | { t: 'place'; rid: number; cid: number }
+  | { t: 'start'; rid: number; cid: number; init: ConversationInit }
+  | { t: 'release'; cid: number }
+  | { t: 'update'; cid: number; media: NegotiatedMedia }
+  | { t: 'dtmf'; cid: number; digit: string }
+  | { t: 'callerHungUp'; cid: number }
+  | { t: 'openLeg'; rid: number; cid: number }
+  | { t: 'connectLeg'; rid: number; cid: number; media: NegotiatedMedia }
+  | { t: 'closeLeg'; rid: number; cid: number }
+  | { t: 'close'; rid: number; cid: number }
+  /** The thread is about to be terminated: end what lives outside it (the Silero host process). */
+  | { t: 'shutdown' }
+  | Reply
+
+/** Events a call's conversation reports; `transfer` and `optOut` are requests the main thread answers. */
+export type CallEvent =
+  | { e: 'answered'; info: import('../conversation/index.ts').AnsweredInfo }
+  | { e: 'hangup'; reason: import('../../../realtime/voice/session/index.ts').EndReason }
+  | { e: 'gateHangup' }
+  | { e: 'providerFailed'; provider: string; error: string }
+  | { e: 'turn'; text: string; latency: import('../../../realtime/voice/turn/metrics.ts').TurnLatency }
+  | { e: 'transcribed'; item: import('../../../realtime/voice/session/index.ts').TranscriptItem }
+
+/** Worker -> main. */
+export type FromWorker =
+  | { t: 'listening' }
+  | { t: 'ready' }
+  | { t: 'event'; cid: number; event: CallEvent }
+  | { t: 'transfer'; rid: number; cid: number; target: string }
+  | { t: 'optOut'; rid: number; cid: number }
+  | { t: 'stats'; stats: WorkerStats }
+  | { t: 'shutdown' }
+  | Reply
+
+export type Reply = { t: 'reply'; rid: number; ok: true; value?: unknown } | { t: 'reply'; rid: number; ok: false; error: string; code?: 'ports_exhausted' }
+
+/** Sent once a second: what the worker's event loop and media clock went through. */
+export interface WorkerStats {
+  calls: number
+  /** Largest lateness of the worker's 20 ms probe timer in the last second, ms. */
+  loopLagMaxMs: number
+  /** The media clock's timer lateness p99 over the worker's life, ms. */
+  clockLatenessP99Ms: number
+  /** The worker's own offline engines in memory now (its Silero host). */
+  engines: Record<string, boolean>
+}
+
+/** Requests in flight on one side of a worker's port, by id. */
+export class PendingReplies {
+  private next = 1
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>()
+
+  /** A new request id and the promise its reply settles. */
+  open<T>(): { rid: number; reply: Promise<T> } {
+    const rid = this.next++
+    const reply = new Promise<T>((resolve, reject) => this.waiting.set(rid, { resolve: resolve as (v: unknown) => void, reject }))
+    return { rid, reply }
+  }
+
+  settle(r: Reply, errorOf: (r: Extract<Reply, { ok: false }>) => Error = (x) => new Error(x.error)): void {
+    const w = this.waiting.get(r.rid)
+    if (!w) return
+    this.waiting.delete(r.rid)
+    if (r.ok) w.resolve(r.value)
+    else w.reject(errorOf(r))
+  }
+
+  /** The other side is gone: every request fails with `err`. */
+  failAll(err: Error): void {
+    for (const w of this.waiting.values()) w.reject(err)
+    this.waiting.clear()
+  }
+}

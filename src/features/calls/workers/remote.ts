@@ -1,0 +1,62 @@
+// The main thread's handle on a call running in a call worker: each method is one control
+// message; replies and the worker's events arrive through the pool.
+import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import type { Conversation, ConversationEvents, ConversationResult } from '../conversation/index.ts'
+import type { ToWorker } from './protocol.ts'
+
+/** What a remote call needs of its worker's slot in the pool. */
+export interface WorkerLink {
+  post(m: ToWorker): void
+  request<T>(make: (rid: number) => ToWorker): Promise<T>
+  /** The call is over in the worker: forget it. */
+  done(cid: number): void
+}
+
+/** One call of a worker, as the pool routes its events. */
+export interface RemoteCall {
+  cid: number
+  /** The call row's id, once started. */
+  callId?: string
+  events?: ConversationEvents
+  /** Set once the worker started the conversation: a worker failure is then reported as an event. */
+  started: boolean
+}
+
+export class RemoteConversation implements Conversation {
+  constructor(
+    private readonly link: WorkerLink,
+    private readonly cid: number,
+  ) {}
+
+  update(media: NegotiatedMedia): void {
+    this.link.post({ t: 'update', cid: this.cid, media })
+  }
+
+  pushDtmf(digit: string): void {
+    this.link.post({ t: 'dtmf', cid: this.cid, digit })
+  }
+
+  callerHungUp(): void {
+    this.link.post({ t: 'callerHungUp', cid: this.cid })
+  }
+
+  openLeg(): Promise<number> {
+    return this.link.request((rid) => ({ t: 'openLeg', rid, cid: this.cid }))
+  }
+
+  connectLeg(media: NegotiatedMedia): Promise<void> {
+    return this.link.request((rid) => ({ t: 'connectLeg', rid, cid: this.cid, media }))
+  }
+
+  closeLeg(): Promise<void> {
+    return this.link.request((rid) => ({ t: 'closeLeg', rid, cid: this.cid }))
+  }
+
+  async close(): Promise<ConversationResult> {
+    try {
+      return await this.link.request<ConversationResult>((rid) => ({ t: 'close', rid, cid: this.cid }))
+    } finally {
+      this.link.done(this.cid)
+    }
+  }
+}

@@ -1,0 +1,152 @@
+// The one CSV reader of the appliance (the writer is src/csv): a campaign's contacts, for its
+// upload and for the preview of a file (RFC 4180: quoted fields, doubled quotes, CRLF or LF, a
+// byte order mark dropped). Pure.
+import { validation, type FieldIssue } from '../../platform/errors.ts'
+import { MAX_VARIABLES } from '../../platform/schema/index.ts'
+
+export interface CsvContact {
+  to: string
+  dynamicVariables: Record<string, string>
+  /** The line the row starts on, counted from 1 (the header is line 1; quoted line breaks and blank lines count). */
+  line: number
+}
+
+/** Rows of the CSV; `lines`, when given, gets the line each row starts on (from 1). */
+export function parseCsv(text: string, maxRows = Infinity, lines?: number[]): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let field = ''
+  let quoted = false
+  let i = 0
+  let line = 1
+  let rowLine = 1
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  while (i < src.length) {
+    const ch = src[i]!
+    if (quoted) {
+      if (ch === '"' && src[i + 1] === '"') {
+        field += '"'
+        i += 2
+        continue
+      }
+      if (ch === '"') quoted = false
+      else field += ch
+      if (ch === '\n' || (ch === '\r' && src[i + 1] !== '\n')) line++
+      i++
+      continue
+    }
+    if (ch === '"' && field === '') quoted = true
+    else if (ch === ',') {
+      row.push(field)
+      field = ''
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && src[i + 1] === '\n') i++
+      row.push(field)
+      field = ''
+      if (row.length > 1 || row[0] !== '') {
+        rows.push(row)
+        lines?.push(rowLine)
+      }
+      row = []
+      rowLine = ++line
+      if (rows.length >= maxRows) return rows
+    } else field += ch
+    i++
+  }
+  if (quoted) throw validation([{ path: 'contactsCsv', message: `a quoted field opened on line ${rowLine} is not closed` }])
+  if (field !== '' || row.length) {
+    row.push(field)
+    rows.push(row)
+    lines?.push(rowLine)
+  }
+  return rows
+}
+
+/** Where a CSV field is, for error paths and messages: `contactsCsv[line 3].to`. */
+export const csvPath = (line: number, column?: string) => `contactsCsv[line ${line}]${column === undefined ? '' : `.${column}`}`
+
+/** What a variable may be named, so that a {{placeholder}} can name it. */
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
+
+/** Row-width issues listed at most (each row after the header may have one). */
+const MAX_ROW_ISSUES = 20
+
+export interface CsvTable {
+  /** The header row's cells, trimmed. */
+  header: string[]
+  /** The rows after the header, blank lines left out. */
+  rows: string[][]
+  /** The line each row starts on (the header is line 1). */
+  lines: number[]
+}
+
+/** The header and the rows after it; throws only for a quoted field that is never closed. */
+export function readCsv(text: string): CsvTable {
+  const lines: number[] = []
+  const all = parseCsv(text, Infinity, lines)
+  return { header: (all[0] ?? []).map((h) => h.trim()), rows: all.slice(1), lines: lines.slice(1) }
+}
+
+/**
+ * The first guess at a column mapping for a header people wrote: the column named `to`, else the
+ * first named like a phone number, is `to`; every other keeps its name made into a variable name.
+ */
+export function suggestColumns(header: readonly string[]): string[] {
+  const phone = header.includes('to') ? header.indexOf('to') : header.findIndex((h) => /^(to|phone|number|phone[ _]?number|mobile|e164|tel|telephone)$/i.test(h))
+  return header.map((h, i) => {
+    if (i === phone) return 'to'
+    if (h === '') return ''
+    const name = h.replace(/[^A-Za-z0-9_.-]/g, '_')
+    return VARIABLE_NAME.test(name) ? name : `_${name}`
+  })
+}
+
+/**
+ * The name each column is read as: its header, or `columns[i]` when a mapping of the header's
+ * width is given (`to`, a variable name, or '' to leave the column out). Issues for names no
+ * {{placeholder}} can use.
+ */
+function columnNames(header: readonly string[], columns?: readonly string[]): { names: string[]; issues: FieldIssue[] } {
+  const names = columns ? columns.map((c) => c.trim()) : [...header]
+  const issues: FieldIssue[] = []
+  if (names.length > MAX_VARIABLES + 1) issues.push({ path: 'contactsCsv', message: `has ${names.length} columns: at most a \`to\` column and ${MAX_VARIABLES} variables` })
+  names.forEach((name, c) => {
+    if (name === 'to' || name === '' || VARIABLE_NAME.test(name)) return
+    const message = `column ${c + 1}: variable names must look like {{placeholders}}: a letter or _, then letters, digits, _ . -`
+    issues.push(columns ? { path: `columns[${c}]`, message } : { path: csvPath(1, name), message: `line 1, ${message}` })
+  })
+  if (names.filter((n) => n === 'to').length > 1) issues.push({ path: columns ? 'columns' : csvPath(1, 'to'), message: 'only one column may be `to`' })
+  return { names, issues }
+}
+
+/** A header row with a `to` column (after the mapping, if any); every other named column becomes a dynamic variable. */
+export function csvContacts(text: string, columns?: readonly string[]): { table: CsvTable; names: string[]; contacts: CsvContact[]; issues: FieldIssue[] } {
+  const table = readCsv(text)
+  const { header, rows, lines } = table
+  if (!header.length) return { table, names: [], contacts: [], issues: [{ path: 'contactsCsv', message: 'empty: a header row with a `to` column is required' }] }
+  if (columns && columns.length !== header.length) {
+    return { table, names: [...header], contacts: [], issues: [{ path: 'columns', message: `has ${columns.length} entries; the header (line 1) has ${header.length} columns` }] }
+  }
+  const { names, issues } = columnNames(header, columns)
+  const toIndex = names.indexOf('to')
+  if (toIndex < 0) issues.push({ path: 'contactsCsv', message: 'line 1 (the header) has no `to` column' })
+  if (toIndex < 0 || issues.length) return { table, names, contacts: [], issues }
+  let widthIssues = 0
+  const contacts = rows.map((row, r) => {
+    const line = lines[r]!
+    if (row.length !== names.length && widthIssues++ < MAX_ROW_ISSUES) issues.push({ path: csvPath(line), message: `line ${line} has ${row.length} fields; the header (line 1) has ${names.length}` })
+    const dynamicVariables: Record<string, string> = {}
+    names.forEach((name, c) => {
+      if (c !== toIndex && name && row[c] !== undefined && row[c] !== '') dynamicVariables[name] = row[c]!
+    })
+    return { to: (row[toIndex] ?? '').trim(), dynamicVariables, line }
+  })
+  return { table, names, contacts, issues }
+}
+
+/** csvContacts, refused with one 422 naming every problem of the file. */
+export function contactsFromCsv(text: string, columns?: readonly string[]): CsvContact[] {
+  const { contacts, issues } = csvContacts(text, columns)
+  if (issues.length) throw validation(issues)
+  return contacts
+}

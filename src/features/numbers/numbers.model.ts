@@ -1,0 +1,57 @@
+import { t } from 'elysia'
+import { Name } from '../../platform/schema/index.ts'
+
+export const NumberProviderSchema = t.Union([t.Literal('sip'), t.Literal('carrier')])
+export const TransportSchema = t.Union([t.Literal('tcp'), t.Literal('udp'), t.Literal('tls')])
+
+export const PhoneNumber = t.Object({
+  id: t.String(),
+  workspaceId: t.String(),
+  e164: t.String(),
+  label: t.String(),
+  provider: NumberProviderSchema,
+  status: t.Union([t.Literal('unconfigured'), t.Literal('active'), t.Literal('error'), t.Literal('released')]),
+  statusReason: t.Union([t.String(), t.Null()], { description: 'why the status is error' }),
+  inboundAgentId: t.Union([t.String(), t.Null()]),
+  outboundAgentId: t.Union([t.String(), t.Null()]),
+  source: t.Union([t.Literal('connected'), t.Literal('purchased')]),
+  sipTerminationUri: t.Union([t.String(), t.Null()]),
+  sipUsername: t.Union([t.String(), t.Null()]),
+  hasSipPassword: t.Boolean({ description: 'the password itself is never returned' }),
+  sipOutboundTransport: TransportSchema,
+  sipRegister: t.Boolean({ description: 'the appliance registers the number with its trunk (REGISTER to sipTerminationUri) and keeps it fresh' }),
+  createdAt: t.String({ format: 'date-time' }),
+  updatedAt: t.String({ format: 'date-time' }),
+})
+export type PhoneNumber = typeof PhoneNumber.static
+
+export const CreatePhoneNumberBody = t.Object({
+  e164: t.String({ maxLength: 32, description: 'E.164, e.g. +14155550123' }),
+  label: t.Optional(Name({ maxLength: 100 })),
+  provider: t.Optional(NumberProviderSchema),
+  sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
+  sipUsername: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
+  sipPassword: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
+  sipOutboundTransport: t.Optional(TransportSchema),
+  sipRegister: t.Optional(t.Boolean({ description: 'register with the trunk (default false)' })),
+})
+export type CreatePhoneNumberBody = typeof CreatePhoneNumberBody.static
+
+const nullable = <T extends ReturnType<typeof t.String>>(s: T) => t.Optional(t.Union([s, t.Null()]))
+
+export const UpdatePhoneNumberBody = t.Object({
+  label: t.Optional(Name({ maxLength: 100 })),
+  inboundAgentId: nullable(t.String({ minLength: 1, description: 'an inbound agent of this workspace; null unassigns' })),
+  outboundAgentId: nullable(t.String({ minLength: 1, description: 'an outbound agent of this workspace; null unassigns' })),
+  sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
+  sipUsername: nullable(t.String({ minLength: 1, maxLength: 128 })),
+  sipPassword: nullable(t.String({ minLength: 1, maxLength: 256 })),
+  sipOutboundTransport: t.Optional(TransportSchema),
+  sipRegister: t.Optional(t.Boolean()),
+})
+export type UpdatePhoneNumberBody = typeof UpdatePhoneNumberBody.static
+
+export const BuyNumberBody = t.Object({
+  phoneNumber: t.String({ maxLength: 32, description: 'E.164, as returned by available-numbers' }),
+  label: t.Optional(Name({ maxLength: 100 })),
+})

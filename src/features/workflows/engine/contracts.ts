@@ -1,0 +1,58 @@
+import type { Variables } from '../../../platform/template.ts'
+import type { ChatMessage } from '../../../realtime/voice/llm/index.ts'
+
+/** Runs an agent's enabled tool (http_request, ...); the result is any JSON value. */
+export interface ToolRunner {
+  run(tool: string, args: Record<string, unknown>, ctx: { nodeId: string; variables: Variables }): Promise<unknown>
+}
+
+/** One caller turn: recognised speech, or keys pressed on the phone. */
+export type EngineInput = { kind: 'speech'; text: string } | { kind: 'dtmf'; digits: string }
+
+export type RunErrorReason = 'llm_not_configured' | 'llm_failed' | 'tool_not_available'
+
+/** A run that cannot go on; names the node (and the edge) that needs what is missing. */
+export class WorkflowRunError extends Error {
+  constructor(
+    readonly reason: RunErrorReason,
+    readonly nodeId: string,
+    message: string,
+    readonly edgeId?: string,
+  ) {
+    super(message)
+  }
+}
+
+export type FinalAction = 'transfer' | 'end_call' | 'loop_limit' | 'no_route'
+
+export interface Final {
+  action: FinalAction
+  nodeId: string
+  /** transfer only: E.164 number or SIP URI */
+  target?: string
+}
+
+/** Everything a run needs to go on; plain JSON, so a call can keep it anywhere. */
+export interface RunState {
+  nodeId: string
+  status: 'awaiting_input' | 'finished'
+  visits: Record<string, number>
+  variables: Variables
+  /** Answers without a value given to the current collect node. */
+  attempts: number
+  history: ChatMessage[]
+  lastInput: EngineInput | null
+  final: Final | null
+}
+
+export interface StepResult {
+  state: RunState
+  /** Nodes entered during this step, in order. */
+  visited: string[]
+  /** What to say, in order. */
+  responses: { nodeId: string; output: string }[]
+  /** Set when the run ended in this step: the voice driver transfers or hangs up. */
+  final: Final | null
+  /** A caller turn met one of the node's conditions, or a collect node's extraction; false when it fell through to the else edge or was asked again. */
+  understood: boolean
+}

@@ -1,0 +1,5 @@
+export { WorkflowEngine, type EngineOptions } from './engine.ts'
+export * from './contracts.ts'
+export { conversationReply, intentPrompt, judgeIntent, parseIntentAnswer } from './llm.ts'
+export { testRun, toEngineInput, type TestRunResult, type TranscriptEntry, type TestRunOptions } from './test-run.ts'
+export { fillTemplate, type Variables } from '../../../platform/template.ts'

@@ -1,0 +1,33 @@
+import { t } from 'elysia'
+import { Name } from '../../platform/schema/index.ts'
+
+export const RoleSchema = t.Union([t.Literal('member'), t.Literal('admin')])
+
+export const Workspace = t.Object({
+  id: t.String(),
+  name: t.String(),
+  createdAt: t.String({ format: 'date-time' }),
+  updatedAt: t.String({ format: 'date-time' }),
+})
+export type Workspace = typeof Workspace.static
+
+export const WorkspaceListItem = t.Composite([Workspace, t.Object({ role: RoleSchema })])
+
+export const WorkspaceName = Name({ minLength: 1, maxLength: 100, notBlank: true })
+export const CreateWorkspaceBody = t.Object({ name: WorkspaceName })
+export const UpdateWorkspaceBody = t.Object({ name: WorkspaceName })
+
+export const Member = t.Object({
+  userId: t.String(),
+  email: t.String(),
+  role: RoleSchema,
+  joinedAt: t.String({ format: 'date-time' }),
+})
+export type Member = typeof Member.static
+
+export const InviteMemberBody = t.Object({
+  email: t.String({ format: 'email', maxLength: 254 }),
+  role: t.Optional(RoleSchema),
+})
+export const UpdateMemberBody = t.Object({ role: RoleSchema })
+export const MemberParams = t.Object({ workspace_id: t.String(), user_id: t.String() })

@@ -1,0 +1,70 @@
+import { createKey } from '../api-keys/index.ts'
+import { type Db, finishPage, mapRead, pageLimit, type PageRequest, type Read } from '../../platform/db/index.ts'
+import { notFound } from '../../platform/errors.ts'
+import { newId, nowIso } from '../../platform/ids.ts'
+import type { Workspace } from './workspaces.model.ts'
+import * as repo from './workspaces.repository.ts'
+import type { WorkspaceTable } from './workspaces.table.ts'
+
+export const toWorkspace = (row: WorkspaceTable): Workspace => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+/** Creates a workspace whose admin is `userId`, with a first admin key (keys act inside one workspace). */
+export async function createWorkspace(db: Db, userId: string, name: string) {
+  return db.transaction().execute(async (trx) => {
+    const at = nowIso()
+    const row: WorkspaceTable = { id: newId('ws'), name: name.trim(), created_at: at, updated_at: at }
+    await repo.insertWorkspace(trx, row)
+    await repo.insertMembership(trx, { workspace_id: row.id, user_id: userId, role: 'admin', joined_at: at })
+    const apiKey = await createKey(trx, row.id, userId, { name: 'first admin key' })
+    return { workspace: toWorkspace(row), apiKey }
+  })
+}
+
+/** The workspace, or 404: inline where the database reads inline (SQLite), else a promise. */
+export function getWorkspace(db: Db, id: string): Read<Workspace> {
+  return mapRead(repo.findWorkspace(db, id), (row) => {
+    if (!row) throw notFound('workspace')
+    return toWorkspace(row)
+  })
+}
+
+export async function listWorkspaces(db: Db, userId: string, page: PageRequest) {
+  const rows = await repo.listUserWorkspaces(db, userId, page)
+  const { items, nextCursor } = finishPage(rows, pageLimit(page), (r) => [r.created_at, r.id])
+  return { workspaces: items.map((r) => ({ ...toWorkspace(r), role: r.role })), nextCursor }
+}
+
+export async function renameWorkspace(db: Db, id: string, name: string) {
+  const row = await repo.updateWorkspaceName(db, id, name.trim(), nowIso())
+  if (!row) throw notFound('workspace')
+  return { id: row.id, name: row.name, updatedAt: row.updated_at }
+}
+
+export interface Bootstrap {
+  workspace: Workspace
+  adminEmail: string
+  key: string
+}
+
+/** On an empty database: workspace "Default", an admin user and its key. Returns undefined otherwise. */
+export async function bootstrapIfEmpty(db: Db, adminEmail = 'admin@localhost'): Promise<Bootstrap | undefined> {
+  if ((await repo.countWorkspaces(db)) > 0) return undefined
+  return db.transaction().execute(async (trx) => {
+    const at = nowIso()
+    let user = await repo.findUserByEmail(trx, adminEmail)
+    if (!user) {
+      user = { id: newId('usr'), email: adminEmail, created_at: at }
+      await repo.insertUser(trx, user)
+    }
+    const row: WorkspaceTable = { id: newId('ws'), name: 'Default', created_at: at, updated_at: at }
+    await repo.insertWorkspace(trx, row)
+    await repo.insertMembership(trx, { workspace_id: row.id, user_id: user.id, role: 'admin', joined_at: at })
+    const apiKey = await createKey(trx, row.id, user.id, { name: 'bootstrap admin key' })
+    return { workspace: toWorkspace(row), adminEmail, key: apiKey.key }
+  })
+}

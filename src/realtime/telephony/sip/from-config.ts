@@ -1,0 +1,65 @@
+// Builds the user agent from the appliance configuration; the composition root calls this.
+import { readFileSync } from 'node:fs'
+import { ConfigError, type Config } from '../../../platform/config/index.ts'
+import type { DigestAlgorithm } from './digest.ts'
+import type { Log } from './call.ts'
+import type { NumberDirectory } from './directory.ts'
+import type { ConnectionLimits } from './transport.ts'
+import { UserAgent, type UserAgentOptions } from './user-agent.ts'
+
+type SipConfig = Pick<
+  Config,
+  | 'SIP_HOST' | 'SIP_PORT' | 'SIP_TLS_PORT' | 'SIP_TLS_CERT_FILE' | 'SIP_TLS_KEY_FILE' | 'SIP_T1_MS' | 'SIP_RING_TIMEOUT_MS'
+  | 'SIP_RETRY_AFTER_SEC' | 'SIP_REFUSALS_PER_SEC' | 'SIP_REFUSAL_BURST' | 'PUBLIC_HOST' | 'SIP_DIGEST_ALGORITHMS'
+  | 'SIP_MAX_CONNECTIONS' | 'SIP_MAX_CONNECTIONS_PER_SOURCE' | 'SIP_IDLE_TIMEOUT_MS' | 'SIP_MESSAGE_TIMEOUT_MS' | 'SIP_TLS_HANDSHAKE_TIMEOUT_MS'
+>
+
+/** Reads `SHA-256,MD5`; anything else is a configuration error. */
+export function digestAlgorithms(value: string): DigestAlgorithm[] {
+  const algs = value.split(',').map((a) => a.trim().toUpperCase()).filter((a) => a !== '')
+  for (const a of algs) if (a !== 'SHA-256' && a !== 'MD5') throw new ConfigError(`SIP_DIGEST_ALGORITHMS: unknown algorithm ${a}`)
+  if (algs.length === 0) throw new ConfigError('SIP_DIGEST_ALGORITHMS must name at least one algorithm')
+  return algs as DigestAlgorithm[]
+}
+
+/** The connection limits from the SIP_* keys; a cap or deadline of 0 would refuse every connection, so it is an error. */
+export function connectionLimits(config: SipConfig, onRefused?: ConnectionLimits['onRefused']): ConnectionLimits {
+  for (const k of ['SIP_MAX_CONNECTIONS', 'SIP_IDLE_TIMEOUT_MS', 'SIP_MESSAGE_TIMEOUT_MS', 'SIP_TLS_HANDSHAKE_TIMEOUT_MS'] as const) {
+    if (config[k] < 1) throw new ConfigError(`${k} must be at least 1`)
+  }
+  return {
+    maxConnections: config.SIP_MAX_CONNECTIONS,
+    maxConnectionsPerSource: config.SIP_MAX_CONNECTIONS_PER_SOURCE,
+    idleTimeoutMs: config.SIP_IDLE_TIMEOUT_MS,
+    messageTimeoutMs: config.SIP_MESSAGE_TIMEOUT_MS,
+    handshakeTimeoutMs: config.SIP_TLS_HANDSHAKE_TIMEOUT_MS,
+    onRefused,
+  }
+}
+
+export function userAgentFromConfig(
+  config: SipConfig, directory: NumberDirectory, log?: Log, observe?: UserAgentOptions['observe'], onRefused?: ConnectionLimits['onRefused'],
+  onRequestRefused?: UserAgentOptions['onRefused'],
+): UserAgent {
+  if (config.SIP_T1_MS < 1) throw new ConfigError('SIP_T1_MS must be at least 1')
+  const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
+  return new UserAgent({
+    host: config.SIP_HOST,
+    publicHost: config.PUBLIC_HOST,
+    port: config.SIP_PORT,
+    tlsPort: tls ? config.SIP_TLS_PORT : undefined,
+    tlsCert: tls ? readFileSync(config.SIP_TLS_CERT_FILE, 'utf8') : undefined,
+    tlsKey: tls ? readFileSync(config.SIP_TLS_KEY_FILE, 'utf8') : undefined,
+    timers: { t1: config.SIP_T1_MS, t2: 8 * config.SIP_T1_MS, t4: 10 * config.SIP_T1_MS, timerD: Math.max(32_000, 64 * config.SIP_T1_MS) },
+    ringTimeoutMs: config.SIP_RING_TIMEOUT_MS,
+    retryAfterSec: config.SIP_RETRY_AFTER_SEC,
+    refusalsPerSec: config.SIP_REFUSALS_PER_SEC,
+    refusalBurst: config.SIP_REFUSAL_BURST,
+    challengeAlgorithms: digestAlgorithms(config.SIP_DIGEST_ALGORITHMS),
+    connections: connectionLimits(config, onRefused),
+    directory,
+    log,
+    observe,
+    onRefused: onRequestRefused,
+  })
+}

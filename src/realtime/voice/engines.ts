@@ -1,0 +1,115 @@
+import type { Config } from '../../platform/config/index.ts'
+import type { Serving } from './registry/index.ts'
+import { type AgentVoice, type CallEngines, callEnginesFactory } from './call-engines.ts'
+import type { Llm } from './llm/index.ts'
+import { choose, chosenName, type Provided, providerOf } from './registry/index.ts'
+import { type VoiceSettings, voiceSettings } from './settings.ts'
+import type { Stt } from './stt/index.ts'
+import { trimmedTts, type Tts } from './tts/index.ts'
+import type { VadModel } from './vad/index.ts'
+import { IdleRelease } from './idle.ts'
+import { trimHeap } from './stt/pocketsphinx-ffi.ts'
+
+/**
+ * Which of the engines that unload while idle: `threads` those whose threads the call workers
+ * share (flite, pocketsphinx), `vad` those each thread that runs calls has of its own (the
+ * Silero host), `all` both.
+ */
+export type HoldScope = 'all' | 'threads' | 'vad'
+
+export interface VoiceEngines {
+  vad: VadModel
+  /** Undefined when no STT is configured or installed: calls then only understand DTMF. */
+  stt: Stt | undefined
+  /** Undefined when no LLM is configured: agents run their workflow. */
+  llm: Llm | undefined
+  /** A TTS producing audio at the call's rate. */
+  tts(sampleRate: number): Tts
+  settings: VoiceSettings
+  /** What was chosen and why, for the start-up log. */
+  notes: string[]
+  /** Engines that fell back from what was configured or stopped working, each with the reason; empty when all is as asked. */
+  problems(): string[]
+  /** What the configuration can serve (LLM backends, voice providers). */
+  serving: Serving
+  /** The engines of one call, from its agent's model, voice and language. */
+  forAgent(agent: AgentVoice, sampleRate: number): CallEngines
+  /**
+   * Keeps the offline engines loaded for a call (loading those released while idle) until the
+   * returned function is called; ENGINE_IDLE_RELEASE_MS after the last call they are unloaded.
+   * `scope` says which (see HoldScope).
+   */
+  hold(scope?: HoldScope): () => void
+  /** Ends what runs outside this process's threads (the Silero host) now; resolves once it has exited. */
+  close(): Promise<void>
+  /** The offline engines that unload while idle (those of `scope`), by provider id, and whether each is in memory now. */
+  loaded(scope?: HoldScope): Record<string, boolean>
+}
+
+/** Picks and builds the engines named by config (see registry/); fails with a ConfigError on a bad choice. */
+export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
+  const settings = voiceSettings(cfg)
+  const vad = await choose('vad', cfg)
+  const stt = await choose('stt', cfg)
+  const llm = await choose('llm', cfg)
+  const ttsEntry = providerOf('tts', chosenName('tts', cfg))!
+  const notes = [...vad.notes, ...stt.notes, ...llm.notes, `TTS: ${ttsEntry.id}`]
+
+  /** The default engines, each with its provider's id: what problems, hold and loaded report on. */
+  const built: [string, Provided<unknown>][] = [[vad.entry!.id, vad.provided!]]
+  if (stt.entry && stt.provided) built.push([stt.entry.id, stt.provided])
+  // the engines themselves stay here for their state and hold; calls hear them trimmed of their
+  // leading and trailing silence
+  const ttsByRate = new Map<number, Provided<Tts>>()
+  const engineTts = (sampleRate: number): Provided<Tts> => {
+    let t = ttsByRate.get(sampleRate)
+    if (!t) {
+      ttsByRate.set(sampleRate, (t = ttsEntry.fromConfig(cfg, { sampleRate })))
+      built.push([ttsEntry.id, t])
+    }
+    return t
+  }
+  const trimmedByRate = new Map<number, Tts>()
+  const callTts = (sampleRate: number): Tts => {
+    let t = trimmedByRate.get(sampleRate)
+    if (!t) trimmedByRate.set(sampleRate, (t = trimmedTts(engineTts(sampleRate).engine)))
+    return t
+  }
+  // built now, so a missing key or a broken install shows at start and not on the first caller
+  engineTts(8000)
+  const inScope = (p: Provided<unknown>, scope: HoldScope) => p.idle !== undefined && (scope === 'all' || p.idle.shared === (scope === 'threads'))
+  const problems = () => {
+    const out = [...vad.problems, ...stt.problems]
+    for (const [, p] of built) {
+      const problem = p.state().problem
+      if (problem && !out.includes(problem)) out.push(problem)
+    }
+    return out
+  }
+  const { serving, forAgent } = callEnginesFactory(cfg, { tts: callTts, stt: stt.provided })
+  // after the engines unload, the process gives back what the calls left: a full collection,
+  // then glibc's free pages (Bun's own allocator returns its pages on collection)
+  const idleProcess = new IdleRelease(cfg.ENGINE_IDLE_RELEASE_MS > 0 ? cfg.ENGINE_IDLE_RELEASE_MS + 1000 : 0, () => {
+    Bun.gc(true)
+    trimHeap()
+  })
+  const hold = (scope: HoldScope = 'all') => {
+    const releases: (() => void)[] = [idleProcess.hold()]
+    for (const [, p] of built) if (inScope(p, scope)) releases.push(p.idle!.hold())
+    return () => {
+      for (const r of releases.splice(0)) r()
+    }
+  }
+  const loaded = (scope: HoldScope = 'all') => {
+    const out: Record<string, boolean> = {}
+    for (const [id, p] of built) {
+      const now = inScope(p, scope) ? p.state().loaded : undefined
+      if (now !== undefined) out[id] = (out[id] ?? false) || now
+    }
+    return out
+  }
+  const close = async () => {
+    for (const [, p] of built) await p.close?.()
+  }
+  return { vad: vad.provided!.engine, stt: stt.provided?.engine, llm: llm.provided?.engine, tts: callTts, settings, notes, problems, serving, forAgent, hold, loaded, close }
+}
