@@ -4,21 +4,23 @@
 // adds. Each tree is measured in fresh processes, interleaved, so two trees compare in one run:
 //   bun run scripts/bench/call-worker-load.ts [--runs 7] [--source BEFORE_TREE] [--source AFTER_TREE]
 // Without --source it measures this checkout.
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
 
 const rssMb = () => process.memoryUsage().rss / 1024 / 1024
+// where a file is in this layout, or was before src/ was grouped into layers
+const inTree = (tree: string, ...paths: string[]) => paths.map((p) => join(tree, p)).find(existsSync) ?? join(tree, paths[0]!)
 
 if (process.argv[2] === '--child') {
   const tree = process.argv[3]!
-  const { loadConfig } = await import(join(tree, 'src/platform/config/index.ts'))
+  const { loadConfig } = await import(inTree(tree, 'src/platform/config/index.ts', 'src/config.ts'))
   const config = loadConfig({}, { DATA_DIR: '/nonexistent', LOG_LEVEL: 'silent' })
   const probe = join(import.meta.dir, 'call-worker-load-probe.ts')
   Bun.gc(true)
   const before = rssMb()
   const t0 = performance.now()
-  const w = new Worker(probe, { workerData: { config, index: 0, rtp: { min: 40000, max: 40100 }, entry: join(tree, 'src/features/calls/workers/call-worker.ts') } })
+  const w = new Worker(probe, { workerData: { config, index: 0, rtp: { min: 40000, max: 40100 }, entry: inTree(tree, 'src/features/calls/workers/call-worker.ts', 'src/calls/workers/call-worker.ts') } })
   const loaded = await new Promise<string[]>((res, rej) => {
     w.on('message', (m: { t: string; modules?: string[] }) => m.t === 'loaded' && res(m.modules!))
     w.on('error', rej)

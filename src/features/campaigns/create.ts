@@ -18,7 +18,7 @@ import type { Logger } from '../../platform/log.ts'
 import { DEFAULT_WINDOW, isZone, startAtMs } from './schedule.ts'
 import { MAX_ISSUES, type PreparedContacts } from './upload/index.ts'
 
-/** Variables every call has (calls/runtime/profile.ts): never missing. */
+/** Variables every call has (calls/conversation/profile.ts): never missing. */
 const BUILT_IN = new Set(['caller_number', 'called_number', 'call_type', 'current_time', 'current_date'])
 const ROWS_PER_TURN = 5000
 

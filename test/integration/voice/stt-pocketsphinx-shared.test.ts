@@ -15,8 +15,8 @@ const SRC = resolve(import.meta.dir, '../../../src')
 
 /** A stand-in for a call worker: one utterance on the shared pocketsphinx worker. */
 const CALL_WORKER = `
-import { drain } from '${SRC}/voice/base.ts'
-import { PocketsphinxStt, useSharedPocketsphinx } from '${SRC}/voice/stt/pocketsphinx.ts'
+import { drain } from '${SRC}/realtime/voice/base.ts'
+import { PocketsphinxStt, useSharedPocketsphinx } from '${SRC}/realtime/voice/stt/pocketsphinx.ts'
 declare const self: Worker
 self.onmessage = async (ev) => {
   const { port, frames, end, maxDecoders } = ev.data
