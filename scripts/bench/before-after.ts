@@ -66,11 +66,7 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 console.log(`\n## ${name}: medians of ${rounds} rounds; ratio = after / before`)
 console.log('| figure | before | after | ratio |')
 console.log('|---|---|---|---|')

@@ -11,7 +11,7 @@ import { noEvents, type CampaignEvents } from '../features/campaigns/index.ts'
 import { carrierController } from '../features/carrier/carrier.http.ts'
 import type { Config } from '../platform/config/index.ts'
 import { consoleController } from '../features/console/console.http.ts'
-import { type Db, kindOf, readsInline, refusesNulText } from '../platform/db/index.ts'
+import { type Db, kindOf, refusesNulText } from '../platform/db/index.ts'
 import { doNotCallController } from '../features/do-not-call/do-not-call.http.ts'
 import { AppError } from '../platform/errors.ts'
 import { accessLog, type Logger } from '../platform/log.ts'
@@ -140,7 +140,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   const { config, log, db } = deps
   const logRequest = accessLog(log)
   const failures = new RateLimiter(config.AUTH_FAILURE_BURST > 0 ? config.AUTH_FAILURES_PER_MIN / 60 : 0, config.AUTH_FAILURE_BURST)
-  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures, readsInline(db))
+  const auth = createAuth(deps.authenticate, new RateLimiter(config.RATE_LIMIT_PER_SEC, config.RATE_LIMIT_BURST), failures)
 
   // PostgreSQL cannot hold U+0000 in text (SQLite can): refused up front, before a streamed answer began
   const refuseNul = refusesNulText(db)

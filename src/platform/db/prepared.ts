@@ -11,9 +11,6 @@ import { isPostgres } from './dialect.ts'
  */
 export type Read<T> = T | Promise<T>
 
-/** Whether every Read<T> of this database is the value itself (SQLite), so a hot path may stay synchronous. */
-export const readsInline = (db: Db): boolean => !isPostgres(db)
-
 /** Applies `f` to the value read: at once when it is there, else when the promise settles. */
 export const mapRead = <T, U>(value: Read<T>, f: (v: T) => U): Read<U> => (value instanceof Promise ? value.then(f) : f(value))
 
