@@ -2,6 +2,7 @@
 // a process in the tests). Everything observed is bounded in label values: methods, codes,
 // outcomes and route templates, never ids or numbers.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { HttpSeries } from './http-series.ts'
 
 /** Latency buckets in milliseconds, from a fast local turn to a slow cloud one. */
 const MS_BUCKETS = [5, 10, 20, 40, 80, 150, 250, 400, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000]
@@ -37,8 +38,7 @@ export class Metrics {
   private readonly turn: Record<keyof TurnLatencies, Histogram>
   private readonly providerErrors: Counter<'provider'>
   private readonly agentSilent: Counter<'direction'>
-  private readonly httpRequests: Counter<'method' | 'route' | 'status'>
-  private readonly httpDuration: Histogram<'method' | 'route'>
+  private readonly httpSeries: HttpSeries
   private lagMaxMs = 0
   private readonly workerFailures: Counter
   private readonly workerFailedCalls: Counter
@@ -81,8 +81,7 @@ export class Metrics {
     }
     this.providerErrors = new Counter({ name: 'voice_agent_provider_errors_total', help: 'failed STT, LLM and TTS requests by provider', labelNames: ['provider'], registers })
     this.agentSilent = new Counter({ name: 'voice_agent_calls_agent_silent_total', help: 'answered calls in which the agent sent no audio at all (a warning is logged for each)', labelNames: ['direction'], registers })
-    this.httpRequests = new Counter({ name: 'voice_agent_http_requests_total', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], registers })
-    this.httpDuration = new Histogram({ name: 'voice_agent_http_request_duration_ms', help: 'HTTP request handling time, ms', labelNames: ['method', 'route'], buckets: [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000], registers })
+    this.httpSeries = new HttpSeries(this.registry, { requests: 'voice_agent_http_requests_total', duration: 'voice_agent_http_request_duration_ms' }, [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000])
     const self = this
     new Gauge({
       name: 'voice_agent_event_loop_lag_ms',
@@ -210,19 +209,8 @@ export class Metrics {
     this.providerErrors.inc({ provider })
   }
 
-  // Every request lands here: the labelled series are looked up once per (method, route, status)
-  // instead of prom-client hashing a label object on each call.
-  private readonly httpSeries = new Map<string, { count: { inc(): void }; time: { observe(ms: number): void } }>()
-
   http(method: string, route: string, status: number, ms: number): void {
-    const key = `${method} ${status} ${route}`
-    let series = this.httpSeries.get(key)
-    if (!series) {
-      series = { count: this.httpRequests.labels(method, route, String(status)), time: this.httpDuration.labels(method, route) }
-      this.httpSeries.set(key, series)
-    }
-    series.count.inc()
-    series.time.observe(ms)
+    this.httpSeries.record(method, route, status, ms)
   }
 
   text(): Promise<string> {
