@@ -1,7 +1,7 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
 import { agentsController, voicePreviewController } from '../features/agents/agents.http.ts'
-import { agentReadiness, type AgentWorkflowHooks, findAgent, findAgentRow, TOOLS, type UnreachableProvider } from '../features/agents/index.ts'
+import { TOOLS, type UnreachableProvider } from '../features/agents/index.ts'
 import { apiKeysController } from '../features/api-keys/api-keys.http.ts'
 import { billingController } from '../features/billing/billing.http.ts'
 import { analysisSettingsController, callsController, recordingLinkRoute, recordsController } from '../features/calls/calls.http.ts'
@@ -20,12 +20,11 @@ import { type Metrics } from '../platform/metrics/index.ts'
 import { type PublicBase, publicBaseOf } from '../platform/net/index.ts'
 import { numbersController } from '../features/numbers/numbers.http.ts'
 import { providersController } from '../features/providers/providers.http.ts'
-import { servingFromConfig } from '../features/providers/index.ts'
 import { secretBoxFor } from '../platform/secrets/index.ts'
 import type { VoiceEngines } from '../realtime/voice/engines.ts'
 import { webhooksController } from '../features/webhooks/webhooks.http.ts'
 import { workflowsFeature } from '../features/workflows/workflows.http.ts'
-import { findWorkflowGraph, replaceWorkflow } from '../features/workflows/index.ts'
+import { agentWorkflowHooks, numberAgentReadiness, workflowAgentHooks } from '../features/wiring.ts'
 import { workspacesController } from '../features/workspaces/workspaces.http.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { bodyLimitFor, checkContentLength, isJobUpload, readJsonBody } from './body.ts'
@@ -72,18 +71,8 @@ export const FEATURES: FeatureMount[] = [
     voicePreviewController(db, auth, () => voices?.(), { concurrency: config.VOICE_PREVIEW_CONCURRENCY, perMin: config.VOICE_PREVIEW_PER_MIN }),
   ({ db, config }, auth) => billingController(db, config, auth),
   ({ db, config }, auth) => carrierController(db, config, auth),
-  ({ db, config, unreachableProviders, publicBase }, auth) =>
-    numbersController(db, config, publicBase, auth, async (workspaceId, agentId) => {
-      const agent = await findAgent(db, workspaceId, agentId)
-      if (!agent) return undefined
-      const hasWorkflow = (await findWorkflowGraph(db, workspaceId, agentId)) !== undefined
-      return agentReadiness({ llmModel: agent.llmModel, voice: agent.voice, hasWorkflow }, servingFromConfig(config), unreachableProviders?.())
-    }),
-  (deps, auth) =>
-    workflowsFeature(deps, auth, {
-      agentExists: async (workspaceId, agentId) => (await findAgentRow(deps.db, workspaceId, agentId)) !== undefined,
-      enabledTools: async (workspaceId, agentId) => (await findAgent(deps.db, workspaceId, agentId))?.enabledTools ?? [],
-    }),
+  ({ db, config, unreachableProviders, publicBase }, auth) => numbersController(db, config, publicBase, auth, numberAgentReadiness(db, config, unreachableProviders)),
+  (deps, auth) => workflowsFeature(deps, auth, workflowAgentHooks(deps.db)),
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, deps.publicBase, auth),
   ({ db, config, background, publicBase }, auth) => recordsController(db, () => recordsDeps(db, config, publicBase()), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),
@@ -104,16 +93,6 @@ export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => doNotCallController(db, auth),
   () => consoleController(),
 ]
-
-function agentWorkflowHooks(db: Db, config: Config): AgentWorkflowHooks {
-  return {
-    hasWorkflow: async (workspaceId, agentId) => (await findWorkflowGraph(db, workspaceId, agentId)) !== undefined,
-    attachWorkflow: async (workspaceId, agentId, graph) => {
-      const agentExists = async (ws: string, id: string) => (await findAgentRow(db, ws, id)) !== undefined
-      await replaceWorkflow({ db, agentExists, maxVisits: config.WORKFLOW_MAX_VISITS }, workspaceId, agentId, graph as Parameters<typeof replaceWorkflow>[3])
-    },
-  }
-}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 

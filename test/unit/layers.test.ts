@@ -22,6 +22,7 @@ const RANKS: Record<string, number> = {
   'features/do-not-call': 24,
   'features/calls': 25,
   'features/campaigns': 26,
+  'features/wiring.ts': 27,
   http: 30,
   'app/startup': 40,
   'app/background': 41, 'app/cluster': 41, 'app/telephony.ts': 41, 'app/http.ts': 41,
