@@ -1,0 +1,162 @@
+// One SRTP/SRTCP context per direction of a call, keyed by one SDES inline key: SrtpOutbound
+// protects what we send, SrtpInbound unprotects what the peer sends. A packet that cannot be
+// protected or unprotected comes back as an SrtpRefusal instead of an exception, so the media
+// layer drops it and counts it. The keys live only in private fields, out of logs and JSON.
+import { AesCmTransform } from './cm.ts'
+import { GcmTransform } from './gcm.ts'
+import { decodeInlineKey, deriveSessionKeys, SRTP_SUITES, type SrtpSuite } from './keys.ts'
+import { estimateIndex, ReplayWindow, replayWindowSize } from './replay.ts'
+import { readUint32, rtpHeaderLength, type PacketTransform } from './transform.ts'
+
+export type SrtpRefusal = 'malformed' | 'auth' | 'replay'
+
+const RTCP_HEADER = 8
+const SRTCP_INDEX_MASK = 0x7fffffff
+
+/** The transform for an inline key; the master key is wiped once the session keys are derived. */
+function createTransform(suite: SrtpSuite, inlineKey: string): PacketTransform {
+  const { aead, rtpTagBytes, rtcpTagBytes } = SRTP_SUITES[suite]
+  const master = decodeInlineKey(suite, inlineKey)
+  const rtp = deriveSessionKeys(suite, master, 'rtp')
+  const rtcp = deriveSessionKeys(suite, master, 'rtcp')
+  master.key.fill(0)
+  master.salt.fill(0)
+  return aead ? new GcmTransform(rtp, rtcp) : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes)
+}
+
+/** `packet` copied into `out` when it has room for `length` bytes, else into a new buffer. */
+function workBuffer(packet: Uint8Array, length: number, out: Uint8Array | undefined): Uint8Array {
+  const buf = out && out.length >= length ? out.subarray(0, length) : new Uint8Array(length)
+  if (buf.buffer !== packet.buffer || buf.byteOffset !== packet.byteOffset) buf.set(packet)
+  return buf
+}
+
+export class SrtpOutbound {
+  readonly suite: SrtpSuite
+  readonly #transform: PacketTransform
+  /** Per SSRC, the highest SRTP index sent. */
+  readonly #rtpTop = new Map<number, number>()
+  /** Per SSRC, the SRTCP index of the next packet. */
+  readonly #rtcpNext = new Map<number, number>()
+
+  /** Throws SrtpKeyError when the inline key does not fit the suite. */
+  constructor(suite: SrtpSuite, inlineKey: string) {
+    this.suite = suite
+    this.#transform = createTransform(suite, inlineKey)
+  }
+
+  /** The SRTP packet for an RTP packet, written into `out` when it is large enough. */
+  protectRtp(packet: Uint8Array, out?: Uint8Array): Uint8Array | 'malformed' {
+    const length = packet.length
+    const headerLength = rtpHeaderLength(packet, length)
+    if (headerLength < 0) return 'malformed'
+    const ssrc = readUint32(packet, 8)
+    const top = this.#rtpTop.get(ssrc) ?? -1
+    const index = estimateIndex(top, (packet[2]! << 8) | packet[3]!)
+    if (index > top) this.#rtpTop.set(ssrc, index)
+    const buf = workBuffer(packet, length + this.#transform.rtpTagLength, out)
+    this.#transform.sealRtp(buf, headerLength, length, ssrc, index)
+    return buf
+  }
+
+  /** The SRTCP packet for an RTCP (compound) packet; its SRTCP index counts from 0 per SSRC. */
+  protectRtcp(packet: Uint8Array, out?: Uint8Array): Uint8Array | 'malformed' {
+    const length = packet.length
+    if (length < RTCP_HEADER || packet[0]! >> 6 !== 2) return 'malformed'
+    const ssrc = readUint32(packet, 4)
+    const index = this.#rtcpNext.get(ssrc) ?? 0
+    this.#rtcpNext.set(ssrc, (index + 1) & SRTCP_INDEX_MASK)
+    const buf = workBuffer(packet, length + this.#transform.rtcpTrailerLength, out)
+    this.#transform.sealRtcp(buf, length, ssrc, index)
+    return buf
+  }
+}
+
+interface RemoteStream {
+  rtp: ReplayWindow
+  rtcp: ReplayWindow
+}
+
+export interface SrtpInboundOptions {
+  /** Packets per SSRC the replay window spans, at least 64 (RFC 3711 3.3.2); 128 by default. */
+  replayWindow?: number
+}
+
+export class SrtpInbound {
+  readonly suite: SrtpSuite
+  #authFailures = 0
+  #replays = 0
+  #malformed = 0
+  readonly #transform: PacketTransform
+  readonly #windowSize: number
+  /** Per SSRC, created by its first packet that authenticates. */
+  readonly #streams = new Map<number, RemoteStream>()
+
+  /** Throws SrtpKeyError when the inline key does not fit the suite. */
+  constructor(suite: SrtpSuite, inlineKey: string, options: SrtpInboundOptions = {}) {
+    this.suite = suite
+    this.#windowSize = replayWindowSize(options.replayWindow)
+    this.#transform = createTransform(suite, inlineKey)
+  }
+
+  /** Packets refused because their tag did not verify. */
+  get authFailures(): number {
+    return this.#authFailures
+  }
+
+  /** Packets refused as already received, or too old for the replay window to tell. */
+  get replays(): number {
+    return this.#replays
+  }
+
+  /** Packets refused as too short or not version 2. */
+  get malformed(): number {
+    return this.#malformed
+  }
+
+  /** The RTP packet inside an SRTP packet, written into `out` when it is large enough. */
+  unprotectRtp(packet: Uint8Array, out?: Uint8Array): Uint8Array | SrtpRefusal {
+    const t = this.#transform
+    const end = packet.length - t.rtpTagLength
+    const headerLength = rtpHeaderLength(packet, end)
+    if (headerLength < 0) return this.#refuse('malformed')
+    const ssrc = readUint32(packet, 8)
+    const stream = this.#streams.get(ssrc)
+    const index = estimateIndex(stream ? stream.rtp.top : -1, (packet[2]! << 8) | packet[3]!)
+    if (stream && !stream.rtp.isFresh(index)) return this.#refuse('replay')
+    const buf = workBuffer(packet, packet.length, out)
+    if (!t.openRtp(buf, headerLength, end, ssrc, index)) return this.#refuse('auth')
+    ;(stream ?? this.#add(ssrc)).rtp.mark(index)
+    return buf.subarray(0, end)
+  }
+
+  /** The RTCP packet inside an SRTCP packet (decrypted when its E flag is set). */
+  unprotectRtcp(packet: Uint8Array, out?: Uint8Array): Uint8Array | SrtpRefusal {
+    const t = this.#transform
+    const length = packet.length
+    if (length < RTCP_HEADER + t.rtcpTrailerLength || packet[0]! >> 6 !== 2) return this.#refuse('malformed')
+    const ssrc = readUint32(packet, 4)
+    const word = readUint32(packet, t.srtcpIndexAt(length))
+    const index = word & SRTCP_INDEX_MASK
+    const stream = this.#streams.get(ssrc)
+    if (stream && !stream.rtcp.isFresh(index)) return this.#refuse('replay')
+    const buf = workBuffer(packet, length, out)
+    const end = t.openRtcp(buf, length, ssrc, index, word > SRTCP_INDEX_MASK)
+    if (end < 0) return this.#refuse('auth')
+    ;(stream ?? this.#add(ssrc)).rtcp.mark(index)
+    return buf.subarray(0, end)
+  }
+
+  #add(ssrc: number): RemoteStream {
+    const stream = { rtp: new ReplayWindow(this.#windowSize), rtcp: new ReplayWindow(this.#windowSize) }
+    this.#streams.set(ssrc, stream)
+    return stream
+  }
+
+  #refuse(why: SrtpRefusal): SrtpRefusal {
+    if (why === 'auth') this.#authFailures++
+    else if (why === 'replay') this.#replays++
+    else this.#malformed++
+    return why
+  }
+}

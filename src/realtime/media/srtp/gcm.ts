@@ -1,0 +1,117 @@
+// AEAD_AES_128_GCM (RFC 7714): a 16-byte tag, the RTP header as associated data (section 8),
+// and for SRTCP the header and SSRC plus the E flag and index word as associated data, with the
+// tag before that word (section 9). Node's GCM ciphers take their IV at creation, so each packet
+// has its own.
+import { createCipheriv, createDecipheriv } from 'node:crypto'
+import type { SessionKeys } from './keys.ts'
+import { writeUint32, type PacketTransform } from './transform.ts'
+
+const TAG = 16
+const SRTCP_INDEX_BYTES = 4
+
+class GcmStream {
+  readonly #key: Uint8Array
+  readonly #salt: Uint8Array
+  readonly #iv = new Uint8Array(12)
+
+  constructor(keys: SessionKeys) {
+    this.#key = keys.encryption
+    this.#salt = keys.salt
+  }
+
+  /** The 12-byte IV: salt ^ (00 00 || SSRC || high || low), where high || low is 48 bits. */
+  iv(ssrc: number, high: number, low: number): Uint8Array {
+    const iv = this.#iv
+    iv.set(this.#salt)
+    iv[2]! ^= ssrc >>> 24
+    iv[3]! ^= (ssrc >>> 16) & 0xff
+    iv[4]! ^= (ssrc >>> 8) & 0xff
+    iv[5]! ^= ssrc & 0xff
+    iv[6]! ^= (high >>> 8) & 0xff
+    iv[7]! ^= high & 0xff
+    iv[8]! ^= low >>> 24
+    iv[9]! ^= (low >>> 16) & 0xff
+    iv[10]! ^= (low >>> 8) & 0xff
+    iv[11]! ^= low & 0xff
+    return iv
+  }
+
+  /** Encrypts [from, end) in place with `aad` and writes the tag at `end`. */
+  seal(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array): void {
+    const cipher = createCipheriv('aes-128-gcm', this.#key, iv, { authTagLength: TAG })
+    cipher.setAAD(aad)
+    const sealed = cipher.update(buf.subarray(from, end))
+    cipher.final()
+    buf.set(sealed, from)
+    buf.set(cipher.getAuthTag(), end)
+  }
+
+  /** Checks the tag at `end` and decrypts [from, end) in place; false when the tag is wrong. */
+  open(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array): boolean {
+    const decipher = createDecipheriv('aes-128-gcm', this.#key, iv, { authTagLength: TAG })
+    decipher.setAAD(aad)
+    decipher.setAuthTag(buf.subarray(end, end + TAG))
+    const opened = decipher.update(buf.subarray(from, end))
+    try {
+      decipher.final()
+    } catch {
+      return false
+    }
+    buf.set(opened, from)
+    return true
+  }
+}
+
+export class GcmTransform implements PacketTransform {
+  readonly rtpTagLength = TAG
+  readonly rtcpTrailerLength = TAG + SRTCP_INDEX_BYTES
+  readonly #rtp: GcmStream
+  readonly #rtcp: GcmStream
+  readonly #rtcpAad = new Uint8Array(8 + SRTCP_INDEX_BYTES)
+
+  constructor(rtp: SessionKeys, rtcp: SessionKeys) {
+    this.#rtp = new GcmStream(rtp)
+    this.#rtcp = new GcmStream(rtcp)
+  }
+
+  sealRtp(buf: Uint8Array, headerLength: number, end: number, ssrc: number, index: number): void {
+    const iv = this.#rtp.iv(ssrc, Math.floor(index / 0x100000000), index >>> 0)
+    this.#rtp.seal(buf, headerLength, end, iv, buf.subarray(0, headerLength))
+  }
+
+  openRtp(buf: Uint8Array, headerLength: number, end: number, ssrc: number, index: number): boolean {
+    const iv = this.#rtp.iv(ssrc, Math.floor(index / 0x100000000), index >>> 0)
+    return this.#rtp.open(buf, headerLength, end, iv, buf.subarray(0, headerLength))
+  }
+
+  sealRtcp(buf: Uint8Array, end: number, ssrc: number, index: number): number {
+    const word = (0x80000000 | index) >>> 0
+    const aad = this.#rtcpAad
+    aad.set(buf.subarray(0, 8))
+    writeUint32(aad, 8, word)
+    this.#rtcp.seal(buf, 8, end, this.#rtcp.iv(ssrc, 0, index), aad)
+    writeUint32(buf, end + TAG, word)
+    return end + this.rtcpTrailerLength
+  }
+
+  srtcpIndexAt(length: number): number {
+    return length - SRTCP_INDEX_BYTES
+  }
+
+  openRtcp(buf: Uint8Array, length: number, ssrc: number, index: number, encrypted: boolean): number {
+    const wordAt = length - SRTCP_INDEX_BYTES
+    const end = wordAt - TAG
+    const iv = this.#rtcp.iv(ssrc, 0, index)
+    if (!encrypted) {
+      // Unencrypted SRTCP authenticates the whole RTCP packet as associated data (RFC 7714 section 9).
+      const aad = new Uint8Array(end + SRTCP_INDEX_BYTES)
+      aad.set(buf.subarray(0, end))
+      aad.set(buf.subarray(wordAt, length), end)
+      return this.#rtcp.open(buf, end, end, iv, aad) ? end : -1
+    }
+    const aad = this.#rtcpAad
+    aad.set(buf.subarray(0, 8))
+    aad.set(buf.subarray(wordAt, length), 8)
+    return this.#rtcp.open(buf, 8, end, iv, aad) ? end : -1
+  }
+}
