@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { serializeRtp, type RtpPacket } from '../../../src/realtime/media/rtp/index.ts'
-import { SRTP_SUITES, SrtpInbound, SrtpOutbound, generateInlineKey, type SrtpSuite } from '../../../src/realtime/media/srtp/index.ts'
+import { AesCmTransform } from '../../../src/realtime/media/srtp/cm.ts'
+import { GcmTransform } from '../../../src/realtime/media/srtp/gcm.ts'
+import { decodeInlineKey, SRTP_SUITES, SrtpInbound, SrtpOutbound, generateInlineKey, type SrtpSuite } from '../../../src/realtime/media/srtp/index.ts'
+import { deriveSessionKeys } from '../../../src/realtime/media/srtp/keys.ts'
 
 const SUITES = Object.keys(SRTP_SUITES) as SrtpSuite[]
 const toHex = (b: Uint8Array | string) => (typeof b === 'string' ? b : Buffer.from(b).toString('hex'))
@@ -92,6 +95,20 @@ describe.each(SUITES)('%s', (suite) => {
       expect(toHex(bytes(inb.unprotectRtp(bytes(out.protectRtp(rtp(seq))))))).toBe(toHex(rtp(seq)))
     }
     expect(inb.authFailures).toBe(0)
+  })
+
+  test('after sequence number 65535 the sender encrypts with rollover counter 1', () => {
+    const key = generateInlineKey(suite)
+    const out = new SrtpOutbound(suite, key)
+    for (const seq of [65534, 65535]) out.protectRtp(rtp(seq))
+    const sealed = bytes(out.protectRtp(rtp(65536 + 2)))
+    const master = decodeInlineKey(suite, key)
+    const [rtpKeys, rtcpKeys] = [deriveSessionKeys(suite, master, 'rtp'), deriveSessionKeys(suite, master, 'rtcp')]
+    const transform = SRTP_SUITES[suite].aead ? new GcmTransform(rtpKeys, rtcpKeys) : new AesCmTransform(rtpKeys, rtcpKeys, rtpTagBytes, rtcpTagBytes)
+    const expected = new Uint8Array(sealed.length)
+    expected.set(rtp(65536 + 2))
+    transform.sealRtp(expected, 12, 172, 0x11223344, 65536 + 2)
+    expect(toHex(sealed)).toBe(toHex(expected))
   })
 
   test('out-of-order packets inside the window decrypt, including one from before a wrap', () => {
