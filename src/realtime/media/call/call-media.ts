@@ -6,7 +6,7 @@ import type { MediaClock, Subscription } from '../clock.ts'
 import { DtmfReceiver, dtmfPackets, InbandDtmfDetector, isDtmfDigit, type DtmfEvent, type DtmfSendPacket } from '../dtmf/index.ts'
 import { JitterBuffer, type JitterStats } from '../jitter/index.ts'
 import type { StereoRecorder } from '../recorder/index.ts'
-import { RtpSession, type BoundPorts, type RtpPacket, type RtpSessionStats } from '../rtp/index.ts'
+import { RtpSession, type BoundPorts, type RtpPacket, type RtpSessionStats, type RtpSrtpKeys } from '../rtp/index.ts'
 import { createAudioCodec, ENGINE_RATE, type AudioCodec } from './codec-adapter.ts'
 import { dtmfTones } from './dtmf-tones.ts'
 import { OutputQueue, type PlaybackHandle } from './output-queue.ts'
@@ -44,6 +44,8 @@ export interface CallMediaStats {
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
 const canSend = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'sendonly'
 const canReceive = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'recvonly'
+/** The SDES keys the offer/answer agreed, when it agreed SRTP (a structural read: plain media has none). */
+const srtpOf = (m: NegotiatedMedia): RtpSrtpKeys | undefined => (m as { srtp?: RtpSrtpKeys }).srtp
 
 export class CallMedia {
   private media: NegotiatedMedia
@@ -84,6 +86,7 @@ export class CallMedia {
       trustedAddresses: opts.trustedAddresses,
       onPacket: (p, at) => this.onPacket(p, at),
       onBye: opts.onBye,
+      srtp: srtpOf(opts.media),
     })
     this.sub = this.subscribe()
   }
@@ -134,9 +137,11 @@ export class CallMedia {
     this.opts.onDtmf?.({ digit: digit.toUpperCase(), durationMs, source: 'sip-info' })
   }
 
-  /** A re-INVITE: new remote address, direction (hold/unhold), ptime or codec. */
+  /** A re-INVITE: new remote address, direction (hold/unhold), ptime, codec or SRTP keys. */
   update(media: NegotiatedMedia): void {
     if (this.closed) throw new Error('call media is closed')
+    // first, so keys that do not fit their suite leave the call as it was
+    this.session.setSrtp(srtpOf(media))
     const wasSending = canSend(this.media)
     if (media.codec.name !== this.media.codec.name || media.codec.payloadType !== this.media.codec.payloadType) {
       this.codec.close()

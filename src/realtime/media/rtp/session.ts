@@ -1,11 +1,15 @@
 // One RTP session over real UDP sockets: one SSRC, sequence numbers and timestamps, strict
 // symmetric latching of the remote address, and RTCP sender/receiver reports with the loss,
-// jitter and round-trip figures they carry.
+// jitter and round-trip figures they carry. With SDES keys it speaks SRTP and SRTCP: every
+// packet sent is protected, every packet received is unprotected before it is parsed, and only
+// a packet that authenticates can latch the remote address.
 
 import { looksLikeRtcp, parseRtp, RtpParseError, type RtpPacket } from './packet.ts'
 import type { BoundPorts, UdpSocket } from './port-pool.ts'
 import { parseRtcp, serializeRtcp, SDES_CNAME, type ReportBlock, type RtcpPacket } from './rtcp.ts'
 import { ntpFromUnixMs, ReceiveStats, roundTripMs } from './stats.ts'
+import { createHash } from 'node:crypto'
+import { isSrtpSuite, SrtpInbound, SrtpKeyError, SrtpOutbound, type SrtpRefusal } from '../srtp/index.ts'
 
 export interface RemoteEndpoint {
   address: string
@@ -28,6 +32,29 @@ export interface RtpSessionOptions {
   onBye?: () => void
   /** After each incoming RTCP compound packet has been applied to the stats. */
   onRtcp?: (packets: RtcpPacket[]) => void
+  /** SDES keys: when present the session speaks SRTP/SRTCP only. */
+  srtp?: RtpSrtpKeys
+}
+
+/**
+ * The crypto suite and the two base64 inline keys an SDES exchange agreed: `sendKey` protects
+ * what we send (the key in our a=crypto), `receiveKey` unprotects what the peer sends (its key).
+ */
+export interface RtpSrtpKeys {
+  suite: string
+  sendKey: string
+  receiveKey: string
+}
+
+/** Incoming packets dropped because SRTP refused them; counted across re-keys. */
+export interface RtpSrtpStats {
+  suite: string
+  /** The authentication tag did not verify (forged, corrupted, or under another key). */
+  authFailures: number
+  /** Already received, or older than the replay window. */
+  replays: number
+  /** Too short to be SRTP/SRTCP, or not version 2. */
+  malformed: number
 }
 
 export interface RtpSessionStats {
@@ -51,6 +78,25 @@ export interface RtpSessionStats {
   /** Sends the kernel refused (usually ICMP port unreachable from a peer that went away). */
   sendErrors: number
   latchedTo?: string
+  /** Present while the session speaks SRTP. */
+  srtp?: RtpSrtpStats
+}
+
+/** Largest RTP packet the session sends, and the most any suite adds to one (the GCM tag). */
+const MAX_RTP = 1500
+const MAX_SRTP_OVERHEAD = 16
+
+/** A one-way digest of a key, to tell whether a re-INVITE changed it without keeping the key. */
+const fingerprint = (suite: string, key: string) => createHash('sha256').update(suite).update('\0').update(key).digest('base64')
+
+interface SrtpState {
+  suite: string
+  out: SrtpOutbound
+  sendPrint: string
+  in: SrtpInbound
+  receivePrint: string
+  /** After a re-key, the peer's old context, until a packet authenticates under the new key. */
+  previousIn: SrtpInbound | undefined
 }
 
 const randomU32 = () => crypto.getRandomValues(new Uint32Array(1))[0]!
@@ -74,12 +120,15 @@ export class RtpSession {
   private remoteReport: ReportBlock | undefined
   private rttMs: number | undefined
   private readonly timer: ReturnType<typeof setInterval>
-  private readonly sendBuf = new Uint8Array(1500)
+  private readonly sendBuf = new Uint8Array(MAX_RTP + MAX_SRTP_OVERHEAD)
   private sendView = this.sendBuf.subarray(0, 0)
   private sdpRtp: { address: string; port: number }
   private closed = false
+  private srtp: SrtpState | undefined
+  private readonly srtpRefused: Record<SrtpRefusal, number> = { auth: 0, replay: 0, malformed: 0 }
 
   constructor(private readonly opts: RtpSessionOptions) {
+    this.setSrtp(opts.srtp)
     this.remote = opts.remote
     this.sdpRtp = { address: opts.remote.address, port: opts.remote.rtpPort }
     this.now = opts.now ?? (() => performance.now())
@@ -102,13 +151,36 @@ export class RtpSession {
     this.latchedRtcp = undefined
   }
 
+  /**
+   * New SDES keys from a re-INVITE, or `undefined` to fall back to plain RTP. A direction whose
+   * suite and key did not change keeps its context (and with it the rollover counter and replay
+   * window); a new receive key keeps the old one as a fallback until the peer's first packet
+   * under the new key authenticates, so packets in flight across the re-key are not dropped.
+   * Throws SrtpKeyError (which never quotes a key) when a key does not fit the suite.
+   */
+  setSrtp(keys: RtpSrtpKeys | undefined): void {
+    if (!keys) {
+      this.srtp = undefined
+      return
+    }
+    const { suite } = keys
+    if (!isSrtpSuite(suite)) throw new SrtpKeyError(`unsupported SRTP crypto suite ${JSON.stringify(suite)}`)
+    const sendPrint = fingerprint(suite, keys.sendKey)
+    const receivePrint = fingerprint(suite, keys.receiveKey)
+    const was = this.srtp
+    const out = was?.sendPrint === sendPrint ? was.out : new SrtpOutbound(suite, keys.sendKey)
+    const keepIn = was?.receivePrint === receivePrint
+    const inbound = keepIn ? was.in : new SrtpInbound(suite, keys.receiveKey)
+    this.srtp = { suite, out, sendPrint, in: inbound, receivePrint, previousIn: keepIn ? was.previousIn : was?.in }
+  }
+
   /** Sends one packet; `timestamp` is relative to the session's random base. */
   send(payloadType: number, payload: Uint8Array, timestamp: number, marker = false): void {
     if (this.closed) return
     // Written in place, without per-packet objects: the send instant is where a GC pause hurts.
     const buf = this.sendBuf
     const len = 12 + payload.length
-    if (len > buf.length) return
+    if (len > MAX_RTP) return
     const ts = (this.tsBase + timestamp) >>> 0
     buf[0] = 0x80
     buf[1] = (marker ? 0x80 : 0) | (payloadType & 0x7f)
@@ -125,7 +197,14 @@ export class RtpSession {
     buf.set(payload, 12)
     if (this.sendView.length !== len) this.sendView = buf.subarray(0, len)
     this.seq = (this.seq + 1) & 0xffff
-    if (!this.transmit(this.opts.ports.rtp, this.sendView, this.latchedRtp ?? this.sdpRtp)) return
+    let bytes: Uint8Array = this.sendView
+    if (this.srtp) {
+      // sealed in place: sendBuf has room for the tag after the packet
+      const sealed = this.srtp.out.protectRtp(bytes, buf)
+      if (typeof sealed === 'string') return
+      bytes = sealed
+    }
+    if (!this.transmit(this.opts.ports.rtp, bytes, this.latchedRtp ?? this.sdpRtp)) return
     this.packetsSent++
     this.octetsSent += payload.length
     this.lastRtpTs = ts
@@ -152,6 +231,9 @@ export class RtpSession {
       malformedPackets: this.malformed,
       sendErrors: this.sendErrors,
       latchedTo: this.latchedRtp ? `${this.latchedRtp.address}:${this.latchedRtp.port}` : undefined,
+      ...(this.srtp && {
+        srtp: { suite: this.srtp.suite, authFailures: this.srtpRefused.auth, replays: this.srtpRefused.replay, malformed: this.srtpRefused.malformed },
+      }),
     }
   }
 
@@ -164,23 +246,48 @@ export class RtpSession {
     this.opts.ports.setHandlers(() => {}, () => {})
   }
 
-  private accepts(address: string, port: number, rtcp: boolean): boolean {
+  /** Whether a datagram from there may be looked at: the latched source, or before the latch a trusted address. */
+  private admits(address: string, port: number, rtcp: boolean): boolean {
     const latched = rtcp ? this.latchedRtcp : this.latchedRtp
     if (latched) return latched.address === address && latched.port === port
-    const trusted = address === this.remote.address || (this.opts.trustedAddresses ?? []).includes(address)
-    if (!trusted) return false
-    if (rtcp) this.latchedRtcp = { address, port }
-    else this.latchedRtp = { address, port }
-    return true
+    return address === this.remote.address || (this.opts.trustedAddresses ?? []).includes(address)
+  }
+
+  private latch(address: string, port: number, rtcp: boolean): void {
+    if (rtcp) this.latchedRtcp ??= { address, port }
+    else this.latchedRtp ??= { address, port }
+  }
+
+  /** The plain packet inside an SRTP/SRTCP one, decrypted in place; undefined (and counted) when refused. */
+  private unprotect(srtp: SrtpState, data: Uint8Array, rtcp: boolean): Uint8Array | undefined {
+    const opened = rtcp ? srtp.in.unprotectRtcp(data, data) : srtp.in.unprotectRtp(data, data)
+    if (typeof opened !== 'string') {
+      srtp.previousIn = undefined
+      return opened
+    }
+    // a refused packet is left as it came, so the key before a re-key can still try it
+    if (opened === 'auth' && srtp.previousIn) {
+      const old = rtcp ? srtp.previousIn.unprotectRtcp(data, data) : srtp.previousIn.unprotectRtp(data, data)
+      if (typeof old !== 'string') return old
+    }
+    this.srtpRefused[opened]++
+    return undefined
   }
 
   private onDatagram(data: Uint8Array, port: number, address: string, onRtcpPort: boolean): void {
     if (this.closed) return
     const isRtcp = onRtcpPort || (this.remote.rtcpMux && looksLikeRtcp(data))
-    if (!this.accepts(address, port, isRtcp)) {
+    if (!this.admits(address, port, isRtcp)) {
       this.rejected++
       return
     }
+    // Only a packet that authenticates may latch: a spoofed source must not steal the stream.
+    if (this.srtp) {
+      const opened = this.unprotect(this.srtp, data, isRtcp)
+      if (!opened) return
+      data = opened
+    }
+    this.latch(address, port, isRtcp)
     const arrivalMs = this.now()
     try {
       if (isRtcp) this.onRtcp(parseRtcp(data), arrivalMs)
@@ -238,7 +345,13 @@ export class RtpSession {
       ? (this.latchedRtp ?? { address: this.remote.address, port: this.remote.rtpPort })
       : (this.latchedRtcp ?? { address: this.remote.address, port: this.remote.rtcpPort })
     const socket = this.remote.rtcpMux ? this.opts.ports.rtp : this.opts.ports.rtcp
-    this.transmit(socket, serializeRtcp(packets), to)
+    let bytes = serializeRtcp(packets)
+    if (this.srtp) {
+      const sealed = this.srtp.out.protectRtcp(bytes)
+      if (typeof sealed === 'string') return
+      bytes = sealed
+    }
+    this.transmit(socket, bytes, to)
   }
 
   /** A send can fail with the ICMP error of an earlier one (ECONNREFUSED); count it, carry on. */
