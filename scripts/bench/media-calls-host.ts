@@ -6,12 +6,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tone } from '../../src/realtime/media/codec/index.ts'
 import { MediaEngine, PacingHistogram, type BoundPorts, type CallMedia } from '../../src/realtime/media/index.ts'
+import type { RtpSrtpKeys } from '../../src/realtime/media/rtp/index.ts'
+import type { NegotiatedMedia } from '../../src/realtime/telephony/sdp/index.ts'
 import { loopbackPcmu } from '../../test/helpers/loopback-media.ts'
 
 export interface HostFigures {
   pacing: ReturnType<PacingHistogram['toJSON']>
   received: number
   lost: number
+  /** Incoming SRTP packets dropped as forged, replayed or malformed (0 without SRTP). */
+  srtpRefused: number
   clock: { lateP99: number; busyP99: number; busyMax: number; sendP99: number }
 }
 
@@ -29,10 +33,13 @@ export class CallsHost {
     return this.ports.map((p) => p.port)
   }
 
-  async start(peerPorts: number[]): Promise<void> {
+  /** `srtp`: per call, the SDES keys of an SRTP call (send = ours); plain RTP without. */
+  async start(peerPorts: number[], srtp?: RtpSrtpKeys[]): Promise<void> {
     const agentAudio = tone(440, 16000, 16000 * 60, 6000)
     for (let i = 0; i < this.ports.length; i++) {
-      const call = await this.engine!.startCall(`bench_${this.ports[i]!.port}`, this.ports[i]!, loopbackPcmu(peerPorts[i]!), { onAudio: () => {} })
+      // the negotiated media as the SDP layer hands it over, with the SDES keys when SRTP was agreed
+      const over = (srtp ? { srtp: srtp[i]! } : {}) as unknown as Partial<NegotiatedMedia>
+      const call = await this.engine!.startCall(`bench_${this.ports[i]!.port}`, this.ports[i]!, loopbackPcmu(peerPorts[i]!, over), { onAudio: () => {} })
       call.play(agentAudio)
       this.calls.push(call)
     }
@@ -54,6 +61,10 @@ export class CallsHost {
       pacing: pacing.toJSON(),
       received: this.calls.reduce((s, c) => s + c.stats().rtp.packetsReceived, 0),
       lost: this.calls.reduce((s, c) => s + c.stats().jitter.lost + c.stats().jitter.late, 0),
+      srtpRefused: this.calls.reduce((s, c) => {
+        const r = c.stats().rtp.srtp
+        return s + (r ? r.authFailures + r.replays + r.malformed : 0)
+      }, 0),
       clock: { lateP99: clock.lateness.percentile(99), busyP99: clock.busy.percentile(99), busyMax: clock.busy.maxMs, sendP99: clock.sendPhase.percentile(99) },
     }
   }
@@ -65,14 +76,14 @@ export class CallsHost {
   }
 }
 
-type Request = { id: number; cmd: 'open'; n: number; rtp: { min: number; max: number } } | { id: number; cmd: 'start'; peerPorts: number[] } | { id: number; cmd: 'reset' | 'figures' | 'stop' }
+type Request = { id: number; cmd: 'open'; n: number; rtp: { min: number; max: number } } | { id: number; cmd: 'start'; peerPorts: number[]; srtp?: RtpSrtpKeys[] } | { id: number; cmd: 'reset' | 'figures' | 'stop' }
 
 declare const self: Worker
 if (!Bun.isMainThread) {
   const host = new CallsHost()
   self.onmessage = async (ev: MessageEvent<Request>) => {
     const m = ev.data
-    const value = m.cmd === 'open' ? await host.open(m.n, m.rtp) : m.cmd === 'start' ? await host.start(m.peerPorts) : m.cmd === 'reset' ? host.reset() : m.cmd === 'figures' ? host.figures() : await host.stop()
+    const value = m.cmd === 'open' ? await host.open(m.n, m.rtp) : m.cmd === 'start' ? await host.start(m.peerPorts, m.srtp) : m.cmd === 'reset' ? host.reset() : m.cmd === 'figures' ? host.figures() : await host.stop()
     self.postMessage({ id: m.id, value })
   }
   // messages posted before a worker's module graph has loaded are lost: the host says when it listens
@@ -103,7 +114,7 @@ export class WorkerCallsHost {
   }
 
   open = (n: number, rtp: { min: number; max: number }) => this.ask<number[]>({ cmd: 'open', n, rtp })
-  start = (peerPorts: number[]) => this.ask<void>({ cmd: 'start', peerPorts })
+  start = (peerPorts: number[], srtp?: RtpSrtpKeys[]) => this.ask<void>({ cmd: 'start', peerPorts, srtp })
   reset = () => this.ask<void>({ cmd: 'reset' })
   figures = () => this.ask<HostFigures>({ cmd: 'figures' })
   stop = async () => {

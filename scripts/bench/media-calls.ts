@@ -4,16 +4,24 @@
 // Each N runs on the main thread (the in-process path, CALL_WORKERS=0: the baseline) and in
 // W worker threads, each with its own media engine and clock carrying N/W whole calls, as
 // the call workers do. Prints CPU and RSS per call and the outgoing pacing error.
-//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [N ...] (default 100 200 400 800)
+// --srtp: each N and W runs twice, plain RTP and then SRTP (SDES keys per call, both ways;
+// suite AES_CM_128_HMAC_SHA1_80 or SRTP_SUITE), and prints SRTP's CPU per call and send
+// lateness p99 against RTP's from the same run.
+//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp] [N ...] (default 100 200 400 800)
 import { loadavg } from 'node:os'
 import { PacingHistogram } from '../../src/realtime/media/index.ts'
+import type { RtpSrtpKeys } from '../../src/realtime/media/rtp/index.ts'
+import { generateInlineKey, isSrtpSuite, type SrtpSuite } from '../../src/realtime/media/srtp/index.ts'
 import { CallsHost, WorkerCallsHost } from './media-calls-host.ts'
 import { JsonLinesChild } from './json-lines-child.ts'
 
 const args = process.argv.slice(2)
 const wi = args.indexOf('--workers')
 const modes = wi >= 0 ? args[wi + 1]!.split(',').map(Number) : [0, 1, 2]
-const counts = args.filter((_, i) => i !== wi && i !== wi + 1).map(Number).filter((n) => n > 0)
+const counts = args.filter((_, i) => wi < 0 || (i !== wi && i !== wi + 1)).map(Number).filter((n) => n > 0)
+const withSrtp = args.includes('--srtp')
+const suite = process.env.SRTP_SUITE ?? 'AES_CM_128_HMAC_SHA1_80'
+if (!isSrtpSuite(suite)) throw new Error(`SRTP_SUITE ${suite} is not a supported suite`)
 const Ns = counts.length ? counts : [100, 200, 400, 800]
 const WARMUP_MS = 3000
 const WINDOW_MS = 10_000
@@ -22,19 +30,33 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms)) // the benchm
 
 type Host = { [K in 'open' | 'start' | 'reset' | 'figures' | 'stop']: (...a: Parameters<CallsHost[K]>) => Promise<Awaited<ReturnType<CallsHost[K]>>> }
 
-async function run(n: number, workers: number) {
+/** Crossed SDES keys for one call: ours for the host, the mirror image for the far end. */
+function callKeys(s: SrtpSuite): { host: RtpSrtpKeys; peer: RtpSrtpKeys } {
+  const ours = generateInlineKey(s)
+  const theirs = generateInlineKey(s)
+  return { host: { suite: s, sendKey: ours, receiveKey: theirs }, peer: { suite: s, sendKey: theirs, receiveKey: ours } }
+}
+
+async function run(n: number, workers: number, srtp = false) {
   Bun.gc(true)
   const rssBefore = process.memoryUsage().rss
-  const local = (h: CallsHost): Host => ({ open: async (n, r) => h.open(n, r), start: async (p) => h.start(p), reset: async () => h.reset(), figures: async () => h.figures(), stop: async () => h.stop() })
+  const local = (h: CallsHost): Host => ({ open: async (n, r) => h.open(n, r), start: async (p, k) => h.start(p, k), reset: async () => h.reset(), figures: async () => h.figures(), stop: async () => h.stop() })
   const hosts: Host[] = workers === 0 ? [local(new CallsHost())] : Array.from({ length: workers }, () => new WorkerCallsHost())
   const slice = Math.floor((PORTS.max - PORTS.min + 1) / hosts.length / 2) * 2
   const shares = hosts.map((_, i) => Math.floor(n / hosts.length) + (i < n % hosts.length ? 1 : 0))
   const ours = await Promise.all(hosts.map((h, i) => h.open(shares[i]!, { min: PORTS.min + i * slice, max: PORTS.min + (i + 1) * slice - 1 })))
+  const keys = srtp ? ours.flat().map(() => callKeys(suite as SrtpSuite)) : undefined
   const peer = new JsonLinesChild(new URL('./media-peer.ts', import.meta.url).pathname)
-  peer.send({ cmd: 'open', targets: ours.flat() })
+  peer.send({ cmd: 'open', targets: ours.flat(), keys: keys?.map((k) => k.peer) })
   const { ports: peerPorts } = (await peer.next()) as { ports: number[] }
   let at = 0
-  await Promise.all(hosts.map((h, i) => h.start(peerPorts.slice(at, (at += ours[i]!.length)))))
+  await Promise.all(
+    hosts.map((h, i) => {
+      const from = at
+      at += ours[i]!.length
+      return h.start(peerPorts.slice(from, at), keys?.slice(from, at).map((k) => k.host))
+    }),
+  )
   peer.send({ cmd: 'start' })
   await wait(WARMUP_MS)
   await Promise.all(hosts.map((h) => h.reset()))
@@ -50,8 +72,9 @@ async function run(n: number, workers: number) {
   for (const f of figures) pacing.merge(PacingHistogram.from(f.pacing))
   const received = figures.reduce((s, f) => s + f.received, 0)
   const lost = figures.reduce((s, f) => s + f.lost, 0)
+  const srtpRefused = figures.reduce((s, f) => s + f.srtpRefused, 0)
   peer.send({ cmd: 'stop' })
-  const far = (await peer.next()) as { gapDeviationP99Ms: number }
+  const far = (await peer.next()) as { gapDeviationP99Ms: number; refused: number; received: number }
   await peer.proc.exited
   await Promise.all(hosts.map((h) => h.stop()))
   const cpuMs = (cpu.user + cpu.system) / 1000
@@ -65,23 +88,41 @@ async function run(n: number, workers: number) {
     lossPct: received ? (lost / (received + lost)) * 100 : 0,
     load: loadavg()[0]!,
     clockLateP99: Math.max(...figures.map((f) => f.clock.lateP99)),
+    /** SRTP packets refused: by the calls, and by the far ends (which open what the calls sent). */
+    srtpRefused,
+    peerRefused: far.refused,
+    peerReceived: far.received,
   }
 }
+
+type Result = Awaited<ReturnType<typeof run>>
 
 console.log(`media loopback benchmark: ${WARMUP_MS / 1000} s warm-up, ${WINDOW_MS / 1000} s window per N; far ends in a second process`)
 console.log('workers 0 = every call on the main thread (the baseline); W > 0 = W threads, each its own engine and clock')
 // A short discarded run first, so JIT code and allocator pools do not count as per-call memory.
 await run(10, 0)
 await run(10, Math.max(...modes, 1))
-console.log('    N  W  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  p99 vs W=0  peer gap p99  lost+late  clock late p99  load1')
+if (withSrtp) await run(10, 0, true)
+if (withSrtp) console.log(`SRTP rows: ${suite}, SDES keys per call; each follows the RTP row of the same N and W`)
+const media = withSrtp ? ' media' : ''
+console.log(`    N  W${media}  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  p99 vs W=0  peer gap p99  lost+late  clock late p99  load1`)
+const row = (n: number, w: number, r: Result, baseP99: number, label: string) => {
+  const late = r.late.map((x) => x.toFixed(1)).join(' / ')
+  console.log(
+    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(2).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${r.peerGapP99.toFixed(1).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${r.load.toFixed(2).padStart(6)}`,
+  )
+}
 for (const n of Ns) {
   let baseP99 = 0
   for (const w of modes) {
     const r = await run(n, w)
     if (w === modes[0]) baseP99 = r.late[1]!
-    const late = r.late.map((x) => x.toFixed(1)).join(' / ')
+    row(n, w, r, baseP99, withSrtp ? '   rtp' : '')
+    if (!withSrtp) continue
+    const s = await run(n, w, true)
+    row(n, w, s, baseP99, '  srtp')
     console.log(
-      `${String(n).padStart(5)} ${String(w).padStart(2)} ${r.cpuPerCallPct.toFixed(2).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${r.peerGapP99.toFixed(1).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${r.load.toFixed(2).padStart(6)}`,
+      `          srtp/rtp: cpu/call x${(s.cpuPerCallPct / r.cpuPerCallPct).toFixed(2)}, send late p99 ${r.late[1]!.toFixed(1)} -> ${s.late[1]!.toFixed(1)} ms; refused by the calls ${s.srtpRefused}, by the far ends ${s.peerRefused} of ${s.peerReceived + s.peerRefused}`,
     )
   }
 }
