@@ -11,7 +11,7 @@
 import { loadavg } from 'node:os'
 import { PacingHistogram } from '../../src/realtime/media/index.ts'
 import type { RtpSrtpKeys } from '../../src/realtime/media/rtp/index.ts'
-import { generateInlineKey, isSrtpSuite, type SrtpSuite } from '../../src/realtime/media/srtp/index.ts'
+import { generateInlineKey, isSrtpSuite, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
 import { CallsHost, WorkerCallsHost } from './media-calls-host.ts'
 import { JsonLinesChild } from './json-lines-child.ts'
 

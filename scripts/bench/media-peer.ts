@@ -5,7 +5,7 @@
 // counting what does not open.
 import { encodeG711, tone } from '../../src/realtime/media/codec/index.ts'
 import { serializeRtp } from '../../src/realtime/media/rtp/index.ts'
-import { SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../src/realtime/media/srtp/index.ts'
+import { SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
 
 interface LegKeys {
   suite: SrtpSuite

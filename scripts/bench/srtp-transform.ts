@@ -6,7 +6,7 @@
 //   npm install --prefix /tmp/werift werift-rtp@0.8.9
 //   WERIFT_RTP=/tmp/werift/node_modules/werift-rtp bun run scripts/bench/srtp-transform.ts
 import { serializeRtp } from '../../src/realtime/media/rtp/index.ts'
-import { generateInlineKey, SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../src/realtime/media/srtp/index.ts'
+import { generateInlineKey, SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
 
 const PACKETS = Number(process.env.PACKETS ?? 100_000)
 const ROUNDS = Number(process.env.ROUNDS ?? 5)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { inspect } from 'node:util'
 import * as sdpTransform from 'sdp-transform'
-import { decodeInlineKey, parseSdesCrypto, SRTP_SUITES } from '../../../src/realtime/media/srtp/index.ts'
+import { decodeInlineKey, parseSdesCrypto, SRTP_SUITES } from '../../../src/realtime/srtp/index.ts'
 import {
   acceptAnswer,
   answerOffer,

@@ -9,7 +9,7 @@ import type { BoundPorts, UdpSocket } from './port-pool.ts'
 import { parseRtcp, serializeRtcp, SDES_CNAME, type ReportBlock, type RtcpPacket } from './rtcp.ts'
 import { ntpFromUnixMs, ReceiveStats, roundTripMs } from './stats.ts'
 import { createHash } from 'node:crypto'
-import { isSrtpSuite, SrtpInbound, SrtpKeyError, SrtpOutbound, type SrtpRefusal } from '../srtp/index.ts'
+import { isSrtpSuite, SrtpInbound, SrtpKeyError, SrtpOutbound, type SrtpRefusal } from '../../srtp/index.ts'
 
 export interface RemoteEndpoint {
   address: string

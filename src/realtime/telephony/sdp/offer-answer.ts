@@ -4,7 +4,7 @@
 
 import * as sdpTransform from 'sdp-transform'
 import { CODEC_DEFAULTS, ptimeAllowed, TELEPHONE_EVENT_PT, type CodecName, type CodecSpec, type Direction } from './codecs.ts'
-import { generateInlineKey, type SrtpSuite } from '../../media/srtp/index.ts'
+import { generateInlineKey, type SrtpSuite } from '../../srtp/index.ts'
 import { mediaAddressProblem } from './media-address.ts'
 import {
   chooseOfferCrypto,

@@ -6,7 +6,7 @@
 // (and so pino), util.inspect, Bun.inspect, spreading and Object.entries show the suite only.
 // Private fields do not survive a structured clone (a call worker's postMessage) either: send
 // media across a thread with toMediaWire and rebuild it on the other side with fromMediaWire.
-import { decodeInlineKey, isSrtpSuite, parseSdesCrypto, unusableSdesReason, type SdesCrypto, type SrtpSuite } from '../../media/srtp/index.ts'
+import { decodeInlineKey, isSrtpSuite, parseSdesCrypto, unusableSdesReason, type SdesCrypto, type SrtpSuite } from '../../srtp/index.ts'
 
 /**
  * Media encryption of a call:

@@ -4,10 +4,10 @@
 // derivation, the cipher and the tag together; RFC 7714's AEAD_AES_128_GCM SRTP and SRTCP
 // examples, which give the session key and salt directly.
 import { describe, expect, test } from 'bun:test'
-import { AesCmTransform } from '../../../src/realtime/media/srtp/cm.ts'
-import { GcmTransform } from '../../../src/realtime/media/srtp/gcm.ts'
-import { SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../../src/realtime/media/srtp/index.ts'
-import { aesCmKeystream, deriveSessionKeys } from '../../../src/realtime/media/srtp/keys.ts'
+import { AesCmTransform } from '../../../src/realtime/srtp/cm.ts'
+import { GcmTransform } from '../../../src/realtime/srtp/gcm.ts'
+import { SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../../src/realtime/srtp/index.ts'
+import { aesCmKeystream, deriveSessionKeys } from '../../../src/realtime/srtp/keys.ts'
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'))
 const toHex = (b: Uint8Array | string) => (typeof b === 'string' ? b : Buffer.from(b).toString('hex'))

@@ -10,8 +10,8 @@ import {
   SrtpKeyError,
   SrtpOutbound,
   type SrtpSuite,
-} from '../../../src/realtime/media/srtp/index.ts'
-import { deriveSessionKeys } from '../../../src/realtime/media/srtp/keys.ts'
+} from '../../../src/realtime/srtp/index.ts'
+import { deriveSessionKeys } from '../../../src/realtime/srtp/keys.ts'
 
 const SUITES = Object.keys(SRTP_SUITES) as SrtpSuite[]
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'))

@@ -7,7 +7,7 @@ import {
   SrtpInbound,
   SrtpOutbound,
   unusableSdesReason,
-} from '../../../src/realtime/media/srtp/index.ts'
+} from '../../../src/realtime/srtp/index.ts'
 
 const KEY = generateInlineKey('AES_CM_128_HMAC_SHA1_80')
 

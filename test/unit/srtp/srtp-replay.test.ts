@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { estimateIndex, ReplayWindow } from '../../../src/realtime/media/srtp/replay.ts'
+import { estimateIndex, ReplayWindow } from '../../../src/realtime/srtp/replay.ts'
 
 describe('SRTP index estimation (RFC 3711 Appendix A)', () => {
   test('the first packet of a stream has rollover counter 0', () => {

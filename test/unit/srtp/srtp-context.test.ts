@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { serializeRtp, type RtpPacket } from '../../../src/realtime/media/rtp/index.ts'
-import { AesCmTransform } from '../../../src/realtime/media/srtp/cm.ts'
-import { GcmTransform } from '../../../src/realtime/media/srtp/gcm.ts'
-import { decodeInlineKey, SRTP_SUITES, SrtpInbound, SrtpOutbound, generateInlineKey, type SrtpSuite } from '../../../src/realtime/media/srtp/index.ts'
-import { deriveSessionKeys } from '../../../src/realtime/media/srtp/keys.ts'
+import { AesCmTransform } from '../../../src/realtime/srtp/cm.ts'
+import { GcmTransform } from '../../../src/realtime/srtp/gcm.ts'
+import { decodeInlineKey, SRTP_SUITES, SrtpInbound, SrtpOutbound, generateInlineKey, type SrtpSuite } from '../../../src/realtime/srtp/index.ts'
+import { deriveSessionKeys } from '../../../src/realtime/srtp/keys.ts'
 
 const SUITES = Object.keys(SRTP_SUITES) as SrtpSuite[]
 const toHex = (b: Uint8Array | string) => (typeof b === 'string' ? b : Buffer.from(b).toString('hex'))
