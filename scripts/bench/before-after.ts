@@ -4,6 +4,7 @@
 //   bun run scripts/bench/before-after.ts --before TREE [--after TREE] [--rounds 2] http|voice-session [-- ARGS]
 // A tree is a checkout (e.g. `git worktree add /tmp/before <commit>`) whose node_modules exists.
 import { resolve } from 'node:path'
+import { median } from './stats.ts'
 
 type Figures = Record<string, number>
 
@@ -66,7 +67,6 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 console.log(`\n## ${name}: medians of ${rounds} rounds; ratio = after / before`)
 console.log('| figure | before | after | ratio |')
 console.log('|---|---|---|---|')

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { median } from './stats.ts'
 
 const rssMb = () => process.memoryUsage().rss / 1024 / 1024
 // where a file is in this layout, or was before src/ was grouped into layers
@@ -46,7 +47,6 @@ const srcCount = (dir: string): number =>
     return n + (statSync(p).isDirectory() ? srcCount(p) : name.endsWith('.ts') ? 1 : 0)
   }, 0)
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const results = trees.map(() => [] as { modules: number; startMs: number; memMb: number }[])
 for (let r = 0; r < runs; r++) {
   trees.forEach((tree, i) => {

@@ -7,6 +7,7 @@
 //   WERIFT_RTP=/tmp/werift/node_modules/werift-rtp bun run scripts/bench/srtp-transform.ts
 import { serializeRtp } from '../../src/realtime/media/rtp/index.ts'
 import { generateInlineKey, SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
+import { median } from './stats.ts'
 
 const PACKETS = Number(process.env.PACKETS ?? 100_000)
 const ROUNDS = Number(process.env.ROUNDS ?? 5)
@@ -83,7 +84,6 @@ function round(make: () => Path): { send: number; both: number } {
   return { send, both: ((performance.now() - t0) * 1000) / PACKETS }
 }
 
-const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 const makers: (() => Path)[] = [() => copy, ...(['AES_CM_128_HMAC_SHA1_80', 'AES_CM_128_HMAC_SHA1_32', 'AEAD_AES_128_GCM'] as const).map((s) => () => ours(s)), ...(await werift())]
 const names = makers.map((make) => make().name)

@@ -1,0 +1,8 @@
+// Figures the benchmarks report over repeated runs.
+
+/** The middle value; with an even count, the mean of the two middle ones. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
