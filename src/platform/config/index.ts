@@ -4,9 +4,11 @@ import { parseNetworks } from '../net/networks.ts'
 import { parseSchedule } from './durations.ts'
 import { storageSettingsProblem } from './storage.ts'
 import { numberSettingsProblem } from './numbers.ts'
+import { MEDIA_ENCRYPTIONS, srtpSuitesProblem } from './media.ts'
 import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './renamed.ts'
 
 export { RENAMED_KEYS, renamedKeyNotes } from './renamed.ts'
+export { MEDIA_ENCRYPTIONS, parseSrtpSuiteList, type MediaEncryptionSetting } from './media.ts'
 
 /**
  * Every configuration key, its default and its meaning. The README's configuration table is
@@ -36,6 +38,8 @@ export const CONFIG_KEYS = {
   RTP_PORT_MIN: { default: 10000, doc: 'lowest RTP port' },
   RTP_PORT_MAX: { default: 20000, doc: 'highest RTP port' },
   MEDIA_CODECS: { default: 'PCMU,PCMA,opus', doc: 'audio codecs we accept and offer, most preferred first (PCMU, PCMA, opus)' },
+  MEDIA_ENCRYPTION: { default: 'none', doc: 'mediaEncryption a number gets when created without one: none (RTP), optional (SRTP offered with SDES keys, plain RTP accepted) or required (SRTP only; needs TLS signalling): docs/sip.md' },
+  SRTP_SUITES: { default: 'AES_CM_128_HMAC_SHA1_80,AES_CM_128_HMAC_SHA1_32,AEAD_AES_128_GCM', doc: 'SRTP crypto suites we offer and accept with SDES, most preferred first (AES_CM_128_HMAC_SHA1_80, AES_CM_128_HMAC_SHA1_32, AEAD_AES_128_GCM)' },
   MEDIA_PTIME_MS: { default: 20, doc: 'packet time we offer and fall back to, in ms (10-60)' },
   JITTER_MAX_MS: { default: 200, doc: 'upper bound of the adaptive jitter buffer delay, in ms' },
   CALL_WORKERS: { default: 'auto', doc: 'call worker threads carrying whole calls (media, voice session, recording): auto is one per core, 0 keeps every call on the main thread' },
@@ -188,6 +192,9 @@ export function loadConfig(
   } catch (err) {
     throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`)
   }
+  if (!(MEDIA_ENCRYPTIONS as readonly string[]).includes(cfg.MEDIA_ENCRYPTION)) throw new ConfigError(`MEDIA_ENCRYPTION must be none, optional or required, got ${cfg.MEDIA_ENCRYPTION}`)
+  const suitesProblem = srtpSuitesProblem(cfg.SRTP_SUITES)
+  if (suitesProblem) throw new ConfigError(`SRTP_SUITES: ${suitesProblem}`)
   const storageProblem = storageSettingsProblem(cfg)
   if (storageProblem) throw new ConfigError(storageProblem)
   if (cfg.DATABASE_URL && !/^postgres(ql)?:\/\/[^/]/.test(cfg.DATABASE_URL)) {

@@ -1,0 +1,23 @@
+// The media encryption keys: MEDIA_ENCRYPTION (a number's default policy) and SRTP_SUITES.
+// The suite names are those of realtime/srtp, which this layer may not import; a unit test
+// keeps the two lists equal (test/unit/srtp/config-suites.test.ts).
+
+export const MEDIA_ENCRYPTIONS = ['none', 'optional', 'required'] as const
+export type MediaEncryptionSetting = (typeof MEDIA_ENCRYPTIONS)[number]
+
+export const CONFIGURABLE_SRTP_SUITES = ['AES_CM_128_HMAC_SHA1_80', 'AES_CM_128_HMAC_SHA1_32', 'AEAD_AES_128_GCM'] as const
+
+/** The suites of a comma-separated SRTP_SUITES value, in its order. */
+export function parseSrtpSuiteList(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean)
+}
+
+/** Why SRTP_SUITES cannot be used, or undefined. */
+export function srtpSuitesProblem(value: string): string | undefined {
+  const suites = parseSrtpSuiteList(value)
+  if (!suites.length) return `lists no suite; name at least one of ${CONFIGURABLE_SRTP_SUITES.join(', ')}`
+  const unknown = suites.filter((s) => !(CONFIGURABLE_SRTP_SUITES as readonly string[]).includes(s))
+  if (unknown.length) return `unknown suite ${unknown.join(', ')}; the suites are ${CONFIGURABLE_SRTP_SUITES.join(', ')}`
+  if (new Set(suites).size !== suites.length) return 'names a suite twice'
+  return undefined
+}
