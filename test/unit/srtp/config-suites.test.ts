@@ -4,7 +4,7 @@ import { CONFIGURABLE_SRTP_SUITES } from '../../../src/platform/config/media.ts'
 import { SRTP_SUITES } from '../../../src/realtime/srtp/index.ts'
 
 test('the suites SRTP_SUITES may name are exactly the suites the SRTP transform implements', () => {
-  expect([...CONFIGURABLE_SRTP_SUITES].sort()).toEqual(Object.keys(SRTP_SUITES).sort())
+  expect([...CONFIGURABLE_SRTP_SUITES].sort() as string[]).toEqual(Object.keys(SRTP_SUITES).sort())
 })
 
 test('MEDIA_ENCRYPTION and SRTP_SUITES refuse values that would fail a call later, naming the key', () => {

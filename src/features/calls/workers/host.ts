@@ -1,6 +1,7 @@
 // Inside a call worker: the calls it carries, each a LocalConversation on this thread's media
 // engine and clock, driven by the main thread's control messages.
 import { PortPoolExhaustedError, type BoundPorts } from '../../../realtime/media/index.ts'
+import { fromMediaWire } from '../../../realtime/telephony/sdp/index.ts'
 import { LocalConversation, type ConversationDeps, type ConversationEvents } from '../conversation/index.ts'
 import type { TransferOutcome } from '../conversation/index.ts'
 import { PendingReplies, type CallEvent, type FromWorker, type Reply, type ToWorker } from './protocol.ts'
@@ -27,7 +28,7 @@ export class CallHost {
     if (m.t === 'engines') return
     if (m.t === 'reply') return this.pending.settle(m)
     if (m.t === 'release') return this.release(m.cid)
-    if (m.t === 'update') return this.calls.get(m.cid)?.conv?.update(m.media)
+    if (m.t === 'update') return this.calls.get(m.cid)?.conv?.update(fromMediaWire(m.media))
     if (m.t === 'dtmf') return this.calls.get(m.cid)?.conv?.pushDtmf(m.digit)
     if (m.t === 'callerHungUp') return this.calls.get(m.cid)?.conv?.callerHungUp()
     if (m.t === 'shutdown') return void this.d.voice.close().finally(() => this.post({ t: 'shutdown' }))
@@ -44,12 +45,12 @@ export class CallHost {
     if (!call) throw new Error(`no call ${m.cid} in this worker`)
     switch (m.t) {
       case 'start':
-        call.conv = await LocalConversation.start(this.d, call.ports, m.init, this.events(m.cid))
+        call.conv = await LocalConversation.start(this.d, call.ports, { ...m.init, media: fromMediaWire(m.init.media) }, this.events(m.cid))
         return undefined
       case 'openLeg':
         return this.conv(call).openLeg()
       case 'connectLeg':
-        return this.conv(call).connectLeg(m.media)
+        return this.conv(call).connectLeg(fromMediaWire(m.media))
       case 'closeLeg':
         return this.conv(call).closeLeg()
       case 'close': {

@@ -5,6 +5,7 @@ import { workerScript } from '../../../platform/embedded/index.ts'
 import type { Logger } from '../../../platform/log.ts'
 import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
 import { PortPoolExhaustedError } from '../../../realtime/media/index.ts'
+import { toMediaWire } from '../../../realtime/telephony/sdp/index.ts'
 import type { CallPlacement, CallPlacer, ConversationEvents, ConversationInit } from '../conversation/index.ts'
 import type { WorkerStats } from './protocol.ts'
 import { RemoteConversation, type RemoteCall } from './remote.ts'
@@ -84,7 +85,7 @@ export class CallWorkerPool implements CallPlacer {
       start: async (init: ConversationInit, events: ConversationEvents) => {
         call.events = events
         call.callId = init.callId
-        await slot.request((rid) => ({ t: 'start', rid, cid, init }))
+        await slot.request((rid) => ({ t: 'start', rid, cid, init: { ...init, media: toMediaWire(init.media) } }))
         call.started = true
         return new RemoteConversation(slot, cid)
       },

@@ -1,21 +1,24 @@
 // The control messages between the main thread and a call worker: a few per call (place, start,
 // hold, hang-up, transfer leg, close; answered, turns, hang-up, transfer and opt-out requests
 // back) and one statistics message a second. Never audio: a call's frames stay in its worker.
-import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import type { NegotiatedMediaWire } from '../../../realtime/telephony/sdp/index.ts'
 import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
 import type { ConversationInit } from '../conversation/index.ts'
+
+/** A call's init as it crosses to a worker: its media with the SRTP keys as plain fields (toMediaWire). */
+export type ConversationInitWire = Omit<ConversationInit, 'media'> & { media: NegotiatedMediaWire }
 
 /** Main -> worker. `rid` expects a `reply` with the same id. */
 export type ToWorker =
   | { t: 'engines'; ports: SharedEnginePorts }
   | { t: 'place'; rid: number; cid: number }
-  | { t: 'start'; rid: number; cid: number; init: ConversationInit }
+  | { t: 'start'; rid: number; cid: number; init: ConversationInitWire }
   | { t: 'release'; cid: number }
-  | { t: 'update'; cid: number; media: NegotiatedMedia }
+  | { t: 'update'; cid: number; media: NegotiatedMediaWire }
   | { t: 'dtmf'; cid: number; digit: string }
   | { t: 'callerHungUp'; cid: number }
   | { t: 'openLeg'; rid: number; cid: number }
-  | { t: 'connectLeg'; rid: number; cid: number; media: NegotiatedMedia }
+  | { t: 'connectLeg'; rid: number; cid: number; media: NegotiatedMediaWire }
   | { t: 'closeLeg'; rid: number; cid: number }
   | { t: 'close'; rid: number; cid: number }
   /** The thread is about to be terminated: end what lives outside it (the Silero host process). */

@@ -1,6 +1,6 @@
 // The main thread's handle on a call running in a call worker: each method is one control
 // message; replies and the worker's events arrive through the pool.
-import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import { toMediaWire, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import type { Conversation, ConversationEvents, ConversationResult } from '../conversation/index.ts'
 import type { ToWorker } from './protocol.ts'
 
@@ -29,7 +29,7 @@ export class RemoteConversation implements Conversation {
   ) {}
 
   update(media: NegotiatedMedia): void {
-    this.link.post({ t: 'update', cid: this.cid, media })
+    this.link.post({ t: 'update', cid: this.cid, media: toMediaWire(media) })
   }
 
   pushDtmf(digit: string): void {
@@ -45,7 +45,7 @@ export class RemoteConversation implements Conversation {
   }
 
   connectLeg(media: NegotiatedMedia): Promise<void> {
-    return this.link.request((rid) => ({ t: 'connectLeg', rid, cid: this.cid, media }))
+    return this.link.request((rid) => ({ t: 'connectLeg', rid, cid: this.cid, media: toMediaWire(media) }))
   }
 
   closeLeg(): Promise<void> {
