@@ -13,6 +13,7 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v espeak-ng >/dev/null || need+=(espeak-ng)
   command -v flite >/dev/null || need+=(flite)
   command -v openssl >/dev/null || need+=(openssl)
+  command -v tcpdump >/dev/null || need+=(tcpdump) # SRTP interop: a loopback capture shows no plain RTP
   command -v systemd-analyze >/dev/null || need+=(systemd)
   command -v wrk >/dev/null || need+=(wrk) # npm run bench:http
   command -v chromium >/dev/null || need+=(chromium) # console tests (playwright-core drives it)
