@@ -22,6 +22,7 @@ export const CONFIG_KEYS = {
   SIP_HOST: { default: '0.0.0.0', doc: 'address the SIP listeners bind to' },
   SIP_TLS_CERT_FILE: { default: '', doc: 'PEM certificate for SIP over TLS; TLS is off while empty' },
   SIP_TLS_KEY_FILE: { default: '', doc: 'PEM private key for SIP over TLS' },
+  SIP_TLS_CA_FILE: { default: '', doc: 'PEM CA certificates trusted, besides the public roots, for TLS connections we open to trunks and PBXs (a PBX with a private or self-signed certificate)' },
   SIP_T1_MS: { default: 500, doc: 'SIP timer T1 (RFC 3261 round-trip estimate); timers A to K derive from it' },
   SIP_RING_TIMEOUT_MS: { default: 60_000, doc: 'an inbound call not answered within this time gets 480' },
   SIP_RETRY_AFTER_SEC: { default: 30, doc: 'Retry-After of the 503 sent to new calls while stopping' },

@@ -1,5 +1,6 @@
 // Builds the user agent from the appliance configuration; the composition root calls this.
 import { readFileSync } from 'node:fs'
+import { rootCertificates } from 'node:tls'
 import { ConfigError, type Config } from '../../../platform/config/index.ts'
 import type { DigestAlgorithm } from './digest.ts'
 import type { Log } from './call.ts'
@@ -9,7 +10,7 @@ import { UserAgent, type UserAgentOptions } from './user-agent.ts'
 
 type SipConfig = Pick<
   Config,
-  | 'SIP_HOST' | 'SIP_PORT' | 'SIP_TLS_PORT' | 'SIP_TLS_CERT_FILE' | 'SIP_TLS_KEY_FILE' | 'SIP_T1_MS' | 'SIP_RING_TIMEOUT_MS'
+  | 'SIP_HOST' | 'SIP_PORT' | 'SIP_TLS_PORT' | 'SIP_TLS_CERT_FILE' | 'SIP_TLS_KEY_FILE' | 'SIP_TLS_CA_FILE' | 'SIP_T1_MS' | 'SIP_RING_TIMEOUT_MS'
   | 'SIP_RETRY_AFTER_SEC' | 'SIP_REFUSALS_PER_SEC' | 'SIP_REFUSAL_BURST' | 'PUBLIC_HOST' | 'SIP_DIGEST_ALGORITHMS'
   | 'SIP_MAX_CONNECTIONS' | 'SIP_MAX_CONNECTIONS_PER_SOURCE' | 'SIP_IDLE_TIMEOUT_MS' | 'SIP_MESSAGE_TIMEOUT_MS' | 'SIP_TLS_HANDSHAKE_TIMEOUT_MS'
 >
@@ -50,6 +51,8 @@ export function userAgentFromConfig(
     tlsPort: tls ? config.SIP_TLS_PORT : undefined,
     tlsCert: tls ? readFileSync(config.SIP_TLS_CERT_FILE, 'utf8') : undefined,
     tlsKey: tls ? readFileSync(config.SIP_TLS_KEY_FILE, 'utf8') : undefined,
+    // Node's `ca` replaces the public roots: keep them beside the operator's own
+    tlsCa: config.SIP_TLS_CA_FILE ? [...rootCertificates, readFileSync(config.SIP_TLS_CA_FILE, 'utf8')] : undefined,
     timers: { t1: config.SIP_T1_MS, t2: 8 * config.SIP_T1_MS, t4: 10 * config.SIP_T1_MS, timerD: Math.max(32_000, 64 * config.SIP_T1_MS) },
     ringTimeoutMs: config.SIP_RING_TIMEOUT_MS,
     retryAfterSec: config.SIP_RETRY_AFTER_SEC,

@@ -34,8 +34,8 @@ export interface TransportOptions extends ConnectionLimits {
   tlsPort?: number
   tlsCert?: string
   tlsKey?: string
-  /** Extra CA certificates trusted when we open TLS connections (a trunk's self-signed cert). */
-  tlsCa?: string
+  /** The CA certificates trusted when we open TLS connections (the public roots unless given). */
+  tlsCa?: string | string[]
   tlsRejectUnauthorized?: boolean
   /** Where refusals by the connection limits are logged (rate-limited). */
   log?: WarnLog

@@ -33,7 +33,7 @@ export interface UserAgentOptions {
   tlsPort?: number
   tlsCert?: string
   tlsKey?: string
-  tlsCa?: string
+  tlsCa?: string | string[]
   tlsRejectUnauthorized?: boolean
   directory: NumberDirectory
   timers?: Partial<Timers>
