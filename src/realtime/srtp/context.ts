@@ -6,7 +6,7 @@ import { AesCmTransform } from './cm.ts'
 import { GcmTransform } from './gcm.ts'
 import { decodeInlineKey, deriveSessionKeys, SRTP_SUITES, type SrtpSuite } from './keys.ts'
 import { estimateIndex, ReplayWindow, replayWindowSize } from './replay.ts'
-import { readUint32, rtpHeaderLength, type PacketTransform } from './transform.ts'
+import { readUint32, rtpHeaderLength, ViewCache, type PacketTransform } from './transform.ts'
 
 export type SrtpRefusal = 'malformed' | 'auth' | 'replay'
 
@@ -24,10 +24,15 @@ function createTransform(suite: SrtpSuite, inlineKey: string): PacketTransform {
   return aead ? new GcmTransform(rtp, rtcp) : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes)
 }
 
-/** `packet` copied into `out` when it has room for `length` bytes, else into a new buffer. */
-function workBuffer(packet: Uint8Array, length: number, out: Uint8Array | undefined): Uint8Array {
-  const buf = out && out.length >= length ? out.subarray(0, length) : new Uint8Array(length)
-  if (buf.buffer !== packet.buffer || buf.byteOffset !== packet.byteOffset) buf.set(packet)
+/** `packet` copied into `out` (or a view of it) when it has room for `length` bytes, else into a new buffer. */
+function workBuffer(packet: Uint8Array, length: number, out: Uint8Array | undefined, views: ViewCache): Uint8Array {
+  if (!out || out.length < length) {
+    const buf = new Uint8Array(length)
+    buf.set(packet)
+    return buf
+  }
+  const buf = out.length === length ? out : views.get(out, 0, length)
+  if (buf !== packet && (buf.buffer !== packet.buffer || buf.byteOffset !== packet.byteOffset)) buf.set(packet)
   return buf
 }
 
@@ -38,6 +43,7 @@ export class SrtpOutbound {
   readonly #rtpTop = new Map<number, number>()
   /** Per SSRC, the SRTCP index of the next packet. */
   readonly #rtcpNext = new Map<number, number>()
+  readonly #views = new ViewCache()
 
   /** Throws SrtpKeyError when the inline key does not fit the suite. */
   constructor(suite: SrtpSuite, inlineKey: string) {
@@ -54,7 +60,7 @@ export class SrtpOutbound {
     const top = this.#rtpTop.get(ssrc) ?? -1
     const index = estimateIndex(top, (packet[2]! << 8) | packet[3]!)
     if (index > top) this.#rtpTop.set(ssrc, index)
-    const buf = workBuffer(packet, length + this.#transform.rtpTagLength, out)
+    const buf = workBuffer(packet, length + this.#transform.rtpTagLength, out, this.#views)
     this.#transform.sealRtp(buf, headerLength, length, ssrc, index)
     return buf
   }
@@ -66,7 +72,7 @@ export class SrtpOutbound {
     const ssrc = readUint32(packet, 4)
     const index = this.#rtcpNext.get(ssrc) ?? 0
     this.#rtcpNext.set(ssrc, (index + 1) & SRTCP_INDEX_MASK)
-    const buf = workBuffer(packet, length + this.#transform.rtcpTrailerLength, out)
+    const buf = workBuffer(packet, length + this.#transform.rtcpTrailerLength, out, this.#views)
     this.#transform.sealRtcp(buf, length, ssrc, index)
     return buf
   }
@@ -91,6 +97,7 @@ export class SrtpInbound {
   readonly #windowSize: number
   /** Per SSRC, created by its first packet that authenticates. */
   readonly #streams = new Map<number, RemoteStream>()
+  readonly #views = new ViewCache()
 
   /** Throws SrtpKeyError when the inline key does not fit the suite. */
   constructor(suite: SrtpSuite, inlineKey: string, options: SrtpInboundOptions = {}) {
@@ -124,7 +131,7 @@ export class SrtpInbound {
     const stream = this.#streams.get(ssrc)
     const index = estimateIndex(stream ? stream.rtp.top : -1, (packet[2]! << 8) | packet[3]!)
     if (stream && !stream.rtp.isFresh(index)) return this.#refuse('replay')
-    const buf = workBuffer(packet, packet.length, out)
+    const buf = workBuffer(packet, packet.length, out, this.#views)
     if (!t.openRtp(buf, headerLength, end, ssrc, index)) return this.#refuse('auth')
     ;(stream ?? this.#add(ssrc)).rtp.mark(index)
     return buf.subarray(0, end)
@@ -140,7 +147,7 @@ export class SrtpInbound {
     const index = word & SRTCP_INDEX_MASK
     const stream = this.#streams.get(ssrc)
     if (stream && !stream.rtcp.isFresh(index)) return this.#refuse('replay')
-    const buf = workBuffer(packet, length, out)
+    const buf = workBuffer(packet, length, out, this.#views)
     const end = t.openRtcp(buf, length, ssrc, index, word > SRTCP_INDEX_MASK)
     if (end < 0) return this.#refuse('auth')
     ;(stream ?? this.#add(ssrc)).rtcp.mark(index)

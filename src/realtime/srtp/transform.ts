@@ -44,3 +44,22 @@ export function writeUint32(bytes: Uint8Array, at: number, value: number): void 
   bytes[at + 2] = (value >>> 8) & 0xff
   bytes[at + 3] = value & 0xff
 }
+
+/**
+ * A view of buf[from, end), kept while the same buffer and range come back: the media side seals
+ * every packet of a call into one send buffer, and a new view per packet is a native allocation.
+ */
+export class ViewCache {
+  #buf: Uint8Array | undefined
+  #from = 0
+  #view: Uint8Array = new Uint8Array(0)
+
+  get(buf: Uint8Array, from: number, end: number): Uint8Array {
+    if (buf !== this.#buf || from !== this.#from || this.#view.length !== end - from) {
+      this.#buf = buf
+      this.#from = from
+      this.#view = buf.subarray(from, end)
+    }
+    return this.#view
+  }
+}
