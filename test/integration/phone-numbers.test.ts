@@ -3,7 +3,8 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { findNumbersByE164, reportTrunkHealth } from '../../src/features/numbers/index.ts'
 import { secretBoxFor } from '../../src/platform/secrets/index.ts'
-import { type Api, type ApiResponse, apiClient, memberKey } from '../helpers/appliance.ts'
+import { type Api, type ApiResponse, apiClient, memberKey, startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
+import { type FakeTwilio, startFakeTwilio } from '../fakes/twilio.ts'
 import { startLoggedAppliance } from '../helpers/logged-appliance.ts'
 
 const PASSWORD = 'Tr0ub4dor&3-sip-secret'
@@ -60,6 +61,7 @@ describe('phone numbers', () => {
       sipUsername: 'trunkuser',
       hasSipPassword: true,
       sipOutboundTransport: 'tls',
+      mediaEncryption: 'none',
     })
     expect(Object.keys(r.body)).toEqual(['phoneNumber'])
     expect(sipNumber).not.toHaveProperty('sipPassword')
@@ -73,6 +75,7 @@ describe('phone numbers', () => {
     const routes = await findNumbersByE164(t.appliance.database.db, secretBoxFor(t.dataDir), '14155550101')
     expect(routes).toHaveLength(1)
     expect(routes[0]?.sip).toEqual({ terminationUri: 'sip:trunk.example.com:5061', username: 'trunkuser', password: PASSWORD, transport: 'tls', register: false })
+    expect(routes[0]?.mediaEncryption).toBe('none')
   })
 
   test('defaults the label to the formatted number and keeps an explicit transport', async () => {
@@ -285,5 +288,211 @@ describe('phone numbers', () => {
     }
     expect(t.logs.length).toBeGreaterThan(30)
     expect(t.logs.join('')).not.toContain(PASSWORD)
+  })
+})
+
+const REQUIRED_OVER = (transport: string, fromDefault = false) =>
+  `required${fromDefault ? ' (the MEDIA_ENCRYPTION default)' : ''} needs sipOutboundTransport tls: SDES keys travel in the SDP, ` +
+  `and over ${transport} anyone on the path reads them; set sipOutboundTransport to tls or mediaEncryption to optional`
+
+describe('phone numbers: mediaEncryption', () => {
+  const ids: string[] = []
+  const made = async (body: Record<string, unknown>) => {
+    const r = await connect(body)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    ids.push(r.body.phoneNumber.id)
+    return r.body.phoneNumber
+  }
+  const row = (id: string) =>
+    t.appliance.database.db.selectFrom('phone_numbers').select(['media_encryption', 'sip_outbound_transport', 'status', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow()
+  afterAll(async () => {
+    for (const id of ids) await api('DELETE', `/api/phone-numbers/${id}`)
+  })
+
+  test.each(['none', 'optional', 'required'] as const)('%s is stored on create, returned by create, get and list, and reaches the SIP lookup', async (value) => {
+    const e164 = `+1415555030${['none', 'optional', 'required'].indexOf(value)}`
+    const n = await made({ e164, mediaEncryption: value })
+    expect(n).toMatchObject({ e164, provider: 'sip', sipOutboundTransport: 'tls', mediaEncryption: value })
+    expect((await api('GET', `/api/phone-numbers/${n.id}`)).body.phoneNumber.mediaEncryption).toBe(value)
+    expect((await api('GET', '/api/phone-numbers')).body.phoneNumbers.find((x: any) => x.id === n.id).mediaEncryption).toBe(value)
+    expect((await row(n.id)).media_encryption).toBe(value)
+    const routes = await findNumbersByE164(t.appliance.database.db, secretBoxFor(t.dataDir), e164)
+    expect(routes.map((r) => r.mediaEncryption)).toEqual([value])
+  })
+
+  test('without the field a number gets MEDIA_ENCRYPTION, none by default', async () => {
+    expect(t.appliance.config.MEDIA_ENCRYPTION).toBe('none')
+    expect((await made({ e164: '+14155550310', sipOutboundTransport: 'udp' })).mediaEncryption).toBe('none')
+  })
+
+  test('required with udp or tcp is refused at create, naming mediaEncryption and why; nothing is created', async () => {
+    for (const [i, transport] of ['udp', 'tcp'].entries()) {
+      const e164 = `+1415555032${i}`
+      const r = await connect({ e164, sipTerminationUri: 'sip:pbx.example.com', sipOutboundTransport: transport, mediaEncryption: 'required' })
+      expect(r.status).toBe(422)
+      expect(r.body.error.code).toBe('validation_failed')
+      expect(r.body.error.details.fields).toEqual([{ path: 'mediaEncryption', message: REQUIRED_OVER(transport) }])
+      expect((await api('GET', '/api/phone-numbers')).body.phoneNumbers.map((n: any) => n.e164)).not.toContain(e164)
+    }
+    // a sips: URI over udp is refused for its own reason as well
+    const sips = await connect({ e164: '+14155550322', sipTerminationUri: 'sips:pbx.example.com', sipOutboundTransport: 'udp', mediaEncryption: 'required' })
+    expect(sips.status).toBe(422)
+    expect(paths(sips).sort()).toEqual(['mediaEncryption', 'sipOutboundTransport'])
+  })
+
+  test('PATCH sets it, alone or with other fields; required on a udp number is refused and changes nothing', async () => {
+    const n = await made({ e164: '+14155550330', sipTerminationUri: 'sip:pbx.example.com', sipOutboundTransport: 'udp' })
+    const optional = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { mediaEncryption: 'optional' } })
+    expect(optional.status).toBe(200)
+    expect(optional.body.phoneNumber).toMatchObject({ mediaEncryption: 'optional', sipOutboundTransport: 'udp' })
+    const before = await row(n.id)
+
+    const refused = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { mediaEncryption: 'required', label: 'secure?' } })
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.details.fields).toEqual([{ path: 'mediaEncryption', message: REQUIRED_OVER('udp') }])
+    expect((await api('GET', `/api/phone-numbers/${n.id}`)).body.phoneNumber).toMatchObject({ mediaEncryption: 'optional', sipOutboundTransport: 'udp', label: n.label })
+    expect(await row(n.id)).toEqual(before)
+
+    const both = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { mediaEncryption: 'required', sipOutboundTransport: 'tls' } })
+    expect(both.status).toBe(200)
+    expect(both.body.phoneNumber).toMatchObject({ mediaEncryption: 'required', sipOutboundTransport: 'tls' })
+    expect((await row(n.id)).media_encryption).toBe('required')
+  })
+
+  test('a required number moved to tcp or udp is refused and stays required over tls; moving it to a sips: URI is fine', async () => {
+    const n = await made({ e164: '+14155550340', mediaEncryption: 'required' })
+    const before = await row(n.id)
+    for (const transport of ['tcp', 'udp']) {
+      const r = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { sipOutboundTransport: transport } })
+      expect(r.status).toBe(422)
+      expect(r.body.error.details.fields).toEqual([{ path: 'mediaEncryption', message: REQUIRED_OVER(transport) }])
+    }
+    expect((await api('GET', `/api/phone-numbers/${n.id}`)).body.phoneNumber).toMatchObject({ mediaEncryption: 'required', sipOutboundTransport: 'tls' })
+    expect(await row(n.id)).toEqual(before)
+    const sips = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { sipTerminationUri: 'sips:secure.example.com' } })
+    expect(sips.status).toBe(200)
+    // a transport parameter of the URI decides the wire transport, so it is held to the same rule
+    const param = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { sipTerminationUri: 'sip:pbx.example.com;transport=TCP' } })
+    expect(param.status).toBe(422)
+    expect(param.body.error.details.fields).toEqual([{ path: 'mediaEncryption', message: expect.stringMatching(/^required needs TLS signalling, and the transport=tcp of sipTerminationUri sends the calls over tcp/) }])
+    expect((await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { sipTerminationUri: 'sip:pbx.example.com;transport=tls' } })).status).toBe(200)
+    // the way off tls: first not required, then the transport
+    expect((await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { mediaEncryption: 'optional', sipTerminationUri: 'sip:pbx.example.com', sipOutboundTransport: 'tcp' } })).body.phoneNumber)
+      .toMatchObject({ mediaEncryption: 'optional', sipOutboundTransport: 'tcp' })
+  })
+
+  test('changing only mediaEncryption keeps a trunk error: SRTP does not make the trunk reachable', async () => {
+    const agent = (await api('POST', '/api/agents', { body: { name: 'Srtp' } })).body.agent
+    const n = await made({ e164: '+14155550350' })
+    await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { inboundAgentId: agent.id } })
+    await reportTrunkHealth(t.appliance.database.db, n.id, { ok: false, reason: 'OPTIONS timed out' })
+    const r = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { mediaEncryption: 'optional' } })
+    expect(r.body.phoneNumber).toMatchObject({ mediaEncryption: 'optional', status: 'error', statusReason: 'OPTIONS timed out' })
+    const trunk = await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { sipOutboundTransport: 'tls' } })
+    expect(trunk.body.phoneNumber).toMatchObject({ status: 'active', statusReason: null })
+    await api('PATCH', `/api/phone-numbers/${n.id}`, { body: { inboundAgentId: null } })
+  })
+
+  test.each([
+    ['sdes', 'create'],
+    ['REQUIRED', 'create'],
+    [null, 'create'],
+    ['sdes', 'update'],
+    [true, 'update'],
+  ])('%p on %s is 422 naming mediaEncryption', async (value, on) => {
+    const r =
+      on === 'create'
+        ? await connect({ e164: '+14155550360', mediaEncryption: value })
+        : await api('PATCH', `/api/phone-numbers/${ids[0]}`, { body: { mediaEncryption: value } })
+    expect(r.status).toBe(422)
+    expect(r.body.error.code).toBe('validation_failed')
+    expect(r.body.error.details.fields).toEqual([{ path: 'mediaEncryption', location: 'body', message: 'must be none, optional or required' }])
+    expect((await api('GET', '/api/phone-numbers')).body.phoneNumbers.map((n: any) => n.e164)).not.toContain('+14155550360')
+    expect((await api('GET', `/api/phone-numbers/${ids[0]}`)).body.phoneNumber.mediaEncryption).toBe('none')
+  })
+
+  test('a carrier number refuses the field on create', async () => {
+    const r = await api('POST', '/api/phone-numbers', { body: { e164: '+14155550370', provider: 'carrier', mediaEncryption: 'optional' } })
+    expect(r.status).toBe(422)
+    expect(r.body.error.details.fields).toEqual([{ path: 'mediaEncryption', message: 'is only for sip numbers' }])
+    // alone, the field means a sip number, as any SIP field does
+    const detected = await api('POST', '/api/phone-numbers', { body: { e164: '+14155550370', mediaEncryption: 'optional' } })
+    expect(detected.status).toBe(422)
+    expect(paths(detected)).toEqual(['sipTerminationUri'])
+  })
+
+  test("another workspace cannot change a number's mediaEncryption: 404, and it stays as it was", async () => {
+    const n = await made({ e164: '+14155550380', sipOutboundTransport: 'udp' })
+    const r = await other('PATCH', `/api/phone-numbers/${n.id}`, { body: { mediaEncryption: 'optional' } })
+    expect(r.status).toBe(404)
+    expect(r.body.error.code).toBe('not_found')
+    expect((await api('GET', `/api/phone-numbers/${n.id}`)).body.phoneNumber.mediaEncryption).toBe('none')
+  })
+
+  test('the OpenAPI document shows mediaEncryption with its values and a description, on the number and both bodies', async () => {
+    const spec = (await api('GET', '/openapi/json', { key: null })).body
+    const post = spec.paths['/api/phone-numbers'].post
+    const patch = spec.paths['/api/phone-numbers/{id}'].patch
+    const schemas = [
+      post.responses['200'].content['application/json'].schema.properties.phoneNumber.properties.mediaEncryption,
+      post.requestBody.content['application/json'].schema.properties.mediaEncryption,
+      patch.requestBody.content['application/json'].schema.properties.mediaEncryption,
+    ]
+    for (const s of schemas) {
+      expect(s.description).toContain('SDES')
+      expect(JSON.stringify(s)).toContain('"required"')
+      expect(JSON.stringify(s)).toContain('"optional"')
+    }
+    expect(post.requestBody.content['application/json'].schema.properties.mediaEncryption.description).toContain('MEDIA_ENCRYPTION')
+  })
+})
+
+describe('phone numbers: mediaEncryption from MEDIA_ENCRYPTION', () => {
+  let d: TestAppliance
+  let twilio: FakeTwilio
+  beforeAll(async () => {
+    twilio = startFakeTwilio()
+    d = await startTestAppliance({
+      MEDIA_ENCRYPTION: 'required',
+      CARRIER_API_BASE: twilio.url,
+      CARRIER_ACCOUNT_SID: twilio.accountSid,
+      CARRIER_AUTH_TOKEN: twilio.authToken,
+    })
+    await d.api('POST', `/api/workspaces/${d.workspaceId}/payment-methods`, { body: { provider: 'manual', reference: 'srtp default' } })
+  })
+  afterAll(async () => {
+    await d.stop()
+    await twilio.stop()
+  })
+
+  test('a sip number created without the field gets the default; the body still wins', async () => {
+    const n = await d.api('POST', '/api/phone-numbers', { body: { e164: '+14155550400', sipTerminationUri: 'sip:pbx.example.com' } })
+    expect(n.status).toBe(200)
+    expect(n.body.phoneNumber).toMatchObject({ sipOutboundTransport: 'tls', mediaEncryption: 'required' })
+    const plain = await d.api('POST', '/api/phone-numbers', { body: { e164: '+14155550401', sipTerminationUri: 'sip:pbx.example.com', sipOutboundTransport: 'udp', mediaEncryption: 'none' } })
+    expect(plain.body.phoneNumber).toMatchObject({ sipOutboundTransport: 'udp', mediaEncryption: 'none' })
+    // stored at create: an update of another field does not bring the default back
+    const patched = await d.api('PATCH', `/api/phone-numbers/${plain.body.phoneNumber.id}`, { body: { sipOutboundTransport: 'tcp' } })
+    expect(patched.body.phoneNumber).toMatchObject({ sipOutboundTransport: 'tcp', mediaEncryption: 'none' })
+  })
+
+  test('the default required with udp is refused, and the message says the value came from MEDIA_ENCRYPTION', async () => {
+    const r = await d.api('POST', '/api/phone-numbers', { body: { e164: '+14155550402', sipTerminationUri: 'sip:pbx.example.com', sipOutboundTransport: 'udp' } })
+    expect(r.status).toBe(422)
+    expect(r.body.error.details.fields).toEqual([{ path: 'mediaEncryption', message: REQUIRED_OVER('udp', true) }])
+    expect((await d.api('GET', '/api/phone-numbers')).body.phoneNumbers.map((n: any) => n.e164)).not.toContain('+14155550402')
+  })
+
+  test('a bought number is none whatever the default, and refuses the field on PATCH', async () => {
+    const r = await d.api('POST', `/api/workspaces/${d.workspaceId}/carrier/buy-number`, { body: { phoneNumber: '+14155550123' } })
+    expect(r.status).toBe(200)
+    expect(r.body.phoneNumber).toMatchObject({ provider: 'carrier', mediaEncryption: 'none' })
+    const id = r.body.phoneNumber.id
+    const patch = await d.api('PATCH', `/api/phone-numbers/${id}`, { body: { mediaEncryption: 'optional' } })
+    expect(patch.status).toBe(422)
+    expect(patch.body.error.details.fields).toEqual([{ path: 'mediaEncryption', message: 'is only for sip numbers' }])
+    expect((await d.api('GET', `/api/phone-numbers/${id}`)).body.phoneNumber.mediaEncryption).toBe('none')
+    const routes = await findNumbersByE164(d.appliance.database.db, secretBoxFor(d.dataDir), '+14155550123')
+    expect(routes.map((x) => x.mediaEncryption)).toEqual(['none'])
   })
 })

@@ -40,7 +40,8 @@ export function numbersController(db: Db, config: Config, publicBase: PublicBase
       detail: {
         summary: 'Connect a SIP number, or buy one through the carrier (provider carrier); needs a payment method (402)',
         description:
-          'provider is detected when omitted (any SIP field means sip); sip needs sipTerminationUri; transport defaults to tls. ' +
+          'provider is detected when omitted (any SIP field or mediaEncryption means sip); sip needs sipTerminationUri; transport defaults to tls; ' +
+          'mediaEncryption defaults to the MEDIA_ENCRYPTION setting, and required with transport udp or tcp is 422 on mediaEncryption. ' +
           'The trunk host may be public, private or loopback; link-local, cloud metadata, multicast, unspecified and reserved ' +
           'addresses and any maddr parameter are 422 on sipTerminationUri. ' +
           'Starts as status unconfigured. Errors: 422 validation_failed, 402 payment_method_required, 409 conflict (e164 already in the workspace), 409 number_in_use ' +
@@ -71,7 +72,8 @@ export function numbersController(db: Db, config: Config, publicBase: PublicBase
       detail: {
         summary: 'Update label, agents (same workspace; null unassigns) or SIP settings',
         description: 'status follows: unconfigured <-> active as agents are assigned; error (trunk failure) clears when SIP settings change. ' +
-          'sipTerminationUri follows the same address rules as on create (422 naming it).',
+          'sipTerminationUri follows the same address rules as on create (422 naming it). ' +
+          'mediaEncryption required with sipOutboundTransport udp or tcp, whichever of the two the PATCH changes, is 422 on mediaEncryption; changing only mediaEncryption leaves an error status alone.',
       },
     })
     .delete(

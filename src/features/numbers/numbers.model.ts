@@ -3,6 +3,13 @@ import { Name } from '../../platform/schema/index.ts'
 
 export const NumberProviderSchema = t.Union([t.Literal('sip'), t.Literal('carrier')])
 export const TransportSchema = t.Union([t.Literal('tcp'), t.Literal('udp'), t.Literal('tls')])
+const MEDIA_ENCRYPTION_DOC =
+  'SRTP for the calls of this number: none (plain RTP/AVP), optional (SRTP offered best effort, SDES crypto lines on RTP/AVP; ' +
+  'plain or encrypted answers and offers accepted) or required (only RTP/SAVP offered; plain answers refused, plain inbound offers get 488). ' +
+  'SDES keys travel in the SDP, so required needs sipOutboundTransport tls (422 on mediaEncryption otherwise). Carrier numbers: always none'
+// t.UnionEnum, not a t.Union of literals: the OpenAPI generator turns the latter into an enum without its description.
+// Without a default: UnionEnum's own (its first value) would fill an omitted field and hide MEDIA_ENCRYPTION.
+export const MediaEncryptionSchema = (description: string) => t.UnionEnum(['none', 'optional', 'required'], { description, default: undefined, error: 'must be none, optional or required' })
 
 export const PhoneNumber = t.Object({
   id: t.String(),
@@ -20,6 +27,7 @@ export const PhoneNumber = t.Object({
   hasSipPassword: t.Boolean({ description: 'the password itself is never returned' }),
   sipOutboundTransport: TransportSchema,
   sipRegister: t.Boolean({ description: 'the appliance registers the number with its trunk (REGISTER to sipTerminationUri) and keeps it fresh' }),
+  mediaEncryption: MediaEncryptionSchema(MEDIA_ENCRYPTION_DOC),
   createdAt: t.String({ format: 'date-time' }),
   updatedAt: t.String({ format: 'date-time' }),
 })
@@ -34,6 +42,7 @@ export const CreatePhoneNumberBody = t.Object({
   sipPassword: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
   sipOutboundTransport: t.Optional(TransportSchema),
   sipRegister: t.Optional(t.Boolean({ description: 'register with the trunk (default false)' })),
+  mediaEncryption: t.Optional(MediaEncryptionSchema(`${MEDIA_ENCRYPTION_DOC}. sip numbers only; default: the MEDIA_ENCRYPTION setting (none unless configured)`)),
 })
 export type CreatePhoneNumberBody = typeof CreatePhoneNumberBody.static
 
@@ -48,6 +57,7 @@ export const UpdatePhoneNumberBody = t.Object({
   sipPassword: nullable(t.String({ minLength: 1, maxLength: 256 })),
   sipOutboundTransport: t.Optional(TransportSchema),
   sipRegister: t.Optional(t.Boolean()),
+  mediaEncryption: t.Optional(MediaEncryptionSchema(`${MEDIA_ENCRYPTION_DOC}. sip numbers only`)),
 })
 export type UpdatePhoneNumberBody = typeof UpdatePhoneNumberBody.static
 

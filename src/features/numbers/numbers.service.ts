@@ -10,13 +10,13 @@ import type { SecretBox } from '../../platform/secrets/index.ts'
 import { displayE164, strictE164 } from './e164.ts'
 import type { CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
 import * as repo from './numbers.repository.ts'
-import type { PhoneNumberTable, SipTransport } from './numbers.table.ts'
+import type { NumberMediaEncryption, PhoneNumberTable, SipTransport } from './numbers.table.ts'
 import { nextStatus } from './status.ts'
 
 export interface NumbersDeps {
   db: Db
   box: SecretBox
-  config: Pick<Config, 'CARRIER_API_BASE' | 'CARRIER_ACCOUNT_SID' | 'CARRIER_AUTH_TOKEN' | 'PUBLIC_HOST'>
+  config: Pick<Config, 'CARRIER_API_BASE' | 'CARRIER_ACCOUNT_SID' | 'CARRIER_AUTH_TOKEN' | 'PUBLIC_HOST' | 'MEDIA_ENCRYPTION'>
   /** Where the carrier reaches this appliance's HTTP API (net/public-url.ts). */
   publicBase: PublicBase
 }
@@ -41,12 +41,19 @@ export function toPhoneNumber(r: PhoneNumberTable): PhoneNumber {
     hasSipPassword: r.sip_password_enc !== null,
     sipOutboundTransport: r.sip_outbound_transport,
     sipRegister: r.sip_register === 1,
+    mediaEncryption: r.media_encryption,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
 }
 
+/** The fields that reach the trunk: changing one clears a trunk error (status.ts sipSettingsChanged). */
 const SIP_FIELDS = ['sipTerminationUri', 'sipUsername', 'sipPassword', 'sipOutboundTransport', 'sipRegister'] as const
+/**
+ * Every field only a sip number takes. mediaEncryption is one, but not a trunk setting: the trunk is
+ * as reachable with SRTP as without, so changing it leaves an error status alone.
+ */
+const SIP_ONLY_FIELDS = [...SIP_FIELDS, 'mediaEncryption'] as const
 
 function checkE164(raw: string, path: string, issues: FieldIssue[]): string {
   const e164 = strictE164(raw)
@@ -67,6 +74,35 @@ function checkSip(uri: string | null, transport: SipTransport, username: string 
     if (parsed.scheme === 'sips' && transport !== 'tls') issues.push({ path: 'sipOutboundTransport', message: 'must be tls for a sips: URI' })
   }
   if (hasPassword && !username) issues.push({ path: 'sipUsername', message: 'is required when sipPassword is set' })
+}
+
+/**
+ * SDES keys travel in the SDP, so `required` (SRTP only) needs TLS signalling to the trunk: over
+ * udp or tcp anyone on the path could read the keys and the encryption would protect nothing.
+ * A `;transport=` parameter of the trunk URI overrides sipOutboundTransport on the wire, so it is
+ * held to the same rule. `fromDefault`: the value is MEDIA_ENCRYPTION's, the body did not name it.
+ */
+function checkMediaEncryption(encryption: NumberMediaEncryption, transport: SipTransport, uri: string | null, fromDefault: boolean, issues: FieldIssue[]) {
+  if (encryption !== 'required') return
+  const required = `required${fromDefault ? ' (the MEDIA_ENCRYPTION default)' : ''}`
+  if (transport !== 'tls') {
+    issues.push({
+      path: 'mediaEncryption',
+      message:
+        `${required} needs sipOutboundTransport tls: SDES keys travel in the SDP, ` +
+        `and over ${transport} anyone on the path reads them; set sipOutboundTransport to tls or mediaEncryption to optional`,
+    })
+    return
+  }
+  const param = uri ? parseSipUri(uri)?.params.transport : undefined
+  if (typeof param === 'string' && param.toLowerCase() !== 'tls') {
+    issues.push({
+      path: 'mediaEncryption',
+      message:
+        `${required} needs TLS signalling, and the transport=${param.toLowerCase()} of sipTerminationUri sends the calls over ${param.toLowerCase()}, ` +
+        'where anyone on the path reads the SDES keys in the SDP; drop that parameter or set mediaEncryption to optional',
+    })
+  }
 }
 
 async function uniqueInsert(db: Db, row: PhoneNumberTable): Promise<void> {
@@ -105,6 +141,7 @@ function baseRow(workspaceId: string, e164: string, label: string | undefined): 
     sip_password_enc: null,
     sip_outbound_transport: 'tls',
     sip_register: 0,
+    media_encryption: 'none',
     carrier_sid: null,
     released_at: null,
     created_at: at,
@@ -116,14 +153,17 @@ function baseRow(workspaceId: string, e164: string, label: string | undefined): 
 export async function addNumber(deps: NumbersDeps, workspaceId: string, body: CreatePhoneNumberBody): Promise<PhoneNumber> {
   const issues: FieldIssue[] = []
   const e164 = checkE164(body.e164, 'e164', issues)
-  const provider = body.provider ?? (SIP_FIELDS.some((f) => body[f] !== undefined) ? 'sip' : 'carrier')
+  const provider = body.provider ?? (SIP_ONLY_FIELDS.some((f) => body[f] !== undefined) ? 'sip' : 'carrier')
   if (provider === 'carrier') {
-    for (const f of SIP_FIELDS) if (body[f] !== undefined) issues.push({ path: f, message: 'is only for sip numbers' })
+    for (const f of SIP_ONLY_FIELDS) if (body[f] !== undefined) issues.push({ path: f, message: 'is only for sip numbers' })
     if (issues.length) throw validation(issues)
     return buyNumber(deps, workspaceId, e164, body.label)
   }
   const transport = body.sipOutboundTransport ?? 'tls'
+  // loadConfig refuses any MEDIA_ENCRYPTION but none, optional and required
+  const encryption = body.mediaEncryption ?? (deps.config.MEDIA_ENCRYPTION as NumberMediaEncryption)
   checkSip(body.sipTerminationUri ?? null, transport, body.sipUsername ?? null, body.sipPassword !== undefined, issues)
+  checkMediaEncryption(encryption, transport, body.sipTerminationUri ?? null, body.mediaEncryption === undefined, issues)
   if (issues.length) throw validation(issues)
   await requirePaymentMethod(deps.db, workspaceId)
   await refuseIfTaken(deps.db, workspaceId, e164)
@@ -132,6 +172,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   row.sip_username = body.sipUsername ?? null
   row.sip_outbound_transport = transport
   row.sip_register = body.sipRegister ? 1 : 0
+  row.media_encryption = encryption
   if (body.sipPassword !== undefined) row.sip_password_enc = deps.box.encrypt(body.sipPassword, passwordContext(row.id))
   await uniqueInsert(deps.db, row)
   return toPhoneNumber(row)
@@ -149,7 +190,8 @@ export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164:
   const client = await carrierClient(deps.db, deps.box, deps.config, workspaceId)
   const row = baseRow(workspaceId, e164, label)
   const bought = await carrierCall(client.buyNumber({ phoneNumber: e164, friendlyName: row.label, voiceUrl: voiceUrl(deps.publicBase) }))
-  Object.assign(row, { provider: 'carrier', source: 'purchased', sip_outbound_transport: 'tls', carrier_sid: bought.sid })
+  // the carrier's leg is its own business: a bought number's media encryption is none, whatever MEDIA_ENCRYPTION says
+  Object.assign(row, { provider: 'carrier', source: 'purchased', sip_outbound_transport: 'tls', media_encryption: 'none', carrier_sid: bought.sid })
   try {
     await uniqueInsert(deps.db, row)
   } catch (err) {
@@ -184,10 +226,11 @@ export async function updateNumber(deps: NumbersDeps, workspaceId: string, id: s
   if (body.inboundAgentId) await checkAgent(deps.db, workspaceId, body.inboundAgentId, 'inbound', 'inboundAgentId', issues)
   if (body.outboundAgentId) await checkAgent(deps.db, workspaceId, body.outboundAgentId, 'outbound', 'outboundAgentId', issues)
   const sipChanged = SIP_FIELDS.some((f) => body[f] !== undefined)
+  const encryptionChanged = body.mediaEncryption !== undefined
   const set: Partial<PhoneNumberTable> = {}
-  if (sipChanged && current.provider !== 'sip') {
-    for (const f of SIP_FIELDS) if (body[f] !== undefined) issues.push({ path: f, message: 'is only for sip numbers' })
-  } else if (sipChanged) {
+  if ((sipChanged || encryptionChanged) && current.provider !== 'sip') {
+    for (const f of SIP_ONLY_FIELDS) if (body[f] !== undefined) issues.push({ path: f, message: 'is only for sip numbers' })
+  } else if (sipChanged || encryptionChanged) {
     set.sip_termination_uri = body.sipTerminationUri ?? current.sip_termination_uri
     set.sip_outbound_transport = body.sipOutboundTransport ?? current.sip_outbound_transport
     set.sip_username = body.sipUsername === undefined ? current.sip_username : body.sipUsername
@@ -195,6 +238,9 @@ export async function updateNumber(deps: NumbersDeps, workspaceId: string, id: s
     if (body.sipPassword !== undefined) set.sip_password_enc = body.sipPassword === null ? null : deps.box.encrypt(body.sipPassword, passwordContext(id))
     const hasPassword = (set.sip_password_enc === undefined ? current.sip_password_enc : set.sip_password_enc) !== null
     checkSip(set.sip_termination_uri, set.sip_outbound_transport, set.sip_username, hasPassword, issues)
+    if (body.mediaEncryption !== undefined) set.media_encryption = body.mediaEncryption
+    // both orders: required set on a udp number, or a required number moved off tls
+    checkMediaEncryption(set.media_encryption ?? current.media_encryption, set.sip_outbound_transport, set.sip_termination_uri, false, issues)
   }
   if (issues.length) throw validation(issues)
   if (body.label !== undefined) set.label = body.label.trim() || displayE164(current.e164)

@@ -1,7 +1,11 @@
+import type { MediaEncryptionSetting } from '../../platform/config/index.ts'
+
 export type NumberProvider = 'sip' | 'carrier'
 export type NumberStatus = 'unconfigured' | 'active' | 'error' | 'released'
 export type NumberSource = 'connected' | 'purchased'
 export type SipTransport = 'tcp' | 'udp' | 'tls'
+/** none: plain RTP; optional: SRTP offered (SDES), plain accepted; required: SRTP only, over TLS signalling. */
+export type NumberMediaEncryption = MediaEncryptionSetting
 
 export interface PhoneNumberTable {
   id: string
@@ -22,6 +26,8 @@ export interface PhoneNumberTable {
   sip_outbound_transport: SipTransport
   /** 1: the appliance keeps a registration with the trunk (REGISTER) for this number. */
   sip_register: number
+  /** The number's media encryption policy; set at create (MEDIA_ENCRYPTION when the API gave none), 'none' for carrier numbers. */
+  media_encryption: NumberMediaEncryption
   carrier_sid: string | null
   released_at: string | null
   created_at: string

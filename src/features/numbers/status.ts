@@ -7,6 +7,7 @@ import type { NumberStatus } from './numbers.table.ts'
  *   active       -> unconfigured   both agents are unassigned
  *   any live     -> error          the SIP layer reports the trunk failing (statusReason says why)
  *   error        -> active/unconfigured   the trunk recovers, or the SIP settings are changed
+ *                                         (the trunk's: mediaEncryption is not one, SRTP leaves the trunk as reachable as it was)
  *   any live     -> released       DELETE; terminal, the number leaves the API
  */
 export function nextStatus(
