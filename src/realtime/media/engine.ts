@@ -4,7 +4,9 @@
 
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseCodecList, ptimeAllowed, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
+import { parseSrtpSuiteList } from '../../platform/config/index.ts'
+import { isSrtpSuite, type SrtpSuite } from '../srtp/index.ts'
+import { DEFAULT_SRTP_SUITES, parseCodecList, ptimeAllowed, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { CallMedia, type CallMediaOptions } from './call/index.ts'
 import { MediaClock } from './clock.ts'
 import { opusAvailable } from './codec/index.ts'
@@ -19,6 +21,8 @@ export interface MediaEngineConfig {
   MEDIA_PTIME_MS?: number
   JITTER_MAX_MS?: number
   RECORD_CALLS?: boolean
+  /** Comma-separated SDES suites, most preferred first (SRTP_SUITES); the defaults when absent. */
+  SRTP_SUITES?: string
 }
 
 export class MediaEngine {
@@ -26,6 +30,7 @@ export class MediaEngine {
   readonly clock = new MediaClock()
   readonly recordingsDir: string
   readonly codecs: CodecName[]
+  readonly srtpSuites: readonly SrtpSuite[]
   private readonly calls = new Set<CallMedia>()
 
   constructor(
@@ -37,6 +42,8 @@ export class MediaEngine {
     const wanted = parseCodecList(config.MEDIA_CODECS ?? 'PCMU,PCMA,opus')
     this.codecs = wanted.filter((c) => c !== 'opus' || opusAvailable())
     if (this.codecs.length === 0) throw new RangeError('no usable codec: MEDIA_CODECS lists only opus, which is not built')
+    this.srtpSuites = config.SRTP_SUITES ? parseSrtpSuiteList(config.SRTP_SUITES).filter(isSrtpSuite) : DEFAULT_SRTP_SUITES
+    if (this.srtpSuites.length === 0) throw new RangeError('no usable SRTP suite: SRTP_SUITES names none we implement')
     const ptime = config.MEDIA_PTIME_MS ?? 20
     if (!ptimeAllowed('PCMU', ptime)) throw new RangeError(`MEDIA_PTIME_MS must be 10, 20, ... 60, got ${ptime}`)
   }
@@ -49,7 +56,7 @@ export class MediaEngine {
 
   /** SDP options for our side of a call on `ports`. */
   sdpOptions(address: string, ports: Pick<BoundPorts, 'port'>): LocalMediaOptions {
-    return { address, port: ports.port, codecs: this.codecs, ptimeMs: this.config.MEDIA_PTIME_MS ?? 20 }
+    return { address, port: ports.port, codecs: this.codecs, ptimeMs: this.config.MEDIA_PTIME_MS ?? 20, srtpSuites: this.srtpSuites }
   }
 
   allocatePorts(): Promise<BoundPorts> {

@@ -7,7 +7,8 @@ import type { Db } from '../../../platform/db/index.ts'
 import { nowIso } from '../../../platform/ids.ts'
 import type { Logger } from '../../../platform/log.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
-import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import { rekeyReoffer, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
+import type { SrtpSuite } from '../../../realtime/srtp/index.ts'
 import type { EndInfo, InboundCall, OutboundCall } from '../../../realtime/telephony/sip/index.ts'
 import type { VoiceSettings } from '../../../realtime/voice/index.ts'
 import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../../realtime/voice/session/index.ts'
@@ -27,6 +28,8 @@ export interface LiveCallDeps {
   db: Db
   log: Logger
   prices: VoiceSettings['prices']
+  /** The SDES suites a re-offer may switch an SRTP call to (SRTP_SUITES). */
+  srtpSuites: readonly SrtpSuite[]
   /** The agent's workflow, if it has one (the brain runs it). */
   graphOf(agent: AgentSnapshot): Promise<WorkflowGraph | undefined>
   transferrer: Transferrer
@@ -106,6 +109,7 @@ export class LiveCall {
   async answered(media: NegotiatedMedia): Promise<void> {
     this.answeredAt = performance.now()
     this.negotiated = media
+    this.sip.reanswer = (offer, answer) => this.reanswer(offer, answer)
     await ledger.markAnswered(this.deps.db, this.id)
     if (this.sipEnd) return this.finish()
     const graph = await this.deps.graphOf(this.agent)
@@ -120,6 +124,19 @@ export class LiveCall {
       return this.onWorkerFailed(err.message)
     }
     if (this.sipEnd) this.conv.callerHungUp()
+    // re-keyed by a re-offer while the conversation was starting
+    else if (this.negotiated !== media) this.conv.update(this.negotiated)
+  }
+
+  /** Our answer to the peer's re-offer; new SDES keys reach the media before the 200 OK leaves. */
+  private reanswer(offer: string, answer: string): string {
+    const current = this.negotiated
+    const { sdp, srtp } = rekeyReoffer(offer, answer, current?.srtp, this.deps.srtpSuites)
+    if (current && srtp !== current.srtp) {
+      this.negotiated = srtp ? { ...current, srtp } : current
+      this.conv?.update(this.negotiated)
+    }
+    return sdp
   }
 
   transcriptSoFar(): TranscriptItem[] {
@@ -263,7 +280,7 @@ export class LiveCall {
       direction: this.type,
       outcome,
       turns,
-      rtp: rtp && { received: rtp.packetsReceived, sent: rtp.packetsSent, lost: rtp.packetsLost, jitterMs: rtp.jitterMs },
+      rtp: rtp && { received: rtp.packetsReceived, sent: rtp.packetsSent, lost: rtp.packetsLost, jitterMs: rtp.jitterMs, srtp: rtp.srtp },
     })
   }
 }

@@ -9,7 +9,7 @@ import { newId, nowIso } from '../../../platform/ids.ts'
 import type { Logger } from '../../../platform/log.ts'
 import { PortPoolExhaustedError } from '../../../realtime/media/index.ts'
 import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
-import { acceptAnswer, answerOffer, createOffer, SdpError, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
+import { acceptAnswer, answerOffer, createMediaOffer, DEFAULT_SRTP_SUITES, SdpError, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
 import { parseSipUri, TargetRefusedError, type InboundCall, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
 import type { VoiceSettings } from '../../../realtime/voice/index.ts'
 import { optOut } from '../../do-not-call/index.ts'
@@ -21,6 +21,7 @@ import type { CallPlacer } from '../conversation/index.ts'
 import { LiveCall, type LiveCallDeps } from './live-call.ts'
 import type { TranscriptItem } from '../../../realtime/voice/session/index.ts'
 import { callVariables } from '../conversation/index.ts'
+import { callEncryption, uriTransport } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
 
@@ -56,11 +57,13 @@ export class CallRuntime implements Dialer {
 
   constructor(private readonly d: CallRuntimeDeps) {
     const transferrer = new Transferrer(d.ua, (port) => d.sdpOptions(d.config.PUBLIC_HOST, port), d.log)
+    const srtpSuites = d.sdpOptions(d.config.PUBLIC_HOST, 0).srtpSuites ?? DEFAULT_SRTP_SUITES
     this.callLog = new CallLog(d.log, d.config.LOG_CALL_DETAIL)
     this.liveDeps = {
       db: d.db,
       log: d.log,
       prices: d.prices,
+      srtpSuites,
       graphOf: (agent) => findWorkflowGraph(d.db, agent.workspaceId, agent.agentId),
       transferrer,
       callLog: this.callLog,
@@ -100,6 +103,11 @@ export class CallRuntime implements Dialer {
     const route = call.info.context as NumberRoute
     if (!route.inboundAgentId) return call.reject(480, { reason: 'No agent on this number' })
     if (!call.info.offer) return call.reject(488, { reason: 'An SDP offer is required' })
+    const encryption = callEncryption(route, call.info.remote.transport)
+    if ('refused' in encryption) {
+      this.d.log.warn({ sipCallId: call.callId, number: route.e164, reason: encryption.refused }, 'inbound call refused with 488: media encryption')
+      return call.reject(488)
+    }
     const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
     if (!agent) return call.reject(480)
     const placement = await this.d.placer.place().catch((err) => {
@@ -109,10 +117,12 @@ export class CallRuntime implements Dialer {
     if (!placement) return call.reject(503, { retryAfterSec: 5 })
     let answer
     try {
-      answer = answerOffer(call.info.offer, this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port))
+      answer = answerOffer(call.info.offer, { ...this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port), encryption: encryption.encryption })
     } catch (err) {
       placement.release()
-      return call.reject(err instanceof SdpError ? err.status : 488)
+      const status = err instanceof SdpError ? err.status : 488
+      this.d.log.warn({ sipCallId: call.callId, number: route.e164, status, reason: (err as Error).message }, `inbound offer refused with ${status}`)
+      return call.reject(status)
     }
     if (call.state !== 'ringing') return placement.release()
     const from = callerOf(call.info.from.uri)
@@ -149,19 +159,22 @@ export class CallRuntime implements Dialer {
     } catch (err) {
       throw new AppError(422, 'validation_failed', (err as Error).message, { fields: [{ path: 'phoneNumberId', message: (err as Error).message }] })
     }
+    const encryption = callEncryption(req.route, uriTransport(target))
+    if ('refused' in encryption) throw new AppError(422, 'validation_failed', encryption.refused, { fields: [{ path: 'phoneNumberId', message: encryption.refused }] })
     // an answer gate hears the callee's frames: such calls run in this thread
     const placement = await this.d.placer.place({ inProcess: req.answerGate !== undefined }).catch((err) => {
       if (err instanceof PortPoolExhaustedError) throw new CallRefused('no RTP port is free; too many calls', 5)
       throw err
     })
-    const local = this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port)
+    const local = { ...this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port), encryption: encryption.encryption }
+    const offer = createMediaOffer(local)
     const sip = req.route.sip!
     let call
     try {
       call = await this.d.ua.placeCall({
         target,
         from: { user: req.route.e164 },
-        sdp: createOffer(local),
+        sdp: offer.sdp,
         credentials: sip.username && sip.password ? { username: sip.username, password: sip.password } : undefined,
       })
     } catch (err) {
@@ -187,9 +200,9 @@ export class CallRuntime implements Dialer {
     call.on('answered', (sdp) => {
       let media
       try {
-        media = acceptAnswer(sdp, local)
+        media = acceptAnswer(sdp, local, offer)
       } catch (err) {
-        this.d.log.warn({ err, callId: req.callId }, 'unusable SDP answer; hanging up')
+        this.d.log.warn({ callId: req.callId, reason: (err as Error).message }, 'unusable SDP answer; hanging up')
         call.hangup()
         return
       }

@@ -1,10 +1,11 @@
 // transfer_call: a blind REFER first; when the peer refuses REFER, a new leg through the same
 // trunk, bridged to the caller by the appliance until either side hangs up.
 import type { Logger } from '../../../platform/log.ts'
-import { acceptAnswer, createOffer, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
+import { acceptAnswer, createMediaOffer, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
 import type { InboundCall, OutboundCall, TransferState, UserAgent } from '../../../realtime/telephony/sip/index.ts'
 import type { Conversation } from '../conversation/index.ts'
+import { callEncryption, uriTransport } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import type { TransferFailure, TransferOutcome } from '../conversation/index.ts'
 
@@ -81,16 +82,23 @@ export class Transferrer {
   private async bridge(call: TransferableCall, uri: string): Promise<TransferOutcome> {
     const c = call.conversation
     if (!c) return { ok: false, reason: 'call_not_active' }
+    // the leg goes through the same number, under its media encryption
+    const encryption = callEncryption(call.route, uriTransport(uri))
+    if ('refused' in encryption) {
+      this.log.warn({ callId: call.id, reason: encryption.refused }, 'transfer leg not placed: media encryption')
+      return { ok: false, reason: 'failed' }
+    }
     const port = await c.openLeg().catch(() => undefined)
     if (port === undefined) return { ok: false, reason: 'failed' }
-    const local = this.sdpOptions(port)
+    const local = { ...this.sdpOptions(port), encryption: encryption.encryption }
+    const offer = createMediaOffer(local)
     const sip = call.route.sip
     let leg: OutboundCall
     try {
       leg = await this.ua.placeCall({
         target: uri,
         from: { user: call.route.e164 },
-        sdp: createOffer(local),
+        sdp: offer.sdp,
         credentials: sip?.username && sip.password ? { username: sip.username, password: sip.password } : undefined,
       })
     } catch (err) {
@@ -103,7 +111,7 @@ export class Transferrer {
     return new Promise<TransferOutcome>((resolve) => {
       leg.on('answered', async (sdp) => {
         try {
-          await c.connectLeg(acceptAnswer(sdp, local))
+          await c.connectLeg(acceptAnswer(sdp, local, offer))
           bridge.connected = true
           resolve({ ok: true, via: 'bridge' })
         } catch (err) {

@@ -3,7 +3,7 @@
 import { dialogKey, inDialogRequest, responseTo, type Dialog } from './dialog.ts'
 import { Emitter } from './events.ts'
 import { answerDirection, isHold, sdpDirection, withDirection, type Direction } from './hold.ts'
-import { offeredAddressProblem } from '../sdp/index.ts'
+import { offeredAddressProblem, SdpError } from '../sdp/index.ts'
 import { mediaType, parseNameAddr } from './grammar.ts'
 import { SessionTimer, type SessionTimerTerms } from './session-timer.ts'
 import { header, serialize, text, type Header, type SipMessage, type SipRequest, type SipResponse } from './message.ts'
@@ -69,6 +69,11 @@ export abstract class Call extends Emitter<CallEvents> {
   localSdp?: string
   held = false
   endInfo?: EndInfo
+  /**
+   * Set by whoever owns the call's media: our answer to a re-offer, from the peer's offer and our
+   * SDP at the answered direction. Throws an SdpError (488) to refuse the re-offer, keeping the call.
+   */
+  reanswer?: (offer: string, answer: string) => string
   /** RFC 4028 terms agreed for this call, when the caller asked for session timers. */
   protected sessionTerms?: SessionTimerTerms & { callerSupports: boolean }
   private sessionTimer?: SessionTimer
@@ -221,6 +226,16 @@ export abstract class Call extends Emitter<CallEvents> {
         return
       }
       body = withDirection(this.localSdp, answerDirection(offered))
+      if (this.reanswer) {
+        try {
+          body = this.reanswer(text(req.body), body)
+        } catch (err) {
+          const status = err instanceof SdpError ? err.status : 488
+          this.ctx.log.warn({ callId: this.callId, status, reason: (err as Error).message }, 'a re-offer was refused; the call keeps its media')
+          tx.respond(responseTo(req, status))
+          return
+        }
+      }
       this.localSdp = body
       const hold = isHold(offered)
       if (hold !== this.held) {
