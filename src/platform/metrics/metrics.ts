@@ -22,7 +22,14 @@ export interface EndedCall {
   direction: 'inbound' | 'outbound'
   outcome: string
   turns: TurnLatencies[]
-  rtp?: { received: number; sent: number; lost: number; jitterMs: number }
+  rtp?: { received: number; sent: number; lost: number; jitterMs: number; srtp?: SrtpDrops }
+}
+
+/** SRTP/SRTCP packets an encrypted call dropped, by why. */
+export interface SrtpDrops {
+  authFailures: number
+  replays: number
+  malformed: number
 }
 
 export class Metrics {
@@ -33,6 +40,7 @@ export class Metrics {
   private readonly sipConnectionsRefused: Counter<'transport' | 'reason'>
   private readonly sipRefused: Counter<'reason'>
   private readonly rtpPackets: Counter<'direction'>
+  private readonly srtpDropped: Counter<'reason'>
   private readonly rtpLost: Counter
   private readonly rtpJitter: Histogram
   private readonly turn: Record<keyof TurnLatencies, Histogram>
@@ -66,6 +74,12 @@ export class Metrics {
       registers,
     })
     this.rtpPackets = new Counter({ name: 'voice_agent_rtp_packets_total', help: 'RTP packets of ended calls, received (in) and sent (out)', labelNames: ['direction'], registers })
+    this.srtpDropped = new Counter({
+      name: 'voice_agent_srtp_packets_dropped_total',
+      help: 'SRTP and SRTCP packets of ended encrypted calls dropped, by reason: auth (the tag did not verify), replay (seen already or too old), malformed',
+      labelNames: ['reason'],
+      registers,
+    })
     this.rtpLost = new Counter({ name: 'voice_agent_rtp_packets_lost_total', help: 'RTP packets the callers sent that never arrived (ended calls)', registers })
     this.rtpJitter = new Histogram({ name: 'voice_agent_rtp_jitter_ms', help: 'interarrival jitter of each ended call (RFC 3550), ms', buckets: [1, 2, 5, 10, 20, 40, 80, 160], registers })
     const hist = (name: string, help: string) => new Histogram({ name, help, buckets: MS_BUCKETS, registers })
@@ -190,6 +204,12 @@ export class Metrics {
       this.rtpPackets.inc({ direction: 'out' }, call.rtp.sent)
       this.rtpLost.inc(call.rtp.lost)
       this.rtpJitter.observe(call.rtp.jitterMs)
+      const srtp = call.rtp.srtp
+      if (srtp) {
+        this.srtpDropped.inc({ reason: 'auth' }, srtp.authFailures)
+        this.srtpDropped.inc({ reason: 'replay' }, srtp.replays)
+        this.srtpDropped.inc({ reason: 'malformed' }, srtp.malformed)
+      }
     }
   }
 

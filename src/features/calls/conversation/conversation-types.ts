@@ -48,7 +48,7 @@ export interface ConversationEvents {
 
 export interface ConversationResult {
   recording?: { path: string; durationMs: number }
-  rtp?: { packetsReceived: number; packetsSent: number; packetsLost: number; jitterMs: number }
+  rtp?: { packetsReceived: number; packetsSent: number; packetsLost: number; jitterMs: number; srtp?: { authFailures: number; replays: number; malformed: number } }
   /** Present when the voice session ran. */
   session?: { report: SessionReport; brain: string; llmModel: string; ttsProvider: string; sttProvider: string }
 }

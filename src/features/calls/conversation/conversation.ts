@@ -182,7 +182,10 @@ export class LocalConversation implements Conversation {
     const rtp = closed?.stats.rtp
     const result: ConversationResult = {
       recording: closed?.recording,
-      rtp: rtp && { packetsReceived: rtp.packetsReceived, packetsSent: rtp.packetsSent, packetsLost: rtp.packetsLost, jitterMs: rtp.jitterMs },
+      rtp: rtp && {
+        packetsReceived: rtp.packetsReceived, packetsSent: rtp.packetsSent, packetsLost: rtp.packetsLost, jitterMs: rtp.jitterMs,
+        ...(rtp.srtp && { srtp: { authFailures: rtp.srtp.authFailures, replays: rtp.srtp.replays, malformed: rtp.srtp.malformed } }),
+      },
     }
     if (this.session && this.engines) {
       const report = this.session.report()
