@@ -1,0 +1,176 @@
+// Encrypted media with a real SRTP phone: baresip (Debian package, its srtp module) over TLS, in
+// both directions, against numbers set to mediaEncryption "required". The conversation completes,
+// both sides hear each other (baresip decrypts us, our recording holds both channels), and a
+// tcpdump capture of the loopback holds no RTP whose payload is audio: only ciphertext.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startLoggedAppliance } from '../../helpers/logged-appliance.ts'
+import type { TestAppliance } from '../../helpers/appliance.ts'
+import { answerWithBaresip, dialWithBaresip, selfSignedLoopbackCert, type BaresipPhone } from '../../helpers/baresip.ts'
+import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
+import { captureLoopback, inRange, rtpPayloadReport } from '../../helpers/loopback-capture.ts'
+import { readStereoWav } from '../../helpers/media-call.ts'
+import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
+import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
+import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
+import { concatFrames, parseWav, writeWav } from '../../../src/realtime/voice/audio.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
+
+let t: TestAppliance & { logs: string[] }
+let llm: FakeOpenAi
+let stt: FakeDeepgram
+let dir: string
+let tls: { certPath: string; keyPath: string }
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'srtp-interop-'))
+  // one self-signed certificate for 127.0.0.1 serves our TLS listener and baresip's, and is trusted by both
+  tls = selfSignedLoopbackCert(dir)
+  llm = startFakeOpenAi()
+  stt = startFakeDeepgram()
+  t = await startLoggedAppliance({
+    SIP_TLS_CERT_FILE: tls.certPath,
+    SIP_TLS_KEY_FILE: tls.keyPath,
+    SIP_TLS_CA_FILE: tls.certPath,
+    STT_PROVIDER: 'deepgram',
+    DEEPGRAM_BASE_URL: stt.url,
+    DEEPGRAM_API_KEY: 'test-key',
+    LLM_PROVIDER: 'openai',
+    LLM_BASE_URL: llm.url,
+    LLM_API_KEY: 'test-key',
+    TTS_PROVIDER: 'flite',
+  })
+})
+
+afterAll(async () => {
+  await t?.stop()
+  llm?.stop()
+  stt?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** `words` after `leadMs` of silence, then silence while the agent answers, as an 8 kHz WAV. */
+function microphone(leadMs: number, words: string): Uint8Array {
+  const rate = 16000
+  const audio = concatFrames([silence(leadMs, rate), fliteSpeech(words), silence(9000, rate)])
+  return writeWav({ samples: resample(audio.samples, rate, 8000), sampleRate: 8000 })
+}
+
+async function requireSrtp(numberId: string): Promise<void> {
+  const r = await t.api('PATCH', `/api/phone-numbers/${numberId}`, { body: { mediaEncryption: 'required' } })
+  expect(r.status, JSON.stringify(r.body)).toBe(200)
+  expect(r.body.phoneNumber.mediaEncryption).toBe('required')
+}
+
+/** What a listener on the path has of the call's audio: both directions between baresip and us are ciphertext. */
+function expectOnlyCiphertext(packets: Awaited<ReturnType<Awaited<ReturnType<typeof captureLoopback>>['stop']>>, phone: BaresipPhone): void {
+  const theirs = inRange(phone.rtpPorts)
+  const ours = (port: number) => !theirs(port)
+  for (const [from, to] of [[ours, theirs], [theirs, ours]] as const) {
+    const report = rtpPayloadReport(packets, from, to)
+    expect(report.packets).toBeGreaterThan(150)
+    expect(report.silentPayloads).toBe(0)
+    expect(report.entropy).toBeGreaterThan(7.9)
+  }
+}
+
+/** The call's recording: the far end (left) and the agent (right) both audible. */
+function expectBothChannelsAudible(callId: string): void {
+  const rec = readStereoWav(`${t.dataDir}/recordings/${callId}.wav`)
+  expect(loudWindows(rec.left, rec.sampleRate / 10, -35)).toBeGreaterThan(8)
+  expect(loudWindows(rec.right, rec.sampleRate / 10, -35)).toBeGreaterThan(8)
+}
+
+test('baresip calls a number set to required over TLS with SRTP: the conversation completes, both sides are heard, and the loopback carries no plain RTP', async () => {
+  const target = await setupCallTarget(t, {
+    trunkUri: 'sip:127.0.0.1:5999;transport=tls',
+    transport: 'tls',
+    agent: { welcome: { mode: 'agent_speaks_first', message: 'Hello, thanks for calling the clinic.' } },
+  })
+  await requireSrtp(target.numberId)
+  stt.utterances.push('what are your opening hours')
+  llm.chat.push({ text: '', toolCalls: [{ name: 'end_call', arguments: JSON.stringify({ message: 'We open at nine every weekday. Goodbye!' }) }], usage: { prompt: 50, completion: 10 } })
+
+  const capture = await captureLoopback('udp')
+  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.tls};transport=tls`, microphone(3500, 'what are your opening hours'), {
+    account: ';mediaenc=srtp-mand',
+    extraConfig: [`sip_cafile ${tls.certPath}`],
+    timeoutSec: 40,
+  })
+  try {
+    expect(await phone.saw('Call established'), phone.output()).toBe(true)
+    expect(await phone.saw('session closed'), phone.output()).toBe(true)
+    const call = await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164, 20_000)
+    const packets = await capture.stop()
+    expect(call).toMatchObject({ outcome: 'completed', endReason: 'agent_hangup', type: 'inbound' })
+    expect(call.transcript.map((i: any) => [i.role, i.text])).toEqual([
+      ['agent', 'Hello, thanks for calling the clinic.'],
+      ['user', 'what are your opening hours'],
+      ['agent', 'We open at nine every weekday. Goodbye!'],
+    ])
+    // baresip could only play what it decrypted
+    const heard = parseWav(readFileSync(phone.heardPath()))
+    expect(loudWindows(heard.samples, heard.sampleRate / 10, -35)).toBeGreaterThan(15)
+    expectBothChannelsAudible(call.id)
+    expectOnlyCiphertext(packets, phone)
+  } finally {
+    await capture.stop().catch(() => [])
+    await phone.stop()
+  }
+}, 60_000)
+
+test('POST /api/calls reaches baresip over TLS with SRTP (required): the conversation completes, both sides are heard, and the loopback carries no plain RTP', async () => {
+  const phone = answerWithBaresip(microphone(4000, 'yes this is a good time'), tls, { user: '+14155550199', account: ';mediaenc=srtp-mand', timeoutSec: 40 })
+  const capture = await captureLoopback('udp')
+  try {
+    const target = await setupCallTarget(t, {
+      trunkUri: `sip:127.0.0.1:${phone.tlsPort};transport=tls`,
+      transport: 'tls',
+      direction: 'outbound',
+      agent: { welcome: { mode: 'agent_speaks_first', message: 'Hello, this is the clinic calling about your appointment.' } },
+    })
+    await requireSrtp(target.numberId)
+    stt.utterances.push('yes this is a good time')
+    llm.chat.push({ text: '', toolCalls: [{ name: 'end_call', arguments: JSON.stringify({ message: 'Thank you, see you on Monday. Goodbye!' }) }], usage: { prompt: 50, completion: 10 } })
+
+    const placed = await t.api('POST', '/api/calls', { body: { phoneNumberId: target.numberId, to: '+14155550199' } })
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200)
+    const call = await waitForCall(t, (c) => c.id === placed.body.call.id && c.status === 'ended', 40_000)
+    expect(await phone.saw('session closed'), phone.output()).toBe(true)
+    const packets = await capture.stop()
+    expect(call).toMatchObject({ outcome: 'completed', endReason: 'agent_hangup', type: 'outbound' })
+    expect(call.transcript.map((i: any) => [i.role, i.text])).toEqual([
+      ['agent', 'Hello, this is the clinic calling about your appointment.'],
+      ['user', 'yes this is a good time'],
+      ['agent', 'Thank you, see you on Monday. Goodbye!'],
+    ])
+    const heard = parseWav(readFileSync(phone.heardPath()))
+    expect(loudWindows(heard.samples, heard.sampleRate / 10, -35)).toBeGreaterThan(15)
+    expectBothChannelsAudible(call.id)
+    expectOnlyCiphertext(packets, phone)
+  } finally {
+    await capture.stop().catch(() => [])
+    await phone.stop()
+  }
+}, 70_000)
+
+test('a number set to required refuses a plain offer over TLS with 488 and logs why', async () => {
+  const target = await setupCallTarget(t, { trunkUri: 'sip:127.0.0.1:5999;transport=tls', transport: 'tls' })
+  await requireSrtp(target.numberId)
+  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.tls};transport=tls`, microphone(500, 'hello'), {
+    extraConfig: [`sip_cafile ${tls.certPath}`],
+    timeoutSec: 20,
+  })
+  try {
+    expect(await phone.saw('488 Not Acceptable Here'), phone.output()).toBe(true)
+    const line = t.logs.find((l) => l.includes('inbound offer refused with 488') && l.includes(target.e164))
+    expect(line).toBeDefined()
+    expect(JSON.parse(line!).reason).toContain('plain RTP (RTP/AVP without a=crypto) and this call requires SRTP')
+    const calls = (await t.api('GET', '/api/calls?limit=100')).body.calls as any[]
+    expect(calls.filter((c) => c.to === target.e164)).toEqual([])
+  } finally {
+    await phone.stop()
+  }
+}, 30_000)
