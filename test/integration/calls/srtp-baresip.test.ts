@@ -12,11 +12,13 @@ import { answerWithBaresip, dialWithBaresip, selfSignedLoopbackCert, type Baresi
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { captureLoopback, inRange, rtpPayloadReport } from '../../helpers/loopback-capture.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
+import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
 import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
 import { concatFrames, parseWav, writeWav } from '../../../src/realtime/voice/audio.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
+import { UserAgent } from '../../../src/realtime/telephony/sip/index.ts'
 
 let t: TestAppliance & { logs: string[] }
 let llm: FakeOpenAi
@@ -172,5 +174,41 @@ test('a number set to required refuses a plain offer over TLS with 488 and logs 
     expect(calls.filter((c) => c.to === target.e164)).toEqual([])
   } finally {
     await phone.stop()
+  }
+}, 30_000)
+
+test('a callee without SRTP refuses the RTP/SAVP offer of a required call: the call ends failed (488), never answered', async () => {
+  const phone = answerWithBaresip(microphone(500, 'hello'), tls, { user: '+14155550188', timeoutSec: 20 })
+  try {
+    const target = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${phone.tlsPort};transport=tls`, transport: 'tls', direction: 'outbound' })
+    await requireSrtp(target.numberId)
+    const placed = await t.api('POST', '/api/calls', { body: { phoneNumberId: target.numberId, to: '+14155550188' } })
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200)
+    const call = await waitForCall(t, (c) => c.id === placed.body.call.id && c.status === 'ended', 20_000)
+    expect(call).toMatchObject({ outcome: 'failed', endReason: 'failed (488)', answeredAt: null, transcript: [] })
+  } finally {
+    await phone.stop()
+  }
+}, 30_000)
+
+test('a callee that answers a required call with plain RTP gets a BYE: the call ends failed (media_not_acceptable) and the log says why', async () => {
+  // a callee that answers anything with plain RTP/AVP, over TLS
+  const callee = new UserAgent({
+    host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, tlsPort: 0, tlsCert: readFileSync(tls.certPath, 'utf8'), tlsKey: readFileSync(tls.keyPath, 'utf8'),
+    directory: new InMemoryNumberDirectory([{ number: '14155550177', trunkSources: ['127.0.0.1'] }]),
+  })
+  await callee.start()
+  try {
+    callee.on('call', (incoming) => incoming.answer('v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 42000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'))
+    const target = await setupCallTarget(t, { trunkUri: `sip:127.0.0.1:${callee.ports.tls};transport=tls`, transport: 'tls', direction: 'outbound' })
+    await requireSrtp(target.numberId)
+    const placed = await t.api('POST', '/api/calls', { body: { phoneNumberId: target.numberId, to: '+14155550177' } })
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200)
+    const call = await waitForCall(t, (c) => c.id === placed.body.call.id && c.status === 'ended', 20_000)
+    expect(call).toMatchObject({ outcome: 'failed', endReason: 'media_not_acceptable', transcript: [] })
+    const line = t.logs.find((l) => l.includes('unusable SDP answer; hanging up') && l.includes(placed.body.call.id))
+    expect(JSON.parse(line!).reason).toBe('the answer carries no a=crypto line (plain RTP) and this call requires SRTP')
+  } finally {
+    await callee.stop()
   }
 }, 30_000)

@@ -73,6 +73,8 @@ export class LiveCall {
   /** The transcript as it grew: what the record keeps when the call's worker died with the session. */
   private readonly heard: TranscriptItem[] = []
   private transferred = false
+  /** We hung up on an answer whose media we cannot take (a plain answer to a call that requires SRTP). */
+  private mediaRefused = false
   private negotiated?: NegotiatedMedia
   private finishing?: Promise<void>
   private readonly answerGate?: AnswerGate
@@ -173,6 +175,12 @@ export class LiveCall {
     this.sip.hangup()
   }
 
+  /** The callee answered with media we cannot take: hang up, recorded as failed (media_not_acceptable). */
+  refuseAnswer(): void {
+    this.mediaRefused = true
+    this.sip.hangup()
+  }
+
   /** The appliance is stopping and the call did not end in time. */
   shutdown(): void {
     this.sipEnd ??= { reason: 'shutdown' }
@@ -244,7 +252,9 @@ export class LiveCall {
       ? { outcome: 'failed' as const, endReason: WORKER_FAILED }
       : answered
         ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
-        : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
+        : this.mediaRefused
+          ? { outcome: 'failed' as const, endReason: 'media_not_acceptable' }
+          : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
     const patch: ledger.CallEnd = {
       status: 'ended',
       outcome,

@@ -203,7 +203,7 @@ export class CallRuntime implements Dialer {
         media = acceptAnswer(sdp, local, offer)
       } catch (err) {
         this.d.log.warn({ callId: req.callId, reason: (err as Error).message }, 'unusable SDP answer; hanging up')
-        call.hangup()
+        live.refuseAnswer()
         return
       }
       live.answered(media).catch((err) => {
