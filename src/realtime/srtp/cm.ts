@@ -21,6 +21,10 @@ function tagsEqual(tag: Uint8Array, buf: Uint8Array, at: number, length: number)
   return diff === 0
 }
 
+/** Counter blocks are only read by the cipher during a refill, so every stream of the thread shares them. */
+let counters = new Uint8Array(0)
+let view = new DataView(counters.buffer)
+
 class CmStream {
   readonly #ecb: Cipheriv
   readonly #salt: Uint8Array
@@ -28,10 +32,14 @@ class CmStream {
   /** Bun digests into a buffer only when it has room for its largest digest, 64 bytes. */
   readonly #digest = new Uint8Array(64)
   readonly #signed = new ViewCache()
+  #scratch = new Uint8Array(0)
+  readonly #plain = new ViewCache()
   readonly #batch: number
-  #counters = new Uint8Array(0)
-  #view = new DataView(this.#counters.buffer)
   #keystream: Uint8Array = new Uint8Array(0)
+  #keyWords: Int32Array | undefined
+  #seen: Uint8Array | undefined
+  #wordsOf: Uint8Array | undefined
+  #words: Int32Array | undefined
   /** The keystream holds packets [#first, #first + #batch) of #ssrc, #blockCount blocks each. */
   #ssrc = -1
   #first = -1
@@ -49,21 +57,41 @@ class CmStream {
     const blocks = (end - from + 15) >>> 4
     const slot = index - this.#first
     if (ssrc !== this.#ssrc || slot < 0 || slot >= this.#batch || blocks > this.#blockCount) this.#refill(ssrc, index, blocks)
-    const keystream = this.#keystream
     let k = (index - this.#first) * this.#blockCount * 16
-    for (let i = from; i < end; i++) buf[i]! ^= keystream[k++]!
+    let i = from
+    const words = this.#wordsFor(buf)
+    const keyWords = this.#keyWords
+    if (words && keyWords && (from & 3) === 0) {
+      let kw = k >> 2
+      const last = (end >> 2) - 1
+      for (let w = from >> 2; w <= last; w++) words[w]! ^= keyWords[kw++]!
+      i = (last + 1) * 4
+      k = kw * 4
+    }
+    const keystream = this.#keystream
+    for (; i < end; i++) buf[i]! ^= keystream[k++]!
+  }
+
+  /** `buf` as 32-bit words when it was crypted last time too (a send buffer), for XOR four bytes at a time. */
+  #wordsFor(buf: Uint8Array): Int32Array | undefined {
+    if (buf === this.#wordsOf) return this.#words
+    if (buf === this.#seen && (buf.byteOffset & 3) === 0) {
+      this.#wordsOf = buf
+      this.#words = new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2)
+      return this.#words
+    }
+    this.#seen = buf
+    return undefined
   }
 
   /** Keystream for packets index .. index + batch - 1: block j of a packet is IV + j, IV = salt ^ ssrc << 64 ^ index << 16. */
   #refill(ssrc: number, index: number, blocks: number): void {
     const count = ssrc === this.#ssrc ? Math.max(blocks, this.#blockCount) : blocks
     const size = this.#batch * count * 16
-    if (this.#counters.length !== size) {
-      this.#counters = new Uint8Array(size)
-      this.#view = new DataView(this.#counters.buffer)
+    if (counters.length < size) {
+      counters = new Uint8Array(size)
+      view = new DataView(counters.buffer)
     }
-    const c = this.#counters
-    const view = this.#view
     const salt = this.#salt
     const w0 = (salt[0]! << 24) | (salt[1]! << 16) | (salt[2]! << 8) | salt[3]!
     const w1 = ((salt[4]! << 24) | (salt[5]! << 16) | (salt[6]! << 8) | salt[7]!) ^ ssrc
@@ -82,7 +110,9 @@ class CmStream {
         view.setInt32(at + 12, v3 ^ j)
       }
     }
-    this.#keystream = this.#ecb.update(c)
+    const keystream = this.#ecb.update(size === counters.length ? counters : counters.subarray(0, size))
+    this.#keystream = keystream
+    this.#keyWords = (keystream.byteOffset & 3) === 0 ? new Int32Array(keystream.buffer, keystream.byteOffset, keystream.length >> 2) : undefined
     this.#ssrc = ssrc
     this.#first = index
     this.#blockCount = count
@@ -93,6 +123,25 @@ class CmStream {
     this.#hmac.copy().update(this.#signed.get(buf, 0, end)).digest(this.#digest)
     return this.#digest
   }
+
+  /**
+   * HMAC-SHA1 over buf[0, end) and then `roc` when it is not -1, hashed from a copy: each received
+   * datagram is a new buffer, and a view of it would cost more than copying it whole.
+   */
+  macOfCopy(buf: Uint8Array, end: number, roc: number): Uint8Array {
+    const length = roc < 0 ? end : end + ROC_BYTES
+    if (this.#scratch.length < Math.max(buf.length, length)) this.#scratch = new Uint8Array(Math.max(buf.length, length, 256))
+    const scratch = this.#scratch
+    scratch.set(buf)
+    if (roc >= 0) writeUint32(scratch, end, roc)
+    return this.mac(scratch, length)
+  }
+
+  /** Decrypts [from, end) of the copy macOfCopy made of `buf`, where the XOR goes a word at a time, into `buf`. */
+  cryptCopy(buf: Uint8Array, from: number, end: number, ssrc: number, index: number): void {
+    this.crypt(this.#scratch, from, end, ssrc, index)
+    buf.set(this.#plain.get(this.#scratch, from, end), from)
+  }
 }
 
 export class AesCmTransform implements PacketTransform {
@@ -101,8 +150,6 @@ export class AesCmTransform implements PacketTransform {
   readonly #rtcpTag: number
   readonly #rtp: CmStream
   readonly #rtcp: CmStream
-  /** The received tag, while the rollover counter is written over it for the MAC. */
-  readonly #received = new Uint8Array(10)
 
   constructor(rtp: SessionKeys, rtcp: SessionKeys, rtpTagLength: number, rtcpTagLength: number) {
     this.#rtp = new CmStream(rtp, RTP_BATCH)
@@ -122,13 +169,9 @@ export class AesCmTransform implements PacketTransform {
   }
 
   openRtp(buf: Uint8Array, headerLength: number, end: number, ssrc: number, index: number): boolean {
-    const received = this.#received
-    for (let i = 0; i < ROC_BYTES; i++) received[i] = buf[end + i]!
-    writeUint32(buf, end, Math.floor(index / 65536) >>> 0)
-    const tag = this.#rtp.mac(buf, end + ROC_BYTES)
-    for (let i = 0; i < ROC_BYTES; i++) buf[end + i] = received[i]!
+    const tag = this.#rtp.macOfCopy(buf, end, Math.floor(index / 65536) >>> 0)
     if (!tagsEqual(tag, buf, end, this.rtpTagLength)) return false
-    this.#rtp.crypt(buf, headerLength, end, ssrc, index)
+    this.#rtp.cryptCopy(buf, headerLength, end, ssrc, index)
     return true
   }
 
@@ -147,10 +190,10 @@ export class AesCmTransform implements PacketTransform {
 
   openRtcp(buf: Uint8Array, length: number, ssrc: number, index: number, encrypted: boolean): number {
     const signed = length - this.#rtcpTag
-    const tag = this.#rtcp.mac(buf, signed)
+    const tag = this.#rtcp.macOfCopy(buf, signed, -1)
     if (!tagsEqual(tag, buf, signed, this.#rtcpTag)) return -1
     const end = signed - SRTCP_INDEX_BYTES
-    if (encrypted) this.#rtcp.crypt(buf, 8, end, ssrc, index)
+    if (encrypted) this.#rtcp.cryptCopy(buf, 8, end, ssrc, index)
     return end
   }
 }

@@ -32,7 +32,7 @@ function workBuffer(packet: Uint8Array, length: number, out: Uint8Array | undefi
     return buf
   }
   const buf = out.length === length ? out : views.get(out, 0, length)
-  if (buf !== packet && (buf.buffer !== packet.buffer || buf.byteOffset !== packet.byteOffset)) buf.set(packet)
+  if (buf !== packet && !views.inPlace(packet, buf)) buf.set(packet)
   return buf
 }
 

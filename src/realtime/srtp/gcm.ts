@@ -14,7 +14,8 @@ class GcmStream {
   readonly #key: KeyObject
   readonly #salt: Uint8Array
   readonly #iv = new Uint8Array(12)
-  readonly #tag = new Uint8Array(TAG)
+  readonly #tag = new ViewCache()
+  #scratch = new Uint8Array(0)
   readonly #aad = new ViewCache()
   readonly #data = new ViewCache()
 
@@ -51,14 +52,19 @@ class GcmStream {
     for (let i = 0; i < TAG; i++) buf[end + i] = tag[i]!
   }
 
-  /** Checks the tag at `end` and decrypts [from, end) in place; false, and `buf` untouched, when the tag is wrong. */
+  /**
+   * Checks the tag at `end` and decrypts [from, end) in place; false, and `buf` untouched, when the
+   * tag is wrong. The cipher reads a copy: each received datagram is a new buffer, and views of it
+   * cost more than copying it whole.
+   */
   open(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): boolean {
+    if (this.#scratch.length < buf.length) this.#scratch = new Uint8Array(Math.max(buf.length, 256))
+    const scratch = this.#scratch
+    scratch.set(buf)
     const decipher = createDecipheriv('aes-128-gcm', this.#key, iv)
-    decipher.setAAD(typeof aad === 'number' ? this.#aad.get(buf, 0, aad) : aad)
-    const tag = this.#tag
-    for (let i = 0; i < TAG; i++) tag[i] = buf[end + i]!
-    decipher.setAuthTag(tag)
-    const opened = decipher.update(this.#data.get(buf, from, end))
+    decipher.setAAD(typeof aad === 'number' ? this.#aad.get(scratch, 0, aad) : aad)
+    decipher.setAuthTag(this.#tag.get(scratch, end, end + TAG))
+    const opened = decipher.update(this.#data.get(scratch, from, end))
     try {
       decipher.final()
     } catch {

@@ -53,6 +53,8 @@ export class ViewCache {
   #buf: Uint8Array | undefined
   #from = 0
   #view: Uint8Array = new Uint8Array(0)
+  /** A packet found to start where the current view starts, so sealing it needs no copy. */
+  #inPlace: Uint8Array | undefined
 
   get(buf: Uint8Array, from: number, end: number): Uint8Array {
     if (buf !== this.#buf || from !== this.#from || this.#view.length !== end - from) {
@@ -61,5 +63,13 @@ export class ViewCache {
       this.#view = buf.subarray(from, end)
     }
     return this.#view
+  }
+
+  /** Whether `packet` starts where `view` (from get) does: the media side builds each packet in its send buffer. */
+  inPlace(packet: Uint8Array, view: Uint8Array): boolean {
+    if (packet === this.#inPlace && view === this.#view) return true
+    if (packet.byteOffset !== view.byteOffset || packet.buffer !== view.buffer) return false
+    if (view === this.#view) this.#inPlace = packet
+    return true
   }
 }

@@ -40,6 +40,20 @@ describe('AES-CM keystream made several packets ahead', () => {
     }
   })
 
+  test('a buffer sealed into packet after packet (word-wise XOR) and one at an odd offset get the same keystream', () => {
+    const sendBuf = new Uint8Array(1500)
+    const odd = new Uint8Array(1501).subarray(1)
+    for (const buf of [sendBuf, odd]) {
+      const t = new AesCmTransform(keys, rtcpKeys, 10, 10)
+      for (const [index, header, length] of [[0, 12, 160], [1, 12, 160], [2, 16, 161], [3, 12, 3], [4, 20, 167], [5, 12, 160], [40, 12, 160]] as const) {
+        buf.fill(0)
+        t.sealRtp(buf, header, header + length, 7, index)
+        expect(toHex(buf.subarray(header, header + length))).toBe(toHex(expectedKeystream(keys.encryption, keys.salt, 7, index, length)))
+        expect(buf[header + length + 10]).toBe(0)
+      }
+    }
+  })
+
   test('a packet whose tag fails is left as it came, its tag bytes included', () => {
     const t = new AesCmTransform(keys, rtcpKeys, 10, 10)
     const buf = new Uint8Array(HEADER + 160 + 10).map((_, i) => i & 0xff)
