@@ -4,21 +4,27 @@
 // Each N runs on the main thread (the in-process path, CALL_WORKERS=0: the baseline) and in
 // W worker threads, each with its own media engine and clock carrying N/W whole calls, as
 // the call workers do. Prints CPU and RSS per call and the outgoing pacing error.
-// --srtp: each N and W runs twice, plain RTP and then SRTP (SDES keys per call, both ways;
-// suite AES_CM_128_HMAC_SHA1_80 or SRTP_SUITE), and prints SRTP's CPU per call and send
-// lateness p99 against RTP's from the same run.
-//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp] [N ...] (default 100 200 400 800)
+// --srtp: each N and W runs in R rounds (--rounds R, default 3) of one plain RTP run and one SRTP
+// run (SDES keys per call, both ways; suite AES_CM_128_HMAC_SHA1_80 or SRTP_SUITE), the order
+// alternating from round to round so that neither always runs second. Prints each round, then
+// the median of SRTP's CPU per call over RTP's, and the send lateness p99 of both: medians, and
+// RTP's own range over the rounds, the noise an unchanged lateness must stay within.
+//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [N ...] (default 100 200 400 800)
 import { loadavg } from 'node:os'
 import { PacingHistogram } from '../../src/realtime/media/index.ts'
 import type { RtpSrtpKeys } from '../../src/realtime/media/rtp/index.ts'
 import { generateInlineKey, isSrtpSuite, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
 import { CallsHost, WorkerCallsHost } from './media-calls-host.ts'
 import { JsonLinesChild } from './json-lines-child.ts'
+import { median } from './stats.ts'
 
 const args = process.argv.slice(2)
 const wi = args.indexOf('--workers')
 const modes = wi >= 0 ? args[wi + 1]!.split(',').map(Number) : [0, 1, 2]
-const counts = args.filter((_, i) => wi < 0 || (i !== wi && i !== wi + 1)).map(Number).filter((n) => n > 0)
+const ri = args.indexOf('--rounds')
+const rounds = ri >= 0 ? Number(args[ri + 1]) : 3
+if (!(Number.isInteger(rounds) && rounds > 0)) throw new Error('--rounds takes a whole number of rounds')
+const counts = args.filter((_, i) => (wi < 0 || (i !== wi && i !== wi + 1)) && (ri < 0 || i !== ri + 1)).map(Number).filter((n) => n > 0)
 const withSrtp = args.includes('--srtp')
 const suite = process.env.SRTP_SUITE ?? 'AES_CM_128_HMAC_SHA1_80'
 if (!isSrtpSuite(suite)) throw new Error(`SRTP_SUITE ${suite} is not a supported suite`)
@@ -103,26 +109,43 @@ console.log('workers 0 = every call on the main thread (the baseline); W > 0 = W
 await run(10, 0)
 await run(10, Math.max(...modes, 1))
 if (withSrtp) await run(10, 0, true)
-if (withSrtp) console.log(`SRTP rows: ${suite}, SDES keys per call; each follows the RTP row of the same N and W`)
+if (withSrtp) console.log(`SRTP rows: ${suite}, SDES keys per call; ${rounds} rounds per N and W of an RTP and an SRTP run, in alternating order`)
 const media = withSrtp ? ' media' : ''
 console.log(`    N  W${media}  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  p99 vs W=0  peer gap p99  lost+late  clock late p99  load1`)
 const row = (n: number, w: number, r: Result, baseP99: number, label: string) => {
   const late = r.late.map((x) => x.toFixed(1)).join(' / ')
   console.log(
-    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(2).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${r.peerGapP99.toFixed(1).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${r.load.toFixed(2).padStart(6)}`,
+    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(3).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${r.peerGapP99.toFixed(1).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${r.load.toFixed(2).padStart(6)}`,
   )
 }
 for (const n of Ns) {
   let baseP99 = 0
   for (const w of modes) {
-    const r = await run(n, w)
-    if (w === modes[0]) baseP99 = r.late[1]!
-    row(n, w, r, baseP99, withSrtp ? '   rtp' : '')
-    if (!withSrtp) continue
-    const s = await run(n, w, true)
-    row(n, w, s, baseP99, '  srtp')
+    if (!withSrtp) {
+      const r = await run(n, w)
+      if (w === modes[0]) baseP99 = r.late[1]!
+      row(n, w, r, baseP99, '')
+      continue
+    }
+    const pairs: { r: Result; s: Result }[] = []
+    for (let k = 0; k < rounds; k++) {
+      // odd rounds run SRTP first: an order effect (heap, caches, JIT) does not always land on SRTP
+      const first = await run(n, w, k % 2 === 1)
+      const second = await run(n, w, k % 2 === 0)
+      const pair = k % 2 === 1 ? { r: second, s: first } : { r: first, s: second }
+      if (w === modes[0] && k === 0) baseP99 = pair.r.late[1]!
+      row(n, w, pair.r, baseP99, '   rtp')
+      row(n, w, pair.s, baseP99, '  srtp')
+      pairs.push(pair)
+    }
+    const rtpP99 = pairs.map((p) => p.r.late[1]!)
+    const refused = pairs.reduce((a, p) => a + p.s.srtpRefused, 0)
+    const farRefused = pairs.reduce((a, p) => a + p.s.peerRefused, 0)
+    const farTotal = pairs.reduce((a, p) => a + p.s.peerReceived + p.s.peerRefused, 0)
     console.log(
-      `          srtp/rtp: cpu/call x${(s.cpuPerCallPct / r.cpuPerCallPct).toFixed(2)}, send late p99 ${r.late[1]!.toFixed(1)} -> ${s.late[1]!.toFixed(1)} ms; refused by the calls ${s.srtpRefused}, by the far ends ${s.peerRefused} of ${s.peerReceived + s.peerRefused}`,
+      `          srtp/rtp over ${rounds} rounds: cpu/call x${median(pairs.map((p) => p.s.cpuPerCallPct / p.r.cpuPerCallPct)).toFixed(2)} (rounds ${pairs.map((p) => (p.s.cpuPerCallPct / p.r.cpuPerCallPct).toFixed(2)).join(', ')}), ` +
+        `send late p99 median ${median(rtpP99).toFixed(1)} -> ${median(pairs.map((p) => p.s.late[1]!)).toFixed(1)} ms (rtp range ${Math.min(...rtpP99).toFixed(1)}-${Math.max(...rtpP99).toFixed(1)}); ` +
+        `refused by the calls ${refused}, by the far ends ${farRefused} of ${farTotal}`,
     )
   }
 }
