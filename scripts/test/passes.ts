@@ -64,6 +64,8 @@ export const BUSY_PASS = [
   'test/integration/campaigns/window-sip.test.ts',
   'test/integration/calls/conversation-offline.test.ts',
   'test/integration/calls/workflow-call.test.ts',
+  'test/integration/calls/srtp-baresip.test.ts',
+  'test/integration/calls/srtp-rekey.test.ts',
   'test/integration/voice/stt-pocketsphinx-streaming.test.ts',
   'test/integration/voice/stt-pocketsphinx-shared.test.ts',
   'test/unit/voice/session/turn-timing.test.ts',
