@@ -94,6 +94,8 @@ export class SrtpInbound {
   #replays = 0
   #malformed = 0
   readonly #transform: PacketTransform
+  /** The buffer the last RTP packet was opened in. */
+  #opened: Uint8Array = new Uint8Array(0)
   readonly #windowSize: number
   /** Per SSRC, created by its first packet that authenticates. */
   readonly #streams = new Map<number, RemoteStream>()
@@ -123,6 +125,19 @@ export class SrtpInbound {
 
   /** The RTP packet inside an SRTP packet, written into `out` when it is large enough. */
   unprotectRtp(packet: Uint8Array, out?: Uint8Array): Uint8Array | SrtpRefusal {
+    const length = this.#openRtp(packet, out)
+    return typeof length === 'number' ? this.#opened.subarray(0, length) : length
+  }
+
+  /**
+   * unprotectRtp in place and without a view: the RTP packet is the first returned bytes of
+   * `packet`. A view per received packet measured 4% of a busy media thread.
+   */
+  unprotectRtpInPlace(packet: Uint8Array): number | SrtpRefusal {
+    return this.#openRtp(packet, packet)
+  }
+
+  #openRtp(packet: Uint8Array, out: Uint8Array | undefined): number | SrtpRefusal {
     const t = this.#transform
     const end = packet.length - t.rtpTagLength
     const headerLength = rtpHeaderLength(packet, end)
@@ -132,9 +147,10 @@ export class SrtpInbound {
     const index = estimateIndex(stream ? stream.rtp.top : -1, (packet[2]! << 8) | packet[3]!)
     if (stream && !stream.rtp.isFresh(index)) return this.#refuse('replay')
     const buf = workBuffer(packet, packet.length, out, this.#views)
+    this.#opened = buf
     if (!t.openRtp(buf, headerLength, end, ssrc, index)) return this.#refuse('auth')
     ;(stream ?? this.#add(ssrc)).rtp.mark(index)
-    return buf.subarray(0, end)
+    return end
   }
 
   /** The RTCP packet inside an SRTCP packet (decrypted when its E flag is set). */

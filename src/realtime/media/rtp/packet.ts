@@ -22,31 +22,32 @@ export interface RtpPacket {
   padding?: Uint8Array
 }
 
-export function parseRtp(bytes: Uint8Array): RtpPacket {
-  if (bytes.length < 12) throw new RtpParseError(`RTP packet too short (${bytes.length} bytes)`)
+/** The RTP packet in bytes[0, length) (all of `bytes` by default); payload and padding are views into it. */
+export function parseRtp(bytes: Uint8Array, length = bytes.length): RtpPacket {
+  if (length < 12) throw new RtpParseError(`RTP packet too short (${length} bytes)`)
   const b0 = bytes[0]!
   if (b0 >> 6 !== 2) throw new RtpParseError(`RTP version ${b0 >> 6} is not 2`)
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length)
   const cc = b0 & 0x0f
   let offset = 12 + cc * 4
-  if (bytes.length < offset) throw new RtpParseError('RTP packet shorter than its CSRC list')
+  if (length < offset) throw new RtpParseError('RTP packet shorter than its CSRC list')
   const csrcs: number[] = []
   for (let i = 0; i < cc; i++) csrcs.push(view.getUint32(12 + i * 4))
   let extension: RtpHeaderExtension | undefined
   if (b0 & 0x10) {
-    if (bytes.length < offset + 4) throw new RtpParseError('RTP header extension truncated')
+    if (length < offset + 4) throw new RtpParseError('RTP header extension truncated')
     const profile = view.getUint16(offset)
     const words = view.getUint16(offset + 2)
     const end = offset + 4 + words * 4
-    if (bytes.length < end) throw new RtpParseError('RTP header extension truncated')
+    if (length < end) throw new RtpParseError('RTP header extension truncated')
     extension = { profile, data: bytes.subarray(offset + 4, end) }
     offset = end
   }
-  let end = bytes.length
+  let end = length
   let padding: Uint8Array | undefined
   if (b0 & 0x20) {
-    const count = bytes[bytes.length - 1]!
-    if (count === 0 || offset + count > bytes.length) throw new RtpParseError(`bad RTP padding length ${count}`)
+    const count = bytes[length - 1]!
+    if (count === 0 || offset + count > length) throw new RtpParseError(`bad RTP padding length ${count}`)
     end -= count
     padding = bytes.subarray(end)
   }

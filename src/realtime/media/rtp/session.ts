@@ -258,20 +258,20 @@ export class RtpSession {
     else this.latchedRtp ??= { address, port }
   }
 
-  /** The plain packet inside an SRTP/SRTCP one, decrypted in place; undefined (and counted) when refused. */
-  private unprotect(srtp: SrtpState, data: Uint8Array, rtcp: boolean): Uint8Array | undefined {
-    const opened = rtcp ? srtp.in.unprotectRtcp(data, data) : srtp.in.unprotectRtp(data, data)
+  /** The length of the plain packet an SRTP/SRTCP one holds, decrypted in place; -1 (and counted) when refused. */
+  private unprotect(srtp: SrtpState, data: Uint8Array, rtcp: boolean): number {
+    const opened = rtcp ? lengthOf(srtp.in.unprotectRtcp(data, data)) : srtp.in.unprotectRtpInPlace(data)
     if (typeof opened !== 'string') {
       srtp.previousIn = undefined
       return opened
     }
     // a refused packet is left as it came, so the key before a re-key can still try it
     if (opened === 'auth' && srtp.previousIn) {
-      const old = rtcp ? srtp.previousIn.unprotectRtcp(data, data) : srtp.previousIn.unprotectRtp(data, data)
+      const old = rtcp ? lengthOf(srtp.previousIn.unprotectRtcp(data, data)) : srtp.previousIn.unprotectRtpInPlace(data)
       if (typeof old !== 'string') return old
     }
     this.srtpRefused[opened]++
-    return undefined
+    return -1
   }
 
   private onDatagram(data: Uint8Array, port: number, address: string, onRtcpPort: boolean): void {
@@ -282,17 +282,17 @@ export class RtpSession {
       return
     }
     // Only a packet that authenticates may latch: a spoofed source must not steal the stream.
+    let length = data.length
     if (this.srtp) {
-      const opened = this.unprotect(this.srtp, data, isRtcp)
-      if (!opened) return
-      data = opened
+      length = this.unprotect(this.srtp, data, isRtcp)
+      if (length < 0) return
     }
     this.latch(address, port, isRtcp)
     const arrivalMs = this.now()
     try {
-      if (isRtcp) this.onRtcp(parseRtcp(data), arrivalMs)
+      if (isRtcp) this.onRtcp(parseRtcp(length === data.length ? data : data.subarray(0, length)), arrivalMs)
       else {
-        const packet = parseRtp(data)
+        const packet = parseRtp(data, length)
         if (!this.receive || this.receive.ssrc !== packet.ssrc) this.receive = new ReceiveStats(packet.ssrc, this.opts.clockRate)
         if (!this.receive.update(packet.sequenceNumber, packet.timestamp, arrivalMs)) return
         this.opts.onPacket?.(packet, arrivalMs)
@@ -365,3 +365,5 @@ export class RtpSession {
     }
   }
 }
+
+const lengthOf = (opened: Uint8Array | SrtpRefusal): number | SrtpRefusal => (typeof opened === 'string' ? opened : opened.length)
