@@ -4,7 +4,7 @@
 // the suite the answerer keeps, or another suite from the same list. Pure.
 import * as sdpTransform from 'sdp-transform'
 import { generateInlineKey, type SrtpSuite } from '../../srtp/index.ts'
-import { SdpError } from './offer-answer.ts'
+import { SdpError } from './types.ts'
 import { chooseOfferCrypto, cryptoAttribute, cryptoLinesByMedia, isSecureProfile, NegotiatedSrtp } from './srtp.ts'
 
 export interface RekeyResult {
