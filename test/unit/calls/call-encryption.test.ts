@@ -1,11 +1,12 @@
 import { expect, test } from 'bun:test'
-import { callEncryption, uriTransport } from '../../../src/features/calls/runtime/encryption.ts'
+import { callEncryption } from '../../../src/features/calls/runtime/encryption.ts'
+import { targetTransport } from '../../../src/realtime/telephony/sip/index.ts'
 
 test('the transport of a dial target: its parameter, else tls for sips: and udp for sip:', () => {
-  expect(uriTransport('sip:+15550100@trunk.example.com;transport=TLS')).toBe('tls')
-  expect(uriTransport('sip:+15550100@trunk.example.com:5060;transport=tcp')).toBe('tcp')
-  expect(uriTransport('sips:+15550100@trunk.example.com')).toBe('tls')
-  expect(uriTransport('sip:+15550100@trunk.example.com')).toBe('udp')
+  expect(targetTransport('sip:+15550100@trunk.example.com;transport=TLS')).toBe('tls')
+  expect(targetTransport('sip:+15550100@trunk.example.com:5060;transport=tcp')).toBe('tcp')
+  expect(targetTransport('sips:+15550100@trunk.example.com')).toBe('tls')
+  expect(targetTransport('sip:+15550100@trunk.example.com')).toBe('udp')
 })
 
 test('required media encryption is refused on udp and tcp signalling, saying why; it holds on tls', () => {

@@ -10,7 +10,7 @@ import type { Logger } from '../../../platform/log.ts'
 import { PortPoolExhaustedError } from '../../../realtime/media/index.ts'
 import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
 import { acceptAnswer, answerOffer, createMediaOffer, DEFAULT_SRTP_SUITES, SdpError, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
-import { parseSipUri, TargetRefusedError, type InboundCall, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
+import { parseSipUri, TargetRefusedError, targetTransport, type InboundCall, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
 import type { VoiceSettings } from '../../../realtime/voice/index.ts'
 import { optOut } from '../../do-not-call/index.ts'
 import { findWorkflowGraph } from '../../workflows/index.ts'
@@ -21,7 +21,7 @@ import type { CallPlacer } from '../conversation/index.ts'
 import { LiveCall, type LiveCallDeps } from './live-call.ts'
 import type { TranscriptItem } from '../../../realtime/voice/session/index.ts'
 import { callVariables } from '../conversation/index.ts'
-import { callEncryption, uriTransport } from './encryption.ts'
+import { callEncryption } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
 
@@ -159,7 +159,7 @@ export class CallRuntime implements Dialer {
     } catch (err) {
       throw new AppError(422, 'validation_failed', (err as Error).message, { fields: [{ path: 'phoneNumberId', message: (err as Error).message }] })
     }
-    const encryption = callEncryption(req.route, uriTransport(target))
+    const encryption = callEncryption(req.route, targetTransport(target))
     if ('refused' in encryption) throw new AppError(422, 'validation_failed', encryption.refused, { fields: [{ path: 'phoneNumberId', message: encryption.refused }] })
     // an answer gate hears the callee's frames: such calls run in this thread
     const placement = await this.d.placer.place({ inProcess: req.answerGate !== undefined }).catch((err) => {

@@ -3,9 +3,9 @@
 import type { Logger } from '../../../platform/log.ts'
 import { acceptAnswer, createMediaOffer, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
-import type { InboundCall, OutboundCall, TransferState, UserAgent } from '../../../realtime/telephony/sip/index.ts'
+import { targetTransport, type InboundCall, type OutboundCall, type TransferState, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
 import type { Conversation } from '../conversation/index.ts'
-import { callEncryption, uriTransport } from './encryption.ts'
+import { callEncryption } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import type { TransferFailure, TransferOutcome } from '../conversation/index.ts'
 
@@ -83,7 +83,7 @@ export class Transferrer {
     const c = call.conversation
     if (!c) return { ok: false, reason: 'call_not_active' }
     // the leg goes through the same number, under its media encryption
-    const encryption = callEncryption(call.route, uriTransport(uri))
+    const encryption = callEncryption(call.route, targetTransport(uri))
     if ('refused' in encryption) {
       this.log.warn({ callId: call.id, reason: encryption.refused }, 'transfer leg not placed: media encryption')
       return { ok: false, reason: 'failed' }

@@ -11,6 +11,7 @@ export type { Call, CallEvents, CallState, EndInfo, EndReason, Log, TransferStat
 export { InboundCall, type InboundCallInfo } from './uas.ts'
 export { OutboundCall, outcomeOf, type PlaceCallOptions } from './uac.ts'
 export { sdpDirection, withDirection, type Direction } from './hold.ts'
+export { targetTransport } from './resolve.ts'
 export { TargetRefusedError, UserAgent, type UserAgentOptions, type UserAgentEvents } from './user-agent.ts'
 export { userAgentFromConfig } from './from-config.ts'
 export { responseTo } from './dialog.ts'

@@ -12,11 +12,20 @@ export class TargetRefusedError extends Error {}
 
 const systemResolve = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address)
 
+/**
+ * The transport a request to this URI goes over, lower case: its transport parameter, else tls
+ * for sips: and udp for sip: (RFC 3263 without NAPTR); undefined when it is not a SIP URI.
+ */
+export function targetTransport(target: string): string | undefined {
+  const uri = parseSipUri(target)
+  return uri && (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
+}
+
 /** Where a sip:/sips: URI sends us: transport from its parameter, address by A/AAAA lookup, checked. */
 export async function resolveTarget(target: string, resolveHost: (host: string) => Promise<string[]> = systemResolve): Promise<{ remote: Remote; host: string }> {
   const uri = parseSipUri(target)
   if (!uri) throw new SipError(400, `not a SIP URI: ${target}`)
-  const t = (uri.params.get('transport') ?? (uri.scheme === 'sips' ? 'tls' : 'udp')).toLowerCase()
+  const t = targetTransport(target)!
   if (t !== 'udp' && t !== 'tcp' && t !== 'tls') throw new SipError(400, `unsupported transport ${t}`)
   const refused = sipUriProblem(uri.host, uri.params.keys())
   if (refused) throw new TargetRefusedError(`${target} refused: ${refused}`)
