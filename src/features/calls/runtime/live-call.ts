@@ -135,7 +135,7 @@ export class LiveCall {
     const current = this.negotiated
     const { sdp, srtp } = rekeyReoffer(offer, answer, current?.srtp, this.deps.srtpSuites)
     if (current && srtp !== current.srtp) {
-      this.negotiated = srtp ? { ...current, srtp } : current
+      this.negotiated = { ...current, srtp }
       this.conv?.update(this.negotiated)
     }
     return sdp
