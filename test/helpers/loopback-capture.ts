@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { readPcapUdp, type PcapUdp } from './pcap.ts'
 
 export interface LoopbackCapture {
-  /** Stops tcpdump and returns the UDP datagrams it saw. */
+  /** Stops tcpdump and returns the UDP datagrams it saw; later calls return the same. */
   stop(): Promise<PcapUdp[]>
 }
 
@@ -25,18 +25,18 @@ export async function captureLoopback(filter = 'udp'): Promise<LoopbackCapture> 
   const drain = (async () => {
     for await (const chunk of proc.stderr) err += decoder.decode(chunk)
   })()
-  return {
-    async stop() {
-      proc.kill('SIGINT')
-      await proc.exited
-      await drain
-      try {
-        return readPcapUdp(file)
-      } finally {
-        rmSync(dir, { recursive: true, force: true })
-      }
-    },
+  let stopped: Promise<PcapUdp[]> | undefined
+  const stop = async () => {
+    proc.kill('SIGINT')
+    await proc.exited
+    await drain
+    try {
+      return readPcapUdp(file)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   }
+  return { stop: () => (stopped ??= stop()) }
 }
 
 export interface RtpPayloadReport {

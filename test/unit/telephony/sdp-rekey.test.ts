@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { parseSdesCrypto } from '../../../src/realtime/srtp/index.ts'
-import { answerOffer, DEFAULT_SRTP_SUITES, rekeyReoffer, SdpError } from '../../../src/realtime/telephony/sdp/index.ts'
+import { answerOffer, DEFAULT_SRTP_SUITES, rekeyReoffer } from '../../../src/realtime/telephony/sdp/index.ts'
+import { sdpRefusal } from '../../helpers/sdp-refusal.ts'
 
 const crlf = (s: string) => s.trim().split('\n').map((l) => l.trim()).filter(Boolean).join('\r\n') + '\r\n'
 const KEY_A = Buffer.alloc(30, 7).toString('base64')
@@ -27,16 +28,6 @@ const cryptoOf = (sdp: string) => sdp.split('\r\n').filter((l) => l.startsWith('
 function srtpCall() {
   const first = answerOffer(offerWith('RTP/SAVP', [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_A}`]), { ...local, encryption: 'required' })
   return { answer: first.sdp, srtp: first.media.srtp! }
-}
-
-function refused(fn: () => unknown): SdpError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(SdpError)
-    return err as SdpError
-  }
-  throw new Error('expected an SdpError')
 }
 
 describe('a re-offer inside an SRTP call', () => {
@@ -68,14 +59,14 @@ describe('a re-offer inside an SRTP call', () => {
 
   test('a plain re-offer is refused with 488 and the reason; the call keeps its keys', () => {
     const call = srtpCall()
-    const err = refused(() => rekeyReoffer(offerWith('RTP/AVP'), call.answer, call.srtp, DEFAULT_SRTP_SUITES))
+    const err = sdpRefusal(() => rekeyReoffer(offerWith('RTP/AVP'), call.answer, call.srtp, DEFAULT_SRTP_SUITES))
     expect(err.status).toBe(488)
     expect(err.message).toContain('keeps its keys')
   })
 
   test('a re-offer whose only suite is not enabled is refused, naming the suite', () => {
     const call = srtpCall()
-    const err = refused(() => rekeyReoffer(offerWith('RTP/SAVP', [`1 AES_CM_128_HMAC_SHA1_32 inline:${KEY_B}`], 201), call.answer, call.srtp, ['AES_CM_128_HMAC_SHA1_80']))
+    const err = sdpRefusal(() => rekeyReoffer(offerWith('RTP/SAVP', [`1 AES_CM_128_HMAC_SHA1_32 inline:${KEY_B}`], 201), call.answer, call.srtp, ['AES_CM_128_HMAC_SHA1_80']))
     expect(err.message).toContain('AES_CM_128_HMAC_SHA1_32 is not enabled')
   })
 
@@ -95,7 +86,7 @@ describe('a re-offer inside a plain call', () => {
   })
 
   test('an RTP/SAVP re-offer is refused with 488: a live plain call does not switch to SRTP', () => {
-    const err = refused(() => rekeyReoffer(offerWith('RTP/SAVP', [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_A}`]), plain.sdp, undefined, DEFAULT_SRTP_SUITES))
+    const err = sdpRefusal(() => rekeyReoffer(offerWith('RTP/SAVP', [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_A}`]), plain.sdp, undefined, DEFAULT_SRTP_SUITES))
     expect(err.status).toBe(488)
   })
 })

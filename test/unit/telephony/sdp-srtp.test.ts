@@ -10,11 +10,11 @@ import {
   DEFAULT_SRTP_SUITES,
   fromMediaWire,
   NegotiatedSrtp,
-  SdpError,
   toMediaWire,
   type LocalMediaOptions,
   type MediaEncryption,
 } from '../../../src/realtime/telephony/sdp/index.ts'
+import { sdpRefusal } from '../../helpers/sdp-refusal.ts'
 
 const crlf = (s: string) => s.trim().split('\n').map((l) => l.trim()).join('\r\n') + '\r\n'
 
@@ -43,16 +43,6 @@ const offerWith = (profile: string, crypto: string[] = []) =>
 const local = { address: '198.51.100.5', port: 40000, sessionId: 1, sessionVersion: 1 }
 const peer = { address: '192.0.2.99', port: 7000, sessionId: 2, sessionVersion: 1 }
 const withPolicy = (encryption: MediaEncryption, over: Partial<LocalMediaOptions> = {}): LocalMediaOptions => ({ ...local, encryption, ...over })
-
-function refusal(fn: () => unknown): SdpError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(SdpError)
-    return err as SdpError
-  }
-  throw new Error('expected an SdpError')
-}
 
 const audioOf = (sdp: string) => sdpTransform.parse(sdp).media[0]!
 const cryptoOf = (sdp: string) => sdp.split('\r\n').filter((l) => l.startsWith('a=crypto:')).map((l) => parseSdesCrypto(l)!)
@@ -166,11 +156,11 @@ describe('SDES answers per media encryption policy', () => {
   })
 
   test("'required' refuses plain offers with 488 and says why", () => {
-    const plain = refusal(() => answerOffer(offerWith('RTP/AVP'), withPolicy('required')))
+    const plain = sdpRefusal(() => answerOffer(offerWith('RTP/AVP'), withPolicy('required')))
     expect(plain.status).toBe(488)
     expect(plain.message).toContain('plain RTP')
     expect(plain.message).toContain('requires SRTP')
-    const noSuite = refusal(() => answerOffer(offerWith('RTP/AVP', [`1 AES_256_CM_HMAC_SHA1_80 inline:${KEY_CM}`]), withPolicy('required')))
+    const noSuite = sdpRefusal(() => answerOffer(offerWith('RTP/AVP', [`1 AES_256_CM_HMAC_SHA1_80 inline:${KEY_CM}`]), withPolicy('required')))
     expect(noSuite.status).toBe(488)
     expect(noSuite.message).toContain('AES_256_CM_HMAC_SHA1_80 is not supported')
     expect(noSuite.message).toContain('we support AES_CM_128_HMAC_SHA1_80')
@@ -186,10 +176,10 @@ describe('SDES answers per media encryption policy', () => {
 
   test('an RTP/SAVP offer without a usable line is refused with 488 under optional and required', () => {
     for (const policy of ['optional', 'required'] as const) {
-      const none = refusal(() => answerOffer(offerWith('RTP/SAVP'), withPolicy(policy)))
+      const none = sdpRefusal(() => answerOffer(offerWith('RTP/SAVP'), withPolicy(policy)))
       expect(none.status).toBe(488)
       expect(none.message).toContain('no a=crypto line')
-      const bad = refusal(() => answerOffer(offerWith('RTP/SAVP', [`1 F8_128_HMAC_SHA1_80 inline:${KEY_CM}`, 'garbage']), withPolicy(policy)))
+      const bad = sdpRefusal(() => answerOffer(offerWith('RTP/SAVP', [`1 F8_128_HMAC_SHA1_80 inline:${KEY_CM}`, 'garbage']), withPolicy(policy)))
       expect(bad.message).toContain('F8_128_HMAC_SHA1_80 is not supported')
       expect(bad.message).toContain('malformed')
     }
@@ -217,7 +207,7 @@ describe('SDES answers per media encryption policy', () => {
     expect(sdp).not.toContain('a=crypto')
     expect(sdp).toBe(answerOffer(offerWith('RTP/AVP'), local).sdp)
     for (const profile of ['RTP/SAVP', 'RTP/SAVPF']) {
-      const err = refusal(() => answerOffer(offerWith(profile, [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}`]), withPolicy('none')))
+      const err = sdpRefusal(() => answerOffer(offerWith(profile, [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}`]), withPolicy('none')))
       expect(err.status).toBe(488)
       expect(err.message).toContain('media encryption is off')
     }
@@ -236,7 +226,7 @@ describe('SDES answers per media encryption policy', () => {
 
   test('crypto lines are read per m= section; a session-level one is ignored', () => {
     const offer = offerWith('RTP/SAVP').replace('t=0 0', `t=0 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}`)
-    expect(refusal(() => answerOffer(offer, withPolicy('required'))).message).toContain('no a=crypto line')
+    expect(sdpRefusal(() => answerOffer(offer, withPolicy('required'))).message).toContain('no a=crypto line')
     const second = offerWith('RTP/SAVP') + `m=audio 30004 RTP/SAVP 0\r\na=crypto:4 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM2}\r\n`
     const { media } = answerOffer(second, withPolicy('required'))
     expect(media.remotePort).toBe(30004)
@@ -261,32 +251,32 @@ describe('reading the answer to our SDES offer', () => {
   test('a tag we did not offer, a suite other than the one offered under that tag, or a bad key is a 488', () => {
     const opts = withPolicy('optional')
     const offer = createMediaOffer(opts)
-    const tag = refusal(() => acceptAnswer(answerWith('RTP/AVP', [`9 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}`]), opts, offer))
+    const tag = sdpRefusal(() => acceptAnswer(answerWith('RTP/AVP', [`9 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}`]), opts, offer))
     expect(tag.status).toBe(488)
     expect(tag.message).toContain('matches no line we offered (1 AES_CM_128_HMAC_SHA1_80, 2 AES_CM_128_HMAC_SHA1_32, 3 AEAD_AES_128_GCM)')
-    const suite = refusal(() => acceptAnswer(answerWith('RTP/AVP', [`1 AEAD_AES_128_GCM inline:${KEY_GCM}`]), opts, offer))
+    const suite = sdpRefusal(() => acceptAnswer(answerWith('RTP/AVP', [`1 AEAD_AES_128_GCM inline:${KEY_GCM}`]), opts, offer))
     expect(suite.message).toContain('matches no line we offered')
-    const key = refusal(() => acceptAnswer(answerWith('RTP/AVP', [`3 AEAD_AES_128_GCM inline:${KEY_CM}`]), opts, offer))
+    const key = sdpRefusal(() => acceptAnswer(answerWith('RTP/AVP', [`3 AEAD_AES_128_GCM inline:${KEY_CM}`]), opts, offer))
     expect(key.message).toContain('decodes to 30 bytes')
     expect(key.message).not.toContain(KEY_CM)
-    const mki = refusal(() => acceptAnswer(answerWith('RTP/AVP', [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}|1:4`]), opts, offer))
+    const mki = sdpRefusal(() => acceptAnswer(answerWith('RTP/AVP', [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}|1:4`]), opts, offer))
     expect(mki.message).toContain('MKI')
-    const two = refusal(() => acceptAnswer(answerWith('RTP/AVP', [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}`, `2 AES_CM_128_HMAC_SHA1_32 inline:${KEY_CM}`]), opts, offer))
+    const two = sdpRefusal(() => acceptAnswer(answerWith('RTP/AVP', [`1 AES_CM_128_HMAC_SHA1_80 inline:${KEY_CM}`, `2 AES_CM_128_HMAC_SHA1_32 inline:${KEY_CM}`]), opts, offer))
     expect(two.message).toContain('2 a=crypto lines')
-    const malformed = refusal(() => acceptAnswer(answerWith('RTP/AVP', ['1 AES_CM_128_HMAC_SHA1_80 inline:']), opts, offer))
+    const malformed = sdpRefusal(() => acceptAnswer(answerWith('RTP/AVP', ['1 AES_CM_128_HMAC_SHA1_80 inline:']), opts, offer))
     expect(malformed.message).toContain('malformed')
   })
 
   test("under 'required' an answer without crypto is a 488; under 'optional' it is plain RTP unless it claims RTP/SAVP", () => {
     const required = withPolicy('required')
-    const err = refusal(() => acceptAnswer(answerWith('RTP/AVP', []), required, createMediaOffer(required)))
+    const err = sdpRefusal(() => acceptAnswer(answerWith('RTP/AVP', []), required, createMediaOffer(required)))
     expect(err.status).toBe(488)
     expect(err.message).toContain('requires SRTP')
     const optional = withPolicy('optional')
     const plain = acceptAnswer(answerWith('RTP/AVP', []), optional, createMediaOffer(optional))
     expect(plain.srtp).toBeUndefined()
     expect(plain).toMatchObject({ remotePort: 30000, codec: { name: 'PCMU' } })
-    expect(refusal(() => acceptAnswer(answerWith('RTP/SAVP', []), optional, createMediaOffer(optional))).message).toContain('RTP/SAVP without an a=crypto')
+    expect(sdpRefusal(() => acceptAnswer(answerWith('RTP/SAVP', []), optional, createMediaOffer(optional))).message).toContain('RTP/SAVP without an a=crypto')
   })
 
   test("'none' reads answers as before and ignores crypto lines; SRTP policies need the offer's keys", () => {
@@ -327,7 +317,7 @@ describe('SDES offer/answer round trips', () => {
     expect(answered.sdp).not.toContain('a=crypto')
     expect(acceptAnswer(answered.sdp, offerer, offer).srtp).toBeUndefined()
     const required = createMediaOffer(withPolicy('required'))
-    expect(refusal(() => answerOffer(required.sdp, peer)).status).toBe(488)
+    expect(sdpRefusal(() => answerOffer(required.sdp, peer)).status).toBe(488)
   })
 
   test('the answerer picks the offerer order among the suites it enables', () => {
@@ -413,7 +403,7 @@ describe('SRTP keys stay out of logs and survive a thread hop only through the w
 describe('refusal messages stay short', () => {
   test('long suite names and many lines are cut', () => {
     const lines = Array.from({ length: 20 }, (_, i) => `${i + 1} ${'X'.repeat(500)} inline:${KEY_CM}`)
-    const err = refusal(() => answerOffer(offerWith('RTP/SAVP', lines), withPolicy('required')))
+    const err = sdpRefusal(() => answerOffer(offerWith('RTP/SAVP', lines), withPolicy('required')))
     expect(err.status).toBe(488)
     expect(err.message.length).toBeLessThan(800)
     expect(err.message).toContain('and 16 more')
