@@ -8,23 +8,32 @@ import { readPcapUdp, type PcapUdp } from './pcap.ts'
 export interface LoopbackCapture {
   /** Stops tcpdump and returns the UDP datagrams it saw; later calls return the same. */
   stop(): Promise<PcapUdp[]>
+  /** tcpdump's own account once stopped (captured, received by filter, dropped by kernel), for failure messages. */
+  summary(): string
 }
 
 /** Starts capturing UDP on `lo` matching `filter` (a pcap filter); resolves once tcpdump listens. */
 export async function captureLoopback(filter = 'udp'): Promise<LoopbackCapture> {
   const dir = mkdtempSync(join(tmpdir(), 'capture-'))
   const file = join(dir, 'lo.pcap')
-  const proc = Bun.spawn(['tcpdump', '-i', 'lo', '-n', '-U', '-s', '0', '-w', file, filter], { stdout: 'ignore', stderr: 'pipe' })
+  // --immediate-mode hands each packet to tcpdump as it arrives (no ring-block timeout holding the
+  // last ones back at SIGINT); a 2 KiB snap length keeps that ring's frames small and many
+  const proc = Bun.spawn(['tcpdump', '-i', 'lo', '-n', '--immediate-mode', '-U', '-B', '8192', '-s', '2048', '-w', file, filter], { stdout: 'ignore', stderr: 'pipe' })
+  // one reader for all of stderr: leaving a for-await early cancels the pipe, and tcpdump's
+  // account at exit would then go nowhere
   let err = ''
-  const decoder = new TextDecoder()
-  for await (const chunk of proc.stderr) {
-    err += decoder.decode(chunk)
-    if (err.includes('listening on')) break
-  }
-  if (!err.includes('listening on')) throw new Error(`tcpdump did not start: ${err}`)
+  let onListening: () => void = () => {}
+  const listening = new Promise<void>((res) => (onListening = res))
   const drain = (async () => {
-    for await (const chunk of proc.stderr) err += decoder.decode(chunk)
+    const decoder = new TextDecoder()
+    for await (const chunk of proc.stderr) {
+      err += decoder.decode(chunk)
+      if (err.includes('listening on')) onListening()
+    }
+    onListening()
   })()
+  await listening
+  if (!err.includes('listening on')) throw new Error(`tcpdump did not start: ${err}`)
   let stopped: Promise<PcapUdp[]> | undefined
   const stop = async () => {
     proc.kill('SIGINT')
@@ -36,7 +45,8 @@ export async function captureLoopback(filter = 'udp'): Promise<LoopbackCapture> 
       rmSync(dir, { recursive: true, force: true })
     }
   }
-  return { stop: () => (stopped ??= stop()) }
+  const summary = () => `${err.split('\n').filter((l) => /packets|dropped/.test(l)).join('; ')} (exit ${proc.exitCode ?? proc.signalCode})`
+  return { stop: () => (stopped ??= stop()), summary }
 }
 
 export interface RtpPayloadReport {

@@ -10,7 +10,7 @@ import { startLoggedAppliance } from '../../helpers/logged-appliance.ts'
 import type { TestAppliance } from '../../helpers/appliance.ts'
 import { answerWithBaresip, dialWithBaresip, selfSignedLoopbackCert, type BaresipPhone } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
-import { captureLoopback, inRange, rtpPayloadReport } from '../../helpers/loopback-capture.ts'
+import { captureLoopback, inRange, rtpPayloadReport, type LoopbackCapture } from '../../helpers/loopback-capture.ts'
 import type { PcapUdp } from '../../helpers/pcap.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
@@ -68,12 +68,12 @@ async function requireSrtp(numberId: string): Promise<void> {
 }
 
 /** What a listener on the path has of the call's audio: both directions between baresip and us are ciphertext. */
-function expectOnlyCiphertext(packets: PcapUdp[], phone: BaresipPhone): void {
+function expectOnlyCiphertext(packets: PcapUdp[], phone: BaresipPhone, summary: string): void {
   const theirs = inRange(phone.rtpPorts)
   const ours = (port: number) => !theirs(port)
   for (const [from, to] of [[ours, theirs], [theirs, ours]] as const) {
     const report = rtpPayloadReport(packets, from, to)
-    expect(report.packets).toBeGreaterThan(150)
+    expect(report.packets, `${from === ours ? 'to' : 'from'} baresip (RTP ports ${phone.rtpPorts.join('-')}), ${packets.length} UDP datagrams captured; tcpdump: ${summary}`).toBeGreaterThan(150)
     expect(report.silentPayloads).toBe(0)
     expect(report.entropy).toBeGreaterThan(7.9)
   }
@@ -84,12 +84,12 @@ function expectOnlyCiphertext(packets: PcapUdp[], phone: BaresipPhone): void {
  * (it could only play what it decrypted), both channels of our recording, and a capture of the
  * loopback with only ciphertext in it.
  */
-function expectEncryptedConversation(call: any, phone: BaresipPhone, packets: PcapUdp[], lines: [string, string][]): void {
+function expectEncryptedConversation(call: any, phone: BaresipPhone, packets: PcapUdp[], capture: LoopbackCapture, lines: [string, string][]): void {
   expect(call.transcript.map((i: any) => [i.role, i.text])).toEqual(lines)
   const heard = parseWav(readFileSync(phone.heardPath()))
   expect(loudWindows(heard.samples, heard.sampleRate / 10, -35)).toBeGreaterThan(15)
   expectBothChannelsAudible(call.id)
-  expectOnlyCiphertext(packets, phone)
+  expectOnlyCiphertext(packets, phone, capture.summary())
 }
 
 /** The call's recording: the far end (left) and the agent (right) both audible. */
@@ -121,7 +121,7 @@ test('baresip calls a number set to required over TLS with SRTP: the conversatio
     const call = await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164, 20_000)
     const packets = await capture.stop()
     expect(call).toMatchObject({ outcome: 'completed', endReason: 'agent_hangup', type: 'inbound' })
-    expectEncryptedConversation(call, phone, packets, [
+    expectEncryptedConversation(call, phone, packets, capture, [
       ['agent', 'Hello, thanks for calling the clinic.'],
       ['user', 'what are your opening hours'],
       ['agent', 'We open at nine every weekday. Goodbye!'],
@@ -152,7 +152,7 @@ test('POST /api/calls reaches baresip over TLS with SRTP (required): the convers
     expect(await phone.saw('session closed'), phone.output()).toBe(true)
     const packets = await capture.stop()
     expect(call).toMatchObject({ outcome: 'completed', endReason: 'agent_hangup', type: 'outbound' })
-    expectEncryptedConversation(call, phone, packets, [
+    expectEncryptedConversation(call, phone, packets, capture, [
       ['agent', 'Hello, this is the clinic calling about your appointment.'],
       ['user', 'yes this is a good time'],
       ['agent', 'Thank you, see you on Monday. Goodbye!'],
