@@ -1,6 +1,6 @@
-// The one CSV reader of the appliance (the writer is src/csv): a campaign's contacts, for its
-// upload and for the preview of a file (RFC 4180: quoted fields, doubled quotes, CRLF or LF, a
-// byte order mark dropped). Pure.
+// A campaign's contacts from CSV, for its upload and for the preview of a file; the rows come
+// from the appliance's one CSV reader (platform/csv). Pure.
+import { parseCsv as csvRows } from '../../platform/csv/index.ts'
 import { validation, type FieldIssue } from '../../platform/errors.ts'
 import { MAX_VARIABLES } from '../../platform/schema/index.ts'
 
@@ -12,55 +12,7 @@ export interface CsvContact {
 }
 
 /** Rows of the CSV; `lines`, when given, gets the line each row starts on (from 1). */
-export function parseCsv(text: string, maxRows = Infinity, lines?: number[]): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  let i = 0
-  let line = 1
-  let rowLine = 1
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  while (i < src.length) {
-    const ch = src[i]!
-    if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') {
-        field += '"'
-        i += 2
-        continue
-      }
-      if (ch === '"') quoted = false
-      else field += ch
-      if (ch === '\n' || (ch === '\r' && src[i + 1] !== '\n')) line++
-      i++
-      continue
-    }
-    if (ch === '"' && field === '') quoted = true
-    else if (ch === ',') {
-      row.push(field)
-      field = ''
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++
-      row.push(field)
-      field = ''
-      if (row.length > 1 || row[0] !== '') {
-        rows.push(row)
-        lines?.push(rowLine)
-      }
-      row = []
-      rowLine = ++line
-      if (rows.length >= maxRows) return rows
-    } else field += ch
-    i++
-  }
-  if (quoted) throw validation([{ path: 'contactsCsv', message: `a quoted field opened on line ${rowLine} is not closed` }])
-  if (field !== '' || row.length) {
-    row.push(field)
-    rows.push(row)
-    lines?.push(rowLine)
-  }
-  return rows
-}
+export const parseCsv = (text: string, maxRows = Infinity, lines?: number[]) => csvRows(text, maxRows, lines, 'contactsCsv')
 
 /** Where a CSV field is, for error paths and messages: `contactsCsv[line 3].to`. */
 export const csvPath = (line: number, column?: string) => `contactsCsv[line ${line}]${column === undefined ? '' : `.${column}`}`

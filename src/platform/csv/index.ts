@@ -31,3 +31,5 @@ export function csvCell(value: string | number | boolean | null | undefined): st
 export function csvRow(values: readonly (string | number | boolean | null | undefined)[]): string {
   return `${values.map(csvCell).join(',')}\r\n`
 }
+
+export { parseCsv } from './read.ts'
