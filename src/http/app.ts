@@ -13,6 +13,7 @@ import type { Config } from '../platform/config/index.ts'
 import { consoleController } from '../features/console/console.http.ts'
 import { type Db, kindOf, refusesNulText } from '../platform/db/index.ts'
 import { doNotCallController } from '../features/do-not-call/do-not-call.http.ts'
+import { knowledgeController } from '../features/knowledge/knowledge.http.ts'
 import { AppError } from '../platform/errors.ts'
 import { accessLog, type Logger } from '../platform/log.ts'
 import { metricsController } from '../platform/metrics/metrics.http.ts'
@@ -27,7 +28,7 @@ import { workflowsFeature } from '../features/workflows/workflows.http.ts'
 import { agentWorkflowHooks, numberAgentReadiness, workflowAgentHooks } from '../features/wiring.ts'
 import { workspacesController } from '../features/workspaces/workspaces.http.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
-import { bodyLimitFor, checkContentLength, isJobUpload, readJsonBody } from './body.ts'
+import { bodyLimitFor, checkContentLength, isJobUpload, knowledgeUploadLimit, readJsonBody } from './body.ts'
 import { errorBody, toAppError } from './errors.ts'
 import { openapiRoutes } from './openapi.ts'
 import { RateLimiter } from './rate-limit.ts'
@@ -91,6 +92,7 @@ export const FEATURES: FeatureMount[] = [
       auth,
     ),
   ({ db }, auth) => doNotCallController(db, auth),
+  ({ db, config }, auth) => knowledgeController(db, config, auth),
   () => consoleController(),
 ]
 
@@ -128,7 +130,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
     serve: {
       // a backstop only: bodies are streamed, and refused by our own limits with an error body
       // (413 naming the limit) up to this size; beyond it Bun answers 413 itself, with no body
-      maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.OUTBOUND_JOB_MAX_BODY_BYTES) + 64 * 1_048_576,
+      maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.OUTBOUND_JOB_MAX_BODY_BYTES, knowledgeUploadLimit(config)) + 64 * 1_048_576,
       // Bun's development mode answers a failure of our own error hook with a page showing the
       // stack; this answers it with the error body instead.
       development: false,
@@ -147,7 +149,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
     .onParse(({ request, contentType }) => {
       // a campaign's upload is read by its route once the caller is known (campaigns/upload)
       if (isJobUpload(request)) return {}
-      return readJsonBody(request, contentType, config.MAX_BODY_BYTES)
+      return readJsonBody(request, contentType, bodyLimitFor(request, config))
     })
     .onError((ctx) => {
       const { code, error, set } = ctx

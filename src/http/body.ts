@@ -5,8 +5,22 @@ const UPLOAD_PATHS = new Set(['/api/outbound/jobs', '/api/outbound/jobs/preview'
 
 export const isJobUpload = (request: Request) => request.method === 'POST' && UPLOAD_PATHS.has(new URL(request.url).pathname)
 
-export function bodyLimitFor(request: Request, limits: { MAX_BODY_BYTES: number; OUTBOUND_JOB_MAX_BODY_BYTES: number }): number {
-  return isJobUpload(request) ? limits.OUTBOUND_JOB_MAX_BODY_BYTES : limits.MAX_BODY_BYTES
+/** A knowledge-base document's upload: its text in JSON (escaped) or base64 may be larger than the document. */
+const KNOWLEDGE_UPLOAD = /^\/api\/knowledge-bases\/[^/]+\/documents\/?$/
+export const isKnowledgeUpload = (request: Request) => request.method === 'POST' && KNOWLEDGE_UPLOAD.test(new URL(request.url).pathname)
+
+export interface BodyLimits {
+  MAX_BODY_BYTES: number
+  OUTBOUND_JOB_MAX_BODY_BYTES: number
+  KNOWLEDGE_MAX_DOCUMENT_BYTES: number
+}
+
+/** A document's upload body at most: its text twice over (escapes, base64) and room for the other fields. */
+export const knowledgeUploadLimit = (limits: BodyLimits) => Math.max(limits.MAX_BODY_BYTES, 2 * limits.KNOWLEDGE_MAX_DOCUMENT_BYTES + 65_536)
+
+export function bodyLimitFor(request: Request, limits: BodyLimits): number {
+  if (isJobUpload(request)) return limits.OUTBOUND_JOB_MAX_BODY_BYTES
+  return isKnowledgeUpload(request) ? knowledgeUploadLimit(limits) : limits.MAX_BODY_BYTES
 }
 
 /** Refuses early when Content-Length already says the body is too large. */

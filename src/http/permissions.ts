@@ -25,6 +25,9 @@ export const PERMISSIONS = {
   'webhooks:read': ['admin', 'member'],
   'webhooks:write': ['admin', 'member'],
   'webhooks:manage': ['admin'],
+  'knowledge:read': ['admin', 'member'],
+  'knowledge:write': ['admin', 'member'],
+  'knowledge:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Permission = keyof typeof PERMISSIONS

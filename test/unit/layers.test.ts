@@ -15,7 +15,7 @@ const RANKS: Record<string, number> = {
   'platform/db': 5,
   'platform/jobs': 6, 'platform/metrics': 6,
   'realtime/srtp': 9, 'realtime/telephony': 10, 'realtime/media': 11, 'realtime/voice': 12,
-  'features/api-keys': 20, 'features/billing': 20, 'features/carrier': 20, 'features/recordings': 20, 'features/webhooks': 20, 'features/console': 20, 'features/providers': 20,
+  'features/api-keys': 20, 'features/billing': 20, 'features/carrier': 20, 'features/recordings': 20, 'features/webhooks': 20, 'features/console': 20, 'features/providers': 20, 'features/knowledge': 20,
   'features/workspaces': 21,
   'features/agents': 22,
   'features/numbers': 23, 'features/workflows': 23,

@@ -7,6 +7,7 @@ import type { AgentAnalysisSettingsTable, CallAnalysisTable, CallEvaluationTable
 import type { CarrierSettingsTable } from '../../features/carrier/carrier.table.ts'
 import type { JobLeaseTable } from '../jobs/jobs.table.ts'
 import type { OutboundContactTable, OutboundJobTable } from '../../features/campaigns/campaigns.table.ts'
+import type { KnowledgeBaseTable, KnowledgeChunkTable, KnowledgeDocumentTable } from '../../features/knowledge/knowledge.table.ts'
 import type { DoNotCallTable } from '../../features/do-not-call/do-not-call.table.ts'
 import type { PhoneNumberTable } from '../../features/numbers/numbers.table.ts'
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookSecretTable } from '../../features/webhooks/webhooks.table.ts'
@@ -37,6 +38,9 @@ export interface Database {
   outbound_jobs: OutboundJobTable
   outbound_contacts: OutboundContactTable
   do_not_call: DoNotCallTable
+  knowledge_bases: KnowledgeBaseTable
+  knowledge_documents: KnowledgeDocumentTable
+  knowledge_chunks: KnowledgeChunkTable
 }
 
 export type Db = Kysely<Database>

@@ -34,6 +34,9 @@ export const autoId = (db: Kysely<any>) => (c: any) =>
  */
 export const skipLocked = (db: Kysely<any>): RawBuilder<unknown> => (isPostgres(db) ? sql`FOR UPDATE SKIP LOCKED` : sql``)
 
+/** The database's own full-text search: SQLite's FTS5 (BM25) or PostgreSQL's tsvector (ts_rank). */
+export const fullTextSearch = (db: Kysely<any>): 'fts5' | 'tsvector' => (isPostgres(db) ? 'tsvector' : 'fts5')
+
 /** Refreshes the query planner's statistics (the call listing picks its index by them). */
 export async function refreshPlannerStats(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {

@@ -1,6 +1,6 @@
 export { openDatabase, openPostgres, type DbHandle } from './client.ts'
 export type { Database, Db } from './database.ts'
-export { autoId, autoIdType, cacheLifetimeMs, columnTypes, type DbKind, isConstraintViolation, isUnstorableText, kindOf, lockedForUpdate, refreshPlannerStats, refusesNulText, retryOnDeadlock, skipLocked } from './dialect.ts'
+export { autoId, autoIdType, cacheLifetimeMs, columnTypes, type DbKind, fullTextSearch, isConstraintViolation, isUnstorableText, kindOf, lockedForUpdate, refreshPlannerStats, refusesNulText, retryOnDeadlock, skipLocked } from './dialect.ts'
 export { type ChunkSource, forEachChunk, yieldTurn } from './chunks.ts'
 export { lockDataDir, DataDirLockedError } from './lock.ts'
 export { migrateToLatest } from './migrate.ts'

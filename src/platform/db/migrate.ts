@@ -14,6 +14,7 @@ import * as callNode from './migrations/2026-11-24T0100_call_node.ts'
 import * as webhookErrorDetail from './migrations/2026-11-25T1200_webhook_error_detail.ts'
 import * as agentEndpointing from './migrations/2026-11-25T2200_agent_endpointing.ts'
 import * as numberMediaEncryption from './migrations/2026-11-26T1000_number_media_encryption.ts'
+import * as knowledgeBases from './migrations/2026-11-26T1400_knowledge_bases.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T1200_webhook_error_detail': webhookErrorDetail,
   '2026-11-25T2200_agent_endpointing': agentEndpointing,
   '2026-11-26T1000_number_media_encryption': numberMediaEncryption,
+  '2026-11-26T1400_knowledge_bases': knowledgeBases,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

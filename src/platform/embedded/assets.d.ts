@@ -7,3 +7,8 @@ declare module '*.so.1' {
   const path: string
   export default path
 }
+/** `import text from 'x.txt' with { type: 'text' }`: Bun gives the file's text (embedded when compiled). */
+declare module '*.txt' {
+  const text: string
+  export default text
+}

@@ -1,0 +1,101 @@
+// Knowledge bases, their documents and passages in the database. Every read and write names the
+// workspace, so a base of another workspace is never found.
+import { type Db, forEachChunk, keysetPage, type PageRequest } from '../../platform/db/index.ts'
+import { type Chunk, soundsOf } from './text/index.ts'
+import type { KnowledgeBaseTable, KnowledgeDocumentTable } from './knowledge.table.ts'
+
+export const insertBase = (db: Db, row: KnowledgeBaseTable) => db.insertInto('knowledge_bases').values(row).execute()
+
+export const findBase = (db: Db, workspaceId: string, id: string) =>
+  db.selectFrom('knowledge_bases').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+
+export const findBases = async (db: Db, workspaceId: string, ids: string[]) =>
+  ids.length ? db.selectFrom('knowledge_bases').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute() : []
+
+export const listBases = (db: Db, workspaceId: string, page: PageRequest) =>
+  keysetPage(db.selectFrom('knowledge_bases').selectAll().where('workspace_id', '=', workspaceId), 'created_at', 'id', page).execute()
+
+export const countBases = async (db: Db, workspaceId: string) =>
+  Number((await db.selectFrom('knowledge_bases').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).n)
+
+export const updateBase = (db: Db, row: KnowledgeBaseTable) =>
+  db.updateTable('knowledge_bases').set({ name: row.name, description: row.description, language: row.language, updated_at: row.updated_at }).where('id', '=', row.id).where('workspace_id', '=', row.workspace_id).execute()
+
+export const deleteBase = async (db: Db, workspaceId: string, id: string) =>
+  Number((await db.deleteFrom('knowledge_bases').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
+
+/** Documents and UTF-8 bytes the workspace holds, leaving out `exceptDocumentId` (being replaced). */
+export async function workspaceUsage(db: Db, workspaceId: string, exceptDocumentId?: string): Promise<{ documents: number; bytes: number }> {
+  let q = db.selectFrom('knowledge_documents').select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('bytes').as('bytes')]).where('workspace_id', '=', workspaceId)
+  if (exceptDocumentId) q = q.where('id', '!=', exceptDocumentId)
+  const r = await q.executeTakeFirstOrThrow()
+  return { documents: Number(r.n), bytes: Number(r.bytes ?? 0) }
+}
+
+const DOCUMENT_COLUMNS = ['id', 'knowledge_base_id', 'workspace_id', 'name', 'format', 'title', 'bytes', 'content_hash', 'chunk_count', 'created_at', 'updated_at'] as const
+export type DocumentRow = Omit<KnowledgeDocumentTable, 'content'>
+
+export const listDocuments = (db: Db, workspaceId: string, baseId: string, page: PageRequest) =>
+  keysetPage(db.selectFrom('knowledge_documents').select(DOCUMENT_COLUMNS).where('workspace_id', '=', workspaceId).where('knowledge_base_id', '=', baseId), 'created_at', 'id', page).execute()
+
+export const findDocument = (db: Db, workspaceId: string, baseId: string, id: string) =>
+  db.selectFrom('knowledge_documents').selectAll().where('workspace_id', '=', workspaceId).where('knowledge_base_id', '=', baseId).where('id', '=', id).executeTakeFirst()
+
+export const findDocumentByName = (db: Db, baseId: string, name: string) =>
+  db.selectFrom('knowledge_documents').selectAll().where('knowledge_base_id', '=', baseId).where('name', '=', name).executeTakeFirst()
+
+export const documentsOf = (db: Db, baseId: string) => db.selectFrom('knowledge_documents').selectAll().where('knowledge_base_id', '=', baseId).orderBy('created_at').execute()
+
+export const deleteDocument = async (db: Db, workspaceId: string, baseId: string, id: string) =>
+  Number((await db.deleteFrom('knowledge_documents').where('workspace_id', '=', workspaceId).where('knowledge_base_id', '=', baseId).where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0
+
+export const insertDocument = (db: Db, row: KnowledgeDocumentTable) => db.insertInto('knowledge_documents').values(row).execute()
+
+export const updateDocument = (db: Db, row: KnowledgeDocumentTable) =>
+  db.updateTable('knowledge_documents').set({ format: row.format, title: row.title, bytes: row.bytes, content: row.content, content_hash: row.content_hash, chunk_count: row.chunk_count, updated_at: row.updated_at }).where('id', '=', row.id).execute()
+
+export interface IndexChange {
+  added: number
+  removed: number
+  kept: number
+}
+
+const INSERT_CHUNK = 200
+
+/**
+ * Makes the document's passages `chunks`, rewriting only what changed: passages whose hash (and
+ * stemming) are already there keep their row and full-text entry, the others are deleted or added.
+ */
+export async function syncChunks(db: Db, documentId: string, baseId: string, english: boolean, chunks: Chunk[]): Promise<IndexChange> {
+  const flag = english ? 1 : 0
+  const existing = await db.selectFrom('knowledge_chunks').select(['id', 'hash', 'english', 'position']).where('document_id', '=', documentId).execute()
+  const byHash = new Map<string, { id: number; position: number }[]>()
+  for (const row of existing) {
+    if (row.english !== flag) continue
+    const list = byHash.get(row.hash) ?? []
+    list.push({ id: Number(row.id), position: row.position })
+    byHash.set(row.hash, list)
+  }
+  const keep = new Set<number>()
+  const fresh: Chunk[] = []
+  const moved: { id: number; position: number }[] = []
+  for (const c of chunks) {
+    const row = byHash.get(c.hash)?.shift()
+    if (!row) fresh.push(c)
+    else {
+      keep.add(row.id)
+      if (row.position !== c.position) moved.push({ id: row.id, position: c.position })
+    }
+  }
+  const gone = existing.map((r) => Number(r.id)).filter((id) => !keep.has(id))
+  await forEachChunk(gone, INSERT_CHUNK, async (ids) => void (await db.deleteFrom('knowledge_chunks').where('id', 'in', ids).execute()))
+  for (const m of moved) await db.updateTable('knowledge_chunks').set({ position: m.position }).where('id', '=', m.id).execute()
+  await forEachChunk(fresh, INSERT_CHUNK, async (part) => {
+    const rows = part.map((c) => ({ document_id: documentId, knowledge_base_id: baseId, position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash, english: flag, sounds: english ? soundsOf(`${c.section} ${c.body}`) : '' }))
+    await db.insertInto('knowledge_chunks').values(rows).execute()
+  })
+  return { added: fresh.length, removed: gone.length, kept: keep.size }
+}
+
+export const chunksOf = (db: Db, documentId: string) =>
+  db.selectFrom('knowledge_chunks').select(['id', 'position', 'title', 'section', 'body', 'answer']).where('document_id', '=', documentId).orderBy('position').execute()

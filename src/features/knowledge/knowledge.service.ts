@@ -1,0 +1,155 @@
+// Knowledge bases as the API sees them: workspace limits, uploads turned into passages and indexed
+// incrementally, re-indexing, and search with what an agent would say for each result.
+import { createHash } from 'node:crypto'
+import { type Db, finishPage, pageLimit, type PageRequest } from '../../platform/db/index.ts'
+import { invalidField, notFound, validation } from '../../platform/errors.ts'
+import { newId, nowIso } from '../../platform/ids.ts'
+import { uploadedText, type UploadText } from './document-text.ts'
+import type { KnowledgeBase, KnowledgeDocument } from './knowledge.model.ts'
+import * as repo from './knowledge.repository.ts'
+import type { KnowledgeBaseTable, KnowledgeDocumentTable } from './knowledge.table.ts'
+import { isEnglish, searchBases } from './search/index.ts'
+import { chunkOutline, type DocumentFormat, formatOf, outline, spokenAnswer } from './text/index.ts'
+
+export interface KnowledgeLimits {
+  KNOWLEDGE_MAX_DOCUMENT_BYTES: number
+  KNOWLEDGE_MAX_DOCUMENTS: number
+  KNOWLEDGE_MAX_WORKSPACE_BYTES: number
+  KNOWLEDGE_MAX_BASES: number
+}
+
+export const toBase = (r: KnowledgeBaseTable): KnowledgeBase => ({
+  id: r.id, workspaceId: r.workspace_id, name: r.name, description: r.description, language: r.language, createdAt: r.created_at, updatedAt: r.updated_at,
+})
+
+export const toDocument = (r: repo.DocumentRow): KnowledgeDocument => ({
+  id: r.id, knowledgeBaseId: r.knowledge_base_id, name: r.name, format: r.format as DocumentFormat, title: r.title, bytes: r.bytes, contentHash: r.content_hash,
+  passages: r.chunk_count, createdAt: r.created_at, updatedAt: r.updated_at,
+})
+
+export async function createBase(db: Db, workspaceId: string, body: { name: string; description?: string | null; language?: string }, limits: KnowledgeLimits) {
+  if ((await repo.countBases(db, workspaceId)) >= limits.KNOWLEDGE_MAX_BASES) {
+    throw invalidField('name', `the workspace has ${limits.KNOWLEDGE_MAX_BASES} knowledge bases, the most it may have (KNOWLEDGE_MAX_BASES); delete one first`)
+  }
+  const now = nowIso()
+  const row: KnowledgeBaseTable = { id: newId('kb'), workspace_id: workspaceId, name: body.name.trim(), description: body.description ?? null, language: body.language ?? 'en', created_at: now, updated_at: now }
+  await repo.insertBase(db, row)
+  return toBase(row)
+}
+
+export async function getBaseRow(db: Db, workspaceId: string, id: string): Promise<KnowledgeBaseTable> {
+  const row = await repo.findBase(db, workspaceId, id)
+  if (!row) throw notFound('knowledge base')
+  return row
+}
+
+export async function listBases(db: Db, workspaceId: string, page: PageRequest) {
+  const { items, nextCursor } = finishPage(await repo.listBases(db, workspaceId, page), pageLimit(page), (r) => [r.created_at, r.id])
+  return { knowledgeBases: items.map(toBase), nextCursor }
+}
+
+/** A new language changes how every passage is stemmed, so the base is re-indexed with it. */
+export async function updateBase(db: Db, workspaceId: string, id: string, body: { name?: string; description?: string | null; language?: string }) {
+  return db.transaction().execute(async (tx) => {
+    const current = await getBaseRow(tx, workspaceId, id)
+    const row = { ...current, ...(body.name !== undefined ? { name: body.name.trim() } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.language !== undefined ? { language: body.language } : {}), updated_at: nowIso() }
+    await repo.updateBase(tx, row)
+    if (isEnglish(row.language) !== isEnglish(current.language)) await reindexRows(tx, row)
+    return toBase(row)
+  })
+}
+
+export async function deleteBase(db: Db, workspaceId: string, id: string): Promise<void> {
+  if (!(await repo.deleteBase(db, workspaceId, id))) throw notFound('knowledge base')
+}
+
+/** Uploads a document, or replaces the one of the same name; only changed passages are re-indexed. */
+export async function uploadDocument(db: Db, workspaceId: string, baseId: string, body: UploadText & { name: string; format?: DocumentFormat; title?: string }, limits: KnowledgeLimits) {
+  const { text, bytes } = uploadedText(body, limits.KNOWLEDGE_MAX_DOCUMENT_BYTES)
+  const format = body.format ?? formatOf(body.name) ?? 'text'
+  const doc = outline(format, text)
+  if (doc.runsScript) {
+    throw invalidField(body.content !== undefined ? 'content' : 'contentBase64', 'is an HTML page that runs script (<script>, an on... handler or a javascript: link); save the page\'s text, or remove its scripts, and upload that')
+  }
+  const title = body.title?.trim() || doc.title || body.name.trim()
+  const chunks = chunkOutline({ ...doc, title }, title)
+  if (!chunks.length) throw validation([{ path: 'content', message: format === 'faq_csv' ? 'holds no rows with a question and an answer (a header row question,answer, then one row per question)' : 'holds no text to search' }])
+  return db.transaction().execute(async (tx) => {
+    const base = await getBaseRow(tx, workspaceId, baseId)
+    const existing = await repo.findDocumentByName(tx, base.id, body.name)
+    const usage = await repo.workspaceUsage(tx, workspaceId, existing?.id)
+    if (!existing && usage.documents >= limits.KNOWLEDGE_MAX_DOCUMENTS) {
+      throw invalidField('name', `the workspace holds ${usage.documents} documents, the most it may (KNOWLEDGE_MAX_DOCUMENTS); delete some first`)
+    }
+    if (usage.bytes + bytes > limits.KNOWLEDGE_MAX_WORKSPACE_BYTES) {
+      throw invalidField('content', `the workspace's documents would hold ${usage.bytes + bytes} bytes of text, more than KNOWLEDGE_MAX_WORKSPACE_BYTES (${limits.KNOWLEDGE_MAX_WORKSPACE_BYTES})`)
+    }
+    const now = nowIso()
+    const row: KnowledgeDocumentTable = {
+      id: existing?.id ?? newId('kdoc'), knowledge_base_id: base.id, workspace_id: workspaceId, name: body.name, format, title, bytes, content: text,
+      content_hash: createHash('sha256').update(text).digest('base64url'), chunk_count: chunks.length, created_at: existing?.created_at ?? now, updated_at: now,
+    }
+    if (existing) await repo.updateDocument(tx, row)
+    else await repo.insertDocument(tx, row)
+    const index = await repo.syncChunks(tx, row.id, base.id, isEnglish(base.language), chunks)
+    return { document: toDocument(row), index, replaced: existing !== undefined }
+  })
+}
+
+async function reindexRows(db: Db, base: KnowledgeBaseTable) {
+  const total = { documents: 0, added: 0, removed: 0, kept: 0 }
+  for (const d of await repo.documentsOf(db, base.id)) {
+    const chunks = chunkOutline({ ...outline(d.format as DocumentFormat, d.content), title: d.title }, d.title)
+    const change = await repo.syncChunks(db, d.id, base.id, isEnglish(base.language), chunks)
+    if (chunks.length !== d.chunk_count) await repo.updateDocument(db, { ...d, chunk_count: chunks.length })
+    total.documents++
+    total.added += change.added
+    total.removed += change.removed
+    total.kept += change.kept
+  }
+  return total
+}
+
+/** Re-derives every passage of the base from the stored documents (after an upgrade of the chunker, say); unchanged passages stay as they are. */
+export const reindexBase = (db: Db, workspaceId: string, baseId: string) =>
+  db.transaction().execute(async (tx) => reindexRows(tx, await getBaseRow(tx, workspaceId, baseId)))
+
+export async function listDocuments(db: Db, workspaceId: string, baseId: string, page: PageRequest) {
+  await getBaseRow(db, workspaceId, baseId)
+  const { items, nextCursor } = finishPage(await repo.listDocuments(db, workspaceId, baseId, page), pageLimit(page), (r) => [r.created_at, r.id])
+  return { documents: items.map(toDocument), nextCursor }
+}
+
+export async function getDocument(db: Db, workspaceId: string, baseId: string, id: string) {
+  const row = await repo.findDocument(db, workspaceId, baseId, id)
+  if (!row) throw notFound('document')
+  const passages = (await repo.chunksOf(db, row.id)).map((c) => ({ id: Number(c.id), position: c.position, title: c.title, section: c.section, text: c.body, answer: c.answer }))
+  return { document: toDocument(row), passages }
+}
+
+export async function deleteDocument(db: Db, workspaceId: string, baseId: string, id: string): Promise<void> {
+  if (!(await repo.deleteDocument(db, workspaceId, baseId, id))) throw notFound('document')
+}
+
+export interface KnowledgeResult {
+  passageId: number
+  documentId: string
+  documentName: string
+  title: string
+  section: string
+  text: string
+  answer: string | null
+  score: number
+  spoken: string
+}
+
+/** The best passages of the workspace's `baseIds` for what a caller said; bases of other workspaces are never searched. */
+export async function searchKnowledge(db: Db, workspaceId: string, baseIds: string[], query: string, limit = 5, maxSpokenChars?: number): Promise<KnowledgeResult[]> {
+  const bases = await repo.findBases(db, workspaceId, baseIds)
+  if (!bases.length) return []
+  const { hits, words } = await searchBases(db, bases.map((b) => ({ id: b.id, language: b.language })), query, limit)
+  return hits.map((h) => ({
+    passageId: h.chunkId, documentId: h.documentId, documentName: h.documentName, title: h.title, section: h.section, text: h.body, answer: h.answer, score: h.score,
+    spoken: spokenAnswer(h.answer ?? h.body, words, maxSpokenChars),
+  }))
+}

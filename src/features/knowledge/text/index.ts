@@ -1,0 +1,9 @@
+// Documents as passages, callers' words as searches, and passages as an agent says them: the
+// pure text side of knowledge bases.
+export { chunkOutline, sentences, type Chunk } from './chunk.ts'
+export { confidence, evidenceOf, type TermEvidence, type TermStat, unknownTerms } from './confidence.ts'
+export { spokenBits } from './english.ts'
+export { formatOf, outline, type DocumentFormat, type Outline } from './outline.ts'
+export { callerQuery, type CallerQuery, type Form, MAX_TERMS, type SoundTerm, soundsFor } from './query.ts'
+export { soundKey, soundsOf } from './sounds.ts'
+export { DEFAULT_MAX_CHARS, spokenAnswer, speakableText } from './speakable.ts'
