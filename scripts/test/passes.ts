@@ -37,6 +37,8 @@ export const POSTGRES_PASS = [
   'test/integration/campaigns/contacts-preview.test.ts',
   'test/integration/campaigns/jobs-api.test.ts',
   'test/integration/campaigns/tenant-boundary.test.ts',
+  'test/integration/knowledge/knowledge-api.test.ts',
+  'test/integration/knowledge/retrieval-eval.test.ts',
 ]
 
 /**
@@ -53,6 +55,7 @@ export const REAL_TIME_PASS = 'test/integration/media'
  * not only on a slow laptop. A test that bounds time belongs here.
  */
 export const BUSY_PASS = [
+  'test/unit/knowledge/text.test.ts',
   'test/integration/hostile-input.test.ts',
   'test/integration/fuzz.test.ts',
   'test/integration/sip-fuzz.test.ts',
