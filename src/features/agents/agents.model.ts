@@ -103,6 +103,8 @@ export const AgentSettings = t.Object({
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
   endpointing: EndpointingSchema,
+  knowledgeBaseIds: t.Array(t.String(), { description: 'knowledge bases its calls search: a workflow answer node, the knowledge_search tool of an LLM' }),
+  knowledgeAutoSearch: t.Boolean({ description: 'an LLM agent: every caller turn is searched and the best passages put before the LLM (else only when it calls knowledge_search)' }),
 })
 /** The agent's settable state, camel-cased; what the row stores and the snapshot freezes. */
 export type AgentData = typeof AgentSettings.static
@@ -139,6 +141,8 @@ const fields = {
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
   endpointing: EndpointingInput,
+  knowledgeBaseIds: t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, description: 'ids of knowledge bases of the workspace (at most 20)' }),
+  knowledgeAutoSearch: t.Boolean(),
 } satisfies Record<keyof AgentData, TSchema>
 
 const { name, ...optionalFields } = fields

@@ -9,6 +9,18 @@ import { AGENT_COLUMNS, type AgentTable } from './agents.table.ts'
 import { llmModelIssues, voiceIssues } from './serviceable.ts'
 import { checkTools } from './tools.ts'
 import { templateVariables } from '../../platform/template.ts'
+import { findBases } from '../knowledge/index.ts'
+
+/** Which of some knowledge base ids are bases of the agent's workspace. */
+type KnownBases = (ids: string[]) => Promise<Set<string>>
+const basesOf = (db: Db, workspaceId: string): KnownBases => async (ids) => new Set((await findBases(db, workspaceId, ids)).map((b) => b.id))
+
+async function knowledgeIssues(ids: string[], bases: KnownBases): Promise<FieldIssue[]> {
+  const known = await bases(ids)
+  return ids.flatMap((id, i) =>
+    !known.has(id) ? [{ path: `knowledgeBaseIds[${i}]`, message: 'is no knowledge base of this workspace' }] : ids.indexOf(id) !== i ? [{ path: `knowledgeBaseIds[${i}]`, message: 'is listed twice' }] : [],
+  )
+}
 
 export interface AgentRules {
   urlPolicy: UrlPolicy
@@ -50,6 +62,8 @@ export function toAgent(row: AgentTable): Agent {
     agentType: row.agent_type,
     role: row.role,
     endpointing: endpointingOf(row.endpointing),
+    knowledgeBaseIds: JSON.parse(row.knowledge_base_ids),
+    knowledgeAutoSearch: row.knowledge_auto_search === 'true',
     variables: templateVariables(row.prompt_draft, row.prompt_published, welcome.message),
     version: row.version,
     publishedAt: row.published_at,
@@ -75,6 +89,8 @@ function toColumns(d: AgentData): SettingColumns {
     agent_type: d.agentType,
     role: d.role,
     endpointing: String(d.endpointing),
+    knowledge_base_ids: JSON.stringify(d.knowledgeBaseIds),
+    knowledge_auto_search: String(d.knowledgeAutoSearch),
   }
 }
 
@@ -110,8 +126,9 @@ function apply(base: AgentData, body: UpdateAgentBody): AgentData {
 }
 
 /** Checks the state an agent would have after `body`; throws one 422 naming every bad field path. */
-async function validateAgent(next: AgentData, body: UpdateAgentBody, rules: AgentRules): Promise<AgentData> {
+async function validateAgent(next: AgentData, body: UpdateAgentBody, rules: AgentRules, bases: KnownBases): Promise<AgentData> {
   const issues: FieldIssue[] = []
+  if (body.knowledgeBaseIds !== undefined) issues.push(...(await knowledgeIssues(next.knowledgeBaseIds, bases)))
   if (body.llmModel !== undefined) issues.push(...llmModelIssues(next.llmModel))
   if (body.voice !== undefined) issues.push(...voiceIssues(next.voice))
   if (body.language !== undefined) {
@@ -156,10 +173,12 @@ const DEFAULTS: AgentData = {
   agentType: 'inbound',
   role: 'reception',
   endpointing: DEFAULT_ENDPOINTING,
+  knowledgeBaseIds: [],
+  knowledgeAutoSearch: false,
 }
 
 export async function createAgent(db: Db, workspaceId: string, body: CreateAgentBody, rules: AgentRules): Promise<Agent> {
-  const data = await validateAgent(apply({ ...DEFAULTS, llmModel: rules.defaultLlmModel ?? DEFAULT_LLM_MODEL, voice: rules.defaultVoice ?? DEFAULT_VOICE }, body), body, rules)
+  const data = await validateAgent(apply({ ...DEFAULTS, llmModel: rules.defaultLlmModel ?? DEFAULT_LLM_MODEL, voice: rules.defaultVoice ?? DEFAULT_VOICE }, body), body, rules, basesOf(db, workspaceId))
   const at = nowIso()
   const row: AgentTable = {
     id: newId('ag'),
@@ -215,7 +234,7 @@ export async function updateAgent(db: Db, workspaceId: string, id: string, body:
   if (!current) throw notFound('agent')
   const base = dataOf(toAgent(current))
   if (mode === 'merge') body = mergeNested(base, body, rules.defaultVoice)
-  const data = await validateAgent(apply(base, body), body, rules)
+  const data = await validateAgent(apply(base, body), body, rules, basesOf(db, workspaceId))
   if (data.agentType !== current.agent_type) {
     const using = await repo.numbersUsingAgentAs(db, id, current.agent_type)
     if (using.length) {

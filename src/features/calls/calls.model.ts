@@ -1,10 +1,18 @@
 import { t } from 'elysia'
 import { Variables } from '../../platform/schema/index.ts'
 
+export const TranscriptSource = t.Object({
+  passageId: t.Integer(),
+  documentName: t.String(),
+  section: t.String(),
+  score: t.Number({ description: "0..1, the knowledge search's confidence" }),
+})
+
 export const TranscriptItem = t.Object({
   role: t.Union([t.Literal('agent'), t.Literal('user')]),
   text: t.String(),
   timestamp: t.Number({ description: 'seconds from the start of the call, fractional' }),
+  sources: t.Optional(t.Array(TranscriptSource, { description: 'not in the spec: the knowledge-base passages an agent line was spoken from (a workflow answer node, the knowledge_search tool)' })),
 })
 export type TranscriptItem = typeof TranscriptItem.static
 

@@ -14,6 +14,7 @@ export type ValidationRule =
   | 'terminal_has_edges'
   | 'multiple_else'
   | 'tool_not_enabled'
+  | 'no_match_edge'
 
 export interface WorkflowIssue {
   rule: ValidationRule
@@ -152,6 +153,14 @@ function checkStructure(nodes: WorkflowNode[], edges: IndexedEdge[], indexOf: Ma
     }
     if (!terminal && !out.length) {
       issues.push({ rule: 'dead_end', path, nodeId: node.id, message: `${node.type} node "${node.id}" has no outgoing edge; only transfer and end nodes may be last` })
+    }
+    const noMatch = out.filter((o) => o.edge.condition?.type === 'no_match')
+    if (node.type === 'answer' && noMatch.length !== 1) {
+      issues.push({ rule: 'no_match_edge', path, nodeId: node.id, message: `answer node "${node.id}" needs exactly one no_match edge (where the call goes when the knowledge bases hold no answer); it has ${noMatch.length}` })
+    }
+    if (node.type !== 'answer' && noMatch.length) {
+      const first = noMatch[0] as IndexedEdge
+      issues.push({ rule: 'no_match_edge', path: `edges[${first.index}].condition`, nodeId: node.id, edgeIndex: first.index, edgeId: first.edge.id, message: `${edgeLabel(first.edge, first.index)}: a no_match condition leaves answer nodes only; "${node.id}" is a ${node.type} node` })
     }
     const elses = out.filter((o) => !o.edge.condition || o.edge.condition.type === 'else')
     if (elses.length > 1) {

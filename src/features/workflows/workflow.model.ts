@@ -62,6 +62,13 @@ export const TransferConfig = t.Object(
   },
   { additionalProperties: false },
 )
+export const AnswerConfig = t.Object(
+  {
+    minScore: t.Optional(t.Number({ minimum: 0, maximum: 1, default: 0.5, description: 'score (0..1) the best passage needs to be spoken; below it the no_match edge is taken' })),
+    maxChars: t.Optional(t.Integer({ minimum: 40, maximum: 1000, default: 300, description: 'characters spoken at most, cut at sentences' })),
+  },
+  { additionalProperties: false, description: "answers the caller's question from the agent's knowledge bases (no LLM needed)" },
+)
 export const EndConfig = t.Object({ text: t.Optional(Text('said before hanging up')) }, { additionalProperties: false })
 
 export const NODE_CONFIGS = {
@@ -73,9 +80,10 @@ export const NODE_CONFIGS = {
   tool: ToolConfig,
   transfer: TransferConfig,
   end: EndConfig,
+  answer: AnswerConfig,
 } as const
 export type NodeType = keyof typeof NODE_CONFIGS
-export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end'] as const satisfies readonly NodeType[]
+export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end', 'answer'] as const satisfies readonly NodeType[]
 export const TERMINAL_TYPES: readonly NodeType[] = ['transfer', 'end']
 
 const NodeId = t.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$', description: 'unique within the workflow' })
@@ -91,6 +99,7 @@ export const WorkflowNode = t.Union([
   nodeOf('tool'),
   nodeOf('transfer'),
   nodeOf('end'),
+  nodeOf('answer'),
 ])
 export type WorkflowNode =
   | { id: string; type: 'start'; config: typeof StartConfig.static }
@@ -101,6 +110,7 @@ export type WorkflowNode =
   | { id: string; type: 'tool'; config: typeof ToolConfig.static }
   | { id: string; type: 'transfer'; config: typeof TransferConfig.static }
   | { id: string; type: 'end'; config: typeof EndConfig.static }
+  | { id: string; type: 'answer'; config: typeof AnswerConfig.static }
 
 export const Condition = t.Union(
   [
@@ -121,6 +131,7 @@ export const Condition = t.Union(
     ),
     t.Object({ type: t.Literal('intent'), intent: t.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: 'the LLM judges that the caller expresses this intent; needs an LLM' }),
     t.Object({ type: t.Literal('else') }, { additionalProperties: false, description: 'taken when no other edge of the node matches' }),
+    t.Object({ type: t.Literal('no_match') }, { additionalProperties: false, description: 'answer nodes only: taken when no passage of the knowledge bases answers the caller' }),
   ],
   { description: 'when the edge is taken' },
 )
@@ -157,11 +168,11 @@ export const NodeInput = t.Object(
     id: t.String({ maxLength: 64, description: 'unique within the workflow' }),
     type: t.Union([
       t.Literal('start'), t.Literal('say'), t.Literal('conversation'), t.Literal('collect'),
-      t.Literal('condition'), t.Literal('tool'), t.Literal('transfer'), t.Literal('end'),
+      t.Literal('condition'), t.Literal('tool'), t.Literal('transfer'), t.Literal('end'), t.Literal('answer'),
     ]),
     config: t.Optional(BodyRecord('^[A-Za-z]{1,32}$', t.Unknown(), { maxProperties: 16, description: 'per type: see the node schemas' })),
   },
-  { description: 'start, say, conversation, collect, condition, tool, transfer or end; config is checked against the schema of its type' },
+  { description: 'start, say, conversation, collect, condition, tool, transfer, end or answer; config is checked against the schema of its type' },
 )
 export const WorkflowInput = t.Object({
   nodes: Guarded(t.Array(NodeInput, { minItems: 1, maxItems: 500 }), 'must be a list of 1 to 500 nodes {id, type, config}'),

@@ -15,6 +15,7 @@ import * as webhookErrorDetail from './migrations/2026-11-25T1200_webhook_error_
 import * as agentEndpointing from './migrations/2026-11-25T2200_agent_endpointing.ts'
 import * as numberMediaEncryption from './migrations/2026-11-26T1000_number_media_encryption.ts'
 import * as knowledgeBases from './migrations/2026-11-26T1400_knowledge_bases.ts'
+import * as agentKnowledge from './migrations/2026-11-26T1500_agent_knowledge.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T2200_agent_endpointing': agentEndpointing,
   '2026-11-26T1000_number_media_encryption': numberMediaEncryption,
   '2026-11-26T1400_knowledge_bases': knowledgeBases,
+  '2026-11-26T1500_agent_knowledge': agentKnowledge,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

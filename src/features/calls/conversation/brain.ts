@@ -39,6 +39,7 @@ export async function brainOfCall(d: BrainDeps, c: CallBrainInput): Promise<Brai
       fallbackMessage: c.profile.fallbackMessage,
       transfer: c.controls.transfer,
       optOut: c.controls.optOut,
+      knowledge: c.agent.knowledgeBaseIds?.length ? { search: (query, { maxChars }) => c.controls.searchKnowledge(query, { limit: 1, maxChars }) } : undefined,
     })
   }
   if (brain === 'llm' && c.engines.llm) {

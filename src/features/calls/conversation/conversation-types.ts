@@ -7,7 +7,7 @@ import type { EndReason, SessionReport, TranscriptItem } from '../../../realtime
 import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
 import type { WorkflowGraph } from '../../workflows/call/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
-import type { TransferOutcome } from './tools.ts'
+import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from './tools.ts'
 
 export interface ConversationInit {
   callId: string
@@ -42,6 +42,8 @@ export interface ConversationEvents {
   transcribed(item: TranscriptItem): void
   transfer(target: string): Promise<TransferOutcome>
   optOut(): Promise<void>
+  /** Searches the agent's knowledge bases (the database lives on the main thread). */
+  searchKnowledge(query: string, opts: KnowledgeQueryOptions): Promise<KnowledgePassage[]>
   /** The thread carrying the call died: its media and session are gone. */
   failed(reason: string): void
 }

@@ -10,6 +10,7 @@ import type { Llm } from '../../../realtime/voice/llm/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
 import { brainOfCall } from './brain.ts'
 import type { CallPlacer, Conversation, ConversationEvents, ConversationInit, ConversationResult } from './conversation-types.ts'
+import type { KnowledgeQueryOptions } from './tools.ts'
 import { agentProfile, type CallLines } from './profile.ts'
 
 export interface ConversationDeps {
@@ -89,6 +90,7 @@ export class LocalConversation implements Conversation {
       transfer: (target: string) => this.events.transfer(target),
       sendDtmf: (digits: string) => this.media?.sendDtmf(digits),
       optOut: () => this.events.optOut(),
+      searchKnowledge: (query: string, opts: KnowledgeQueryOptions) => this.events.searchKnowledge(query, opts),
     }
     const brainDeps = { voice: this.d.voice, workflowLlm: this.d.workflowLlm, maxVisits: this.d.maxVisits, allowPrivateTools: this.d.allowPrivateTools }
     const brain = (this.brain = await brainOfCall(brainDeps, { agent, profile, variables, engines, controls, graph: this.init.graph }))

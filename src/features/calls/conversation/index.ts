@@ -3,4 +3,4 @@
 export { LocalConversation, localPlacer, type ConversationDeps } from './conversation.ts'
 export { CallWorkerFailed, type AnsweredInfo, type CallPlacement, type CallPlacer, type Conversation, type ConversationEvents, type ConversationInit, type ConversationResult } from './conversation-types.ts'
 export { agentProfile, callVariables, type CallLines } from './profile.ts'
-export type { CallControls, TransferFailure, TransferOutcome } from './tools.ts'
+export type { CallControls, KnowledgePassage, KnowledgeQueryOptions, TransferFailure, TransferOutcome } from './tools.ts'

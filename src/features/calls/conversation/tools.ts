@@ -9,6 +9,25 @@ export interface CallControls {
   sendDtmf(digits: string): void
   /** Puts the other party's number on the workspace's do-not-call list. */
   optOut(): Promise<void>
+  /** The best passages of the agent's knowledge bases for `query`, best first. */
+  searchKnowledge(query: string, opts: KnowledgeQueryOptions): Promise<KnowledgePassage[]>
+}
+
+export interface KnowledgeQueryOptions {
+  limit: number
+  /** What is said of a passage, at most (cut at sentences). */
+  maxChars: number
+}
+
+/** A passage as a call uses it: what to say and where it came from. */
+export interface KnowledgePassage {
+  passageId: number
+  documentName: string
+  title: string
+  section: string
+  text: string
+  score: number
+  spoken: string
 }
 
 export type TransferOutcome = { ok: true; via: 'refer' | 'bridge' } | { ok: false; reason: TransferFailure }

@@ -1,7 +1,7 @@
 // A workflow runs the conversation: its say nodes speak, caller speech and keys drive it.
 import type { Brain, BrainHost } from '../../../realtime/voice/session/index.ts'
 import type { Llm } from '../../../realtime/voice/llm/index.ts'
-import { WorkflowCallDriver, WorkflowRunError, type ToolRunner, type WorkflowGraph } from '../../workflows/call/index.ts'
+import { type KnowledgeSearch, WorkflowCallDriver, WorkflowRunError, type ToolRunner, type WorkflowGraph } from '../../workflows/call/index.ts'
 import type { TransferOutcome } from './tools.ts'
 
 export interface WorkflowBrainOptions {
@@ -13,6 +13,8 @@ export interface WorkflowBrainOptions {
   transfer(target: string): Promise<TransferOutcome>
   /** A tool node calling opt_out. */
   optOut?(): Promise<void>
+  /** Answer nodes search the agent's knowledge bases; absent when it links none. */
+  knowledge?: KnowledgeSearch
   /** The workflow's final action, for the call record. */
   onFinal?(action: string, nodeId: string): void
 }
@@ -21,10 +23,10 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
   let host: BrainHost | undefined
   const driver = new WorkflowCallDriver(
     o.graph,
-    { llm: o.llm, maxVisits: o.maxVisits, today: () => new Date().toISOString().slice(0, 10), tools: callTools(o) },
+    { llm: o.llm, maxVisits: o.maxVisits, today: () => new Date().toISOString().slice(0, 10), tools: callTools(o), knowledge: o.knowledge },
     {
-      say: async (text, _nodeId, last) => {
-        await host?.say(text, { interruptible: !last })
+      say: async (text, _nodeId, last, sources) => {
+        await host?.say(text, { interruptible: !last, sources })
       },
       transfer: async (target, nodeId) => {
         o.onFinal?.('transfer', nodeId)

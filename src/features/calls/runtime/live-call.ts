@@ -17,7 +17,7 @@ import * as ledger from '../records/ledger.ts'
 import type { CallLog } from './call-log.ts'
 import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
-import type { TransferOutcome } from '../conversation/index.ts'
+import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from '../conversation/index.ts'
 import type { Transferrer } from './transfer.ts'
 import type { AnswerGate } from '../calls.service.ts'
 
@@ -38,6 +38,8 @@ export interface LiveCallDeps {
   onFinished(call: LiveCall): void
   /** The other party asked not to be called again (opt_out tool or workflow tool node). */
   optOut(call: LiveCall): Promise<void>
+  /** The agent's knowledge bases searched for the call's conversation. */
+  searchKnowledge(call: LiveCall, query: string, opts: KnowledgeQueryOptions): Promise<KnowledgePassage[]>
   /** Prometheus instruments: ended calls (outcome, turn latencies, RTP) and provider failures. */
   metrics?: Pick<Metrics, 'callEnded' | 'providerError' | 'callAgentSilent'>
   /** The call's recording is complete at `path` and its end is written (object storage uploads it from there). */
@@ -160,6 +162,7 @@ export class LiveCall {
       },
       transfer: (target) => this.transfer(target),
       optOut: () => this.deps.optOut(this),
+      searchKnowledge: (query, opts) => this.deps.searchKnowledge(this, query, opts),
       failed: (reason) => this.onWorkerFailed(reason),
     }
   }

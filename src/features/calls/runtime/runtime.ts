@@ -13,6 +13,7 @@ import { acceptAnswer, answerOffer, createMediaOffer, DEFAULT_SRTP_SUITES, SdpEr
 import { parseSipUri, TargetRefusedError, targetTransport, type InboundCall, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
 import type { VoiceSettings } from '../../../realtime/voice/index.ts'
 import { optOut } from '../../do-not-call/index.ts'
+import { searchKnowledge } from '../../knowledge/index.ts'
 import { findWorkflowGraph } from '../../workflows/index.ts'
 import type { Dialer, OutboundRequest } from '../calls.service.ts'
 import * as ledger from '../records/ledger.ts'
@@ -75,6 +76,7 @@ export class CallRuntime implements Dialer {
       recorded: d.recorded,
       // caller_number is the other party in both directions (profile.ts)
       optOut: async (call) => void (await optOut(d.db, call.agent.workspaceId, call.variables.caller_number ?? '')),
+      searchKnowledge: (call, query, opts) => searchKnowledge(d.db, call.agent.workspaceId, call.agent.knowledgeBaseIds ?? [], query, opts.limit, opts.maxChars),
     }
     d.ua.on('call', (call) => {
       this.inbound(call).catch((err) => {

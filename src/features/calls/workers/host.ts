@@ -3,7 +3,7 @@
 import { PortPoolExhaustedError, type BoundPorts } from '../../../realtime/media/index.ts'
 import { fromMediaWire } from '../../../realtime/telephony/sdp/index.ts'
 import { LocalConversation, type ConversationDeps, type ConversationEvents } from '../conversation/index.ts'
-import type { TransferOutcome } from '../conversation/index.ts'
+import type { KnowledgePassage, TransferOutcome } from '../conversation/index.ts'
 import { PendingReplies, type CallEvent, type FromWorker, type Reply, type ToWorker } from './protocol.ts'
 
 interface HostedCall {
@@ -100,6 +100,11 @@ export class CallHost {
       optOut: () => {
         const { rid, reply } = this.pending.open<void>()
         this.post({ t: 'optOut', rid, cid })
+        return reply
+      },
+      searchKnowledge: (query, opts) => {
+        const { rid, reply } = this.pending.open<KnowledgePassage[]>()
+        this.post({ t: 'searchKnowledge', rid, cid, query, opts })
         return reply
       },
       failed: () => {},

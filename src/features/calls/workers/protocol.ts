@@ -25,7 +25,7 @@ export type ToWorker =
   | { t: 'shutdown' }
   | Reply
 
-/** Events a call's conversation reports; `transfer` and `optOut` are requests the main thread answers. */
+/** Events a call's conversation reports; `transfer`, `optOut` and `searchKnowledge` are requests the main thread answers. */
 export type CallEvent =
   | { e: 'answered'; info: import('../conversation/index.ts').AnsweredInfo }
   | { e: 'hangup'; reason: import('../../../realtime/voice/session/index.ts').EndReason }
@@ -41,6 +41,7 @@ export type FromWorker =
   | { t: 'event'; cid: number; event: CallEvent }
   | { t: 'transfer'; rid: number; cid: number; target: string }
   | { t: 'optOut'; rid: number; cid: number }
+  | { t: 'searchKnowledge'; rid: number; cid: number; query: string; opts: import('../conversation/tools.ts').KnowledgeQueryOptions }
   | { t: 'stats'; stats: WorkerStats }
   | { t: 'shutdown' }
   | Reply

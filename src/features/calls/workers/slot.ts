@@ -116,9 +116,16 @@ export class WorkerSlot implements WorkerLink {
         return
       }
       case 'transfer':
-      case 'optOut': {
+      case 'optOut':
+      case 'searchKnowledge': {
         const ev = this.calls.get(m.cid)?.events
-        const work = !ev ? Promise.reject(new Error('the call is over')) : m.t === 'transfer' ? ev.transfer(m.target) : ev.optOut()
+        const work: Promise<unknown> = !ev
+          ? Promise.reject(new Error('the call is over'))
+          : m.t === 'transfer'
+            ? ev.transfer(m.target)
+            : m.t === 'optOut'
+              ? ev.optOut()
+              : ev.searchKnowledge(m.query, m.opts)
         work.then(
           (value) => this.post({ t: 'reply', rid: m.rid, ok: true, value }),
           (err: Error) => this.post({ t: 'reply', rid: m.rid, ok: false, error: err.message }),

@@ -1,5 +1,5 @@
 import { type EngineOptions, WorkflowEngine } from '../engine/engine.ts'
-import type { EngineInput, Final, RunState, StepResult } from '../engine/contracts.ts'
+import type { AnswerSource, EngineInput, Final, RunState, StepResult } from '../engine/contracts.ts'
 import type { Variables } from '../../../platform/template.ts'
 import type { WorkflowGraph } from '../workflow.model.ts'
 import { DigitBuffer, digitExpectation } from './dtmf.ts'
@@ -7,7 +7,7 @@ import { DigitBuffer, digitExpectation } from './dtmf.ts'
 /** What a call does for the workflow: the voice engine implements it with TTS, SIP REFER and BYE. */
 export interface CallIo {
   /** `last`: the words of the node that ends or transfers the call, which the caller cannot cut short. */
-  say(text: string, nodeId: string, last: boolean): Promise<void>
+  say(text: string, nodeId: string, last: boolean, sources?: AnswerSource[]): Promise<void>
   transfer(target: string, nodeId: string): Promise<void>
   /** end_call, loop_limit and no_route all hang up; the reason goes into the call record. */
   hangup(reason: Final['action'], nodeId: string): Promise<void>
@@ -51,7 +51,8 @@ export class WorkflowCallDriver {
     private readonly io: CallIo,
   ) {
     this.engine = new WorkflowEngine(graph, opts)
-    this.dry = new WorkflowEngine(graph, { maxVisits: opts.maxVisits, today: opts.today })
+    // a knowledge search has no side effect either
+    this.dry = new WorkflowEngine(graph, { maxVisits: opts.maxVisits, today: opts.today, knowledge: opts.knowledge })
     this.timers = opts.timers ?? realTimers
     this.interDigitMs = opts.interDigitMs ?? 3000
   }
@@ -100,7 +101,8 @@ export class WorkflowCallDriver {
   /**
    * What the run would do if the caller said `text` now, without doing it: whether the words
    * answer it (a condition or an extraction matches; the else edge does not) and what it would say first. Undefined when
-   * that needs an LLM or a tool, or the run is not waiting for the caller.
+   * that needs an LLM or a tool, or the run is not waiting for the caller. An answer node searches
+   * the knowledge bases for it, which changes nothing.
    */
   async preview(text: string): Promise<{ answers: boolean; reply?: string } | undefined> {
     const state = this.current
@@ -154,7 +156,7 @@ export class WorkflowCallDriver {
     }
     this.current = result.state
     const final = result.final
-    for (const r of result.responses) await this.io.say(r.output, r.nodeId, r.nodeId === final?.nodeId)
+    for (const r of result.responses) await this.io.say(r.output, r.nodeId, r.nodeId === final?.nodeId, r.sources)
     if (!final) return
     this.clearDigitTimer()
     if (final.action === 'transfer' && final.target) await this.io.transfer(final.target, final.nodeId)

@@ -66,6 +66,7 @@ export function matchesLocally(c: Condition, input: EngineInput | null, variable
       return compare(lookup(variables, c.variable), c.op, c.value)
     case 'intent':
     case 'else':
+    case 'no_match':
       return false
   }
 }

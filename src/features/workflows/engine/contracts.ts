@@ -9,7 +9,20 @@ export interface ToolRunner {
 /** One caller turn: recognised speech, or keys pressed on the phone. */
 export type EngineInput = { kind: 'speech'; text: string } | { kind: 'dtmf'; digits: string }
 
-export type RunErrorReason = 'llm_not_configured' | 'llm_failed' | 'tool_not_available'
+/** A passage an answer node spoke, for the transcript: which document answered. */
+export interface AnswerSource {
+  passageId: number
+  documentName: string
+  section: string
+  score: number
+}
+
+/** The agent's knowledge bases, searched with a caller's turn (best first). */
+export interface KnowledgeSearch {
+  search(query: string, opts: { maxChars: number }): Promise<(AnswerSource & { spoken: string })[]>
+}
+
+export type RunErrorReason = 'llm_not_configured' | 'llm_failed' | 'tool_not_available' | 'knowledge_not_available' | 'knowledge_failed'
 
 /** A run that cannot go on; names the node (and the edge) that needs what is missing. */
 export class WorkflowRunError extends Error {
@@ -49,8 +62,8 @@ export interface StepResult {
   state: RunState
   /** Nodes entered during this step, in order. */
   visited: string[]
-  /** What to say, in order. */
-  responses: { nodeId: string; output: string }[]
+  /** What to say, in order; an answer node's line names the passages it came from. */
+  responses: { nodeId: string; output: string; sources?: AnswerSource[] }[]
   /** Set when the run ended in this step: the voice driver transfers or hangs up. */
   final: Final | null
   /** A caller turn met one of the node's conditions, or a collect node's extraction; false when it fell through to the else edge or was asked again. */

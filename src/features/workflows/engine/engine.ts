@@ -1,6 +1,6 @@
 import { INPUT_CONDITIONS, type WorkflowEdge, type WorkflowGraph, type WorkflowNode } from '../workflow.model.ts'
 import { matchesLocally } from './conditions.ts'
-import { type EngineInput, type Final, type RunState, type StepResult, type ToolRunner, WorkflowRunError } from './contracts.ts'
+import { type AnswerSource, type EngineInput, type Final, type KnowledgeSearch, type RunState, type StepResult, type ToolRunner, WorkflowRunError } from './contracts.ts'
 import { extractDate, extractDigits, extractEmail, extractRegex, extractText, extractYesNo } from './extract.ts'
 import { conversationReply, judgeIntent } from './llm.ts'
 import { fillTemplate, readPath, stringify, type Variables } from '../../../platform/template.ts'
@@ -10,6 +10,8 @@ export interface EngineOptions {
   /** Intent edges and conversation nodes need it; absent when no LLM is configured. */
   llm?: Llm
   tools?: ToolRunner
+  /** Answer nodes search it; absent when the agent links no knowledge base. */
+  knowledge?: KnowledgeSearch
   /** Default for graphs without settings.maxVisits. */
   maxVisits: number
   /** Today's date as YYYY-MM-DD, for relative dates in collect nodes. */
@@ -18,12 +20,16 @@ export interface EngineOptions {
 
 const MAX_HISTORY = 50
 const DEFAULT_MAX_ATTEMPTS = 3
+const DEFAULT_MIN_SCORE = 0.5
+const DEFAULT_ANSWER_CHARS = 300
 
 /** A step in progress: a working copy of the state plus what the step produced. */
 interface Step {
   s: RunState
   visited: string[]
-  responses: { nodeId: string; output: string }[]
+  responses: { nodeId: string; output: string; sources?: AnswerSource[] }[]
+  /** The caller's turn of this step is not answered yet (an answer node answers it once). */
+  fresh?: boolean
   /** The last route taken met a condition (not the else edge, not staying). */
   matched?: boolean
   /** The caller's turn met a condition or a collect node's extraction. */
@@ -67,7 +73,7 @@ export class WorkflowEngine {
 
   /** One caller turn. Ignored (nothing happens) once the run has finished. */
   async receive(state: RunState, input: EngineInput): Promise<StepResult> {
-    const step: Step = { s: structuredClone(state), visited: [], responses: [] }
+    const step: Step = { s: structuredClone(state), visited: [], responses: [], fresh: true }
     if (state.status === 'finished') return this.result(step)
     step.s.lastInput = input
     this.remember(step.s, { role: 'user', content: input.kind === 'speech' ? input.text : `(pressed keys ${input.digits})` })
@@ -116,7 +122,7 @@ export class WorkflowEngine {
   }
 
   private listens(node: WorkflowNode): boolean {
-    if (node.type === 'conversation' || node.type === 'collect') return true
+    if (node.type === 'conversation' || node.type === 'collect' || node.type === 'answer') return true
     if (node.type !== 'start' && node.type !== 'say') return false
     return (this.outgoing.get(node.id) ?? []).some((e) => e.condition && INPUT_CONDITIONS.includes(e.condition.type))
   }
@@ -152,10 +158,21 @@ export class WorkflowEngine {
       case 'end':
         if (node.config.text) this.say(step, node.id, node.config.text)
         return { finish: { action: 'end_call', nodeId: node.id } }
+      case 'answer':
+        // a question that led here is answered now; else the node waits for one
+        if (!step.fresh || s.lastInput?.kind !== 'speech') return { stay: true }
+        return this.answer(step, node, s.lastInput.text)
     }
   }
 
   private async onInput(step: Step, node: WorkflowNode, input: EngineInput): Promise<Next> {
+    if (node.type === 'answer') {
+      // its keyword, key and intent edges first ("goodbye"); any other question is answered
+      const next = await this.route(step, node, input, true)
+      step.understood = step.matched === true
+      if (!('stay' in next) || input.kind !== 'speech') return next
+      return this.answer(step, node, input.text)
+    }
     let extracted = false
     if (node.type === 'collect') {
       const c = node.config
@@ -208,8 +225,9 @@ export class WorkflowEngine {
    * Takes the first edge, in the order given, whose condition holds; else the else edge. A node
    * that listens stays when nothing matches; one that does not has no route and ends the run.
    */
-  private async route(step: Step, node: WorkflowNode, input: EngineInput | null): Promise<Next> {
-    const edges = this.outgoing.get(node.id) ?? []
+  private async route(step: Step, node: WorkflowNode, input: EngineInput | null, inputOnly = false): Promise<Next> {
+    const all = this.outgoing.get(node.id) ?? []
+    const edges = inputOnly ? all.filter((e) => e.condition && INPUT_CONDITIONS.includes(e.condition.type)) : all
     let intent: number | null | undefined
     for (const edge of edges) {
       const c = edge.condition
@@ -223,6 +241,7 @@ export class WorkflowEngine {
       if (matchesLocally(c, input, step.s.variables)) return this.took(step, edge.to)
     }
     step.matched = false
+    if (inputOnly) return { stay: true }
     const fallback = edges.find((e) => !e.condition || e.condition.type === 'else')
     if (fallback) return { enter: fallback.to }
     return this.listens(node) ? { stay: true } : { finish: { action: 'no_route', nodeId: node.id } }
@@ -281,5 +300,42 @@ export class WorkflowEngine {
     delete vars.tool_error
     if (c.saveAs) vars[c.saveAs] = result
     for (const [name, path] of Object.entries(c.assign ?? {})) vars[name] = readPath(result, path)
+  }
+
+  /**
+   * Answers a caller's question from the knowledge bases: the best passage, when it scores at
+   * least minScore, is said as it is (no {{variables}} filled into a document's text) and the
+   * else edge, if any, is taken; otherwise the no_match edge.
+   */
+  private async answer(step: Step, node: Extract<WorkflowNode, { type: 'answer' }>, question: string): Promise<Next> {
+    step.fresh = false
+    const knowledge = this.opts.knowledge
+    if (!knowledge) throw new WorkflowRunError('knowledge_not_available', node.id, `answer node "${node.id}" searches the agent's knowledge bases, and the agent links none`)
+    let hits: Awaited<ReturnType<KnowledgeSearch['search']>>
+    try {
+      hits = await knowledge.search(question, { maxChars: node.config.maxChars ?? DEFAULT_ANSWER_CHARS })
+    } catch (err) {
+      throw new WorkflowRunError('knowledge_failed', node.id, `knowledge search for answer node "${node.id}" failed: ${(err as Error).message}`)
+    }
+    const edges = this.outgoing.get(node.id) ?? []
+    const vars = step.s.variables
+    const best = hits[0]
+    if (!best || !best.spoken || best.score < (node.config.minScore ?? DEFAULT_MIN_SCORE)) {
+      delete vars.answer
+      delete vars.answer_source
+      step.matched = false
+      const miss = edges.find((e) => e.condition?.type === 'no_match')
+      return miss ? { enter: miss.to } : { stay: true }
+    }
+    const spoken = best.spoken
+    const source: AnswerSource = { passageId: best.passageId, documentName: best.documentName, section: best.section, score: best.score }
+    vars.answer = spoken
+    vars.answer_source = source.section ? `${source.documentName} > ${source.section}` : source.documentName
+    step.responses.push({ nodeId: node.id, output: spoken, sources: [source] })
+    this.remember(step.s, { role: 'assistant', content: spoken })
+    step.matched = true
+    step.understood = true
+    const after = edges.find((e) => !e.condition || e.condition.type === 'else')
+    return after ? { enter: after.to } : { stay: true }
   }
 }

@@ -23,6 +23,7 @@ import type {
   SessionUsage,
   SpeechOut,
   TranscriptItem,
+  TranscriptSource,
 } from './types.ts'
 
 /** Lines a transcript keeps: the oldest go first. */
@@ -176,7 +177,7 @@ export class VoiceSession {
     return {
       say: async (text, opts) => {
         if (this.closing) return { ok: false, speech: silenced() }
-        const speech = this.beginSpeech(opts?.interruptible ?? true, true)
+        const speech = this.beginSpeech(opts?.interruptible ?? true, true, opts?.sources)
         return { ok: await this.speakInto(speech, this.fill(text)), speech }
       },
       speak: (interruptible) => this.speak(interruptible),
@@ -236,7 +237,7 @@ export class VoiceSession {
   }
 
   /** `answers`: this speech may be the answer to the caller's last turn (not a reprompt or a last line). */
-  private beginSpeech(interruptible: boolean, answers: boolean): SpeechHandle {
+  private beginSpeech(interruptible: boolean, answers: boolean, sources?: TranscriptSource[]): SpeechHandle {
     const speech = new SpeechHandle({ allowInterruptions: interruptible })
     this.current = speech
     this.first ??= speech
@@ -245,7 +246,7 @@ export class VoiceSession {
     void speech.done.then(() => {
       this.lastActivityAt = this.o.now()
       const first = this.firstFrameAt.get(speech)
-      if (first !== undefined && speech.playedText) this.addTranscript('agent', speech.playedText, first)
+      if (first !== undefined && speech.playedText) this.addTranscript('agent', speech.playedText, first, sources)
     })
     return speech
   }
@@ -309,9 +310,9 @@ export class VoiceSession {
     this.o.hooks.hangup(reason)
   }
 
-  private addTranscript(role: 'agent' | 'user', text: string, atMs: number): void {
+  private addTranscript(role: 'agent' | 'user', text: string, atMs: number, sources?: TranscriptSource[]): void {
     if (this.transcript.length >= MAX_TRANSCRIPT) this.transcript.shift()
-    const item = { role, text, timestamp: Math.round(atMs - this.startedAt) / 1000 }
+    const item: TranscriptItem = { role, text, timestamp: Math.round(atMs - this.startedAt) / 1000, ...(sources?.length ? { sources } : {}) }
     this.transcript.push(item)
     this.o.hooks.transcribed?.(item)
   }

@@ -85,7 +85,7 @@ export interface SpeechOut {
  */
 export interface BrainHost {
   /** Speaks fixed text ({{variables}} filled); resolves once played or interrupted, false if TTS failed. */
-  say(text: string, opts?: { interruptible?: boolean }): Promise<{ ok: boolean; speech: SpeechHandle }>
+  say(text: string, opts?: { interruptible?: boolean; sources?: TranscriptSource[] }): Promise<{ ok: boolean; speech: SpeechHandle }>
   /** A streaming speak: the brain feeds audio itself (an LLM reply sentence by sentence). */
   speak(interruptible: boolean): SpeechOut
   /** Says a last line (not interruptible), then ends the call. */
@@ -146,11 +146,22 @@ export interface SessionHooks {
   transcribed?(item: TranscriptItem): void
 }
 
+/** A knowledge-base passage an agent's line came from, so a wrong answer can be traced to its document. */
+export interface TranscriptSource {
+  passageId: number
+  documentName: string
+  section: string
+  /** 0..1, the search's confidence. */
+  score: number
+}
+
 export interface TranscriptItem {
   role: 'agent' | 'user'
   text: string
   /** Seconds from the start of the call, fractional. */
   timestamp: number
+  /** An agent's line spoken from knowledge-base passages: which ones. */
+  sources?: TranscriptSource[]
 }
 
 export interface SessionUsage {
