@@ -9,6 +9,7 @@ import type { Llm } from '../../../realtime/voice/llm/index.ts'
 import type { WorkflowGraph } from '../../workflows/call/index.ts'
 import { sessionTools, type CallControls } from './tools.ts'
 import { workflowBrain } from './workflow-brain.ts'
+import { knowledgeContext } from './knowledge-tool.ts'
 
 export interface BrainDeps {
   voice: VoiceEngines
@@ -44,7 +45,7 @@ export async function brainOfCall(d: BrainDeps, c: CallBrainInput): Promise<Brai
   }
   if (brain === 'llm' && c.engines.llm) {
     const tools = sessionTools(c.agent, c.controls, { allowPrivate: d.allowPrivateTools })
-    return llmBrain(c.engines.llm, { ...c.profile, tools })
+    return llmBrain(c.engines.llm, { ...c.profile, tools, turnContext: knowledgeContext(c.agent, c.controls.searchKnowledge) })
   }
   return noBrain(c.profile.firstSpeaker === 'agent' ? c.profile.welcomeMessage : '', c.profile.fallbackMessage)
 }

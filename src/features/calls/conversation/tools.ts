@@ -1,6 +1,10 @@
-// The agent's enabled tools as the LLM sees and runs them during a call (end_call is built in).
+// The agent's enabled tools as the LLM sees and runs them during a call (end_call is built in;
+// knowledge_search comes with the agent's knowledge bases).
 import type { AgentSnapshot } from '../../agents/index.ts'
 import { httpTool, type Schema, type SessionTool } from '../../../realtime/voice/session/index.ts'
+import { knowledgeTool, type KnowledgePassage, type KnowledgeQueryOptions } from './knowledge-tool.ts'
+
+export type { KnowledgePassage, KnowledgeQueryOptions }
 
 /** What the tools may do to the live call. */
 export interface CallControls {
@@ -13,22 +17,6 @@ export interface CallControls {
   searchKnowledge(query: string, opts: KnowledgeQueryOptions): Promise<KnowledgePassage[]>
 }
 
-export interface KnowledgeQueryOptions {
-  limit: number
-  /** What is said of a passage, at most (cut at sentences). */
-  maxChars: number
-}
-
-/** A passage as a call uses it: what to say and where it came from. */
-export interface KnowledgePassage {
-  passageId: number
-  documentName: string
-  title: string
-  section: string
-  text: string
-  score: number
-  spoken: string
-}
 
 export type TransferOutcome = { ok: true; via: 'refer' | 'bridge' } | { ok: false; reason: TransferFailure }
 export type TransferFailure = 'refused' | 'no_answer' | 'busy' | 'failed' | 'invalid_target' | 'call_not_active'
@@ -41,7 +29,7 @@ interface TransferConfig {
 const DEFAULT_HTTP_PARAMETERS: Schema = { type: 'object', properties: {}, additionalProperties: true }
 
 export function sessionTools(agent: AgentSnapshot, controls: CallControls, opts: { allowPrivate: boolean }): SessionTool[] {
-  const tools: SessionTool[] = []
+  const tools: SessionTool[] = agent.knowledgeBaseIds?.length ? [knowledgeTool(controls.searchKnowledge)] : []
   for (const name of agent.enabledTools) {
     const config = Object.hasOwn(agent.toolConfigs, name) ? agent.toolConfigs[name] : undefined
     if (name === 'transfer_call' && config) tools.push(transferTool(config as TransferConfig, controls))

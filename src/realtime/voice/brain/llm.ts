@@ -3,7 +3,7 @@
 import type { ChatMessage, ChatRequest, Llm } from '../llm/contract.ts'
 import { streamReply } from '../reply.ts'
 import { endMessage, runTool } from '../session/tools.ts'
-import { type AgentProfile, type Brain, type BrainHost, END_CALL_TOOL } from '../session/types.ts'
+import { type AgentProfile, type Brain, type BrainHost, END_CALL_TOOL, type TranscriptSource, type TurnContext } from '../session/types.ts'
 import type { SpeechHandle } from '../turn/speech-handle.ts'
 import { Preemption } from './preempt.ts'
 
@@ -30,6 +30,10 @@ class LlmBrain implements Brain {
   private preempted: Preemption | undefined
   /** Lines still playing, whose history entry an interruption cuts. */
   private playing: { speech: SpeechHandle; message: Said }[] = []
+  /** Passages found for the reply being made (a tool, the turn's context): its speech names them. */
+  private cited: TranscriptSource[] = []
+  /** The turn context of the last words looked up, shared by their preview and their turn. */
+  private looked: { text: string; context: Promise<TurnContext | undefined> } | undefined
 
   constructor(
     private readonly llm: Llm,
@@ -61,9 +65,11 @@ class LlmBrain implements Brain {
    * on; the turn, if it comes with the same words and history, streams from it. Its first
    * sentence is the preview (synthesised ahead by the session).
    */
-  preview(text: string): Promise<{ reply: string } | undefined> {
-    if (this.stopped || this.replying) return Promise.resolve(undefined)
-    const request = this.request([...this.history, { role: 'user', content: text }])
+  async preview(text: string): Promise<{ reply: string } | undefined> {
+    if (this.stopped || this.replying) return undefined
+    const context = await this.contextOf(text)
+    if (this.stopped || this.replying) return undefined
+    const request = this.request([...this.history, { role: 'user', content: text }, ...(context ? [note(context)] : [])])
     const key = JSON.stringify(request.messages)
     if (this.preempted?.key !== key) {
       this.discard()
@@ -74,19 +80,35 @@ class LlmBrain implements Brain {
 
   onUserTurn(text: string): void {
     this.history.push({ role: 'user', content: text })
-    const request = this.request(this.history)
-    const ahead = this.preempted?.key === JSON.stringify(request.messages) && !this.replying ? this.preempted : undefined
-    if (ahead) this.preempted = undefined
-    else this.discard()
     const previous = this.replying ?? Promise.resolve()
+    const idle = !this.replying
     const run = previous
-      .then(() => this.respond(ahead))
+      .then(async () => {
+        const context = await this.contextOf(text)
+        if (context) {
+          this.history.push(note(context))
+          this.cited.push(...context.sources)
+        }
+        const request = this.request(this.history)
+        const ahead = idle && this.preempted?.key === JSON.stringify(request.messages) ? this.preempted : undefined
+        if (ahead) this.preempted = undefined
+        else this.discard()
+        return this.respond(ahead)
+      })
       // a bug must not leave the caller in silence either
       .catch((err) => this.host.fail('session', (err as Error).message))
     this.replying = run
     void run.finally(() => {
       if (this.replying === run) this.replying = undefined
     })
+  }
+
+  /** The agent's turn context for `text`, looked up once for its preview and its turn. */
+  private contextOf(text: string): Promise<TurnContext | undefined> {
+    const lookup = this.agent.turnContext
+    if (!lookup) return Promise.resolve(undefined)
+    if (this.looked?.text !== text) this.looked = { text, context: lookup(text).catch(() => undefined) }
+    return this.looked.context
   }
 
   /** An interrupted line stays in the history as far as the caller heard it. */
@@ -121,8 +143,10 @@ class LlmBrain implements Brain {
     if (this.stopped) return ahead?.close()
     const own = this.agent.tools
     const host = this.host
+    const cite = (sources: TranscriptSource[]) => this.cited.push(...sources)
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      const out = host.speak(true)
+      const sources = this.cited.splice(0)
+      const out = host.speak(true, sources)
       const speech = out.speech
       const llm = round === 0 && ahead ? ahead.asLlm() : this.llm
       const r = await streamReply({
@@ -154,15 +178,19 @@ class LlmBrain implements Brain {
       if (end) {
         await speech.done
         // say goodbye: the tool's message, else the agent's line when the model said nothing
-        await host.end('agent_hangup', endMessage(end) ?? (r.text.trim() ? undefined : host.fill(this.agent.goodbyeMessage)))
+        // the round's passages go with its words, or with the goodbye when the model said none
+        await host.end('agent_hangup', endMessage(end) ?? (r.text.trim() ? undefined : host.fill(this.agent.goodbyeMessage)), r.text.trim() ? undefined : sources)
         return
       }
       for (const call of r.toolCalls) {
         // a transfer must not cut off what the agent is saying about it
         if (own.find((t) => t.spec.name === call.name)?.afterSpeech) await speech.done
-        this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(own, call) })
+        this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(own, call, cite) })
       }
       if (speech.state === 'interrupted' || this.stopped) return
     }
   }
 }
+
+/** Passages looked up for the caller's turn, as a note before the LLM answers it. */
+const note = (context: TurnContext): ChatMessage => ({ role: 'system', content: context.note })

@@ -180,8 +180,8 @@ export class VoiceSession {
         const speech = this.beginSpeech(opts?.interruptible ?? true, true, opts?.sources)
         return { ok: await this.speakInto(speech, this.fill(text)), speech }
       },
-      speak: (interruptible) => this.speak(interruptible),
-      end: (reason, lastLine) => this.finish(reason, lastLine),
+      speak: (interruptible, sources) => this.speak(interruptible, sources),
+      end: (reason, lastLine, sources) => this.finish(reason, lastLine, sources),
       fail: (provider, error) => this.fail(provider, error),
       noteLatency: (stages) => this.turns.note(stages),
       usage: this.usage,
@@ -251,8 +251,8 @@ export class VoiceSession {
     return speech
   }
 
-  private speak(interruptible: boolean): SpeechOut {
-    const speech = this.closing ? silenced() : this.beginSpeech(interruptible, true)
+  private speak(interruptible: boolean, sources?: TranscriptSource[]): SpeechOut {
+    const speech = this.closing ? silenced() : this.beginSpeech(interruptible, true, sources)
     return {
       speech,
       tts: this.tts,
@@ -262,8 +262,8 @@ export class VoiceSession {
   }
 
   /** Speaks fixed text; resolves when it has been played (or interrupted); false if TTS failed. */
-  private async say(text: string, interruptible: boolean, answers: boolean): Promise<boolean> {
-    return this.speakInto(this.beginSpeech(interruptible, answers), text)
+  private async say(text: string, interruptible: boolean, answers: boolean, sources?: TranscriptSource[]): Promise<boolean> {
+    return this.speakInto(this.beginSpeech(interruptible, answers, sources), text)
   }
 
   private async speakInto(speech: SpeechHandle, text: string): Promise<boolean> {
@@ -287,12 +287,12 @@ export class VoiceSession {
   }
 
   /** Says a last line (not interruptible), waits for it to play, then ends the call. */
-  private async finish(reason: EndReason, lastLine?: string): Promise<void> {
+  private async finish(reason: EndReason, lastLine?: string, sources?: TranscriptSource[]): Promise<void> {
     if (this.closing) return
     this.closing = true
     this.current?.interrupt()
     this.playout.stop()
-    if (lastLine?.trim()) await this.say(lastLine, false, false)
+    if (lastLine?.trim()) await this.say(lastLine, false, false, sources)
     this.end(reason)
   }
 

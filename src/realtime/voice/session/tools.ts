@@ -1,10 +1,10 @@
 import type { ToolCall } from '../llm/contract.ts'
-import type { SessionTool } from './types.ts'
+import type { SessionTool, ToolContext } from './types.ts'
 
 const DEFAULT_TOOL_TIMEOUT_MS = 10_000
 
 /** Runs one tool call; every failure becomes a JSON error the LLM can read, never a throw. */
-export async function runTool(tools: SessionTool[], call: ToolCall): Promise<string> {
+export async function runTool(tools: SessionTool[], call: ToolCall, cite?: ToolContext['cite']): Promise<string> {
   const tool = tools.find((t) => t.spec.name === call.name)
   if (!tool) return JSON.stringify({ error: `unknown tool ${call.name}` })
   let args: unknown
@@ -21,7 +21,7 @@ export async function runTool(tools: SessionTool[], call: ToolCall): Promise<str
     abort.signal.addEventListener('abort', () => reject(new Error(`tool timed out after ${timeoutMs} ms`))),
   )
   try {
-    return await Promise.race([timedOut, tool.run(args, { signal: abort.signal })])
+    return await Promise.race([timedOut, tool.run(args, { signal: abort.signal, cite })])
   } catch (err) {
     return JSON.stringify({ error: (err as Error).message })
   } finally {

@@ -26,6 +26,8 @@ export interface SessionSettings {
 
 export interface ToolContext {
   signal: AbortSignal
+  /** The tool found passages the agent's next words may come from: the transcript names them. */
+  cite?(sources: TranscriptSource[]): void
 }
 
 export interface SessionTool {
@@ -57,6 +59,16 @@ export interface AgentProfile {
   tools: SessionTool[]
   /** How long a pause ends the caller's turn (default 'normal'); see EndpointingMode. */
   endpointing?: EndpointingMode
+  /**
+   * Looked up for each caller turn before the LLM answers it (a knowledge base searched with the
+   * caller's words): a note put before the LLM, and the passages it came from.
+   */
+  turnContext?(text: string): Promise<TurnContext | undefined>
+}
+
+export interface TurnContext {
+  note: string
+  sources: TranscriptSource[]
 }
 
 /**
@@ -87,9 +99,10 @@ export interface BrainHost {
   /** Speaks fixed text ({{variables}} filled); resolves once played or interrupted, false if TTS failed. */
   say(text: string, opts?: { interruptible?: boolean; sources?: TranscriptSource[] }): Promise<{ ok: boolean; speech: SpeechHandle }>
   /** A streaming speak: the brain feeds audio itself (an LLM reply sentence by sentence). */
-  speak(interruptible: boolean): SpeechOut
-  /** Says a last line (not interruptible), then ends the call. */
-  end(reason: EndReason, lastLine?: string): Promise<void>
+  /** `sources`: the passages these words may come from, for the transcript. */
+  speak(interruptible: boolean, sources?: TranscriptSource[]): SpeechOut
+  /** Says a last line (not interruptible), then ends the call; `sources`: the passages the line came from. */
+  end(reason: EndReason, lastLine?: string, sources?: TranscriptSource[]): Promise<void>
   /** A provider failed for good: say the fallback line and hang up. */
   fail(provider: string, error: string): Promise<void>
   /** Stage latencies of the turn being answered (first value wins). */
