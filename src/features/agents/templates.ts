@@ -18,10 +18,14 @@ const receptionist: AgentTemplate = {
   },
   workflow: {
     nodes: [
-      { id: 'start', type: 'start', config: { text: 'Hello, thank you for calling. For our opening hours press 1 or say hours. To leave a message press 2 or say message.' } },
+      { id: 'start', type: 'start', config: { text: 'Hello, thank you for calling. For our opening hours press 1 or say hours. To leave a message press 2 or say message. Or ask me your question.' } },
       { id: 'hours', type: 'say', config: { text: 'We are open Monday to Friday, from nine in the morning until five in the evening.' } },
       { id: 'message', type: 'say', config: { text: 'Please leave your message after this sentence, and we will call you back.' } },
       { id: 'listen', type: 'say', config: { text: 'Thank you, we have your message.' } },
+      // answers from the agent's knowledge bases (knowledgeBaseIds), one question after another until
+      // the caller says goodbye; with no base linked, every question is no_match
+      { id: 'faq', type: 'answer', config: {} },
+      { id: 'unknown', type: 'say', config: { text: 'Sorry, I do not have an answer to that.' } },
       { id: 'bye', type: 'end', config: { text: 'Thank you for calling. Goodbye.' } },
     ],
     edges: [
@@ -29,7 +33,10 @@ const receptionist: AgentTemplate = {
       { from: 'start', to: 'hours', condition: { type: 'keywords', keywords: ['hours', 'open', 'opening'] } },
       { from: 'start', to: 'message', condition: { type: 'dtmf', digits: '2' } },
       { from: 'start', to: 'message', condition: { type: 'keywords', keywords: ['message'] } },
-      { from: 'start', to: 'bye', condition: { type: 'else' } },
+      { from: 'start', to: 'faq', condition: { type: 'else' } },
+      { from: 'faq', to: 'bye', condition: { type: 'keywords', keywords: ['goodbye', 'bye'] } },
+      { from: 'faq', to: 'unknown', condition: { type: 'no_match' } },
+      { from: 'unknown', to: 'message' },
       { from: 'hours', to: 'bye' },
       { from: 'message', to: 'listen', condition: { type: 'else' } },
       { from: 'listen', to: 'bye' },

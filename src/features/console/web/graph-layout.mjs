@@ -137,6 +137,7 @@ export function conditionText(c) {
   if (c.type === 'dtmf') return `key ${c.digits}`
   if (c.type === 'keywords') return c.keywords.join(' / ')
   if (c.type === 'regex') return `/${c.pattern}/`
+  if (c.type === 'no_match') return 'no answer'
   if (c.type === 'variable') return `${c.variable} ${c.op} ${c.value ?? ''}`
   if (c.type === 'intent') return `intent ${c.intent}`
   return c.type

@@ -22,7 +22,7 @@ export interface KnowledgeSearch {
   search(query: string, opts: { maxChars: number }): Promise<(AnswerSource & { spoken: string })[]>
 }
 
-export type RunErrorReason = 'llm_not_configured' | 'llm_failed' | 'tool_not_available' | 'knowledge_not_available' | 'knowledge_failed'
+export type RunErrorReason = 'llm_not_configured' | 'llm_failed' | 'tool_not_available' | 'knowledge_failed'
 
 /** A run that cannot go on; names the node (and the edge) that needs what is missing. */
 export class WorkflowRunError extends Error {

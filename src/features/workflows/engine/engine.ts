@@ -309,11 +309,11 @@ export class WorkflowEngine {
    */
   private async answer(step: Step, node: Extract<WorkflowNode, { type: 'answer' }>, question: string): Promise<Next> {
     step.fresh = false
+    // an agent that links no knowledge base has no answer: the no_match edge, as for any question
     const knowledge = this.opts.knowledge
-    if (!knowledge) throw new WorkflowRunError('knowledge_not_available', node.id, `answer node "${node.id}" searches the agent's knowledge bases, and the agent links none`)
-    let hits: Awaited<ReturnType<KnowledgeSearch['search']>>
+    let hits: Awaited<ReturnType<KnowledgeSearch['search']>> = []
     try {
-      hits = await knowledge.search(question, { maxChars: node.config.maxChars ?? DEFAULT_ANSWER_CHARS })
+      if (knowledge) hits = await knowledge.search(question, { maxChars: node.config.maxChars ?? DEFAULT_ANSWER_CHARS })
     } catch (err) {
       throw new WorkflowRunError('knowledge_failed', node.id, `knowledge search for answer node "${node.id}" failed: ${(err as Error).message}`)
     }
