@@ -25,7 +25,7 @@ import { secretBoxFor } from '../platform/secrets/index.ts'
 import type { VoiceEngines } from '../realtime/voice/engines.ts'
 import { webhooksController } from '../features/webhooks/webhooks.http.ts'
 import { workflowsFeature } from '../features/workflows/workflows.http.ts'
-import { agentWorkflowHooks, numberAgentReadiness, workflowAgentHooks } from '../features/wiring.ts'
+import { agentWorkflowHooks, knowledgeAgentHooks, numberAgentReadiness, workflowAgentHooks } from '../features/wiring.ts'
 import { workspacesController } from '../features/workspaces/workspaces.http.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { bodyLimitFor, checkContentLength, isJobUpload, knowledgeUploadLimit, readJsonBody } from './body.ts'
@@ -92,7 +92,7 @@ export const FEATURES: FeatureMount[] = [
       auth,
     ),
   ({ db }, auth) => doNotCallController(db, auth),
-  ({ db, config }, auth) => knowledgeController(db, config, auth),
+  ({ db, config }, auth) => knowledgeController(db, config, auth, knowledgeAgentHooks),
   () => consoleController(),
 ]
 

@@ -49,3 +49,7 @@ export const numbersUsingAgentAs = (db: Db, agentId: string, direction: AgentTyp
     .where('released_at', 'is', null)
     .where(direction === 'inbound' ? 'inbound_agent_id' : 'outbound_agent_id', '=', agentId)
     .execute()
+
+/** The workspace's agents whose knowledge_base_ids may hold `baseId` (a JSON list of quoted ids; `_` matching any character only widens the list). */
+export const agentsLinkingBase = (db: Db, workspaceId: string, baseId: string) =>
+  db.selectFrom('agents').selectAll().where('workspace_id', '=', workspaceId).where('knowledge_base_ids', 'like', `%"${baseId.replace(/[%"\\]/g, '')}"%`).execute()

@@ -273,3 +273,16 @@ export async function deleteAgent(db: Db, workspaceId: string, id: string): Prom
     throw err
   }
 }
+
+/** A deleted knowledge base leaves every agent that linked it (a new version of each; running calls keep theirs). */
+export async function unlinkKnowledgeBase(db: Db, workspaceId: string, baseId: string): Promise<number> {
+  let changed = 0
+  for (const row of await repo.agentsLinkingBase(db, workspaceId, baseId)) {
+    const linked = JSON.parse(row.knowledge_base_ids) as string[]
+    const ids = linked.filter((id) => id !== baseId)
+    if (ids.length === linked.length) continue
+    const next = { ...row, knowledge_base_ids: JSON.stringify(ids), version: row.version + 1, updated_at: nowIso() }
+    if (await repo.updateAgent(db, next, row.version)) changed++
+  }
+  return changed
+}

@@ -7,5 +7,5 @@ export { agentReadiness, type BrainKind, type Readiness, type UnreachableProvide
 export { checkTools, TOOL_NAMES, TOOLS, type ToolDefinition } from './tools.ts'
 export { fillTemplate, templateVariables } from '../../platform/template.ts'
 export { PREVIEW_SAMPLE_RATE, speakPreview } from './voice-preview.ts'
-export { createAgent, findAgent, getAgent, updateAgent, publishAgent, deleteAgent, type AgentRules } from './agents.service.ts'
+export { createAgent, findAgent, getAgent, updateAgent, publishAgent, deleteAgent, type AgentRules, unlinkKnowledgeBase } from './agents.service.ts'
 export { type AgentWorkflowHooks, NO_WORKFLOWS } from './workflow-hooks.ts'

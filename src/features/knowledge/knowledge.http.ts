@@ -12,7 +12,7 @@ import * as service from './knowledge.service.ts'
 const DocParams = t.Object({ id: t.String(), document_id: t.String() })
 const One = t.Object({ knowledgeBase: KnowledgeBase })
 
-export function knowledgeController(db: Db, limits: service.KnowledgeLimits, auth: AuthPlugin) {
+export function knowledgeController(db: Db, limits: service.KnowledgeLimits, auth: AuthPlugin, hooks: (db: Db) => service.KnowledgeHooks) {
   return new Elysia({ prefix: '/api/knowledge-bases', tags: ['Knowledge bases'] })
     .use(auth)
     .post('', async ({ body, principal }) => ({ knowledgeBase: await service.createBase(db, principal.workspaceId, body, limits) }), {
@@ -43,10 +43,10 @@ export function knowledgeController(db: Db, limits: service.KnowledgeLimits, aut
     .delete(
       '/:id',
       async ({ params, principal }) => {
-        await service.deleteBase(db, principal.workspaceId, params.id)
+        await service.deleteBase(db, principal.workspaceId, params.id, hooks)
         return { ok: true as const }
       },
-      { permission: 'knowledge:manage', params: IdParams, response: Ok, detail: { summary: 'Delete a knowledge base with its documents (admins)' } },
+      { permission: 'knowledge:manage', params: IdParams, response: Ok, detail: { summary: 'Delete a knowledge base with its documents (admins); agents that linked it no longer do' } },
     )
     .post('/:id/documents', async ({ params, body, principal }) => service.uploadDocument(db, principal.workspaceId, params.id, body, limits), {
       permission: 'knowledge:write',

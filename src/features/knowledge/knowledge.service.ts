@@ -59,8 +59,17 @@ export async function updateBase(db: Db, workspaceId: string, id: string, body: 
   })
 }
 
-export async function deleteBase(db: Db, workspaceId: string, id: string): Promise<void> {
-  if (!(await repo.deleteBase(db, workspaceId, id))) throw notFound('knowledge base')
+/** What deleting a base asks of the agents feature (wired by features/wiring.ts). */
+export interface KnowledgeHooks {
+  unlinkBase(workspaceId: string, baseId: string): Promise<unknown>
+}
+
+/** Deletes the base with its documents, and takes it out of the agents that linked it, together. */
+export async function deleteBase(db: Db, workspaceId: string, id: string, hooks: (db: Db) => KnowledgeHooks): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    if (!(await repo.deleteBase(tx, workspaceId, id))) throw notFound('knowledge base')
+    await hooks(tx).unlinkBase(workspaceId, id)
+  })
 }
 
 /** Uploads a document, or replaces the one of the same name; only changed passages are re-indexed. */

@@ -56,7 +56,7 @@ export function workflowsController(s: WorkflowService, auth: AuthPlugin) {
 }
 
 /** What the workflows module needs from the agents module (and, for tool nodes, the tools module). */
-export type AgentHooks = Pick<WorkflowService, 'agentExists' | 'enabledTools' | 'tools'>
+export type AgentHooks = Pick<WorkflowService, 'agentExists' | 'enabledTools' | 'tools' | 'knowledge'>
 
 /** Mounts the workflows module with the appliance's config: test runs get the model calls' workflows get. */
 export function workflowsFeature(deps: { db: Db; config: Config }, auth: AuthPlugin, agents: AgentHooks) {

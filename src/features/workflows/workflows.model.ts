@@ -27,7 +27,16 @@ export type TestRunBody = typeof TestRunBody.static
 
 export const TestRunResult = t.Object({
   path: t.Array(t.String(), { description: 'node ids in visit order (a node repeated when visited again)' }),
-  responses: t.Array(t.Object({ nodeId: t.String(), output: t.String() }), { description: 'what the agent said, in order' }),
+  responses: t.Array(
+    t.Object({
+      nodeId: t.String(),
+      output: t.String(),
+      sources: t.Optional(
+        t.Array(t.Object({ passageId: t.Integer(), documentName: t.String(), section: t.String(), score: t.Number() }), { description: 'an answer node: the knowledge-base passage it said' }),
+      ),
+    }),
+    { description: 'what the agent said, in order' },
+  ),
   finalNode: t.String({ description: 'the node the run ended or is waiting on' }),
   finalAction: t.String({ description: 'transfer, end_call, loop_limit, no_route, or awaiting_input when the inputs ran out first' }),
   variables: t.Record(t.String(), t.Unknown(), { description: 'variables at the end of the run (collected values, tool results)' }),

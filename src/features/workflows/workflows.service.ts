@@ -2,7 +2,7 @@ import type { Db } from '../../platform/db/index.ts'
 import { AppError, notFound } from '../../platform/errors.ts'
 import { nowIso } from '../../platform/ids.ts'
 import type { Llm } from '../../realtime/voice/llm/index.ts'
-import { testRun, type TestRunResult, type ToolRunner, WorkflowRunError } from './engine/index.ts'
+import { type KnowledgeSearch, testRun, type TestRunResult, type ToolRunner, WorkflowRunError } from './engine/index.ts'
 import { validateWorkflow, type WorkflowIssue } from './validate.ts'
 import type { Workflow, WorkflowGraph, WorkflowInput } from './workflow.model.ts'
 import type { TestRunBody } from './workflows.model.ts'
@@ -21,6 +21,8 @@ export interface WorkflowService {
   tools?: (workspaceId: string, agentId: string) => ToolRunner | undefined
   /** The agent's enabled tool names; when given, tool nodes are checked against them. */
   enabledTools?: (workspaceId: string, agentId: string) => Promise<readonly string[]>
+  /** The agent's knowledge bases, searched by answer nodes in a test run; undefined when it links none. */
+  knowledge?: (workspaceId: string, agentId: string) => Promise<KnowledgeSearch | undefined>
   maxVisits: number
   today?: () => string
 }
@@ -104,6 +106,7 @@ export async function testRunWorkflow(s: WorkflowService, workspaceId: string, a
     return await testRun(graph, body.inputs, {
       llm: s.llm,
       tools,
+      knowledge: await s.knowledge?.(workspaceId, agentId),
       maxVisits: s.maxVisits,
       today: s.today ?? (() => nowIso().slice(0, 10)),
       variables: body.variables ?? {},

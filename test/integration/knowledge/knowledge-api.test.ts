@@ -194,4 +194,32 @@ describe('knowledge bases', () => {
     const r = (await t.api('GET', `/api/knowledge-bases/${baseId}/search?q=bus+line`)).body.results
     expect(r.some((h: any) => h.documentName === 'directions.html')).toBe(false)
   })
+
+  test("agents link their workspace's bases only; a test run's answer node says the passage; deleting a base unlinks it", async () => {
+    const other = (await t.api('POST', '/api/workspaces', { body: { name: 'Elsewhere' } })).body.apiKey.key as string
+    const foreign = (await t.api('POST', '/api/knowledge-bases', { key: other, body: { name: 'theirs' } })).body.knowledgeBase.id
+    const refused = await t.api('POST', '/api/agents', { body: { name: 'x', knowledgeBaseIds: [foreign, 'kb_nothing', baseId, baseId] } })
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.details.fields.map((f: any) => [f.path, f.message])).toEqual([
+      ['knowledgeBaseIds[0]', 'is no knowledge base of this workspace'],
+      ['knowledgeBaseIds[1]', 'is no knowledge base of this workspace'],
+      ['knowledgeBaseIds[3]', 'is listed twice'],
+    ])
+    const kb = (await t.api('POST', '/api/knowledge-bases', { body: { name: 'linked' } })).body.knowledgeBase.id
+    await t.api('POST', `/api/knowledge-bases/${kb}/documents`, { body: { name: 'h.md', content: '## Saturday\nWe close at 1 pm on Saturdays.' } })
+    const agent = (await t.api('POST', '/api/agents', { body: { name: 'desk', knowledgeBaseIds: [kb] } })).body.agent
+    expect(agent).toMatchObject({ knowledgeBaseIds: [kb], knowledgeAutoSearch: false })
+    const workflow = {
+      nodes: [{ id: 'start', type: 'start', config: {} }, { id: 'a', type: 'answer', config: {} }, { id: 'no', type: 'end', config: { text: 'No idea.' } }],
+      edges: [{ from: 'start', to: 'a' }, { from: 'a', to: 'no', condition: { type: 'no_match' } }],
+    }
+    const run = await t.api('POST', `/api/agents/${agent.id}/workflow/test-run`, { body: { workflow, inputs: [{ role: 'user', content: 'when do you close on saturday' }] } })
+    expect(run.status, JSON.stringify(run.body)).toBe(200)
+    expect(run.body.responses).toEqual([{ nodeId: 'a', output: 'We close at 1 pm on Saturdays.', sources: [{ passageId: expect.any(Number), documentName: 'h.md', section: 'Saturday', score: expect.any(Number) }] }])
+    expect(run.body.finalAction).toBe('awaiting_input')
+    expect((await t.api('DELETE', `/api/knowledge-bases/${kb}`)).status).toBe(200)
+    const after = (await t.api('GET', `/api/agents/${agent.id}`)).body.agent
+    expect(after.knowledgeBaseIds).toEqual([])
+    expect(after.version).toBe(agent.version + 1)
+  })
 })

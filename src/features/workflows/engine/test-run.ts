@@ -1,6 +1,6 @@
 import type { WorkflowGraph } from '../workflow.model.ts'
 import type { Llm } from '../../../realtime/voice/llm/index.ts'
-import type { EngineInput, FinalAction, ToolRunner } from './contracts.ts'
+import type { AnswerSource, EngineInput, FinalAction, KnowledgeSearch, ToolRunner } from './contracts.ts'
 import { WorkflowEngine } from './engine.ts'
 import type { Variables } from '../../../platform/template.ts'
 
@@ -11,7 +11,7 @@ export interface TranscriptEntry {
 
 export interface TestRunResult {
   path: string[]
-  responses: { nodeId: string; output: string }[]
+  responses: { nodeId: string; output: string; sources?: AnswerSource[] }[]
   finalNode: string
   /** transfer, end_call, loop_limit, no_route; awaiting_input when the transcript ran out first */
   finalAction: FinalAction | 'awaiting_input'
@@ -21,6 +21,8 @@ export interface TestRunResult {
 export interface TestRunOptions {
   llm?: Llm
   tools?: ToolRunner
+  /** The agent's knowledge bases, for answer nodes. */
+  knowledge?: KnowledgeSearch
   maxVisits: number
   today: () => string
   variables?: Variables
