@@ -3,6 +3,7 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, forgetWorkspace, session } from './api.mjs'
 import { Field, html, Problem, useAction } from './ui.mjs'
+import { KnowledgeBasesPage, KnowledgePage } from './pages/agent-fields.mjs'
 import { AgentPage, AgentsPage } from './pages/agents.mjs'
 import { CallPage } from './pages/call.mjs'
 import { CallsPage } from './pages/calls.mjs'
@@ -15,6 +16,7 @@ import { WorkflowPage } from './pages/workflows.mjs'
 const NAV = [
   ['#/', 'Overview'],
   ['#/agents', 'Agents'],
+  ['#/knowledge', 'Knowledge'],
   ['#/numbers', 'Numbers'],
   ['#/calls', 'Calls'],
   ['#/campaigns', 'Campaigns'],
@@ -25,6 +27,8 @@ const ROUTES = [
   [/^\/agents\/([^/]+)\/workflow$/, (id) => html`<${WorkflowPage} id=${id} />`],
   [/^\/agents\/([^/]+)$/, (id) => html`<${AgentPage} id=${id} />`],
   [/^\/agents$/, () => html`<${AgentsPage} />`],
+  [/^\/knowledge\/([^/]+)$/, (id) => html`<${KnowledgePage} id=${id} />`],
+  [/^\/knowledge$/, () => html`<${KnowledgeBasesPage} />`],
   [/^\/numbers$/, () => html`<${NumbersPage} />`],
   [/^\/calls\/([^/]+)$/, (id) => html`<${CallPage} id=${id} />`],
   [/^\/calls$/, () => html`<${CallsPage} />`],

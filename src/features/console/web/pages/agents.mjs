@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { apiResponse, del, get, post, put } from '../api.mjs'
 import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
-import { EndpointingFields, ModelSelect, ToolFields, VoiceFields } from './agent-fields.mjs'
+import { EndpointingFields, KnowledgeFields, ModelSelect, ToolFields, VoiceFields } from './agent-fields.mjs'
 
 const TEMPLATES = [
   ['receptionist', 'Receptionist (inbound, offline workflow)'],
@@ -127,6 +127,8 @@ function AgentForm({ agent, providers, onSaved }) {
     enabledTools: (agent.enabledTools ?? []).join(', '),
     toolConfigs: JSON.stringify(agent.toolConfigs ?? {}),
     webhookUrl: agent.webhookUrl ?? '',
+    knowledgeBaseIds: agent.knowledgeBaseIds ?? [],
+    knowledgeAutoSearch: agent.knowledgeAutoSearch ?? false,
   })
   const [confirming, setConfirming] = useState(false)
   const { error, busy, run, fieldError } = useAction()
@@ -150,6 +152,8 @@ function AgentForm({ agent, providers, onSaved }) {
         enabledTools: form.enabledTools.split(',').map((s) => s.trim()).filter(Boolean),
         toolConfigs,
         webhookUrl: form.webhookUrl || null,
+        knowledgeBaseIds: form.knowledgeBaseIds,
+        knowledgeAutoSearch: form.knowledgeAutoSearch,
       }
       onSaved((await put(`/api/agents/${agent.id}`, body)).agent)
     })
@@ -180,6 +184,8 @@ function AgentForm({ agent, providers, onSaved }) {
     ${providers ? html`<${ToolFields} tools=${providers.tools ?? []} enabled=${enabled} configsText=${form.toolConfigs}
       onEnabled=${(names) => setValue('enabledTools')(names.join(', '))} onConfigsText=${setValue('toolConfigs')}
       errorFor=${(name) => nested(error, `toolConfigs.${name}`) ?? (enabled.includes(name) ? fieldError(`enabledTools[${enabled.indexOf(name)}]`) : undefined)} />` : null}
+    <${KnowledgeFields} linked=${form.knowledgeBaseIds} autoSearch=${form.knowledgeAutoSearch} fields=${error?.fields}
+      onLinked=${setValue('knowledgeBaseIds')} onAutoSearch=${setValue('knowledgeAutoSearch')} />
     <details class="advanced">
       <summary>Advanced: raw JSON</summary>
       <${Field} label="LLM model (any accepted name)" name="llmModel" value=${form.llmModel} onInput=${set('llmModel')} error=${fieldError('llmModel')} />

@@ -1,8 +1,13 @@
-// Editing a workflow draft one node or edge at a time: pure changes to the graph, and the forms.
+// Editing a workflow draft one node or edge at a time: pure changes to the graph, and the forms;
+// an answer node's settings, and the preview of what it would say (a knowledge base's search).
 import { useState } from 'preact/hooks'
-import { Field, html } from '../ui.mjs'
+import { get, qs } from '../api.mjs'
+import { Field, html, Problem, useAction } from '../ui.mjs'
 
-export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end']
+export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end', 'answer']
+/** The score an answer node needs by default to speak a passage (its minScore). */
+export const MIN_SCORE = 0.5
+const NO_MATCH = '{"type":"no_match"}'
 
 /** Pure: the graph with node `id` replaced (renaming moves its edges along), added, or removed. */
 export function withNode(graph, id, node) {
@@ -21,6 +26,22 @@ function parse(text) {
   } catch {
     return { error: 'not valid JSON' }
   }
+}
+
+/** An answer node's minScore and maxChars as number fields over the config JSON text (empty: default). */
+function AnswerFields({ configText, onConfigText }) {
+  const { value = {}, error } = parse(configText)
+  const config = !error && value && typeof value === 'object' && !Array.isArray(value) ? value : undefined
+  if (!config) return html`<p class="warn">The node config is not a JSON object: fix it below.</p>`
+  const write = (key) => (e) => {
+    const { [key]: _, ...rest } = config
+    onConfigText(JSON.stringify(e.target.value === '' ? rest : { ...rest, [key]: Number(e.target.value) }, null, 1))
+  }
+  return html`<div class="inline">
+    <${Field} label="Minimum score to answer (0-1, default 0.5)" name="minScore" type="number" min="0" max="1" step="0.05" value=${config.minScore ?? ''} placeholder="0.5" onInput=${write('minScore')} />
+    <${Field} label="Most characters spoken (40-1000, default 300)" name="maxChars" type="number" min="40" max="1000" step="1" value=${config.maxChars ?? ''} placeholder="300" onInput=${write('maxChars')} />
+  </div>
+  <p class="hint">Speaks the best passage of the agent's knowledge bases when it scores at least the minimum; otherwise takes its one no_match edge.</p>`
 }
 
 /** The chosen node's id, type and config, and the edges leaving it; changes go to the draft only. */
@@ -53,6 +74,7 @@ export function NodeEditor({ graph, nodeId, issues, onChange, onClose }) {
     <h2>Node ${node.id}</h2>
     <${Field} label="Node id" name="nodeId" value=${form.id} onInput=${set('id')} error=${issue((i) => i.nodeId === node.id && /id/.test(i.rule ?? ''))} />
     <${Field} label="Node type" name="nodeType" as="select" value=${form.type} onChange=${set('type')}>${NODE_TYPES.map((t) => html`<option>${t}</option>`)}<//>
+    ${form.type === 'answer' ? html`<${AnswerFields} configText=${form.config} onConfigText=${(config) => setForm({ ...form, config })} />` : null}
     <${Field} label="Node config (JSON)" name="nodeConfig" as="textarea" rows="4" value=${form.config} onInput=${set('config')}
       error=${local.config ?? issue((i) => i.nodeId === node.id && !/id/.test(i.rule ?? ''))} />
     <div class="actions">
@@ -70,6 +92,8 @@ export function NodeEditor({ graph, nodeId, issues, onChange, onClose }) {
       <//>
       <${Field} label="Condition (JSON, empty for else)" name="edgeCondition" value=${edge.condition} placeholder='{"type":"dtmf","digits":"1"}'
         onInput=${(e) => setEdge({ ...edge, condition: e.target.value })} error=${local.condition} />
+      ${node.type === 'answer' ? html`<label class="check"><input type="checkbox" name="edgeNoMatch" checked=${edge.condition === NO_MATCH}
+        onChange=${(e) => setEdge({ ...edge, condition: e.target.checked ? NO_MATCH : '' })} /> no answer (no_match)</label>` : null}
       <button type="button" onClick=${addEdge} disabled=${!edge.to}>Add edge</button>
     </div>
   </form>`
@@ -89,5 +113,32 @@ export function AddNode({ graph, onChange }) {
     <${Field} label="New node id" name="newNodeId" value=${id} onInput=${(e) => setId(e.target.value)} error=${taken ? 'a node has this id' : undefined} />
     <${Field} label="New node type" name="newNodeType" as="select" value=${type} onChange=${(e) => setType(e.target.value)}>${NODE_TYPES.map((t) => html`<option>${t}</option>`)}<//>
     <button type="submit" disabled=${!id || taken}>Add node</button>
+  </form>`
+}
+
+/**
+ * A knowledge base's search as an answer node would use it: a caller's question, the ranked
+ * passages with their score, document > section, the text, and what an agent would say; results
+ * scoring at least MIN_SCORE would be answered (the first is the one spoken).
+ */
+export function AnswerPreview({ baseId }) {
+  const [q, setQ] = useState('')
+  const [results, setResults] = useState()
+  const { error, busy, run, fieldError } = useAction()
+  const submit = (e) => {
+    e.preventDefault()
+    run(async () => setResults((await get(`/api/knowledge-bases/${encodeURIComponent(baseId)}/search${qs({ q, limit: 5 })}`)).results))
+  }
+  return html`<form class="card" role="search" onSubmit=${submit} aria-label="Search the knowledge base">
+    <h2>Try a question</h2>
+    <${Field} label="A caller's question" name="q" type="search" required value=${q} onInput=${(e) => setQ(e.target.value)} error=${fieldError('q')} />
+    <button type="submit" disabled=${busy}>Search</button>
+    ${error && !fieldError('q') ? html`<${Problem} error=${error} />` : null}
+    ${results ? html`<div aria-live="polite">${results.length ? html`<ol class="results">${results.map((r) => html`<li key=${r.passageId}>
+      <p><strong class="score">${r.score.toFixed(2)}</strong> <span class="source">${r.documentName}${r.section ? ` > ${r.section}` : ''}</span>
+        ${r.score >= MIN_SCORE ? html` <span class="status status-answered">would be answered</span>` : html` <span class="status">below ${MIN_SCORE}: no_match</span>`}</p>
+      <blockquote>${r.text}${r.answer ? html`<br />${r.answer}` : null}</blockquote>
+      <p>An agent would say: <q class="spoken">${r.spoken}</q></p>
+    </li>`)}</ol>` : html`<p class="empty">No passage matches: an answer node would take its no_match edge.</p>`}</div>` : null}
   </form>`
 }
