@@ -1,10 +1,28 @@
 // Knowledge bases, their documents and passages in the database. Every read and write names the
 // workspace, so a base of another workspace is never found.
-import { type Db, forEachChunk, keysetPage, type PageRequest } from '../../platform/db/index.ts'
+import { type Db, forEachChunk, isConstraintViolation, keysetPage, type PageRequest } from '../../platform/db/index.ts'
 import { type Chunk, soundsOf } from './text/index.ts'
 import type { KnowledgeBaseTable, KnowledgeDocumentTable } from './knowledge.table.ts'
 
-export const insertBase = (db: Db, row: KnowledgeBaseTable) => db.insertInto('knowledge_bases').values(row).execute()
+/** The span of passage ids of one base: its block times this, plus the passage's number. */
+export const PASSAGE_BLOCK = 2 ** 32
+
+/** The passage ids of a base: [first, last]. */
+export const passageRange = (block: number): [number, number] => [block * PASSAGE_BLOCK, (block + 1) * PASSAGE_BLOCK - 1]
+
+/** Inserts the base with the next free passage block (a race for the same block retries with the next). */
+export async function insertBase(db: Db, row: Omit<KnowledgeBaseTable, 'passage_block' | 'next_passage'>): Promise<KnowledgeBaseTable> {
+  for (let attempt = 0; ; attempt++) {
+    const top = await db.selectFrom('knowledge_bases').select((eb) => eb.fn.max('passage_block').as('b')).executeTakeFirst()
+    const full: KnowledgeBaseTable = { ...row, passage_block: Number(top?.b ?? 0) + 1, next_passage: 0 }
+    try {
+      await db.insertInto('knowledge_bases').values(full).execute()
+      return full
+    } catch (err) {
+      if (!isConstraintViolation(err) || attempt >= 5) throw err
+    }
+  }
+}
 
 export const findBase = (db: Db, workspaceId: string, id: string) =>
   db.selectFrom('knowledge_bases').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
@@ -66,7 +84,8 @@ const INSERT_CHUNK = 200
  * Makes the document's passages `chunks`, rewriting only what changed: passages whose hash (and
  * stemming) are already there keep their row and full-text entry, the others are deleted or added.
  */
-export async function syncChunks(db: Db, documentId: string, baseId: string, english: boolean, chunks: Chunk[]): Promise<IndexChange> {
+export async function syncChunks(db: Db, documentId: string, base: { id: string; passage_block: number }, english: boolean, chunks: Chunk[]): Promise<IndexChange> {
+  const baseId = base.id
   const flag = english ? 1 : 0
   const existing = await db.selectFrom('knowledge_chunks').select(['id', 'hash', 'english', 'position']).where('document_id', '=', documentId).execute()
   const byHash = new Map<string, { id: number; position: number }[]>()
@@ -90,8 +109,14 @@ export async function syncChunks(db: Db, documentId: string, baseId: string, eng
   const gone = existing.map((r) => Number(r.id)).filter((id) => !keep.has(id))
   await forEachChunk(gone, INSERT_CHUNK, async (ids) => void (await db.deleteFrom('knowledge_chunks').where('id', 'in', ids).execute()))
   for (const m of moved) await db.updateTable('knowledge_chunks').set({ position: m.position }).where('id', '=', m.id).execute()
+  // new passages take the next numbers of the base's block
+  let next = 0
+  if (fresh.length) {
+    const r = await db.updateTable('knowledge_bases').set((eb) => ({ next_passage: eb('next_passage', '+', fresh.length) })).where('id', '=', baseId).returning('next_passage').executeTakeFirstOrThrow()
+    next = base.passage_block * PASSAGE_BLOCK + Number(r.next_passage) - fresh.length
+  }
   await forEachChunk(fresh, INSERT_CHUNK, async (part) => {
-    const rows = part.map((c) => ({ document_id: documentId, knowledge_base_id: baseId, position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash, english: flag, sounds: english ? soundsOf(`${c.section} ${c.body}`) : '' }))
+    const rows = part.map((c) => ({ id: next++, document_id: documentId, knowledge_base_id: baseId, position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash, english: flag, sounds: english ? soundsOf(`${c.section} ${c.body}`) : '' }))
     await db.insertInto('knowledge_chunks').values(rows).execute()
   })
   return { added: fresh.length, removed: gone.length, kept: keep.size }

@@ -32,8 +32,7 @@ export async function createBase(db: Db, workspaceId: string, body: { name: stri
     throw invalidField('name', `the workspace has ${limits.KNOWLEDGE_MAX_BASES} knowledge bases, the most it may have (KNOWLEDGE_MAX_BASES); delete one first`)
   }
   const now = nowIso()
-  const row: KnowledgeBaseTable = { id: newId('kb'), workspace_id: workspaceId, name: body.name.trim(), description: body.description ?? null, language: body.language ?? 'en', created_at: now, updated_at: now }
-  await repo.insertBase(db, row)
+  const row = await repo.insertBase(db, { id: newId('kb'), workspace_id: workspaceId, name: body.name.trim(), description: body.description ?? null, language: body.language ?? 'en', created_at: now, updated_at: now })
   return toBase(row)
 }
 
@@ -100,7 +99,7 @@ export async function uploadDocument(db: Db, workspaceId: string, baseId: string
     }
     if (existing) await repo.updateDocument(tx, row)
     else await repo.insertDocument(tx, row)
-    const index = await repo.syncChunks(tx, row.id, base.id, isEnglish(base.language), chunks)
+    const index = await repo.syncChunks(tx, row.id, base, isEnglish(base.language), chunks)
     return { document: toDocument(row), index, replaced: existing !== undefined }
   })
 }
@@ -109,7 +108,7 @@ async function reindexRows(db: Db, base: KnowledgeBaseTable) {
   const total = { documents: 0, added: 0, removed: 0, kept: 0 }
   for (const d of await repo.documentsOf(db, base.id)) {
     const chunks = chunkOutline({ ...outline(d.format as DocumentFormat, d.content), title: d.title }, d.title)
-    const change = await repo.syncChunks(db, d.id, base.id, isEnglish(base.language), chunks)
+    const change = await repo.syncChunks(db, d.id, base, isEnglish(base.language), chunks)
     if (chunks.length !== d.chunk_count) await repo.updateDocument(db, { ...d, chunk_count: chunks.length })
     total.documents++
     total.added += change.added
@@ -156,7 +155,7 @@ export interface KnowledgeResult {
 export async function searchKnowledge(db: Db, workspaceId: string, baseIds: string[], query: string, limit = 5, maxSpokenChars?: number): Promise<KnowledgeResult[]> {
   const bases = await repo.findBases(db, workspaceId, baseIds)
   if (!bases.length) return []
-  const { hits, words } = await searchBases(db, bases.map((b) => ({ id: b.id, language: b.language })), query, limit)
+  const { hits, words } = await searchBases(db, bases.map((b) => ({ id: b.id, language: b.language, block: b.passage_block })), query, limit)
   return hits.map((h) => ({
     passageId: h.chunkId, documentId: h.documentId, documentName: h.documentName, title: h.title, section: h.section, text: h.body, answer: h.answer, score: h.score,
     spoken: spokenAnswer(h.answer ?? h.body, words, maxSpokenChars),

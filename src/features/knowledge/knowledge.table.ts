@@ -7,6 +7,10 @@ export interface KnowledgeBaseTable {
   description: string | null
   /** BCP 47; English ("en", "en-GB", ...) is stemmed (porter / english), other languages are not (unicode61 / simple). */
   language: string
+  /** Its passages' ids are passage_block * 2^32 + n (see PASSAGE_BLOCK): a search keeps to the base by an id range. */
+  passage_block: number
+  /** n of the next passage. */
+  next_passage: number
   created_at: string
   updated_at: string
 }

@@ -1,7 +1,7 @@
 // A caller's words as a search: what counts, what documents call it, how it sounds, and how sure
 // a passage answers it.
 import { describe, expect, test } from 'bun:test'
-import { callerQuery, confidence, evidenceOf, soundKey, soundsFor, spokenBits, type TermStat } from '../../../src/features/knowledge/text/index.ts'
+import { callerQuery, confidence, evidenceOf, passageWords, soundKey, soundsFor, spokenBits } from '../../../src/features/knowledge/text/index.ts'
 
 describe('a caller\'s turn as terms', () => {
   test('fillers and stop words do not count; what is left keeps its order and only letters and digits', () => {
@@ -34,30 +34,33 @@ describe('a caller\'s turn as terms', () => {
 })
 
 describe('confidence', () => {
-  const stat = (df: number, ...ids: number[]): TermStat => ({ df, in: new Set(ids) })
+  const clinic = 165
 
   test('a passage holding every term is sure; one missing the telling word is not, though it holds the common ones', () => {
     const q = callerQuery('is there a paternity test at the lab', true)
-    // no passage says paternity; test and lab are in passage 1, as in 25 and 14 of the clinic's 165
-    const df: Record<string, TermStat> = { paternity: stat(0), test: stat(25, 1), lab: stat(14, 1) }
-    const evidence = evidenceOf(q, q.terms.flatMap((t) => t.forms.map((f) => df[f.phrase]!)), [], [], 165)
-    expect(confidence(1, evidence)).toBeLessThan(0.5)
-    const all = evidenceOf(callerQuery('what time do you close on saturday', true), [stat(22, 1), stat(15, 1), stat(15, 1), stat(15, 1), stat(11, 1)], [], [], 165)
-    expect(confidence(1, all)).toBe(1)
+    // no passage says paternity; test and lab are in 25 and 14 of the clinic's 165
+    const df: Record<string, number> = { paternity: 0, test: 25, lab: 14 }
+    const evidence = evidenceOf(q, q.terms.flatMap((t) => t.forms.map((f) => df[f.phrase]!)), [], [], clinic)
+    expect(confidence(passageWords('Lab tests are taken in the lab on the ground floor.', true), evidence, true)).toBeLessThan(0.5)
+    const saturday = callerQuery('what time do you close on saturday', true)
+    const all = evidenceOf(saturday, saturday.terms.flatMap((t) => t.forms.map(() => 12)), [], [], clinic)
+    expect(confidence(passageWords('On Saturdays the clinic closes at 1 pm; that is the time we shut.', true), all, true)).toBe(1)
+  })
+
+  test('a word is found by its stem, a phrase only as its words in a row, a misheard word by its sound', () => {
+    const q = callerQuery('is the farm see open on sunday', true)
+    const sounds = soundsFor(q, [0])
+    const evidence = evidenceOf(q, q.terms.flatMap((t) => t.forms.map((f) => (f.phrase === 'farm' ? 0 : 5))), sounds, sounds.map(() => 3), clinic)
+    expect(confidence(passageWords('The pharmacy opens on Sundays from 10 am.', true), evidence, true)).toBe(1)
+    const house = callerQuery('house calls', true)
+    const visits = evidenceOf(house, house.terms.flatMap((t) => t.forms.map(() => 3)), [], [], 100)
+    expect(confidence(passageWords('Our doctors make home visits on Tuesdays.', true), visits, true)).toBe(1)
+    expect(confidence(passageWords('Home is where we visit.', true), visits, true)).toBe(0)
   })
 
   test('a word says more the rarer it is in spoken English', () => {
     expect(spokenBits('paternity')).toBeGreaterThan(spokenBits('test'))
     expect(spokenBits('tomorrow')).toBeLessThan(spokenBits('umbrella'))
     expect(spokenBits('zzyzzyxq')).toBeGreaterThan(spokenBits('acupuncture'))
-  })
-
-  test('a phrase the passage holds counts instead of its words', () => {
-    const q = callerQuery('house calls', true)
-    const forms = q.terms.flatMap((t) => t.forms)
-    // "home visit" is in passage 7; "house" and "calls" are not
-    const stats = forms.map((f) => (f.phrase === 'home visit' ? stat(2, 7) : stat(3)))
-    expect(confidence(7, evidenceOf(q, stats, [], [], 100))).toBe(1)
-    expect(confidence(8, evidenceOf(q, stats, [], [], 100))).toBe(0)
   })
 })

@@ -1,18 +1,25 @@
-// Searching knowledge bases with either database's full-text engine: the caller's terms in all
-// their forms find and rank candidates; terms no passage holds are searched again by how they
-// sound; confidence (text/confidence.ts) is the score a threshold is set on, the same on both.
+// Searching knowledge bases with either database's full-text engine: the caller's terms are
+// counted (up to a cap), the words no passage holds or few do are searched again by how they
+// sound, the engine ranks candidates with the forms that discriminate, and confidence
+// (text/confidence.ts), worked out on each candidate's own words, is the score a threshold is set
+// on, the same on both engines.
 import { sql } from 'kysely'
 import { type Db, fullTextSearch } from '../../../platform/db/index.ts'
-import { callerQuery, confidence, evidenceOf, soundsFor, unknownTerms } from '../text/index.ts'
+import { callerQuery, confidence, evidenceOf, passageWords, rareTerms, soundsFor, unknownTerms } from '../text/index.ts'
 import type { Candidate, FullTextEngine } from './contracts.ts'
 import { postgresEngine } from './postgres.ts'
 import { sqliteEngine } from './sqlite.ts'
 
 const ENGINES: Record<ReturnType<typeof fullTextSearch>, FullTextEngine> = { fts5: sqliteEngine, tsvector: postgresEngine }
 
-/** Candidates the engine ranks and scores. */
-const CANDIDATES = 12
-
+/** A term in at most this share of the passages (and at least 2) is rare: misheard, perhaps. */
+const RARE_SHARE = 0.002
+/**
+ * Passages are counted up to this many per form: a form in more ranks little, and is left out of
+ * the engine's query (unless every form is as common). Counting further costs time on every
+ * search of a large base.
+ */
+const COMMON = 200
 export interface SearchHit extends Candidate {
   /** 0..1: the share of what the caller said (weighted by how much each word says) the passage holds. */
   score: number
@@ -21,6 +28,8 @@ export interface SearchHit extends Candidate {
 export interface SearchedBase {
   id: string
   language: string
+  /** The block of its passages' ids. */
+  block: number
 }
 
 export const isEnglish = (language: string) => /^en(-|$)/i.test(language)
@@ -31,30 +40,40 @@ export async function searchBases(db: Db, bases: SearchedBase[], query: string, 
   const hits: SearchHit[] = []
   const words: string[] = []
   for (const english of [true, false]) {
-    const baseIds = bases.filter((b) => isEnglish(b.language) === english).map((b) => b.id)
+    const group = bases.filter((b) => isEnglish(b.language) === english)
+    const baseIds = group.map((b) => b.id)
     const q = callerQuery(query, english)
-    if (!baseIds.length || !q.terms.length) continue
-    const forms = q.terms.flatMap((t) => t.forms)
-    const known = await engine.stats(db, baseIds, english, forms, [], [])
-    const sounds = soundsFor(q, unknownTerms(evidenceOf(q, known.forms, [], [], 0)))
-    const found = await engine.candidates(db, baseIds, english, forms, sounds.map((s) => s.key), CANDIDATES)
+    if (!group.length || !q.terms.length) continue
     words.push(...q.terms.flatMap((t) => t.forms.flatMap((f) => f.phrase.split(' '))))
-    if (!found.length) continue
-    const stats = await engine.stats(db, baseIds, english, forms, sounds.map((s) => s.key), found.map((c) => c.chunkId))
-    const evidence = evidenceOf(q, stats.forms, sounds, stats.sounds, await passagesIn(db, baseIds, english))
-    for (const c of found) hits.push({ ...c, score: Math.round(confidence(c.chunkId, evidence) * 1000) / 1000 })
+    const passages = await passagesIn(db, baseIds)
+    const forms = q.terms.flatMap((t) => t.forms)
+    const formDf = await engine.df(db, group, english, forms.map((form) => ({ form })), COMMON + 1)
+    const first = evidenceOf(q, formDf, [], [], passages)
+    const sounds = soundsFor(q, unknownTerms(first), rareTerms(first, Math.max(2, passages * RARE_SHARE)))
+    const soundDf = (await engine.df(db, group, english, sounds.map((s) => ({ sound: s.key })), COMMON + 1)).map((d) => d ?? 0)
+    const held = forms.map((form, i) => ({ form, df: formDf[i] ?? 0 })).filter((f) => f.df > 0)
+    const ranking = held.filter((f) => f.df <= COMMON).map((f) => f.form)
+    const heard = sounds.filter((_, i) => soundDf[i]! > 0 && soundDf[i]! <= COMMON).map((s) => s.key)
+    if (!held.length && !heard.length) continue
+    // only common words said: they rank as well as they can
+    const candidates = await engine.candidates(db, group, english, ranking.length || heard.length ? ranking : held.map((f) => f.form), heard, limit)
+    const evidence = evidenceOf(q, formDf, sounds, soundDf, passages)
+    for (const c of candidates) {
+      const score = confidence(passageWords(`${c.title} ${c.section} ${c.body}`, english, c.sounds), evidence, english)
+      hits.push({ ...c, score: Math.round(score * 1000) / 1000 })
+    }
   }
   // one engine's ranks compare among themselves only: with bases in two languages, the better score leads
   if (bases.some((b) => isEnglish(b.language)) && bases.some((b) => !isEnglish(b.language))) hits.sort((a, b) => b.score - a.score)
   return { hits: hits.slice(0, limit), words: [...new Set(words)] }
 }
 
-async function passagesIn(db: Db, baseIds: string[], english: boolean): Promise<number> {
+/** Passages of the bases (each document counts its own: a few rows, not one per passage). */
+async function passagesIn(db: Db, baseIds: string[]): Promise<number> {
   const r = await db
-    .selectFrom('knowledge_chunks')
-    .select(sql<number>`count(*)`.as('n'))
+    .selectFrom('knowledge_documents')
+    .select(sql<number>`coalesce(sum(chunk_count), 0)`.as('n'))
     .where('knowledge_base_id', 'in', baseIds)
-    .where('english', '=', english ? 1 : 0)
     .executeTakeFirstOrThrow()
   return Number(r.n)
 }

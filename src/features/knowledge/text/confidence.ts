@@ -5,21 +5,15 @@
 // Saturday; in "is there a paternity test at the lab" the telling word is missing from every
 // passage, and test and lab, common in a clinic's documents, say little. Pure.
 import { spokenBits } from './english.ts'
-import type { CallerQuery, SoundTerm } from './query.ts'
-
-export interface TermStat {
-  /** Passages of the searched bases holding the form (or sound). */
-  df: number
-  /** Which of the candidate passages hold it. */
-  in: Set<number>
-}
+import { holdsForm, type PassageWords } from './match.ts'
+import type { CallerQuery, Form, SoundTerm } from './query.ts'
 
 export interface TermEvidence {
-  /** Stats of the term's forms the engine keeps (a stop word of its dictionary is dropped). */
-  own: TermStat[]
-  /** Stats of the sound keys standing for it. */
-  heard: TermStat[]
-  /** How much the term says (bits). */
+  /** The term's forms the engine keeps (a stop word of its dictionary is dropped), with their passage counts. */
+  forms: { form: Form; df: number }[]
+  /** Sound keys standing for it, with their passage counts. */
+  sounds: { key: string; df: number }[]
+  /** How much the term says (bits times rarity). */
   weight: number
   /** A phrase: its words' terms. */
   parts?: number[]
@@ -29,26 +23,33 @@ export interface TermEvidence {
 const idf = (passages: number, df: number) => Math.log(1 + (passages - df + 0.5) / (df + 0.5))
 
 /**
- * Per term of the query: the stats of its forms (null: dropped by the engine) and of the sounds
- * covering it, among `passages` searched passages.
+ * Per term of the query: its forms' passage counts (`formDf`, in the order of the terms' forms;
+ * null: dropped by the engine) and the sounds covering it, among `passages` searched passages.
  */
-export function evidenceOf(query: CallerQuery, forms: (TermStat | null)[], sounds: SoundTerm[], soundStats: TermStat[], passages: number): TermEvidence[] {
+export function evidenceOf(query: CallerQuery, formDf: (number | null)[], sounds: SoundTerm[], soundDf: number[], passages: number): TermEvidence[] {
   let at = 0
   return query.terms.map((term, i) => {
-    const own = forms.slice(at, (at += term.forms.length)).filter((s): s is TermStat => s !== null)
-    const heard = sounds.flatMap((s, j) => (s.covers.includes(i) ? [soundStats[j]!] : []))
-    const df = Math.min(...[...own, ...heard].map((s) => s.df || Infinity))
+    const forms = term.forms.flatMap((form, k) => (formDf[at + k] === null || formDf[at + k] === undefined ? [] : [{ form, df: formDf[at + k]! }]))
+    at += term.forms.length
+    const heard = sounds.flatMap((s, j) => (s.covers.includes(i) ? [{ key: s.key, df: soundDf[j] ?? 0 }] : []))
+    const df = Math.min(...[...forms, ...heard].map((s) => s.df || Infinity))
     const rarity = Number.isFinite(df) ? idf(passages, df) / idf(passages, 0) : 1
-    return { own, heard, weight: spokenBits(term.said) * rarity, parts: term.parts }
+    return { forms, sounds: heard, weight: spokenBits(term.said) * rarity, parts: term.parts }
   })
 }
 
 /** Terms no passage holds in any form. */
-export const unknownTerms = (evidence: TermEvidence[]) => evidence.flatMap((t, i) => (t.own.length && t.own.every((s) => s.df === 0) ? [i] : []))
+export const unknownTerms = (evidence: TermEvidence[]) => evidence.flatMap((t, i) => (t.forms.length && t.forms.every((f) => f.df === 0) ? [i] : []))
+
+/**
+ * Terms few passages hold (at most `rare` in any form): with the unknown ones, the words a
+ * recogniser may have misheard ("a point meant" is two rare words where "appointment" is common).
+ */
+export const rareTerms = (evidence: TermEvidence[], rare: number) => evidence.flatMap((t, i) => (t.forms.length && t.forms.every((f) => f.df <= rare) ? [i] : []))
 
 /** 0..1. A phrase the passage holds ("house calls" as "home visit") counts instead of its words; one it does not hold counts as its words. */
-export function confidence(chunkId: number, evidence: TermEvidence[]): number {
-  const holds = (t: TermEvidence) => t.own.some((s) => s.in.has(chunkId)) || t.heard.some((s) => s.in.has(chunkId))
+export function confidence(passage: PassageWords, evidence: TermEvidence[], english: boolean): number {
+  const holds = (t: TermEvidence) => t.forms.some((f) => f.df > 0 && holdsForm(passage, f.form, english)) || t.sounds.some((s) => s.df > 0 && passage.sounds.has(s.key))
   const skipped = new Set<number>()
   evidence.forEach((t, i) => {
     if (!t.parts) return
@@ -58,7 +59,7 @@ export function confidence(chunkId: number, evidence: TermEvidence[]): number {
   let total = 0
   let found = 0
   evidence.forEach((t, i) => {
-    if (!t.own.length || skipped.has(i)) return
+    if (!t.forms.length || skipped.has(i)) return
     total += t.weight
     if (holds(t)) found += t.weight
   })

@@ -1,7 +1,8 @@
 // Documents as passages, callers' words as searches, and passages as an agent says them: the
 // pure text side of knowledge bases.
 export { chunkOutline, sentences, type Chunk } from './chunk.ts'
-export { confidence, evidenceOf, type TermEvidence, type TermStat, unknownTerms } from './confidence.ts'
+export { confidence, evidenceOf, rareTerms, type TermEvidence, unknownTerms } from './confidence.ts'
+export { holdsForm, passageWords, type PassageWords } from './match.ts'
 export { spokenBits } from './english.ts'
 export { formatOf, outline, type DocumentFormat, type Outline } from './outline.ts'
 export { callerQuery, type CallerQuery, type Form, MAX_TERMS, type SoundTerm, soundsFor } from './query.ts'

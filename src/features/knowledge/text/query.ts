@@ -94,21 +94,25 @@ export function callerQuery(text: string, english: boolean): CallerQuery {
 const JOIN_WORDS = 4
 const MIN_JOINED_SOUND = 4
 
+/** Sound keys searched at most: each is one more full-text lookup. */
+const MAX_SOUNDS = 12
+
 /**
- * Sound keys of the caller's words run together with their neighbours ("farm see" -> pharmacy,
- * "a point meant" -> appointment), and of each term no passage holds in any form (`unknown`,
- * indexes of terms). English only.
+ * Sound keys of the words a recogniser may have misheard: each term no passage holds in any form
+ * (`unknown`), alone, and runs of words holding such a term or a rare one (`rare`) run together
+ * ("farm see" -> pharmacy, "a point meant" -> appointment). Indexes of terms; English only.
  */
-export function soundsFor(query: CallerQuery, unknown: number[]): SoundTerm[] {
+export function soundsFor(query: CallerQuery, unknown: number[], rare: number[] = unknown): SoundTerm[] {
   if (!query.english) return []
   const lost = new Set(unknown.map((i) => query.terms[i]!.said))
+  const doubtful = new Set([...unknown, ...rare].map((i) => query.terms[i]!.said))
   const sounds: SoundTerm[] = []
   const words = query.words
   for (let i = 0; i < words.length; i++) {
     for (let n = 1; n <= JOIN_WORDS && i + n <= words.length; n++) {
       const run = words.slice(i, i + n)
-      // one word is sounded when no passage holds it; words run together always ("a point meant")
-      if ((n === 1 && !lost.has(run[0]!)) || !run.every((w) => /^[a-z]+$/.test(w))) continue
+      if (n === 1 ? !lost.has(run[0]!) : !run.some((w) => doubtful.has(w))) continue
+      if (!run.every((w) => /^[a-z]+$/.test(w))) continue
       const key = soundKey(run.join(''))
       if (key.length < (n === 1 ? MIN_SOUND : MIN_JOINED_SOUND)) continue
       const covers = run.map((w) => query.terms.findIndex((t) => t.said === w)).filter((x) => x >= 0)
@@ -117,5 +121,5 @@ export function soundsFor(query: CallerQuery, unknown: number[]): SoundTerm[] {
       else sounds.push({ key, covers })
     }
   }
-  return sounds.slice(0, 2 * MAX_TERMS)
+  return sounds.slice(0, MAX_SOUNDS)
 }

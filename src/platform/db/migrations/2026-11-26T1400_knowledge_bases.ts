@@ -4,8 +4,9 @@ import { autoId, autoIdType, isPostgres } from '../dialect.ts'
 // Landed migrations never change; add a new timestamped file instead.
 // Knowledge bases (issue 29): documents and their passages, searched with the database's own full
 // text search. SQLite keeps two FTS5 tables, English stemmed by porter and other languages by
-// unicode61 alone, filled by triggers (also when a cascade deletes passages); the base id is an
-// indexed column so that a search intersects with it instead of filtering afterwards. PostgreSQL
+// unicode61 alone, filled by triggers (also when a cascade deletes passages). A base's passages
+// have ids in a block of their own (passage_block * 2^32 + n): a search keeps to its base by a
+// rowid range, which FTS5 seeks to (a base-id column to AND with costs a scan of the base). PostgreSQL
 // keeps a weighted tsvector per passage (section A, title B, body C, sound keys D), set by a
 // trigger. The sound keys of an English passage's words (knowledge/text/sounds.ts) let a caller's
 // misrecognised words find it.
@@ -17,6 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text')
     .addColumn('language', 'text', (c) => c.notNull().defaultTo('en'))
+    .addColumn('passage_block', 'integer', (c) => c.notNull().unique())
+    .addColumn('next_passage', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute()
@@ -68,9 +71,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     return
   }
   for (const [table, tokenizer, english] of [['knowledge_fts_en', 'porter unicode61 remove_diacritics 2', 1], ['knowledge_fts_any', 'unicode61 remove_diacritics 2', 0]] as const) {
-    await sql.raw(`CREATE VIRTUAL TABLE ${table} USING fts5(kb, title, section, body, sounds, tokenize = '${tokenizer}')`).execute(db)
+    await sql.raw(`CREATE VIRTUAL TABLE ${table} USING fts5(title, section, body, sounds, tokenize = '${tokenizer}')`).execute(db)
     await sql.raw(`CREATE TRIGGER ${table}_insert AFTER INSERT ON knowledge_chunks WHEN new.english = ${english} BEGIN
-      INSERT INTO ${table} (rowid, kb, title, section, body, sounds) VALUES (new.id, new.knowledge_base_id, new.title, new.section, new.body, new.sounds); END`).execute(db)
+      INSERT INTO ${table} (rowid, title, section, body, sounds) VALUES (new.id, new.title, new.section, new.body, new.sounds); END`).execute(db)
     await sql.raw(`CREATE TRIGGER ${table}_delete AFTER DELETE ON knowledge_chunks WHEN old.english = ${english} BEGIN
       DELETE FROM ${table} WHERE rowid = old.id; END`).execute(db)
   }
