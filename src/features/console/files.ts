@@ -19,6 +19,7 @@ import agents from './web/pages/agents.mjs' with { type: 'file' }
 import call from './web/pages/call.mjs' with { type: 'file' }
 import calls from './web/pages/calls.mjs' with { type: 'file' }
 import campaigns from './web/pages/campaigns.mjs' with { type: 'file' }
+import knowledge from './web/pages/knowledge.mjs' with { type: 'file' }
 import numbers from './web/pages/numbers.mjs' with { type: 'file' }
 import overview from './web/pages/overview.mjs' with { type: 'file' }
 import settings from './web/pages/settings.mjs' with { type: 'file' }
@@ -41,6 +42,7 @@ export const ASSET_FILES: Record<string, string> = {
   'pages/overview.mjs': overview,
   'pages/agents.mjs': agents,
   'pages/agent-fields.mjs': agentFields,
+  'pages/knowledge.mjs': knowledge,
   'pages/numbers.mjs': numbers,
   'pages/calls.mjs': calls,
   'pages/call.mjs': call,
