@@ -78,7 +78,8 @@ export interface IndexChange {
   kept: number
 }
 
-const INSERT_CHUNK = 200
+/** Passages written at once; the event loop gets a turn between batches (their sounds and FTS entries take time). */
+const INSERT_CHUNK = 100
 
 /**
  * Makes the document's passages `chunks`, rewriting only what changed: passages whose hash (and

@@ -26,8 +26,21 @@ const SPELLINGS: [RegExp, string][] = [
 
 const MERGED: Record<string, string> = { b: 'p', d: 't', g: 'k', v: 'f', z: 's', c: 'k', q: 'k', j: 'x' }
 
+/** Keys of words already sounded: a document says the same words over and over. */
+const known = new Map<string, string>()
+const KNOWN_MAX = 50_000
+
 /** The sound key of a word of letters, '' when it has none (a word of vowels). */
 export function soundKey(word: string): string {
+  const hit = known.get(word)
+  if (hit !== undefined) return hit
+  const key = keyOf(word)
+  if (known.size >= KNOWN_MAX) known.clear()
+  known.set(word, key)
+  return key
+}
+
+function keyOf(word: string): string {
   let w = word.toLowerCase().replace(/[^a-z]/g, '')
   if (!w) return ''
   w = w.replace(/^(kn|gn|pn|wr|ps)/, (m) => m[1]!)
