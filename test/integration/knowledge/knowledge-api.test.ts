@@ -31,7 +31,7 @@ const PAGE = `<html><head><title>Directions</title><style>body { color: red }</s
 const documents = async (id: string) => (await t.api('GET', `/api/knowledge-bases/${id}/documents`)).body.documents
 
 beforeAll(async () => {
-  t = await startTestAppliance()
+  t = await startTestAppliance({ RATE_LIMIT_PER_SEC: 0 })
   const r = await t.api('POST', '/api/knowledge-bases', { body: { name: 'Clinic', description: 'what callers ask' } })
   expect(r.status, JSON.stringify(r.body)).toBe(200)
   baseId = r.body.knowledgeBase.id
