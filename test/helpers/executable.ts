@@ -13,7 +13,10 @@ let built: string | undefined
 /** Builds dist-like output with scripts/build.ts into a temporary folder (once per process). */
 export function buildExecutable(): string {
   if (built) return built
-  const out = join(mkdtempSync(join(tmpdir(), 'voice-agent-build-')), 'voice-agent')
+  const dir = mkdtempSync(join(tmpdir(), 'voice-agent-build-'))
+  // 220 MB a build: a run of the suite must not leave one behind in /tmp
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+  const out = join(dir, 'voice-agent')
   const proc = Bun.spawnSync([process.execPath, join(ROOT, 'scripts/build.ts'), out], { cwd: ROOT, stderr: 'pipe', stdout: 'pipe' })
   if (proc.exitCode !== 0) throw new Error(`build failed: ${proc.stderr.toString()}${proc.stdout.toString()}`)
   built = out

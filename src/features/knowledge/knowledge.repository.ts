@@ -62,7 +62,8 @@ export const findDocument = (db: Db, workspaceId: string, baseId: string, id: st
 export const findDocumentByName = (db: Db, baseId: string, name: string) =>
   db.selectFrom('knowledge_documents').selectAll().where('knowledge_base_id', '=', baseId).where('name', '=', name).executeTakeFirst()
 
-export const documentsOf = (db: Db, baseId: string) => db.selectFrom('knowledge_documents').selectAll().where('knowledge_base_id', '=', baseId).orderBy('created_at').execute()
+export const documentIdsOf = async (db: Db, baseId: string) =>
+  (await db.selectFrom('knowledge_documents').select('id').where('knowledge_base_id', '=', baseId).orderBy('created_at').execute()).map((r) => r.id)
 
 export const deleteDocument = async (db: Db, workspaceId: string, baseId: string, id: string) =>
   Number((await db.deleteFrom('knowledge_documents').where('workspace_id', '=', workspaceId).where('knowledge_base_id', '=', baseId).where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0

@@ -1,7 +1,7 @@
 // Knowledge bases as the API sees them: workspace limits, uploads turned into passages and indexed
 // incrementally, re-indexing, and search with what an agent would say for each result.
 import { createHash } from 'node:crypto'
-import { type Db, finishPage, pageLimit, type PageRequest } from '../../platform/db/index.ts'
+import { type Db, finishPage, pageLimit, type PageRequest, yieldTurn } from '../../platform/db/index.ts'
 import { invalidField, notFound, validation } from '../../platform/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { uploadedText, type UploadText } from './document-text.ts'
@@ -49,13 +49,11 @@ export async function listBases(db: Db, workspaceId: string, page: PageRequest) 
 
 /** A new language changes how every passage is stemmed, so the base is re-indexed with it. */
 export async function updateBase(db: Db, workspaceId: string, id: string, body: { name?: string; description?: string | null; language?: string }) {
-  return db.transaction().execute(async (tx) => {
-    const current = await getBaseRow(tx, workspaceId, id)
-    const row = { ...current, ...(body.name !== undefined ? { name: body.name.trim() } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.language !== undefined ? { language: body.language } : {}), updated_at: nowIso() }
-    await repo.updateBase(tx, row)
-    if (isEnglish(row.language) !== isEnglish(current.language)) await reindexRows(tx, row)
-    return toBase(row)
-  })
+  const current = await getBaseRow(db, workspaceId, id)
+  const row = { ...current, ...(body.name !== undefined ? { name: body.name.trim() } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.language !== undefined ? { language: body.language } : {}), updated_at: nowIso() }
+  await repo.updateBase(db, row)
+  if (isEnglish(row.language) !== isEnglish(current.language)) await reindexRows(db, row)
+  return toBase(row)
 }
 
 /** What deleting a base asks of the agents feature (wired by features/wiring.ts). */
@@ -104,12 +102,24 @@ export async function uploadDocument(db: Db, workspaceId: string, baseId: string
   })
 }
 
+/**
+ * Each document in a transaction of its own, with a turn for other requests between them: a base
+ * of a hundred megabytes must not hold the event loop (or the write lock) for all of it. A document
+ * deleted meanwhile is skipped.
+ */
 async function reindexRows(db: Db, base: KnowledgeBaseTable) {
   const total = { documents: 0, added: 0, removed: 0, kept: 0 }
-  for (const d of await repo.documentsOf(db, base.id)) {
-    const chunks = chunkOutline({ ...outline(d.format as DocumentFormat, d.content), title: d.title }, d.title)
-    const change = await repo.syncChunks(db, d.id, base, isEnglish(base.language), chunks)
-    if (chunks.length !== d.chunk_count) await repo.updateDocument(db, { ...d, chunk_count: chunks.length })
+  for (const id of await repo.documentIdsOf(db, base.id)) {
+    await yieldTurn()
+    const change = await db.transaction().execute(async (tx) => {
+      const d = await repo.findDocument(tx, base.workspace_id, base.id, id)
+      if (!d) return undefined
+      const chunks = chunkOutline({ ...outline(d.format as DocumentFormat, d.content), title: d.title }, d.title)
+      const synced = await repo.syncChunks(tx, d.id, base, isEnglish(base.language), chunks)
+      if (chunks.length !== d.chunk_count) await repo.updateDocument(tx, { ...d, chunk_count: chunks.length })
+      return synced
+    })
+    if (!change) continue
     total.documents++
     total.added += change.added
     total.removed += change.removed
@@ -119,8 +129,7 @@ async function reindexRows(db: Db, base: KnowledgeBaseTable) {
 }
 
 /** Re-derives every passage of the base from the stored documents (after an upgrade of the chunker, say); unchanged passages stay as they are. */
-export const reindexBase = (db: Db, workspaceId: string, baseId: string) =>
-  db.transaction().execute(async (tx) => reindexRows(tx, await getBaseRow(tx, workspaceId, baseId)))
+export const reindexBase = async (db: Db, workspaceId: string, baseId: string) => reindexRows(db, await getBaseRow(db, workspaceId, baseId))
 
 export async function listDocuments(db: Db, workspaceId: string, baseId: string, page: PageRequest) {
   await getBaseRow(db, workspaceId, baseId)
