@@ -318,7 +318,9 @@ describe('SRTP re-key', () => {
     const stale = new SrtpOutbound('AES_CM_128_HMAC_SHA1_80', keys1[0].sendKey)
     const peer = await observer()
     b.s.setRemote({ address: '127.0.0.1', rtpPort: peer.port, rtcpPort: peer.port, rtcpMux: true }) // latch dropped: the observer may latch
-    peer.send(stale.protectRtp(serializeRtp({ marker: false, payloadType: 0, sequenceNumber: 60000, timestamp: 0, ssrc: a.s.ssrc, csrcs: [], payload: audio(4) })) as Uint8Array, b.ports.port)
+    // the next sequence number: an old one (the session's start is random) would be refused as a replay before its tag is checked
+    const next = (b.packets[2]!.sequenceNumber + 1) & 0xffff
+    peer.send(stale.protectRtp(serializeRtp({ marker: false, payloadType: 0, sequenceNumber: next, timestamp: 0, ssrc: a.s.ssrc, csrcs: [], payload: audio(4) })) as Uint8Array, b.ports.port)
     // a genuine packet sent after it: once it is delivered, the stale one (sent first, on the loopback) has been judged
     a.s.send(0, audio(5), 480)
     await b.waitFor(() => b.packets.length === 4)
