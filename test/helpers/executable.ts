@@ -1,6 +1,6 @@
 // The compiled appliance as an operator runs it: built once per test run into a temporary folder,
 // copied alone to an empty folder and started from a third one with only environment variables.
-import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiClient, type Api } from './appliance.ts'
@@ -10,12 +10,37 @@ import { SHERPA_BESIDE } from '../../src/platform/embedded/index.ts'
 const ROOT = join(import.meta.dir, '../..')
 let built: string | undefined
 
+const BUILD_PREFIX = 'voice-agent-build-'
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Builds of test processes that have ended (and of older runs, named otherwise, an hour old). */
+function removeStaleBuilds(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(BUILD_PREFIX)) continue
+    const path = join(tmpdir(), name)
+    const pid = Number(name.slice(BUILD_PREFIX.length))
+    const stale = Number.isInteger(pid) && pid > 0 ? !alive(pid) : Date.now() - statSync(path).mtimeMs > 3_600_000
+    if (stale) rmSync(path, { recursive: true, force: true })
+  }
+}
+
 /** Builds dist-like output with scripts/build.ts into a temporary folder (once per process). */
 export function buildExecutable(): string {
   if (built) return built
-  const dir = mkdtempSync(join(tmpdir(), 'voice-agent-build-'))
-  // 220 MB a build: a run of the suite must not leave one behind in /tmp
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+  // 220 MB a build, and bun test runs no exit hook: each process builds into a folder named for
+  // its pid and first deletes the builds of processes that are gone
+  removeStaleBuilds()
+  const dir = join(tmpdir(), `${BUILD_PREFIX}${process.pid}`)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir)
   const out = join(dir, 'voice-agent')
   const proc = Bun.spawnSync([process.execPath, join(ROOT, 'scripts/build.ts'), out], { cwd: ROOT, stderr: 'pipe', stdout: 'pipe' })
   if (proc.exitCode !== 0) throw new Error(`build failed: ${proc.stderr.toString()}${proc.stdout.toString()}`)
