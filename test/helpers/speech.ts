@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type AudioFrame, parseWav, rmsDbfs } from '../../src/realtime/voice/audio.ts'
+import { type AudioFrame, concatFrames, parseWav, rmsDbfs, writeWav } from '../../src/realtime/voice/audio.ts'
+import { resample } from '../../src/realtime/voice/resample.ts'
 
 /** Real speech made at test time with Debian's flite (16 kHz voices: kal16, slt, rms, awb). */
 export function fliteSpeech(text: string, voice = 'kal16'): AudioFrame {
@@ -82,4 +83,10 @@ export function wordErrors(said: string, heard: string): number {
     row = next
   }
   return row[b.length]!
+}
+
+/** What a SIP phone plays into a call: `words` (flite) after `leadMs` of silence, then `tailMs` of silence while the agent answers, as an 8 kHz WAV. */
+export function phoneMicrophone(words: string, leadMs: number, tailMs: number): Uint8Array {
+  const audio = concatFrames([silence(leadMs, 16000), fliteSpeech(words), silence(tailMs, 16000)])
+  return writeWav({ samples: resample(audio.samples, 16000, 8000), sampleRate: 8000 })
 }

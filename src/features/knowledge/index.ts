@@ -2,7 +2,6 @@
 export type { KnowledgeBaseTable, KnowledgeChunkTable, KnowledgeDocumentTable } from './knowledge.table.ts'
 export { type KnowledgeLimits, type KnowledgeResult, searchKnowledge } from './knowledge.service.ts'
 export { findBases } from './knowledge.repository.ts'
-export { DEFAULT_MAX_CHARS, spokenAnswer } from './text/index.ts'
 
 /** The score a passage needs before an agent speaks it without an LLM (a workflow answer node's default). */
 export const DEFAULT_MIN_SCORE = 0.5

@@ -14,11 +14,10 @@ import { captureLoopback, inRange, rtpPayloadReport, type LoopbackCapture } from
 import type { PcapUdp } from '../../helpers/pcap.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
 import { InMemoryNumberDirectory } from '../../helpers/number-directory.ts'
-import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
+import { loudWindows, phoneMicrophone } from '../../helpers/speech.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
-import { concatFrames, parseWav, writeWav } from '../../../src/realtime/voice/audio.ts'
-import { resample } from '../../../src/realtime/voice/resample.ts'
+import { parseWav } from '../../../src/realtime/voice/audio.ts'
 import { UserAgent } from '../../../src/realtime/telephony/sip/index.ts'
 
 let t: TestAppliance & { logs: string[] }
@@ -54,12 +53,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** `words` after `leadMs` of silence, then silence while the agent answers, as an 8 kHz WAV. */
-function microphone(leadMs: number, words: string): Uint8Array {
-  const rate = 16000
-  const audio = concatFrames([silence(leadMs, rate), fliteSpeech(words), silence(9000, rate)])
-  return writeWav({ samples: resample(audio.samples, rate, 8000), sampleRate: 8000 })
-}
+const microphone = (leadMs: number, words: string) => phoneMicrophone(words, leadMs, 9000)
 
 async function requireSrtp(numberId: string): Promise<void> {
   const r = await t.api('PATCH', `/api/phone-numbers/${numberId}`, { body: { mediaEncryption: 'required' } })

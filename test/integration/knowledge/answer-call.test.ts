@@ -7,10 +7,8 @@ import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
-import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
+import { loudWindows, phoneMicrophone } from '../../helpers/speech.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
-import { concatFrames, writeWav } from '../../../src/realtime/voice/audio.ts'
-import { resample } from '../../../src/realtime/voice/resample.ts'
 
 const HOURS = `# Opening hours
 
@@ -55,18 +53,12 @@ afterAll(async () => {
   stt?.stop()
 })
 
-/** `words` after `leadMs` of silence, then silence while the agent answers, as an 8 kHz WAV. */
-function microphone(leadMs: number, words: string): Uint8Array {
-  const audio = concatFrames([silence(leadMs, 16000), fliteSpeech(words), silence(12000, 16000)])
-  return writeWav({ samples: resample(audio.samples, 16000, 8000), sampleRate: 8000 })
-}
-
 async function callWith(question: string) {
   const target = await setupCallTarget(t, { agent: { knowledgeBaseIds: [baseId] } })
   const wf = await t.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: WORKFLOW })
   expect(wf.status, JSON.stringify(wf.body)).toBe(200)
   stt.utterances.push(question)
-  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, microphone(3000, question), { timeoutSec: 40 })
+  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, phoneMicrophone(question, 3000, 12000), { timeoutSec: 40 })
   try {
     expect(await phone.saw('Call established'), phone.output()).toBe(true)
     return await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164, 30_000)

@@ -6,11 +6,9 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
-import { fliteSpeech, silence } from '../../helpers/speech.ts'
+import { phoneMicrophone } from '../../helpers/speech.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
-import { concatFrames, writeWav } from '../../../src/realtime/voice/audio.ts'
-import { resample } from '../../../src/realtime/voice/resample.ts'
 
 const HOURS = '# Opening hours\n\n## Saturday\nOn Saturdays the clinic opens at 8 am and closes at 1 pm.\n\n## Parking\nThe garage behind the clinic costs $2 an hour.\n'
 
@@ -33,14 +31,11 @@ afterAll(async () => {
   llm?.stop()
 })
 
-const microphone = (words: string) =>
-  writeWav({ samples: resample(concatFrames([silence(3000, 16000), fliteSpeech(words), silence(10000, 16000)]).samples, 16000, 8000), sampleRate: 8000 })
-
 async function call(agent: Record<string, unknown>, question: string) {
   const target = await setupCallTarget(t, { agent: { promptPublished: 'You are the receptionist of the clinic.', knowledgeBaseIds: [baseId], ...agent } })
   stt.utterances.push(question)
   const before = llm.requests.length
-  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, microphone(question), { timeoutSec: 40 })
+  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, phoneMicrophone(question, 3000, 10000), { timeoutSec: 40 })
   try {
     expect(await phone.saw('Call established'), phone.output()).toBe(true)
     const done = await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164, 30_000)

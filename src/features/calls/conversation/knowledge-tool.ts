@@ -25,7 +25,7 @@ export interface KnowledgePassage {
 
 /** Passages handed to the LLM at most, and their words together (about 4 characters a token). */
 const PASSAGES = 3
-export const PASSAGE_TOKEN_BUDGET = 600
+const PASSAGE_TOKEN_BUDGET = 600
 const CHARS_PER_TOKEN = 4
 /** Passages scoring lower are no answer: the tool leaves them out. */
 const TOOL_MIN_SCORE = 0.2

@@ -5,6 +5,6 @@ export { confidence, evidenceOf, rareTerms, type TermEvidence, unknownTerms } fr
 export { holdsForm, passageWords, type PassageWords } from './match.ts'
 export { spokenBits } from './english.ts'
 export { formatOf, outline, type DocumentFormat, type Outline } from './outline.ts'
-export { callerQuery, type CallerQuery, type Form, MAX_TERMS, type SoundTerm, soundsFor } from './query.ts'
+export { callerQuery, type CallerQuery, type Form, type SoundTerm, soundsFor } from './query.ts'
 export { soundKey, soundsOf } from './sounds.ts'
-export { DEFAULT_MAX_CHARS, spokenAnswer, speakableText } from './speakable.ts'
+export { spokenAnswer, speakableText } from './speakable.ts'

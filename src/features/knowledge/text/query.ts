@@ -18,7 +18,7 @@ const STOP = new Set(
 )
 
 /** Terms of a query at most: a caller's turn is a sentence or two. */
-export const MAX_TERMS = 16
+const MAX_TERMS = 16
 /** Words of a caller's turn looked at at most. */
 const MAX_WORDS = 40
 /** A word this long also matches words it begins (complain -> complaint). */

@@ -5,7 +5,7 @@ import { plainMarkdown } from './outline.ts'
 import { sentences } from './chunk.ts'
 
 /** Characters an answer holds at most by default: about 20 s of speech. */
-export const DEFAULT_MAX_CHARS = 300
+const DEFAULT_MAX_CHARS = 300
 
 export function speakableText(text: string): string {
   return text
