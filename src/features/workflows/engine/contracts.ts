@@ -1,5 +1,6 @@
 import type { Variables } from '../../../platform/template.ts'
 import type { ChatMessage } from '../../../realtime/voice/llm/index.ts'
+import type { TranscriptSource } from '../../../realtime/voice/session/index.ts'
 
 /** Runs an agent's enabled tool (http_request, ...); the result is any JSON value. */
 export interface ToolRunner {
@@ -9,13 +10,8 @@ export interface ToolRunner {
 /** One caller turn: recognised speech, or keys pressed on the phone. */
 export type EngineInput = { kind: 'speech'; text: string } | { kind: 'dtmf'; digits: string }
 
-/** A passage an answer node spoke, for the transcript: which document answered. */
-export interface AnswerSource {
-  passageId: number
-  documentName: string
-  section: string
-  score: number
-}
+/** A passage an answer node spoke: the transcript's own record of which document answered. */
+export type AnswerSource = TranscriptSource
 
 /** The agent's knowledge bases, searched with a caller's turn (best first). */
 export interface KnowledgeSearch {
