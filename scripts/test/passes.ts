@@ -55,6 +55,8 @@ export const REAL_TIME_PASS = 'test/integration/media'
  * not only on a slow laptop. A test that bounds time belongs here.
  */
 export const BUSY_PASS = [
+  'test/integration/knowledge/answer-call.test.ts',
+  'test/integration/knowledge/llm-knowledge-call.test.ts',
   'test/unit/knowledge/text.test.ts',
   'test/integration/hostile-input.test.ts',
   'test/integration/fuzz.test.ts',
