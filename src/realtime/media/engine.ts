@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { parseSrtpSuiteList } from '../../platform/config/index.ts'
 import { isSrtpSuite, type SrtpSuite } from '../srtp/index.ts'
 import { DEFAULT_SRTP_SUITES, parseCodecList, ptimeAllowed, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
-import { CallMedia, type CallMediaOptions } from './call/index.ts'
+import { CallMedia, type CallMediaOptions, type MediaLinkFactory } from './call/index.ts'
 import { MediaClock } from './clock.ts'
 import { opusAvailable } from './codec/index.ts'
 import { repairWavFiles, StereoRecorder } from './recorder/index.ts'
@@ -63,18 +63,21 @@ export class MediaEngine {
     return this.pool.bind()
   }
 
-  /** Starts the media of a negotiated call; the recording (if on) is DATA_DIR/recordings/<callId>.wav. */
+  /**
+   * Starts the media of a negotiated call on its UDP ports (SIP) or another leg's link (WebRTC,
+   * media stream); the recording (if on) is DATA_DIR/recordings/<callId>.wav.
+   */
   async startCall(
     callId: string,
-    ports: BoundPorts,
+    where: BoundPorts | MediaLinkFactory,
     media: NegotiatedMedia,
-    options: Omit<CallMediaOptions, 'ports' | 'clock' | 'media' | 'recorder'> = {},
+    options: Omit<CallMediaOptions, 'ports' | 'link' | 'clock' | 'media' | 'recorder'> = {},
   ): Promise<CallMedia> {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(callId)) throw new RangeError(`call id ${JSON.stringify(callId)} is not usable as a file name`)
     const recorder = this.config.RECORD_CALLS === false ? undefined : await StereoRecorder.create(join(this.recordingsDir, `${callId}.wav`))
     const call = new CallMedia({
       ...options,
-      ports,
+      ...(typeof where === 'function' ? { link: where } : { ports: where }),
       clock: this.clock,
       media,
       recorder,

@@ -2,6 +2,7 @@
 // audio and conversation (media, voice session, brain), wherever that runs: in this thread or
 // in a call worker. Everything crossing this line is plain data, so it can cross a thread.
 import type { AgentSnapshot } from '../../agents/index.ts'
+import type { MediaLinkFactory } from '../../../realtime/media/index.ts'
 import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import type { EndReason, SessionReport, TranscriptItem } from '../../../realtime/voice/session/index.ts'
 import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
@@ -83,8 +84,11 @@ export interface CallPlacement {
 }
 
 export interface CallPlacer {
-  /** Binds ports where the call will run. `inProcess` keeps it on this thread (answer gates hear frames here). */
-  place(opts?: { inProcess?: boolean }): Promise<CallPlacement>
+  /**
+   * Binds ports where the call will run. `inProcess` keeps it on this thread (answer gates hear
+   * frames here); so does `link`, a leg whose packets travel its own way (WebRTC, media stream).
+   */
+  place(opts?: { inProcess?: boolean; link?: MediaLinkFactory }): Promise<CallPlacement>
   readonly activeWorkers?: number
   stop(): Promise<void>
 }

@@ -2,7 +2,7 @@
 // session and the brain, and a transfer leg bridged to the caller. The main thread runs it
 // when CALL_WORKERS is 0 (and for calls with an answer gate); a call worker runs it otherwise.
 import type { Logger } from '../../../platform/log.ts'
-import { ENGINE_RATE, type BoundPorts, type CallMedia, type MediaEngine } from '../../../realtime/media/index.ts'
+import { ENGINE_RATE, type BoundPorts, type CallMedia, type MediaEngine, type MediaLinkFactory } from '../../../realtime/media/index.ts'
 import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import type { CallEngines, VoiceEngines } from '../../../realtime/voice/index.ts'
 import { sessionFromEngines, type Brain, type VoiceSession } from '../../../realtime/voice/session/index.ts'
@@ -43,7 +43,7 @@ export class LocalConversation implements Conversation {
 
   private constructor(
     private readonly d: ConversationDeps,
-    private readonly ports: BoundPorts,
+    private readonly ports: BoundPorts | MediaLinkFactory,
     private readonly init: ConversationInit,
     private readonly events: ConversationEvents,
   ) {
@@ -51,7 +51,7 @@ export class LocalConversation implements Conversation {
   }
 
   /** Starts the media on `ports`, runs the gate if any, then the session (after the agent's welcome delay). */
-  static async start(d: ConversationDeps, ports: BoundPorts, init: ConversationInit, events: ConversationEvents, gate?: AnswerGate): Promise<LocalConversation> {
+  static async start(d: ConversationDeps, ports: BoundPorts | MediaLinkFactory, init: ConversationInit, events: ConversationEvents, gate?: AnswerGate): Promise<LocalConversation> {
     const c = new LocalConversation(d, ports, init, events)
     c.media = await d.media.startCall(init.callId, ports, init.media, {
       trustedAddresses: init.trustedAddresses,
@@ -180,7 +180,7 @@ export class LocalConversation implements Conversation {
     this.callerHungUp()
     await this.closeLeg()
     const closed = await this.media?.close()
-    if (!this.media) this.ports.release()
+    if (!this.media && typeof this.ports !== 'function') this.ports.release()
     const rtp = closed?.stats.rtp
     const result: ConversationResult = {
       recording: closed?.recording,
@@ -203,10 +203,12 @@ export class LocalConversation implements Conversation {
   }
 }
 
-/** Every call in this thread, on the engine's ports and clock. */
+/** Every call in this thread, on the engine's ports (or the leg's own link) and clock. */
 export function localPlacer(d: ConversationDeps): CallPlacer {
   return {
-    async place() {
+    async place(opts = {}) {
+      const link = opts.link
+      if (link) return { port: 0, where: 'main', start: (init, events, gate) => LocalConversation.start(d, link, init, events, gate), release: () => {} }
       const ports = await d.media.allocatePorts()
       return {
         port: ports.port,

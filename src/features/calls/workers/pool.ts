@@ -1,6 +1,7 @@
 // CALL_WORKERS call workers, each carrying whole calls: a new call goes to the least loaded
 // one. Calls that must stay on this thread (an answer gate hears their frames) go to `local`.
 import type { Config } from '../../../platform/config/index.ts'
+import type { MediaLinkFactory } from '../../../realtime/media/index.ts'
 import { workerScript } from '../../../platform/embedded/index.ts'
 import type { Logger } from '../../../platform/log.ts'
 import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
@@ -62,8 +63,8 @@ export class CallWorkerPool implements CallPlacer {
     return this.slots.filter((s) => s.running).length
   }
 
-  async place(opts: { inProcess?: boolean } = {}): Promise<CallPlacement> {
-    if (opts.inProcess) return this.o.local.place()
+  async place(opts: { inProcess?: boolean; link?: MediaLinkFactory } = {}): Promise<CallPlacement> {
+    if (opts.inProcess || opts.link) return this.o.local.place(opts)
     const slot = this.slots.reduce((best, s) => (s.load < best.load ? s : best))
     const cid = this.nextCid++
     slot.placing++

@@ -12,13 +12,16 @@ import { dtmfTones } from './dtmf-tones.ts'
 import { OutputQueue, type PlaybackHandle } from './output-queue.ts'
 import { PacingHistogram } from './pacing.ts'
 import { SendTimeline } from './send-timeline.ts'
+import type { MediaLink, MediaLinkFactory } from './link.ts'
 
 export const FRAME_MS = 20
 export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
 const SILENCE = new Int16Array(FRAME_SAMPLES)
 
 export interface CallMediaOptions {
-  ports: BoundPorts
+  /** A SIP call's UDP ports (an RtpSession is opened on them), or another leg's link. */
+  ports?: BoundPorts
+  link?: MediaLinkFactory
   clock: MediaClock
   media: NegotiatedMedia
   /** Addresses besides the SDP's that may start the stream (the SIP peer's address). */
@@ -51,7 +54,7 @@ export class CallMedia {
   private media: NegotiatedMedia
   private codec: AudioCodec
   private jb: JitterBuffer
-  private readonly session: RtpSession
+  private readonly session: MediaLink
   private readonly queue = new OutputQueue(ENGINE_RATE)
   private readonly dtmfIn: DtmfReceiver
   private inband: InbandDtmfDetector | undefined
@@ -79,20 +82,24 @@ export class CallMedia {
     this.dtmfIn = new DtmfReceiver(opts.media.telephoneEvent?.clockRate ?? 8000)
     if (opts.inbandDtmf ?? !opts.media.telephoneEvent) this.inband = new InbandDtmfDetector(ENGINE_RATE)
     this.outBuf = new Int16Array((ENGINE_RATE * opts.media.ptimeMs) / 1000)
-    this.session = new RtpSession({
-      ports: opts.ports,
-      remote: this.remoteOf(opts.media),
-      clockRate: this.codec.clockRate,
-      trustedAddresses: opts.trustedAddresses,
-      onPacket: (p, at) => this.onPacket(p, at),
-      onBye: opts.onBye,
-      srtp: srtpOf(opts.media),
-    })
+    const handlers = { onPacket: (p: RtpPacket, at: number) => this.onPacket(p, at), onBye: opts.onBye }
+    if (opts.link) this.session = opts.link(handlers)
+    else if (opts.ports) {
+      this.session = new RtpSession({
+        ports: opts.ports,
+        remote: this.remoteOf(opts.media),
+        clockRate: this.codec.clockRate,
+        trustedAddresses: opts.trustedAddresses,
+        srtp: srtpOf(opts.media),
+        ...handlers,
+      })
+    } else throw new TypeError('call media needs ports or a link')
     this.sub = this.subscribe()
   }
 
+  /** The RTP port of a SIP call's media (0 for other links). */
   get localPort(): number {
-    return this.opts.ports.port
+    return this.opts.ports?.port ?? 0
   }
 
   /** Queues agent audio (16 kHz mono PCM); the handle reports how much of it was played. */
@@ -141,7 +148,7 @@ export class CallMedia {
   update(media: NegotiatedMedia): void {
     if (this.closed) throw new Error('call media is closed')
     // first, so keys that do not fit their suite leave the call as it was
-    this.session.setSrtp(srtpOf(media))
+    this.session.setSrtp?.(srtpOf(media))
     const wasSending = canSend(this.media)
     if (media.codec.name !== this.media.codec.name || media.codec.payloadType !== this.media.codec.payloadType) {
       this.codec.close()
@@ -155,7 +162,7 @@ export class CallMedia {
       this.sub.unsubscribe()
       this.sub = this.subscribe()
     }
-    this.session.setRemote(this.remoteOf(media))
+    this.session.setRemote?.(this.remoteOf(media))
     if (!wasSending && canSend(media)) this.resumeMarker = true
   }
 
@@ -180,7 +187,7 @@ export class CallMedia {
     this.queue.flush()
     const stats = this.stats()
     this.session.close()
-    this.opts.ports.release()
+    this.opts.ports?.release()
     this.codec.close()
     try {
       const recording = await this.opts.recorder?.close()

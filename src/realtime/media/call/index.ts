@@ -3,3 +3,4 @@ export { OutputQueue, type PlaybackHandle, type PlaybackResult } from './output-
 export { createAudioCodec, ENGINE_RATE, G711Codec, OpusAudioCodec, type AudioCodec } from './codec-adapter.ts'
 export { FadeConcealer } from './concealment.ts'
 export { PacingHistogram } from './pacing.ts'
+export { packetCountStats, type MediaLink, type MediaLinkFactory, type MediaLinkHandlers } from './link.ts'
