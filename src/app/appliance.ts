@@ -84,6 +84,7 @@ export async function startAppliance(
         background: { wakeAnalysis: () => s.jobs?.wakeAnalysis(), wakeWebhooks: () => s.jobs?.wakeWebhooks() },
         campaigns: { events: campaignEvents, poke: cluster.campaignWorkAnnouncer(db, pokeCampaigns, log) },
         voices: () => s.voice,
+        appCalls: () => (s.jobs ? s.sip?.calls : undefined),
       }))
     },
     async () => (s.media = await telephony.startMedia(config, s.database!.db, storage, log)),

@@ -14,6 +14,7 @@ import { consoleController } from '../features/console/console.http.ts'
 import { type Db, kindOf, refusesNulText } from '../platform/db/index.ts'
 import { doNotCallController } from '../features/do-not-call/do-not-call.http.ts'
 import { knowledgeController } from '../features/knowledge/knowledge.http.ts'
+import { type AppCallHost, WebCalls, webCallLimits, webCallsController } from '../features/web-calls/index.ts'
 import { AppError } from '../platform/errors.ts'
 import { accessLog, type Logger } from '../platform/log.ts'
 import { metricsController } from '../platform/metrics/metrics.http.ts'
@@ -55,6 +56,8 @@ export interface AppDeps {
   voices?: () => VoiceEngines | undefined
   /** Where links to this appliance point (net/public-url.ts); absent: publicHttpBase of config and this app's port. */
   publicBase?: PublicBase
+  /** Starts web and media-stream calls; absent or undefined while the call runtime is not running (503). */
+  appCalls?: () => AppCallHost | undefined
 }
 
 /** AppDeps as the features get them: publicBase always there. */
@@ -93,6 +96,7 @@ export const FEATURES: FeatureMount[] = [
     ),
   ({ db }, auth) => doNotCallController(db, auth),
   ({ db, config }, auth) => knowledgeController(db, config, auth, knowledgeAgentHooks),
+  ({ db, config, log, appCalls }, auth) => webCallsController(new WebCalls({ db, log: log.child({ component: 'web-calls' }), host: () => appCalls?.(), ...webCallLimits(config) }), auth),
   () => consoleController(),
 ]
 

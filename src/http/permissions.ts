@@ -16,6 +16,7 @@ export const PERMISSIONS = {
   'numbers:manage': ['admin'],
   'agents:read': ['admin', 'member'],
   'agents:write': ['admin', 'member'],
+  'agents:test': ['admin', 'member'],
   'workflows:write': ['admin', 'member'],
   'calls:read': ['admin', 'member'],
   'calls:write': ['admin', 'member'],

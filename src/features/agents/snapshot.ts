@@ -23,11 +23,12 @@ export type AgentSnapshot = Omit<Agent, NotCarried> & {
   takenAt: string
 }
 
-export async function snapshotAgent(db: Db, agentId: string, opts: { workspaceId?: string; now?: Date } = {}): Promise<AgentSnapshot> {
+/** `draft`: a test call that runs the draft prompt (falling back to the published one when the draft is empty). */
+export async function snapshotAgent(db: Db, agentId: string, opts: { workspaceId?: string; now?: Date; draft?: boolean } = {}): Promise<AgentSnapshot> {
   const row = opts.workspaceId ? await repo.findAgent(db, opts.workspaceId, agentId) : await repo.findAgentAnyWorkspace(db, agentId)
   if (!row) throw notFound('agent')
-  const { id, promptDraft: _draft, promptPublished, publishedAt: _published, createdAt: _created, updatedAt: _updated, ...carried } = toAgent(row)
-  const snap: AgentSnapshot = { agentId: id, ...carried, prompt: promptPublished, takenAt: (opts.now ?? new Date()).toISOString() }
+  const { id, promptDraft, promptPublished, publishedAt: _published, createdAt: _created, updatedAt: _updated, ...carried } = toAgent(row)
+  const snap: AgentSnapshot = { agentId: id, ...carried, prompt: opts.draft && promptDraft.trim() ? promptDraft : promptPublished, takenAt: (opts.now ?? new Date()).toISOString() }
   return deepFreeze(snap)
 }
 

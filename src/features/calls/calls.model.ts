@@ -72,13 +72,18 @@ export const Outcome = t.Union([
 ])
 const nullableString = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
 
+const CallTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream')], {
+  description: 'inbound and outbound: SIP calls; web: from a browser (WebRTC); stream: over the media-stream WebSocket',
+})
+
 export const Call = t.Object({
   id: t.String(),
   workspaceId: t.String(),
   agentId: nullableString(),
   agentName: nullableString(),
   phoneNumberId: nullableString('our number the call used'),
-  type: t.Union([t.Literal('inbound'), t.Literal('outbound')]),
+  type: CallTypeSchema,
+  testDraft: t.Optional(t.Boolean({ description: "true for a test call that ran the agent's draft prompt or an unsaved workflow" })),
   from: t.String({ description: 'E.164 when the caller sent a phone number, else the SIP user' }),
   to: t.String(),
   status: Status,
@@ -110,8 +115,8 @@ export type PlaceCallBody = typeof PlaceCallBody.static
 export const CallFilters = {
   agentId: t.Optional(t.String()),
   phoneNumberId: t.Optional(t.String({ description: 'our number the call used' })),
-  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')], { description: 'the direction' })),
-  direction: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound')], { description: 'the same as type' })),
+  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream')], { description: 'the direction, or web / stream' })),
+  direction: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream')], { description: 'the same as type' })),
   status: t.Optional(Status),
   outcome: t.Optional(Outcome),
   label: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'calls carrying this label' })),

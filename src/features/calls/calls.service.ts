@@ -76,6 +76,7 @@ export function toCall(r: CallRow, baseUrl: string): Call {
     agentName: r.agent_name,
     phoneNumberId: r.phone_number_id,
     type: r.type,
+    ...(r.test_draft === 'true' && { testDraft: true }),
     from: r.from_number,
     to: r.to_number,
     status: r.status,

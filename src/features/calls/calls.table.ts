@@ -1,6 +1,7 @@
 import type { Generated, Selectable } from 'kysely'
 
-export type CallType = 'inbound' | 'outbound'
+/** inbound and outbound are SIP calls; web calls come from a browser, stream calls from the media-stream WebSocket. */
+export type CallType = 'inbound' | 'outbound' | 'web' | 'stream'
 
 /** queued (placed by the API, not yet dialled) -> ringing -> in_progress -> ended. */
 export type CallStatus = 'queued' | 'ringing' | 'in_progress' | 'ended'
@@ -51,6 +52,8 @@ export interface CallTable {
   answered_by: AnsweredBy | null
   /** NODE_ID of the node running the call (PostgreSQL clusters close a lost node's calls by it). */
   node_id: string | null
+  /** 'true': a test call that ran the agent's draft prompt or an unsaved workflow. */
+  test_draft: Generated<string>
 }
 
 export type AnsweredBy = 'human' | 'machine' | 'unknown'

@@ -2,7 +2,7 @@
 export { Call } from './calls.model.ts'
 export type { AnsweredBy, CallOutcome, CallRow, CallStatus, CallTable, CallType } from './calls.table.ts'
 export type { AnswerGate, AnswerTap, CallsDeps, Dialer, OutboundRequest } from './calls.service.ts'
-export { CallRuntime, type CallRuntimeDeps, WORKER_FAILED } from './runtime/index.ts'
+export { AppLeg, CallRuntime, type AppCallRequest, type AppLegKind, type CallRuntimeDeps, WORKER_FAILED } from './runtime/index.ts'
 export type { CallPlacer } from './conversation/index.ts'
 export { CallRefused } from './runtime/refused.ts'
 export { callPlacer, CallWorkerPool } from './workers/index.ts'

@@ -16,6 +16,7 @@ import * as agentEndpointing from './migrations/2026-11-25T2200_agent_endpointin
 import * as numberMediaEncryption from './migrations/2026-11-26T1000_number_media_encryption.ts'
 import * as knowledgeBases from './migrations/2026-11-26T1400_knowledge_bases.ts'
 import * as agentKnowledge from './migrations/2026-11-26T1500_agent_knowledge.ts'
+import * as callTestDraft from './migrations/2026-11-26T1600_call_test_draft.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1000_number_media_encryption': numberMediaEncryption,
   '2026-11-26T1400_knowledge_bases': knowledgeBases,
   '2026-11-26T1500_agent_knowledge': agentKnowledge,
+  '2026-11-26T1600_call_test_draft': callTestDraft,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -7,6 +7,9 @@ import { HttpSeries } from './http-series.ts'
 /** Latency buckets in milliseconds, from a fast local turn to a slow cloud one. */
 const MS_BUCKETS = [5, 10, 20, 40, 80, 150, 250, 400, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000]
 
+/** SIP calls are inbound or outbound; web (browser) and stream (media-stream WebSocket) calls are app legs. */
+export type CallDirection = 'inbound' | 'outbound' | 'web' | 'stream'
+
 export interface TurnLatencies {
   vadHangoverMs: number | null
   endpointingMs: number | null
@@ -19,7 +22,7 @@ export interface TurnLatencies {
 }
 
 export interface EndedCall {
-  direction: 'inbound' | 'outbound'
+  direction: CallDirection
   outcome: string
   turns: TurnLatencies[]
   rtp?: { received: number; sent: number; lost: number; jitterMs: number; srtp?: SrtpDrops }
@@ -187,7 +190,7 @@ export class Metrics {
   }
 
   /** An answered call ended without one frame of agent audio. */
-  callAgentSilent(direction: 'inbound' | 'outbound'): void {
+  callAgentSilent(direction: CallDirection): void {
     this.agentSilent.inc({ direction })
   }
 

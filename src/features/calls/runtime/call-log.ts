@@ -2,7 +2,7 @@
 // failures at warn, and with LOG_CALL_DETAIL a line per caller turn.
 import type { Logger } from '../../../platform/log.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
-import type { InboundCall, OutboundCall } from '../../../realtime/telephony/sip/index.ts'
+import { remoteOf, type CallLeg } from './app-leg.ts'
 import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
 import type { AnsweredInfo } from '../conversation/index.ts'
 import type { TransferOutcome } from '../conversation/index.ts'
@@ -10,9 +10,9 @@ import type { TransferOutcome } from '../conversation/index.ts'
 /** What a log line says about the call it is about. */
 export interface LoggedCall {
   id: string
-  type: 'inbound' | 'outbound'
-  sip: InboundCall | OutboundCall
-  route: NumberRoute
+  type: 'inbound' | 'outbound' | 'web' | 'stream'
+  leg: CallLeg
+  route?: NumberRoute
   agent: { agentId: string; workspaceId: string; name: string }
   /** The call's variables: caller_number is the other party in both directions (profile.ts). */
   variables: Record<string, string>
@@ -25,12 +25,12 @@ export class CallLog {
   ) {}
 
   private fields(call: LoggedCall) {
-    const r = 'info' in call.sip ? call.sip.info.remote : call.sip.remote
+    const r = remoteOf(call.leg)
     return {
       callId: call.id,
       workspaceId: call.agent.workspaceId,
       agentId: call.agent.agentId,
-      number: call.route.e164,
+      number: call.route?.e164,
       direction: call.type,
       // the other party: the caller inbound, the callee outbound
       remote: call.variables.caller_number,

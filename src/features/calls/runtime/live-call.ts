@@ -9,7 +9,7 @@ import type { Logger } from '../../../platform/log.ts'
 import type { NumberRoute } from '../../numbers/index.ts'
 import { rekeyReoffer, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import type { SrtpSuite } from '../../../realtime/srtp/index.ts'
-import type { EndInfo, InboundCall, OutboundCall } from '../../../realtime/telephony/sip/index.ts'
+import type { EndInfo } from '../../../realtime/telephony/sip/index.ts'
 import type { VoiceSettings } from '../../../realtime/voice/index.ts'
 import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../../realtime/voice/session/index.ts'
 import type { WorkflowGraph } from '../../workflows/index.ts'
@@ -18,7 +18,8 @@ import type { CallLog } from './call-log.ts'
 import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
 import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from '../conversation/index.ts'
-import type { Transferrer } from './transfer.ts'
+import type { TransferableCall, Transferrer } from './transfer.ts'
+import { AppLeg, legEvents, remoteOf, type CallLeg } from './app-leg.ts'
 import type { AnswerGate } from '../calls.service.ts'
 
 /** end_reason of a call whose call worker died under it (outcome failed). */
@@ -46,23 +47,29 @@ export interface LiveCallDeps {
   recorded?(callId: string, path: string): void
 }
 
+/** inbound and outbound calls are SIP; web (a browser) and stream (the media-stream WebSocket) are app legs. */
+export type LiveCallType = 'inbound' | 'outbound' | 'web' | 'stream'
+
 export interface LiveCallInit {
   id: string
-  type: 'inbound' | 'outbound'
-  sip: InboundCall | OutboundCall
+  type: LiveCallType
+  leg: CallLeg
   placement: CallPlacement
-  route: NumberRoute
+  /** The number a SIP call came in on or goes out from; app legs have none. */
+  route?: NumberRoute
   agent: AgentSnapshot
   variables: Record<string, string>
   answerGate?: AnswerGate
   onEnded?: () => void
+  /** A test call's unsaved workflow, run instead of the agent's saved one. */
+  graph?: WorkflowGraph
 }
 
 export class LiveCall {
   readonly id: string
-  readonly type: 'inbound' | 'outbound'
-  readonly sip: InboundCall | OutboundCall
-  readonly route: NumberRoute
+  readonly type: LiveCallType
+  readonly leg: CallLeg
+  readonly route?: NumberRoute
   readonly agent: AgentSnapshot
   readonly variables: Record<string, string>
   readonly placement: CallPlacement
@@ -75,12 +82,14 @@ export class LiveCall {
   /** The transcript as it grew: what the record keeps when the call's worker died with the session. */
   private readonly heard: TranscriptItem[] = []
   private transferred = false
+  private readonly turnsHeard: { text: string; voiceToVoiceMs: number | null; responseMs: number | null }[] = []
   /** We hung up on an answer whose media we cannot take (a plain answer to a call that requires SRTP). */
   private mediaRefused = false
   private negotiated?: NegotiatedMedia
   private finishing?: Promise<void>
   private readonly answerGate?: AnswerGate
   private readonly onEnded?: () => void
+  private readonly graphOverride?: WorkflowGraph
   readonly finished: Promise<void>
   private resolveFinished!: () => void
 
@@ -90,19 +99,21 @@ export class LiveCall {
   ) {
     this.id = init.id
     this.type = init.type
-    this.sip = init.sip
+    this.leg = init.leg
     this.placement = init.placement
     this.route = init.route
     this.agent = init.agent
     this.variables = init.variables
     this.answerGate = init.answerGate
     this.onEnded = init.onEnded
+    this.graphOverride = init.graph
     this.finished = new Promise((r) => (this.resolveFinished = r))
-    this.sip.on('ended', (info) => this.onSipEnded(info))
-    this.sip.on('dtmf', (digit) => this.conv?.pushDtmf(digit))
+    const events = legEvents(this.leg)
+    events.on('ended', (info) => this.onSipEnded(info))
+    events.on('dtmf', (digit) => this.conv?.pushDtmf(digit))
     // on hold the peer only sends (or nothing): we stop sending until it takes us off hold
-    this.sip.on('hold', () => this.direction('recvonly'))
-    this.sip.on('unhold', () => this.direction('sendrecv'))
+    events.on('hold', () => this.direction('recvonly'))
+    events.on('unhold', () => this.direction('sendrecv'))
   }
 
   get conversation(): Conversation | undefined {
@@ -113,12 +124,12 @@ export class LiveCall {
   async answered(media: NegotiatedMedia): Promise<void> {
     this.answeredAt = performance.now()
     this.negotiated = media
-    this.sip.reanswer = (offer, answer) => this.reanswer(offer, answer)
+    if (!(this.leg instanceof AppLeg)) this.leg.reanswer = (offer, answer) => this.reanswer(offer, answer)
     await ledger.markAnswered(this.deps.db, this.id)
     if (this.sipEnd) return this.finish()
-    const graph = await this.deps.graphOf(this.agent)
+    const graph = this.graphOverride ?? (await this.deps.graphOf(this.agent))
     if (this.sipEnd) return this.finish()
-    const init = { callId: this.id, media, trustedAddresses: [remoteOf(this.sip).address], agent: this.agent, variables: this.variables, graph }
+    const init = { callId: this.id, media, trustedAddresses: [remoteOf(this.leg).address], agent: this.agent, variables: this.variables, graph }
     const starting = this.placement.start(init, this.events(), this.answerGate)
     this.starting = starting.catch(() => {})
     try {
@@ -147,6 +158,12 @@ export class LiveCall {
     return [...this.heard]
   }
 
+  /** The call as a live panel shows it: where it is, what was said, each turn's latency. */
+  liveView() {
+    const status = this.finishing ? ('ended' as const) : this.answeredAt === undefined ? ('ringing' as const) : ('in_progress' as const)
+    return { status, transcript: this.transcriptSoFar(), turns: [...this.turnsHeard] }
+  }
+
   private events(): ConversationEvents {
     return {
       answered: (info) => this.deps.callLog.answered(this, info),
@@ -156,7 +173,10 @@ export class LiveCall {
         this.deps.metrics?.providerError(provider)
         this.deps.callLog.providerFailed(this, provider, error)
       },
-      turn: (text, latency) => this.deps.callLog.turn(this, text, latency),
+      turn: (text, latency) => {
+        if (this.turnsHeard.push({ text, voiceToVoiceMs: latency.voiceToVoiceMs ?? null, responseMs: latency.responseMs ?? null }) > MAX_TRANSCRIPT) this.turnsHeard.shift()
+        this.deps.callLog.turn(this, text, latency)
+      },
       transcribed: (item) => {
         if (this.heard.push(item) > MAX_TRANSCRIPT) this.heard.shift()
       },
@@ -175,23 +195,30 @@ export class LiveCall {
 
   /** Hang up from our side. */
   hangup(): void {
-    this.sip.hangup()
+    this.leg.hangup()
   }
 
   /** The callee answered with media we cannot take: hang up, recorded as failed (media_not_acceptable). */
   refuseAnswer(): void {
     this.mediaRefused = true
-    this.sip.hangup()
+    this.leg.hangup()
   }
 
   /** The appliance is stopping and the call did not end in time. */
   shutdown(): void {
     this.sipEnd ??= { reason: 'shutdown' }
-    this.sip.hangup()
+    this.leg.hangup()
   }
 
+  /** The call as a transfer sees it; an app leg has no dialog or trunk to transfer through. */
+  private transferable?: TransferableCall
+
   private async transfer(target: string): Promise<TransferOutcome> {
-    const result = await this.deps.transferrer.transfer(this, target)
+    const leg = this.leg
+    if (leg instanceof AppLeg || !this.route) return { ok: false, reason: 'refused' }
+    const self = this
+    this.transferable ??= { id: this.id, sip: leg, route: this.route, get conversation() { return self.conv }, hangup: () => this.hangup() }
+    const result = await this.deps.transferrer.transfer(this.transferable, target)
     this.deps.callLog.transferred(this, target, result)
     if (result.ok) this.transferred = true
     // bridged: the session is done (without hanging up); the caller now talks to the target through us
@@ -202,7 +229,7 @@ export class LiveCall {
   private onSessionEnded(reason: EndReason): void {
     this.sessionEnd ??= reason
     if (this.transferred) return
-    this.sip.hangup()
+    this.leg.hangup()
     void this.finish()
   }
 
@@ -216,7 +243,7 @@ export class LiveCall {
   private onWorkerFailed(reason: string): void {
     this.workerFailure ??= reason
     this.deps.log.error({ callId: this.id, reason }, 'the call worker carrying this call failed; hanging up')
-    this.sip.hangup()
+    this.leg.hangup()
     void this.finish()
   }
 
@@ -233,7 +260,7 @@ export class LiveCall {
 
   private async closeConversation(): Promise<ConversationResult | undefined> {
     await this.starting
-    await this.deps.transferrer.release(this)
+    if (this.transferable) await this.deps.transferrer.release(this.transferable)
     // without a conversation the ports were never handed over, so they are freed here
     if (!this.conv) {
       this.placement.release()
@@ -300,6 +327,3 @@ export class LiveCall {
 
 /** Engines name themselves `flite-tts`, `deepgram-stt`; the API and GET /api/providers say `flite`, `deepgram`. */
 const catalogId = (engine: string) => engine.replace(/-(tts|stt)$/, '')
-
-/** Where the peer's signalling comes from: its media may come from there too. */
-export const remoteOf = (sip: InboundCall | OutboundCall) => ('info' in sip ? sip.info.remote : sip.remote)

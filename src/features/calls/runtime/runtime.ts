@@ -1,15 +1,17 @@
 // The telephony side of the appliance: inbound calls on our numbers become conversations, and
 // the API's outbound calls are dialled. Owns the live calls and their graceful end.
-import { snapshotAgent } from '../../agents/index.ts'
+import { snapshotAgent, type AgentSnapshot } from '../../agents/index.ts'
+import type { AppLeg } from './app-leg.ts'
+import type { WorkflowGraph } from '../../workflows/index.ts'
 import type { Config } from '../../../platform/config/index.ts'
 import type { Db } from '../../../platform/db/index.ts'
 import { AppError } from '../../../platform/errors.ts'
 import { CallRefused } from './refused.ts'
 import { newId, nowIso } from '../../../platform/ids.ts'
 import type { Logger } from '../../../platform/log.ts'
-import { PortPoolExhaustedError } from '../../../realtime/media/index.ts'
+import { PortPoolExhaustedError, type MediaLinkFactory } from '../../../realtime/media/index.ts'
 import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
-import { acceptAnswer, answerOffer, createMediaOffer, DEFAULT_SRTP_SUITES, SdpError, type LocalMediaOptions } from '../../../realtime/telephony/sdp/index.ts'
+import { acceptAnswer, answerOffer, createMediaOffer, DEFAULT_SRTP_SUITES, SdpError, type LocalMediaOptions, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import { parseSipUri, TargetRefusedError, targetTransport, type InboundCall, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
 import type { VoiceSettings } from '../../../realtime/voice/index.ts'
 import { optOut } from '../../do-not-call/index.ts'
@@ -47,6 +49,22 @@ function callerOf(uri: string): string {
   const parsed = parseSipUri(uri)
   const user = parsed?.user ?? parsed?.host ?? uri
   return normalizeE164(user) ?? user
+}
+
+export interface AppCallRequest {
+  leg: AppLeg
+  /** The agent as the call runs it (the draft prompt for a draft test). */
+  agent: AgentSnapshot
+  /** The member's user id or the API key's id: the call's `from`. */
+  from: string
+  media: NegotiatedMedia
+  link: MediaLinkFactory
+  /** Resolves when the far end can hear us; rejects when it never connects. */
+  connected: Promise<void>
+  draft: boolean
+  /** An unsaved workflow to run instead of the saved one. */
+  graph?: WorkflowGraph
+  variables?: Record<string, string>
 }
 
 export class CallRuntime implements Dialer {
@@ -146,7 +164,7 @@ export class CallRuntime implements Dialer {
       started_at: startedAt.toISOString(),
       node_id: this.d.config.NODE_ID || null,
     })
-    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', sip: call, placement, route, agent, variables })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', leg: call, placement, route, agent, variables })
     this.track(live)
     this.callLog.started(live)
     call.answer(answer.sdp)
@@ -189,7 +207,7 @@ export class CallRuntime implements Dialer {
     // listeners below are attached before any await, and the write never overrides a later status.
     const ringing = ledger.markRinging(this.d.db, req.callId, { sip_call_id: call.callId, started_at: nowIso(), variables: JSON.stringify(variables) })
     const live = new LiveCall(this.liveDeps, {
-      id: req.callId, type: 'outbound', sip: call, placement, route: req.route, agent: req.agent, variables,
+      id: req.callId, type: 'outbound', leg: call, placement, route: req.route, agent: req.agent, variables,
       answerGate: req.answerGate, onEnded: req.onEnded,
     })
     this.track(live)
@@ -214,6 +232,52 @@ export class CallRuntime implements Dialer {
       })
     })
     await ringing
+  }
+
+  /**
+   * A call whose far end is not SIP: a browser's WebRTC peer or a media-stream socket. The row
+   * is opened ringing; the call is answered when `connected` resolves (ICE and DTLS done) and
+   * fails if it rejects. Its audio travels `link` on this thread.
+   */
+  async startAppCall(req: AppCallRequest): Promise<{ callId: string; finished: Promise<void> }> {
+    if (this.stopping) throw new CallRefused('the appliance is stopping', 30)
+    const placement = await this.d.placer.place({ link: req.link })
+    const startedAt = new Date()
+    const variables = { ...callVariables({ from: req.from, to: req.agent.name, type: req.leg.kind, startedAt }), ...req.variables }
+    const row = await ledger.openCall(this.d.db, {
+      id: newId('call'),
+      workspace_id: req.agent.workspaceId,
+      agent_id: req.agent.agentId,
+      agent_name: req.agent.name,
+      phone_number_id: null,
+      type: req.leg.kind,
+      from_number: req.from,
+      to_number: req.agent.agentId,
+      status: 'ringing',
+      sip_call_id: null,
+      variables: JSON.stringify(variables),
+      created_at: startedAt.toISOString(),
+      started_at: startedAt.toISOString(),
+      node_id: this.d.config.NODE_ID || null,
+      test_draft: req.draft ? 'true' : 'false',
+    })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: req.leg.kind, leg: req.leg, placement, agent: req.agent, variables, graph: req.graph })
+    this.track(live)
+    this.callLog.started(live)
+    req.connected.then(
+      () => live.answered(req.media),
+      () => req.leg.farEndLeft('failed'),
+    ).catch((err) => {
+      this.d.log.error({ err, callId: row.id }, `${req.leg.kind} call failed after answer`)
+      req.leg.hangup()
+    })
+    return { callId: row.id, finished: live.finished }
+  }
+
+  /** The live call with this id on this node as a live panel shows it; undefined once it has ended. */
+  liveView(callId: string): ReturnType<LiveCall['liveView']> | undefined {
+    for (const live of this.live.keys()) if (live.id === callId) return live.liveView()
+    return undefined
   }
 
   /**

@@ -16,3 +16,4 @@ export { TargetRefusedError, UserAgent, type UserAgentOptions, type UserAgentEve
 export { userAgentFromConfig } from './from-config.ts'
 export { responseTo } from './dialog.ts'
 export { Registration, type RegisterOptions, type RegistrationEvents } from './register.ts'
+export { Emitter } from './events.ts'

@@ -1,6 +1,6 @@
 import type { CallEngines } from '../call-engines.ts'
 import type { VoiceEngines } from '../engines.ts'
-import { callCost, type CallCost, type PriceTable } from '../turn/cost.ts'
+import { callCost, type CallCost, type CallUsage, type PriceTable } from '../turn/cost.ts'
 import { type SessionOptions, VoiceSession } from './session.ts'
 import type { AgentProfile, Brain, SessionHooks, SessionReport } from './types.ts'
 
@@ -22,7 +22,7 @@ export function sessionFromEngines(
 }
 
 /** What the call cost, per component, from its report. */
-export function sessionCost(report: SessionReport, prices: PriceTable, direction: 'inbound' | 'outbound'): CallCost {
+export function sessionCost(report: SessionReport, prices: PriceTable, direction: CallUsage['direction']): CallCost {
   return callCost(prices, {
     direction,
     durationMs: report.durationMs,

@@ -27,7 +27,8 @@ export const DEFAULT_PRICES: PriceTable = {
 }
 
 export interface CallUsage {
-  direction: 'inbound' | 'outbound'
+  /** web and stream calls reach no carrier: no telephony cost. */
+  direction: 'inbound' | 'outbound' | 'web' | 'stream'
   durationMs: number
   llm: { model: string; inputTokens: number; outputTokens: number }[]
   tts: { provider: string; characters: number }[]
@@ -55,7 +56,8 @@ export function callCost(prices: PriceTable, usage: CallUsage): CallCost {
   for (const u of usage.tts) tts += (u.characters * (prices.tts[u.provider] ?? 0)) / 1e6
   let stt = 0
   for (const u of usage.stt) stt += (u.audioMs / 60_000) * (prices.stt[u.provider] ?? 0)
-  const telephony = (usage.durationMs / 60_000) * prices.telephony[usage.direction]
+  const perMinute = usage.direction === 'inbound' || usage.direction === 'outbound' ? prices.telephony[usage.direction] : 0
+  const telephony = (usage.durationMs / 60_000) * perMinute
   const parts = { llm: money(llm), tts: money(tts), stt: money(stt), telephony: money(telephony) }
   return { ...parts, total: money(parts.llm + parts.tts + parts.stt + parts.telephony) }
 }

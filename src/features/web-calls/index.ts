@@ -1,0 +1,5 @@
+// Calls without SIP: browser test calls over WebRTC (and the media-stream WebSocket), on the
+// ordinary call path. See docs/webrtc.md.
+export type { AppCallHost, LiveView } from './app-calls.ts'
+export { WebCalls, webCallLimits, type WebCallsDeps } from './web-calls.service.ts'
+export { webCallsController } from './web-calls.http.ts'

@@ -1,0 +1,128 @@
+// Browser test calls: a member's browser offers WebRTC, the appliance answers with its peer and
+// the call runs on the ordinary call path as type `web`. The peers of live web calls are kept
+// here by call id, for trickled candidates and hang-up from the same workspace.
+import { snapshotAgent } from '../agents/index.ts'
+import type { Principal } from '../api-keys/principal.ts'
+import { AppLeg } from '../calls/index.ts'
+import type { Db } from '../../platform/db/index.ts'
+import { AppError, notFound } from '../../platform/errors.ts'
+import type { Logger } from '../../platform/log.ts'
+import { parseHostAddresses, parseIceServers, WebPeer, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
+import type { Config } from '../../platform/config/index.ts'
+import { validateWorkflow, type WorkflowGraph } from '../workflows/index.ts'
+import type { AppCallHost, LiveView } from './app-calls.ts'
+import type { StartWebCallBody } from './web-calls.model.ts'
+
+export interface WebCallsDeps {
+  db: Db
+  log: Logger
+  host: () => AppCallHost | undefined
+  options: WebRtcOptions
+  /** Web calls this node carries at once (WEB_CALLS_MAX). */
+  maxCalls: number
+  /** How long ICE and DTLS may take before the call fails. */
+  connectTimeoutMs: number
+}
+
+interface Held {
+  peer: WebPeer
+  leg: AppLeg
+  workspaceId: string
+  agentId: string
+}
+
+const notReady = () => new AppError(503, 'not_ready', 'calls are not running yet; retry shortly', { retryAfterSec: 5 })
+
+export class WebCalls {
+  private readonly held = new Map<string, Held>()
+  private connecting = 0
+
+  constructor(private readonly d: WebCallsDeps) {}
+
+  get size(): number {
+    return this.held.size + this.connecting
+  }
+
+  async start(principal: Principal, agentId: string, body: StartWebCallBody, remote: { address: string; port: number }) {
+    const host = this.d.host()
+    if (!host) throw notReady()
+    if (this.size >= this.d.maxCalls) throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.maxCalls} web calls at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 })
+    const agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: body.draft === true })
+    const graph = body.workflow ? draftGraph(body.workflow, agent.enabledTools) : undefined
+    this.connecting++
+    let peer: WebPeer
+    try {
+      peer = await WebPeer.answer(body.sdp, this.d.options)
+    } catch (err) {
+      if (err instanceof WebRtcOfferError) throw new AppError(422, 'validation_failed', err.message, { fields: [{ path: 'sdp', message: err.message }] })
+      throw err
+    } finally {
+      this.connecting--
+    }
+    const leg = new AppLeg('web', { transport: 'webrtc', ...remote }, (reason) => peer.close(reason))
+    peer.onEnded((reason) => leg.farEndLeft(reason === 'ice_failed' ? 'failed' : 'remote_hangup'))
+    const connected = new Promise<void>((resolve, reject) => {
+      const limit = setTimeout(() => reject(new Error('ICE/DTLS did not connect in time')), this.d.connectTimeoutMs)
+      peer.onConnected(() => (clearTimeout(limit), resolve()))
+      peer.onEnded(() => (clearTimeout(limit), reject(new Error('the browser left before connecting'))))
+    })
+    connected.catch(() => {})
+    let started
+    try {
+      started = await host.startAppCall({ leg, agent, from: principal.userId, media: peer.media, link: peer.link, connected, draft: body.draft === true || graph !== undefined, graph })
+    } catch (err) {
+      peer.close('failed')
+      throw err
+    }
+    const { callId, finished } = started
+    this.held.set(callId, { peer, leg, workspaceId: principal.workspaceId, agentId })
+    void finished.finally(() => this.held.delete(callId))
+    return { callId, type: 'web' as const, sdp: peer.answerSdp, iceServers: this.d.options.iceServers }
+  }
+
+  private find(principal: Principal, agentId: string, callId: string): Held {
+    const h = this.held.get(callId)
+    // another workspace's call is as absent as one that never was
+    if (!h || h.workspaceId !== principal.workspaceId || h.agentId !== agentId) throw notFound('web call')
+    return h
+  }
+
+  async addCandidate(principal: Principal, agentId: string, callId: string, candidate: TrickleCandidate | null): Promise<void> {
+    const h = this.find(principal, agentId, callId)
+    try {
+      await h.peer.addCandidate(candidate)
+    } catch (err) {
+      throw new AppError(422, 'validation_failed', `candidate refused: ${(err as Error).message}`, { fields: [{ path: 'candidate', message: 'not a usable ICE candidate' }] })
+    }
+  }
+
+  hangup(principal: Principal, agentId: string, callId: string): void {
+    this.find(principal, agentId, callId).leg.hangup()
+  }
+
+  live(principal: Principal, agentId: string, callId: string): LiveView {
+    this.find(principal, agentId, callId)
+    const view = this.d.host()?.liveView(callId)
+    if (!view) throw notFound('web call')
+    return view
+  }
+
+  /** Hangs up every web call (the appliance is stopping). */
+  stop(): void {
+    for (const h of this.held.values()) h.leg.hangup()
+  }
+}
+
+function draftGraph(input: StartWebCallBody['workflow'] & object, enabledTools: readonly string[]): WorkflowGraph {
+  const r = validateWorkflow(input, { enabledTools })
+  if (r.ok) return r.graph
+  const fields = r.issues.map((i) => ({ ...i, path: `workflow.${i.path}` }))
+  throw new AppError(422, 'validation_failed', `workflow is not valid: ${r.issues.slice(0, 10).map((i) => i.message).join('; ')}`, { fields })
+}
+
+/** The WebRTC options and limits of web calls, from the configuration. */
+export function webCallLimits(config: Pick<Config, 'WEBRTC_HOST_ADDRESSES' | 'WEBRTC_ICE_SERVERS' | 'WEBRTC_PORT_MIN' | 'WEBRTC_PORT_MAX' | 'WEB_CALLS_MAX' | 'WEB_CALL_CONNECT_MS'>) {
+  const portRange: [number, number] | undefined = config.WEBRTC_PORT_MIN > 0 && config.WEBRTC_PORT_MAX > config.WEBRTC_PORT_MIN ? [config.WEBRTC_PORT_MIN, config.WEBRTC_PORT_MAX] : undefined
+  const options: WebRtcOptions = { hostAddresses: parseHostAddresses(config.WEBRTC_HOST_ADDRESSES), iceServers: parseIceServers(config.WEBRTC_ICE_SERVERS), portRange }
+  return { options, maxCalls: config.WEB_CALLS_MAX, connectTimeoutMs: config.WEB_CALL_CONNECT_MS }
+}
