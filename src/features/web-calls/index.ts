@@ -2,4 +2,3 @@
 // ordinary call path. See docs/webrtc.md.
 export type { AppCallHost, LiveView } from './app-calls.ts'
 export { WebCalls, webCallLimits, type WebCallsDeps } from './web-calls.service.ts'
-export { webCallsController } from './web-calls.http.ts'
