@@ -1,6 +1,6 @@
 // A WebRTC transceiver as a call's MediaLink: the browser's RTP in (werift has decrypted it),
 // our packets out through the sender, which protects them with the DTLS-SRTP keys.
-import { RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift'
+import { RtpHeader, RtpPacket, type RTCRtpTransceiver } from './werift.ts'
 import { packetCountStats, type MediaLink, type MediaLinkFactory } from '../media/index.ts'
 import type { RtpPacket as OurRtpPacket } from '../media/rtp/index.ts'
 

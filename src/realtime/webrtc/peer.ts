@@ -1,6 +1,6 @@
 // The appliance's end of a browser call: a werift peer connection that answers the browser's
 // offer (ICE host candidates, DTLS-SRTP, Opus) and carries the call's audio as a MediaLink.
-import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, type RTCRtpTransceiver } from 'werift'
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, type RTCRtpTransceiver } from './werift.ts'
 import type { MediaLinkFactory } from '../media/index.ts'
 import type { NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { webrtcLink } from './link.ts'

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs'
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { runExecutable, type RunningExecutable } from '../../helpers/executable.ts'
+import { until } from '../../helpers/until.ts'
+import { startWebCall } from '../../helpers/web-client.ts'
 import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
 import { concatFrames, parseWav, writeWav } from '../../../src/realtime/voice/audio.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
@@ -17,7 +19,8 @@ const test = testNeedingPackage('libpocketsphinx3', installed)
 let exe: RunningExecutable
 
 beforeAll(async () => {
-  if (installed) exe = await runExecutable({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none' })
+  // web calls offer loopback host candidates only: the browser stand-in is on this machine
+  if (installed) exe = await runExecutable({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', WEBRTC_HOST_ADDRESSES: '127.0.0.1' })
 }, 60_000)
 
 afterAll(async () => {
@@ -67,6 +70,34 @@ test('a caller talks with a workflow agent of the executable: the agent is heard
     await phone.stop()
   }
 }, 60_000)
+
+test('a browser (werift stand-in) talks with a workflow agent of the executable over WebRTC: greeted, heard, listed as type web', async () => {
+  const agent = await exe.api('POST', '/api/agents', { body: { name: 'Web desk' } })
+  expect(agent.status, JSON.stringify(agent.body)).toBe(200)
+  const agentId = agent.body.agent.id as string
+  const graph = {
+    nodes: [
+      { id: 'start', type: 'start', config: { text: 'Hello from the browser desk. How can I help you?' } },
+      { id: 'bye', type: 'end', config: { text: 'Thank you. Goodbye.' } },
+    ],
+    edges: [{ from: 'start', to: 'bye', condition: { type: 'regex', pattern: '\\w' } }],
+  }
+  const put = await exe.api('PUT', `/api/agents/${agentId}/workflow`, { body: graph })
+  expect(put.status, JSON.stringify(put.body)).toBe(200)
+  const client = await startWebCall(exe.url, exe.adminKey, agentId)
+  try {
+    await client.connected
+    await until(() => loudWindows(client.heard(), 1600, -35) > 10, 30_000, 'the greeting to reach the browser')
+    // the caller lets the greeting finish (about 3 s), then asks
+    client.say(concatFrames([silence(4000, 16000), fliteSpeech('what are your opening hours'), silence(3000, 16000)]).samples)
+    const call = await waitForCall({ api: exe.api } as any, (c) => c.id === client.callId && c.status === 'ended', 40_000)
+    expect(call).toMatchObject({ type: 'web', outcome: 'completed', endReason: 'agent_hangup' })
+    expect(call.transcript.filter((i: any) => i.role === 'user').length).toBe(1)
+    expect(call.transcript.filter((i: any) => i.role === 'agent').map((i: any) => i.text)).toEqual([graph.nodes[0]!.config.text, graph.nodes[1]!.config.text])
+  } finally {
+    await client.close()
+  }
+}, 90_000)
 
 test('a campaign upload large enough for the parsing worker thread is stored by the executable', async () => {
   const target = await setupCallTarget({ api: exe.api, workspaceId: await workspaceId() } as any, { direction: 'outbound', trunkUri: 'sip:127.0.0.1:5999' })
