@@ -5,10 +5,12 @@ import { parseSchedule } from './durations.ts'
 import { storageSettingsProblem } from './storage.ts'
 import { numberSettingsProblem } from './numbers.ts'
 import { MEDIA_ENCRYPTIONS, srtpSuitesProblem } from './media.ts'
+import { webrtcSettingsProblem } from './webrtc.ts'
 import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './renamed.ts'
 
 export { RENAMED_KEYS, renamedKeyNotes } from './renamed.ts'
 export { MEDIA_ENCRYPTIONS, parseSrtpSuiteList, type MediaEncryptionSetting } from './media.ts'
+export { parseHostAddresses, parseIceServers, type IceServer } from './webrtc.ts'
 
 /**
  * Every configuration key, its default and its meaning. The README's configuration table is
@@ -206,6 +208,8 @@ export function loadConfig(
   if (!(MEDIA_ENCRYPTIONS as readonly string[]).includes(cfg.MEDIA_ENCRYPTION)) throw new ConfigError(`MEDIA_ENCRYPTION must be none, optional or required, got ${cfg.MEDIA_ENCRYPTION}`)
   const suitesProblem = srtpSuitesProblem(cfg.SRTP_SUITES)
   if (suitesProblem) throw new ConfigError(`SRTP_SUITES: ${suitesProblem}`)
+  const webrtcProblem = webrtcSettingsProblem(cfg)
+  if (webrtcProblem) throw new ConfigError(webrtcProblem)
   const storageProblem = storageSettingsProblem(cfg)
   if (storageProblem) throw new ConfigError(storageProblem)
   if (cfg.DATABASE_URL && !/^postgres(ql)?:\/\/[^/]/.test(cfg.DATABASE_URL)) {

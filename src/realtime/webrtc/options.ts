@@ -1,11 +1,8 @@
 // How the appliance's WebRTC side gathers and admits ICE candidates. Pure.
 import { isIP } from 'node:net'
+import type { IceServer } from '../../platform/config/index.ts'
 
-export interface IceServer {
-  urls: string | string[]
-  username?: string
-  credential?: string
-}
+export { parseHostAddresses, parseIceServers, type IceServer } from '../../platform/config/index.ts'
 
 export interface WebRtcOptions {
   /**
@@ -31,33 +28,11 @@ export function admitsRemote(options: Pick<WebRtcOptions, 'hostAddresses' | 'ice
   return !loopbackOnly || isLoopback(address)
 }
 
-/** WEBRTC_ICE_SERVERS: a JSON array of {urls, username?, credential?}, as RTCConfiguration takes them. */
-export function parseIceServers(json: string): IceServer[] {
-  if (json.trim() === '') return []
-  let value: unknown
-  try {
-    value = JSON.parse(json)
-  } catch {
-    throw new RangeError('WEBRTC_ICE_SERVERS must be a JSON array of {"urls": ..., "username"?, "credential"?}')
-  }
-  if (!Array.isArray(value)) throw new RangeError('WEBRTC_ICE_SERVERS must be a JSON array')
-  return value.map((s, i) => {
-    const urls = (s as IceServer)?.urls
-    const list = Array.isArray(urls) ? urls : [urls]
-    if (list.length === 0 || !list.every((u) => typeof u === 'string' && /^(stun|stuns|turn|turns):/.test(u))) {
-      throw new RangeError(`WEBRTC_ICE_SERVERS[${i}].urls must be stun:, stuns:, turn: or turns: URLs`)
-    }
-    const { username, credential } = s as IceServer
-    if ((username !== undefined && typeof username !== 'string') || (credential !== undefined && typeof credential !== 'string')) {
-      throw new RangeError(`WEBRTC_ICE_SERVERS[${i}]: username and credential must be strings`)
-    }
-    return { urls, ...(username !== undefined && { username }), ...(credential !== undefined && { credential }) }
-  })
-}
-
-/** WEBRTC_HOST_ADDRESSES: comma-separated IP addresses. */
-export function parseHostAddresses(list: string): string[] {
-  const out = list.split(',').map((a) => a.trim()).filter(Boolean)
-  for (const a of out) if (isIP(a) === 0) throw new RangeError(`WEBRTC_HOST_ADDRESSES: ${JSON.stringify(a)} is not an IP address`)
-  return out
-}
+// A browser that hides its addresses offers name.local candidates; resolving them would mean
+// multicast DNS queries on the LAN, which the appliance never sends.
+export const isMdnsCandidate = (line: string) => /^(a=)?candidate:\S+ \d+ \S+ \d+ \S+\.local /i.test(line.trim())
+export const withoutMdnsCandidates = (sdp: string) =>
+  sdp
+    .split(/\r?\n/)
+    .filter((l) => !isMdnsCandidate(l))
+    .join('\r\n')

@@ -4,7 +4,7 @@ import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, type RTCRtp
 import type { MediaLinkFactory } from '../media/index.ts'
 import type { NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { webrtcLink } from './link.ts'
-import { admitsRemote, type WebRtcOptions } from './options.ts'
+import { admitsRemote, isMdnsCandidate, withoutMdnsCandidates, type WebRtcOptions } from './options.ts'
 import { negotiatedOf } from './negotiated.ts'
 
 /** The offer was not one we can answer (no audio, no Opus, not WebRTC). */
@@ -69,7 +69,7 @@ export class WebPeer {
       iceFilterCandidatePair: (pair) => admitsRemote(options, pair.remoteCandidate.host),
     })
     try {
-      await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp })
+      await pc.setRemoteDescription({ type: 'offer', sdp: withoutMdnsCandidates(offerSdp) })
       const transceiver = pc.getTransceivers().find((t) => t.kind === 'audio')
       if (!transceiver) throw new WebRtcOfferError('the offer has no audio section')
       transceiver.setDirection('sendrecv')
@@ -92,7 +92,7 @@ export class WebPeer {
 
   /** A candidate the browser trickled after its offer; `null` ends its candidates. */
   async addCandidate(c: TrickleCandidate | null): Promise<void> {
-    if (this.state === 'ended') return
+    if (this.state === 'ended' || (c && isMdnsCandidate(c.candidate))) return
     await this.pc.addIceCandidate(c === null ? null : { candidate: c.candidate, sdpMid: c.sdpMid ?? undefined, sdpMLineIndex: c.sdpMLineIndex ?? undefined })
   }
 

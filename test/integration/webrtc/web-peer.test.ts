@@ -67,3 +67,15 @@ test('closing our end reports the end once, with its reason', async () => {
   expect(reasons).toEqual(['agent_hangup'])
   expect(peer.connectionState).toBe('ended')
 })
+
+test('mDNS (.local) candidates are ignored, so the appliance never multicasts to resolve them', async () => {
+  const browser = await browserOffer()
+  const mdns = 'candidate:1 1 udp 2122260223 3f1a9c2e-5d1b-4b7e-9a43-2c6f0d1e8b77.local 54400 typ host'
+  const offer = browser.offer.replace(/(a=candidate[^\r\n]*\r?\n)/, `$1a=${mdns}\r\n`)
+  const peer = await WebPeer.answer(offer, loopback)
+  open.push({ close: () => peer.close() })
+  await peer.addCandidate({ candidate: mdns, sdpMid: '0', sdpMLineIndex: 0 })
+  await browser.pc.setRemoteDescription({ type: 'answer', sdp: peer.answerSdp })
+  await new Promise<void>((r) => peer.onConnected(r))
+  expect(peer.connectionState).toBe('connected')
+})
