@@ -16,6 +16,7 @@ import graphLayout from './web/graph-layout.mjs' with { type: 'file' }
 import index from './web/shell.html.tmpl' with { type: 'file' }
 import agentFields from './web/pages/agent-fields.mjs' with { type: 'file' }
 import agents from './web/pages/agents.mjs' with { type: 'file' }
+import browserCall from './web/pages/browser-call.mjs' with { type: 'file' }
 import call from './web/pages/call.mjs' with { type: 'file' }
 import calls from './web/pages/calls.mjs' with { type: 'file' }
 import campaigns from './web/pages/campaigns.mjs' with { type: 'file' }
@@ -26,6 +27,7 @@ import settings from './web/pages/settings.mjs' with { type: 'file' }
 import workflowEditor from './web/pages/workflow-editor.mjs' with { type: 'file' }
 import workflows from './web/pages/workflows.mjs' with { type: 'file' }
 import ui from './web/ui.mjs' with { type: 'file' }
+import webCall from './web/web-call.mjs' with { type: 'file' }
 
 /** The page shell; the server fills in the asset version and the import map. */
 export const INDEX_HTML = index
@@ -35,6 +37,7 @@ export const ASSET_FILES: Record<string, string> = {
   'app.mjs': app,
   'api.mjs': api,
   'ui.mjs': ui,
+  'web-call.mjs': webCall,
   'chart.mjs': chart,
   'console.css': css,
   'graph-layout.mjs': graphLayout,
@@ -42,6 +45,7 @@ export const ASSET_FILES: Record<string, string> = {
   'pages/overview.mjs': overview,
   'pages/agents.mjs': agents,
   'pages/agent-fields.mjs': agentFields,
+  'pages/browser-call.mjs': browserCall,
   'pages/knowledge.mjs': knowledge,
   'pages/numbers.mjs': numbers,
   'pages/calls.mjs': calls,

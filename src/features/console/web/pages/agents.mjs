@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks'
 import { apiResponse, del, get, post, put } from '../api.mjs'
 import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
 import { EndpointingFields, KnowledgeFields, ModelSelect, ToolFields, VoiceFields } from './agent-fields.mjs'
+import { BrowserCall } from './browser-call.mjs'
 
 const TEMPLATES = [
   ['receptionist', 'Receptionist (inbound, offline workflow)'],
@@ -220,6 +221,7 @@ export function AgentPage({ id }) {
   return html`<h1>Agent: ${agent.name}</h1>
     <${Readiness} readiness=${agent.readiness} />
     <p><a href=${`#/agents/${id}/workflow`}>Workflow and test-run</a></p>
+    <${BrowserCall} agentId=${id} draftLabel="Test the draft: run the draft prompt (saved, not yet published)" />
     <${AgentForm} key=${agent.updatedAt + (providers.data ? '+' : '')} agent=${agent} providers=${providers.data} onSaved=${reload} />
     <button class="danger" onClick=${remove}>Delete agent</button>`
 }

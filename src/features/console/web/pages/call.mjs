@@ -160,7 +160,7 @@ export function CallPage({ id }) {
   const a = d?.analysis
   const transcript = call.transcript ?? []
   return html`<h1>Call ${call.from} → ${call.to}</h1>
-    <p><${Status} value=${call.status} /> ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · agent ${call.agentName ?? ''}</p>
+    <p><${Status} value=${call.status} />${call.testDraft ? html` <span class="status status-draft">draft test</span>` : null} ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · agent ${call.agentName ?? ''}</p>
     <div class="actions">
       <button onClick=${() => action.run(() => exportJson(id))} disabled=${!ended}>Export JSON</button>
       <button class="danger" onClick=${() => setDeleting(true)} disabled=${!ended}>Delete call</button>

@@ -8,7 +8,7 @@ const OUTCOMES = ['completed', 'transferred', 'busy', 'no_answer', 'not_found', 
 export function CallsTable({ calls, caption = 'Calls' }) {
   return html`<${Table} caption=${caption} rows=${calls} empty="No call matches."
     columns=${[
-      { label: 'Call', cell: (c) => html`<a href=${`#/calls/${c.id}`}>${c.type} ${c.from} → ${c.to}</a>` },
+      { label: 'Call', cell: (c) => html`<a href=${`#/calls/${c.id}`}>${c.type} ${c.from} → ${c.to}</a>${c.testDraft ? html` <span class="status status-draft">draft test</span>` : null}` },
       { label: 'Status', cell: (c) => html`<${Status} value=${c.status} />` },
       { label: 'Outcome', cell: (c) => c.outcome ?? '' },
       { label: 'Duration', cell: (c) => `${c.duration ?? 0} s` },

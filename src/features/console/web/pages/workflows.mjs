@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks'
 import { get, post, put } from '../api.mjs'
 import { BOX, layoutGraph } from '../graph-layout.mjs'
 import { Field, html, Problem, useAction, useData } from '../ui.mjs'
+import { BrowserCall } from './browser-call.mjs'
 import { AddNode, NodeEditor } from './workflow-editor.mjs'
 
 function issuesOf(error) {
@@ -80,6 +81,10 @@ export function WorkflowPage({ id }) {
     setText(JSON.stringify(graph, null, 2))
     setSelected(nodeId)
   }
+  const draftCall = () => {
+    if (!draft) throw new Error('the graph is not valid JSON')
+    return { draft: true, workflow: draft }
+  }
   const submit = (e) => {
     e.preventDefault()
     save.run(async () => {
@@ -95,6 +100,7 @@ export function WorkflowPage({ id }) {
     ${draft ? html`<${AddNode} graph=${draft} onChange=${edit} />` : null}
     ${draft && selected ? html`<${NodeEditor} key=${selected + source.length} graph=${draft} nodeId=${selected} issues=${issues} onChange=${edit} onClose=${() => setSelected(undefined)} />` : null}
     <${TestRun} id=${id} draft=${text === undefined ? undefined : draft} onPath=${setPath} />
+    <${BrowserCall} agentId=${id} draftLabel="Test the draft: the graph as edited here (unsaved) and the draft prompt" draftBody=${draftCall} />
     <form class="card" onSubmit=${submit} aria-label="Edit the graph">
       <${Field} label="Graph (nodes, edges, settings)" name="graph" as="textarea" rows="14" class="code" value=${source} onInput=${(e) => setText(e.target.value)} />
       ${issues.length ? html`<div role="alert"><ul class="problems">${issues.map((i) => html`<li>${i.nodeId ? html`<strong>${i.nodeId}</strong>: ` : ''}${i.message}</li>`)}</ul></div>` : html`<${Problem} error=${save.error} />`}
