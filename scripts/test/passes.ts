@@ -39,6 +39,7 @@ export const POSTGRES_PASS = [
   'test/integration/campaigns/tenant-boundary.test.ts',
   'test/integration/knowledge/knowledge-api.test.ts',
   'test/integration/knowledge/retrieval-eval.test.ts',
+  'test/integration/webrtc/web-call.test.ts',
 ]
 
 /**
@@ -55,6 +56,8 @@ export const REAL_TIME_PASS = 'test/integration/media'
  * not only on a slow laptop. A test that bounds time belongs here.
  */
 export const BUSY_PASS = [
+  'test/integration/webrtc/web-peer.test.ts',
+  'test/integration/webrtc/web-call.test.ts',
   'test/integration/knowledge/answer-call.test.ts',
   'test/integration/knowledge/llm-knowledge-call.test.ts',
   'test/unit/knowledge/text.test.ts',
