@@ -110,9 +110,12 @@ export class CallMedia {
     return handle
   }
 
-  /** Barge-in: drops all queued agent audio at once. */
+  /** Barge-in: drops all queued agent audio at once (and tells a link that buffers it). */
   flush() {
-    return this.queue.flush()
+    const dropped = this.queue.flush()
+    // the voice session feeds the queue just in time: audio being sent means the agent was talking
+    if (dropped.length > 0 || this.lastHadAudio) this.session.flushed?.()
+    return dropped
   }
 
   get queuedMs(): number {

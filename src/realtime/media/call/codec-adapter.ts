@@ -1,6 +1,7 @@
 // Converts between RTP payloads and the voice engine's 16 kHz mono PCM for the negotiated codec,
 // with loss concealment at the codec's own rate so resampler state stays continuous.
 
+import type { CodecName } from '../../telephony/sdp/index.ts'
 import { createResampler, decodeG711, encodeG711, OpusCodec, type G711Law } from '../codec/index.ts'
 import { FadeConcealer } from './concealment.ts'
 
@@ -100,7 +101,40 @@ export class OpusAudioCodec implements AudioCodec {
   close(): void {}
 }
 
-export function createAudioCodec(name: 'PCMU' | 'PCMA' | 'opus'): AudioCodec {
+/**
+ * 16 kHz 16-bit mono PCM as little-endian bytes: the media-stream WebSocket's binary frames. It
+ * never travels in RTP, whose L16 (RFC 3551) is big-endian, and SIP never offers it.
+ */
+export class L16Codec implements AudioCodec {
+  readonly name = 'L16'
+  readonly clockRate = ENGINE_RATE
+  private readonly concealer = new FadeConcealer(ENGINE_RATE)
+  private bytes = new Uint8Array(640)
+  private pcm = new Int16Array(320)
+
+  encode(pcm16k: Int16Array): Uint8Array {
+    if (this.bytes.length !== pcm16k.length * 2) this.bytes = new Uint8Array(pcm16k.length * 2)
+    const view = new DataView(this.bytes.buffer)
+    for (let i = 0; i < pcm16k.length; i++) view.setInt16(2 * i, pcm16k[i]!, true)
+    return this.bytes
+  }
+  /** An odd last byte (half a sample) is dropped. */
+  decode(payload: Uint8Array): Int16Array {
+    const n = payload.length >> 1
+    if (this.pcm.length !== n) this.pcm = new Int16Array(n)
+    const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength)
+    for (let i = 0; i < n; i++) this.pcm[i] = view.getInt16(2 * i, true)
+    this.concealer.good(this.pcm)
+    return this.pcm
+  }
+  conceal(rtpSamples: number): Int16Array {
+    return this.concealer.conceal(rtpSamples)
+  }
+  close(): void {}
+}
+
+export function createAudioCodec(name: CodecName): AudioCodec {
   if (name === 'opus') return new OpusAudioCodec()
+  if (name === 'L16') return new L16Codec()
   return new G711Codec(name === 'PCMU' ? 'ulaw' : 'alaw')
 }

@@ -11,6 +11,8 @@ export interface MediaLink {
   setRemote?(remote: RemoteEndpoint): void
   /** A re-INVITE re-keyed SDES SRTP (RTP links only). */
   setSrtp?(keys: RtpSrtpKeys | undefined): void
+  /** Barge-in dropped the agent's queued audio: a far end that buffers what it was sent drops it too. */
+  flushed?(): void
   close(): void
 }
 

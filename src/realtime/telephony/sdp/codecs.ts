@@ -1,6 +1,10 @@
 // The audio codecs this appliance speaks and how they appear in SDP.
 
-export type CodecName = 'PCMU' | 'PCMA' | 'opus'
+/**
+ * The codecs a call's media runs. L16 (16 kHz 16-bit PCM, little-endian) is the media-stream
+ * WebSocket's binary format only: it is never offered, answered or accepted in SDP.
+ */
+export type CodecName = 'PCMU' | 'PCMA' | 'opus' | 'L16'
 export type Direction = 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive'
 
 export interface CodecSpec {
@@ -17,17 +21,22 @@ export const CODEC_DEFAULTS: Record<CodecName, CodecSpec> = {
   PCMA: { name: 'PCMA', payloadType: 8, clockRate: 8000, channels: 1 },
   // Mono content in an opus/48000/2 stream (RFC 7587): ask the peer for mono with stereo=0.
   opus: { name: 'opus', payloadType: 111, clockRate: 48000, channels: 2, fmtp: 'minptime=10;useinbandfec=1;stereo=0;sprop-stereo=0' },
+  // not SDP's: a WebSocket link's synthesised packets carry this payload type
+  L16: { name: 'L16', payloadType: 96, clockRate: 16000, channels: 1 },
 }
 
 export const TELEPHONE_EVENT_PT = 101
 
-/** Parses a preference list such as "opus,PCMU,PCMA"; unknown names are an error. */
+/** The codecs SIP negotiates (MEDIA_CODECS may list these). */
+const SDP_CODECS: readonly CodecName[] = ['PCMU', 'PCMA', 'opus']
+
+/** Parses a preference list such as "opus,PCMU,PCMA"; unknown names (and L16, which SIP never offers) are an error. */
 export function parseCodecList(list: string): CodecName[] {
   const out: CodecName[] = []
   for (const raw of list.split(',')) {
     const name = raw.trim()
     if (!name) continue
-    const match = (Object.keys(CODEC_DEFAULTS) as CodecName[]).find((c) => c.toLowerCase() === name.toLowerCase())
+    const match = SDP_CODECS.find((c) => c.toLowerCase() === name.toLowerCase())
     if (!match) throw new RangeError(`unknown codec ${JSON.stringify(name)} (known: PCMU, PCMA, opus)`)
     if (!out.includes(match)) out.push(match)
   }
