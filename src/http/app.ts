@@ -16,6 +16,8 @@ import { doNotCallController } from '../features/do-not-call/do-not-call.http.ts
 import { knowledgeController } from '../features/knowledge/knowledge.http.ts'
 import { type AppCallHost, WebCalls, webCallLimits } from '../features/web-calls/index.ts'
 import { webCallsController } from '../features/web-calls/web-calls.http.ts'
+import { MediaStreams } from '../features/web-calls/stream/media-streams.ts'
+import { mediaStreamController } from '../features/web-calls/stream/media-stream.http.ts'
 import { AppError } from '../platform/errors.ts'
 import { accessLog, type Logger } from '../platform/log.ts'
 import { metricsController } from '../platform/metrics/metrics.http.ts'
@@ -98,6 +100,7 @@ export const FEATURES: FeatureMount[] = [
   ({ db }, auth) => doNotCallController(db, auth),
   ({ db, config }, auth) => knowledgeController(db, config, auth, knowledgeAgentHooks),
   ({ db, config, log, appCalls }, auth) => webCallsController(new WebCalls({ db, log: log.child({ component: 'web-calls' }), host: () => appCalls?.(), ...webCallLimits(config) }), auth),
+  ({ db, config, log, appCalls }, auth) => mediaStreamController(new MediaStreams({ db, log: log.child({ component: 'media-stream' }), host: () => appCalls?.(), maxStreams: config.WEB_CALLS_MAX }), auth),
   () => consoleController(),
 ]
 

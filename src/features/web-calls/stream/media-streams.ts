@@ -1,0 +1,71 @@
+// Media streams: a program talks with an agent over a WebSocket in Twilio Media Streams' shape
+// (docs/media-stream.md). Before the upgrade the agent is looked up in the caller's workspace and
+// a place is taken under WEB_CALLS_MAX; the session then runs the call as type `stream`.
+import { snapshotAgent } from '../../agents/index.ts'
+import type { Principal } from '../../api-keys/principal.ts'
+import type { Db } from '../../../platform/db/index.ts'
+import { AppError } from '../../../platform/errors.ts'
+import type { Logger } from '../../../platform/log.ts'
+import type { AppCallHost } from '../app-calls.ts'
+import type { StreamFormat } from './protocol.ts'
+import { StreamSession } from './session.ts'
+
+export interface MediaStreamsDeps {
+  db: Db
+  log: Logger
+  host: () => AppCallHost | undefined
+  /** Streams this node carries at once (WEB_CALLS_MAX). */
+  maxStreams: number
+}
+
+const notReady = () => new AppError(503, 'not_ready', 'calls are not running yet; retry shortly', { retryAfterSec: 5 })
+
+export class MediaStreams {
+  private active = 0
+
+  constructor(private readonly d: MediaStreamsDeps) {}
+
+  get size(): number {
+    return this.active
+  }
+
+  /**
+   * A session for a socket about to be upgraded; refused (before the upgrade) when calls are not
+   * running, this node is full, or the agent is not in the caller's workspace. If the upgrade
+   * fails, `session.closed()` gives its place back.
+   */
+  async prepare(principal: Principal, agentId: string, opts: { format: StreamFormat; draft: boolean; remote: { address: string; port: number } }): Promise<StreamSession> {
+    const host = this.d.host()
+    if (!host) throw notReady()
+    if (this.active >= this.d.maxStreams) {
+      throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.maxStreams} media streams at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 }, { 'retry-after': '5' })
+    }
+    this.active++
+    let done = false
+    const release = () => {
+      if (!done) this.active--
+      done = true
+    }
+    try {
+      const agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: opts.draft })
+      return new StreamSession({
+        format: opts.format,
+        agent,
+        from: principal.userId,
+        workspaceId: principal.workspaceId,
+        draft: opts.draft,
+        remote: opts.remote,
+        startCall: (req) => {
+          const h = this.d.host()
+          if (!h) return Promise.reject(notReady())
+          return h.startAppCall(req)
+        },
+        log: this.d.log,
+        onDone: release,
+      })
+    } catch (err) {
+      release()
+      throw err
+    }
+  }
+}
