@@ -14,7 +14,7 @@ import { consoleController } from '../features/console/console.http.ts'
 import { type Db, kindOf, refusesNulText } from '../platform/db/index.ts'
 import { doNotCallController } from '../features/do-not-call/do-not-call.http.ts'
 import { knowledgeController } from '../features/knowledge/knowledge.http.ts'
-import { type AppCallHost, WebCalls, webCallLimits } from '../features/web-calls/index.ts'
+import { type AppCallHost, AppCallSlots, WebCalls, webCallLimits } from '../features/web-calls/index.ts'
 import { webCallsController } from '../features/web-calls/web-calls.http.ts'
 import { MediaStreams } from '../features/web-calls/stream/media-streams.ts'
 import { mediaStreamController } from '../features/web-calls/stream/media-stream.http.ts'
@@ -99,10 +99,18 @@ export const FEATURES: FeatureMount[] = [
     ),
   ({ db }, auth) => doNotCallController(db, auth),
   ({ db, config }, auth) => knowledgeController(db, config, auth, knowledgeAgentHooks),
-  ({ db, config, log, appCalls }, auth) => webCallsController(new WebCalls({ db, log: log.child({ component: 'web-calls' }), host: () => appCalls?.(), ...webCallLimits(config) }), auth),
-  ({ db, config, log, appCalls }, auth) => mediaStreamController(new MediaStreams({ db, log: log.child({ component: 'media-stream' }), host: () => appCalls?.(), maxStreams: config.WEB_CALLS_MAX }), auth),
+  (deps, auth) => webCallsController(new WebCalls({ db: deps.db, log: deps.log.child({ component: 'web-calls' }), host: () => deps.appCalls?.(), slots: appCallSlots(deps), ...webCallLimits(deps.config) }), auth),
+  (deps, auth) => mediaStreamController(new MediaStreams({ db: deps.db, log: deps.log.child({ component: 'media-stream' }), host: () => deps.appCalls?.(), slots: appCallSlots(deps) }), auth),
   () => consoleController(),
 ]
+
+// One WEB_CALLS_MAX count per built app, shared by the web-call and media-stream routes.
+const slotsOfApp = new WeakMap<FeatureDeps, AppCallSlots>()
+function appCallSlots(deps: FeatureDeps): AppCallSlots {
+  let slots = slotsOfApp.get(deps)
+  if (!slots) slotsOfApp.set(deps, (slots = new AppCallSlots(deps.config.WEB_CALLS_MAX)))
+  return slots
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 

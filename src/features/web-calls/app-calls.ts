@@ -13,3 +13,25 @@ export interface AppCallHost {
   /** The live call on this node, for the live panel; undefined once ended or elsewhere. */
   liveView(callId: string): LiveView | undefined
 }
+
+/** WEB_CALLS_MAX, shared by web calls and media streams: a place is taken before the call starts and given back once. */
+export class AppCallSlots {
+  private taken = 0
+
+  constructor(readonly max: number) {}
+
+  get size(): number {
+    return this.taken
+  }
+
+  /** A place, or undefined when the node is full; the returned release gives it back (once). */
+  take(): (() => void) | undefined {
+    if (this.taken >= this.max) return undefined
+    this.taken++
+    let given = false
+    return () => {
+      if (!given) this.taken--
+      given = true
+    }
+  }
+}

@@ -10,7 +10,7 @@ import type { Logger } from '../../platform/log.ts'
 import { parseHostAddresses, parseIceServers, WebPeer, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
 import type { Config } from '../../platform/config/index.ts'
 import { validateWorkflow, type WorkflowGraph } from '../workflows/index.ts'
-import type { AppCallHost, LiveView } from './app-calls.ts'
+import type { AppCallHost, AppCallSlots, LiveView } from './app-calls.ts'
 import type { StartWebCallBody } from './web-calls.model.ts'
 
 export interface WebCallsDeps {
@@ -18,8 +18,8 @@ export interface WebCallsDeps {
   log: Logger
   host: () => AppCallHost | undefined
   options: WebRtcOptions
-  /** Web calls this node carries at once (WEB_CALLS_MAX). */
-  maxCalls: number
+  /** WEB_CALLS_MAX, shared with media streams. */
+  slots: AppCallSlots
   /** How long ICE and DTLS may take before the call fails. */
   connectTimeoutMs: number
 }
@@ -35,29 +35,25 @@ const notReady = () => new AppError(503, 'not_ready', 'calls are not running yet
 
 export class WebCalls {
   private readonly held = new Map<string, Held>()
-  private connecting = 0
 
   constructor(private readonly d: WebCallsDeps) {}
-
-  get size(): number {
-    return this.held.size + this.connecting
-  }
 
   async start(principal: Principal, agentId: string, body: StartWebCallBody, remote: { address: string; port: number }) {
     const host = this.d.host()
     if (!host) throw notReady()
-    if (this.size >= this.d.maxCalls) throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.maxCalls} web calls at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 })
-    const agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: body.draft === true })
-    const graph = body.workflow ? draftGraph(body.workflow, agent.enabledTools) : undefined
-    this.connecting++
+    const release = this.d.slots.take()
+    if (!release) throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.slots.max} web and stream calls at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 }, { 'retry-after': '5' })
     let peer: WebPeer
+    let graph: WorkflowGraph | undefined
+    let agent
     try {
+      agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: body.draft === true })
+      graph = body.workflow ? draftGraph(body.workflow, agent.enabledTools) : undefined
       peer = await WebPeer.answer(body.sdp, this.d.options)
     } catch (err) {
+      release()
       if (err instanceof WebRtcOfferError) throw new AppError(422, 'validation_failed', err.message, { fields: [{ path: 'sdp', message: err.message }] })
       throw err
-    } finally {
-      this.connecting--
     }
     const leg = new AppLeg('web', { transport: 'webrtc', ...remote }, (reason) => peer.close(reason))
     peer.onEnded((reason) => leg.farEndLeft(reason === 'ice_failed' ? 'failed' : 'remote_hangup'))
@@ -72,11 +68,15 @@ export class WebCalls {
       started = await host.startAppCall({ leg, agent, from: principal.userId, media: peer.media, link: peer.link, connected, draft: body.draft === true || graph !== undefined, graph })
     } catch (err) {
       peer.close('failed')
+      release()
       throw err
     }
     const { callId, finished } = started
     this.held.set(callId, { peer, leg, workspaceId: principal.workspaceId, agentId })
-    void finished.finally(() => this.held.delete(callId))
+    void finished.finally(() => {
+      this.held.delete(callId)
+      release()
+    })
     return { callId, type: 'web' as const, sdp: peer.answerSdp, iceServers: this.d.options.iceServers }
   }
 
@@ -124,5 +124,5 @@ function draftGraph(input: StartWebCallBody['workflow'] & object, enabledTools: 
 export function webCallLimits(config: Pick<Config, 'WEBRTC_HOST_ADDRESSES' | 'WEBRTC_ICE_SERVERS' | 'WEBRTC_PORT_MIN' | 'WEBRTC_PORT_MAX' | 'WEB_CALLS_MAX' | 'WEB_CALL_CONNECT_MS'>) {
   const portRange: [number, number] | undefined = config.WEBRTC_PORT_MIN > 0 && config.WEBRTC_PORT_MAX > config.WEBRTC_PORT_MIN ? [config.WEBRTC_PORT_MIN, config.WEBRTC_PORT_MAX] : undefined
   const options: WebRtcOptions = { hostAddresses: parseHostAddresses(config.WEBRTC_HOST_ADDRESSES), iceServers: parseIceServers(config.WEBRTC_ICE_SERVERS), portRange }
-  return { options, maxCalls: config.WEB_CALLS_MAX, connectTimeoutMs: config.WEB_CALL_CONNECT_MS }
+  return { options, connectTimeoutMs: config.WEB_CALL_CONNECT_MS }
 }

@@ -6,7 +6,7 @@ import type { Principal } from '../../api-keys/principal.ts'
 import type { Db } from '../../../platform/db/index.ts'
 import { AppError } from '../../../platform/errors.ts'
 import type { Logger } from '../../../platform/log.ts'
-import type { AppCallHost } from '../app-calls.ts'
+import type { AppCallHost, AppCallSlots } from '../app-calls.ts'
 import type { StreamFormat } from './protocol.ts'
 import { StreamSession } from './session.ts'
 
@@ -14,20 +14,14 @@ export interface MediaStreamsDeps {
   db: Db
   log: Logger
   host: () => AppCallHost | undefined
-  /** Streams this node carries at once (WEB_CALLS_MAX). */
-  maxStreams: number
+  /** WEB_CALLS_MAX, shared with web calls. */
+  slots: AppCallSlots
 }
 
 const notReady = () => new AppError(503, 'not_ready', 'calls are not running yet; retry shortly', { retryAfterSec: 5 })
 
 export class MediaStreams {
-  private active = 0
-
   constructor(private readonly d: MediaStreamsDeps) {}
-
-  get size(): number {
-    return this.active
-  }
 
   /**
    * A session for a socket about to be upgraded; refused (before the upgrade) when calls are not
@@ -37,14 +31,9 @@ export class MediaStreams {
   async prepare(principal: Principal, agentId: string, opts: { format: StreamFormat; draft: boolean; remote: { address: string; port: number } }): Promise<StreamSession> {
     const host = this.d.host()
     if (!host) throw notReady()
-    if (this.active >= this.d.maxStreams) {
-      throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.maxStreams} media streams at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 }, { 'retry-after': '5' })
-    }
-    this.active++
-    let done = false
-    const release = () => {
-      if (!done) this.active--
-      done = true
+    const release = this.d.slots.take()
+    if (!release) {
+      throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.slots.max} web and stream calls at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 }, { 'retry-after': '5' })
     }
     try {
       const agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: opts.draft })
