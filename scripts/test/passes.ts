@@ -40,6 +40,7 @@ export const POSTGRES_PASS = [
   'test/integration/knowledge/knowledge-api.test.ts',
   'test/integration/knowledge/retrieval-eval.test.ts',
   'test/integration/webrtc/web-call.test.ts',
+  'test/integration/webrtc/media-stream.test.ts',
 ]
 
 /**
@@ -58,6 +59,7 @@ export const REAL_TIME_PASS = 'test/integration/media'
 export const BUSY_PASS = [
   'test/integration/webrtc/web-peer.test.ts',
   'test/integration/webrtc/web-call.test.ts',
+  'test/integration/webrtc/media-stream.test.ts',
   'test/integration/knowledge/answer-call.test.ts',
   'test/integration/knowledge/llm-knowledge-call.test.ts',
   'test/unit/knowledge/text.test.ts',
