@@ -1,6 +1,6 @@
 // What the web-call and media-stream features need of the call runtime, which starts after HTTP
 // listens: absent until then (the routes answer 503 not_ready).
-import type { AppCallRequest } from '../calls/index.ts'
+import type { AppCallRequest, CallPlacement } from '../calls/index.ts'
 
 export interface LiveView {
   status: 'ringing' | 'in_progress' | 'ended'
@@ -10,6 +10,8 @@ export interface LiveView {
 
 export interface AppCallHost {
   startAppCall(req: AppCallRequest): Promise<{ callId: string; finished: Promise<void> }>
+  /** Where a web call will run (a call worker, or this thread): it answers the offer there. */
+  placeWebCall(): Promise<CallPlacement>
   /** The live call on this node, for the live panel; undefined once ended or elsewhere. */
   liveView(callId: string): LiveView | undefined
 }

@@ -7,7 +7,8 @@ import { AppLeg } from '../calls/index.ts'
 import type { Db } from '../../platform/db/index.ts'
 import { AppError, notFound } from '../../platform/errors.ts'
 import type { Logger } from '../../platform/log.ts'
-import { parseHostAddresses, parseIceServers, WebPeer, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
+import { parseHostAddresses, parseIceServers, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
+import type { WebLeg } from '../calls/index.ts'
 import type { Config } from '../../platform/config/index.ts'
 import { validateWorkflow, type WorkflowGraph } from '../workflows/index.ts'
 import type { AppCallHost, AppCallSlots, LiveView } from './app-calls.ts'
@@ -25,7 +26,7 @@ export interface WebCallsDeps {
 }
 
 interface Held {
-  peer: WebPeer
+  web: WebLeg
   leg: AppLeg
   workspaceId: string
   agentId: string
@@ -43,41 +44,52 @@ export class WebCalls {
     if (!host) throw notReady()
     const release = this.d.slots.take()
     if (!release) throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.slots.max} web and stream calls at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 }, { 'retry-after': '5' })
-    let peer: WebPeer
+    let web: WebLeg
     let graph: WorkflowGraph | undefined
     let agent
+    let placement
     try {
       agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: body.draft === true })
       graph = body.workflow ? draftGraph(body.workflow, agent.enabledTools) : undefined
-      peer = await WebPeer.answer(body.sdp, this.d.options)
+      // answered where the call will run: a call worker's thread, or this one
+      placement = await host.placeWebCall()
     } catch (err) {
       release()
-      if (err instanceof WebRtcOfferError) throw new AppError(422, 'validation_failed', err.message, { fields: [{ path: 'sdp', message: err.message }] })
       throw err
     }
-    const leg = new AppLeg('web', { transport: 'webrtc', ...remote }, (reason) => peer.close(reason))
-    peer.onEnded((reason) => leg.farEndLeft(reason === 'ice_failed' ? 'failed' : 'remote_hangup'))
+    try {
+      web = await placement.answerWeb!(body.sdp, this.d.options)
+    } catch (err) {
+      placement.release()
+      release()
+      if (err instanceof WebRtcOfferError || (err instanceof Error && err.name === 'WebRtcOfferError')) {
+        throw new AppError(422, 'validation_failed', err.message, { fields: [{ path: 'sdp', message: err.message }] })
+      }
+      throw err
+    }
+    const leg = new AppLeg('web', { transport: 'webrtc', ...remote }, (reason) => web.close(reason))
+    web.onEnded((reason) => leg.farEndLeft(reason === 'ice_failed' ? 'failed' : 'remote_hangup'))
     const connected = new Promise<void>((resolve, reject) => {
       const limit = setTimeout(() => reject(new Error('ICE/DTLS did not connect in time')), this.d.connectTimeoutMs)
-      peer.onConnected(() => (clearTimeout(limit), resolve()))
-      peer.onEnded(() => (clearTimeout(limit), reject(new Error('the browser left before connecting'))))
+      web.onConnected(() => (clearTimeout(limit), resolve()))
+      web.onEnded(() => (clearTimeout(limit), reject(new Error('the browser left before connecting'))))
     })
     connected.catch(() => {})
     let started
     try {
-      started = await host.startAppCall({ leg, agent, from: principal.userId, media: peer.media, link: peer.link, connected, draft: body.draft === true || graph !== undefined, graph })
+      started = await host.startAppCall({ leg, agent, from: principal.userId, media: web.media, placement, connected, draft: body.draft === true || graph !== undefined, graph })
     } catch (err) {
-      peer.close('failed')
+      placement.release()
       release()
       throw err
     }
     const { callId, finished } = started
-    this.held.set(callId, { peer, leg, workspaceId: principal.workspaceId, agentId })
+    this.held.set(callId, { web, leg, workspaceId: principal.workspaceId, agentId })
     void finished.finally(() => {
       this.held.delete(callId)
       release()
     })
-    return { callId, type: 'web' as const, sdp: peer.answerSdp, iceServers: this.d.options.iceServers }
+    return { callId, type: 'web' as const, sdp: web.sdp, iceServers: this.d.options.iceServers }
   }
 
   private find(principal: Principal, agentId: string, callId: string): Held {
@@ -90,7 +102,7 @@ export class WebCalls {
   async addCandidate(principal: Principal, agentId: string, callId: string, candidate: TrickleCandidate | null): Promise<void> {
     const h = this.find(principal, agentId, callId)
     try {
-      await h.peer.addCandidate(candidate)
+      await h.web.addCandidate(candidate)
     } catch (err) {
       throw new AppError(422, 'validation_failed', `candidate refused: ${(err as Error).message}`, { fields: [{ path: 'candidate', message: 'not a usable ICE candidate' }] })
     }

@@ -4,6 +4,9 @@ import type { IceServer } from '../../platform/config/index.ts'
 
 export { parseHostAddresses, parseIceServers, type IceServer } from '../../platform/config/index.ts'
 
+/** The offer was not one we can answer (no audio, no Opus, not WebRTC). */
+export class WebRtcOfferError extends Error {}
+
 export interface WebRtcOptions {
   /**
    * Addresses offered as host candidates. Empty: every IPv4 interface address of the machine

@@ -4,11 +4,8 @@ import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, type RTCRtp
 import type { MediaLinkFactory } from '../media/index.ts'
 import type { NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { webrtcLink } from './link.ts'
-import { admitsRemote, isMdnsCandidate, withoutMdnsCandidates, type WebRtcOptions } from './options.ts'
+import { admitsRemote, isMdnsCandidate, WebRtcOfferError, withoutMdnsCandidates, type WebRtcOptions } from './options.ts'
 import { negotiatedOf } from './negotiated.ts'
-
-/** The offer was not one we can answer (no audio, no Opus, not WebRTC). */
-export class WebRtcOfferError extends Error {}
 
 export interface TrickleCandidate {
   candidate: string

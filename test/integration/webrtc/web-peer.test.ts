@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'bun:test'
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift'
-import { WebPeer, WebRtcOfferError } from '../../../src/realtime/webrtc/index.ts'
+import { WebRtcOfferError } from '../../../src/realtime/webrtc/index.ts'
+import { WebPeer } from '../../../src/realtime/webrtc/peer.ts'
 
 const loopback = { hostAddresses: ['127.0.0.1'], iceServers: [] }
 const open: { close(): unknown }[] = []

@@ -58,7 +58,7 @@ async function start(format: 'mulaw' | 'pcm16' = 'mulaw', startCall?: (req: AppC
   const ws = new FakeSocket()
   await session.open(ws)
   const packets: RtpPacket[] = []
-  const link = req ? req.link({ onPacket: (p) => packets.push(p) }) : (undefined as never)
+  const link = req?.link ? req.link({ onPacket: (p) => packets.push(p) }) : (undefined as never)
   return { session, ws, req, link, packets, ended, digits, done: () => doneCount }
 }
 

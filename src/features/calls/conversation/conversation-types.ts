@@ -3,6 +3,7 @@
 // in a call worker. Everything crossing this line is plain data, so it can cross a thread.
 import type { AgentSnapshot } from '../../agents/index.ts'
 import type { MediaLinkFactory } from '../../../realtime/media/index.ts'
+import type { TrickleCandidate, WebRtcOptions } from '../../../realtime/webrtc/index.ts'
 import type { NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import type { EndReason, SessionReport, TranscriptItem } from '../../../realtime/voice/session/index.ts'
 import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
@@ -73,14 +74,36 @@ export interface Conversation {
   close(): Promise<ConversationResult>
 }
 
+/** A browser's WebRTC leg, answered in the thread where its call will run. */
+export interface WebLeg {
+  /** Our SDP answer, with every host candidate. */
+  readonly sdp: string
+  readonly media: NegotiatedMedia
+  /** ICE and DTLS are up (at once if they already are). */
+  onConnected(fn: () => void): void
+  /** The peer ended: `remote_hangup`, `ice_failed`, or the reason it was closed with. */
+  onEnded(fn: (reason: string) => void): void
+  addCandidate(c: TrickleCandidate | null): Promise<void>
+  close(reason: string): void
+}
+
 /** Ports bound for a call before its SDP is written; `start` runs the call on them. */
 export interface CallPlacement {
   readonly port: number
   /** Where the call runs, for logs and tests: 'main' or the worker's index. */
   readonly where: string
+  /** A placement for a web call: answers the browser's offer where the call will run. */
+  answerWeb?(offer: string, options: WebRtcOptions): Promise<WebLeg>
   start(init: ConversationInit, events: ConversationEvents, gate?: AnswerGate): Promise<Conversation>
   /** Frees the ports of a call that never started. */
   release(): void
+}
+
+export interface PlaceOptions {
+  inProcess?: boolean
+  link?: MediaLinkFactory
+  /** A browser call: no RTP ports; the placement answers the offer (`answerWeb`) where the call runs. */
+  web?: boolean
 }
 
 export interface CallPlacer {
@@ -88,7 +111,7 @@ export interface CallPlacer {
    * Binds ports where the call will run. `inProcess` keeps it on this thread (answer gates hear
    * frames here); so does `link`, a leg whose packets travel its own way (WebRTC, media stream).
    */
-  place(opts?: { inProcess?: boolean; link?: MediaLinkFactory }): Promise<CallPlacement>
+  place(opts?: PlaceOptions): Promise<CallPlacement>
   readonly activeWorkers?: number
   stop(): Promise<void>
 }

@@ -9,7 +9,8 @@ import { sessionFromEngines, type Brain, type VoiceSession } from '../../../real
 import type { Llm } from '../../../realtime/voice/llm/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
 import { brainOfCall } from './brain.ts'
-import type { CallPlacer, Conversation, ConversationEvents, ConversationInit, ConversationResult } from './conversation-types.ts'
+import type { CallPlacement, CallPlacer, Conversation, ConversationEvents, ConversationInit, ConversationResult, WebLeg } from './conversation-types.ts'
+import { answerWebOffer, type WebPeer } from '../../../realtime/webrtc/index.ts'
 import type { KnowledgeQueryOptions } from './tools.ts'
 import { agentProfile, type CallLines } from './profile.ts'
 
@@ -209,6 +210,7 @@ export function localPlacer(d: ConversationDeps): CallPlacer {
     async place(opts = {}) {
       const link = opts.link
       if (link) return { port: 0, where: 'main', start: (init, events, gate) => LocalConversation.start(d, link, init, events, gate), release: () => {} }
+      if (opts.web) return webPlacement(d)
       const ports = await d.media.allocatePorts()
       return {
         port: ports.port,
@@ -220,3 +222,31 @@ export function localPlacer(d: ConversationDeps): CallPlacer {
     async stop() {},
   }
 }
+
+/** A web call in this thread: the browser's peer is answered here and carries the call's audio. */
+function webPlacement(d: ConversationDeps): CallPlacement {
+  let peer: WebPeer | undefined
+  return {
+    port: 0,
+    where: 'main',
+    async answerWeb(offer, options) {
+      peer = await answerWebOffer(offer, options)
+      return webLegOf(peer)
+    },
+    start: (init, events, gate) => {
+      if (!peer) throw new Error('a web call starts after its offer is answered')
+      return LocalConversation.start(d, peer.link, init, events, gate)
+    },
+    release: () => peer?.close('failed'),
+  }
+}
+
+/** A peer of this thread as a WebLeg. */
+export const webLegOf = (peer: WebPeer): WebLeg => ({
+  sdp: peer.answerSdp,
+  media: peer.media,
+  onConnected: (fn) => peer.onConnected(fn),
+  onEnded: (fn) => peer.onEnded(fn),
+  addCandidate: (c) => peer.addCandidate(c),
+  close: (reason) => peer.close(reason),
+})

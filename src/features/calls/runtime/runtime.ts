@@ -20,7 +20,7 @@ import { findWorkflowGraph } from '../../workflows/index.ts'
 import type { Dialer, OutboundRequest } from '../calls.service.ts'
 import * as ledger from '../records/ledger.ts'
 import { CallLog } from './call-log.ts'
-import type { CallPlacer } from '../conversation/index.ts'
+import type { CallPlacement, CallPlacer } from '../conversation/index.ts'
 import { LiveCall, type LiveCallDeps } from './live-call.ts'
 import type { TranscriptItem } from '../../../realtime/voice/session/index.ts'
 import { callVariables } from '../conversation/index.ts'
@@ -58,7 +58,9 @@ export interface AppCallRequest {
   /** The member's user id or the API key's id: the call's `from`. */
   from: string
   media: NegotiatedMedia
-  link: MediaLinkFactory
+  /** Where the leg's audio travels: its own link on this thread (a media stream), or a placement made for it (a web call). */
+  link?: MediaLinkFactory
+  placement?: CallPlacement
   /** Resolves when the far end can hear us; rejects when it never connects. */
   connected: Promise<void>
   draft: boolean
@@ -241,7 +243,7 @@ export class CallRuntime implements Dialer {
    */
   async startAppCall(req: AppCallRequest): Promise<{ callId: string; finished: Promise<void> }> {
     if (this.stopping) throw new CallRefused('the appliance is stopping', 30)
-    const placement = await this.d.placer.place({ link: req.link })
+    const placement = req.placement ?? (await this.d.placer.place({ link: req.link }))
     const startedAt = new Date()
     const variables = { ...callVariables({ from: req.from, to: req.agent.name, type: req.leg.kind, startedAt }), ...req.variables }
     const row = await ledger.openCall(this.d.db, {
@@ -272,6 +274,12 @@ export class CallRuntime implements Dialer {
       req.leg.hangup()
     })
     return { callId: row.id, finished: live.finished }
+  }
+
+  /** Where a web call will run; its placement answers the browser's offer there. */
+  placeWebCall(): Promise<CallPlacement> {
+    if (this.stopping) return Promise.reject(new CallRefused('the appliance is stopping', 30))
+    return this.d.placer.place({ web: true })
   }
 
   /** The live call with this id on this node as a live panel shows it; undefined once it has ended. */

@@ -1,13 +1,16 @@
 // Inside a call worker: the calls it carries, each a LocalConversation on this thread's media
 // engine and clock, driven by the main thread's control messages.
 import { PortPoolExhaustedError, type BoundPorts } from '../../../realtime/media/index.ts'
-import { fromMediaWire } from '../../../realtime/telephony/sdp/index.ts'
+import { fromMediaWire, toMediaWire } from '../../../realtime/telephony/sdp/index.ts'
+import { answerWebOffer, WebRtcOfferError, type WebPeer, type WebRtcOptions } from '../../../realtime/webrtc/index.ts'
 import { LocalConversation, type ConversationDeps, type ConversationEvents } from '../conversation/index.ts'
 import type { KnowledgePassage, TransferOutcome } from '../conversation/index.ts'
-import { PendingReplies, type CallEvent, type FromWorker, type Reply, type ToWorker } from './protocol.ts'
+import { PendingReplies, type CallEvent, type FromWorker, type Reply, type ToWorker, type WebAnswerWire } from './protocol.ts'
 
+/** A call of this worker: on RTP ports (SIP), or on a browser's peer answered here (web). */
 interface HostedCall {
-  ports: BoundPorts
+  ports?: BoundPorts
+  peer?: WebPeer
   conv?: LocalConversation
 }
 
@@ -31,12 +34,17 @@ export class CallHost {
     if (m.t === 'update') return this.calls.get(m.cid)?.conv?.update(fromMediaWire(m.media))
     if (m.t === 'dtmf') return this.calls.get(m.cid)?.conv?.pushDtmf(m.digit)
     if (m.t === 'callerHungUp') return this.calls.get(m.cid)?.conv?.callerHungUp()
+    if (m.t === 'webClose') return this.calls.get(m.cid)?.peer?.close(m.reason)
     if (m.t === 'shutdown') return void this.d.voice.close().finally(() => this.post({ t: 'shutdown' }))
     this.answer(m.rid, this.run(m))
   }
 
   private async run(m: Extract<ToWorker, { rid: number; cid: number }>): Promise<unknown> {
     if (m.t === 'place') {
+      if (m.web) {
+        this.calls.set(m.cid, {})
+        return 0
+      }
       const ports = await this.d.media.allocatePorts()
       this.calls.set(m.cid, { ports })
       return ports.port
@@ -44,9 +52,16 @@ export class CallHost {
     const call = this.calls.get(m.cid)
     if (!call) throw new Error(`no call ${m.cid} in this worker`)
     switch (m.t) {
-      case 'start':
-        call.conv = await LocalConversation.start(this.d, call.ports, { ...m.init, media: fromMediaWire(m.init.media) }, this.events(m.cid))
+      case 'answerWeb':
+        return this.answerWeb(m.cid, call, m.offer, m.options)
+      case 'webCandidate':
+        return call.peer?.addCandidate(m.candidate)
+      case 'start': {
+        const where = call.peer?.link ?? call.ports
+        if (!where) throw new Error('a web call starts after its offer is answered')
+        call.conv = await LocalConversation.start(this.d, where, { ...m.init, media: fromMediaWire(m.init.media) }, this.events(m.cid))
         return undefined
+      }
       case 'openLeg':
         return this.conv(call).openLeg()
       case 'connectLeg':
@@ -55,9 +70,20 @@ export class CallHost {
         return this.conv(call).closeLeg()
       case 'close': {
         this.calls.delete(m.cid)
-        return this.conv(call).close()
+        try {
+          return await this.conv(call).close()
+        } finally {
+          call.peer?.close('local_hangup')
+        }
       }
     }
+  }
+
+  private async answerWeb(cid: number, call: HostedCall, offer: string, options: WebRtcOptions): Promise<WebAnswerWire> {
+    const peer = (call.peer = await answerWebOffer(offer, options))
+    peer.onConnected(() => this.post({ t: 'web', cid, state: 'connected' }))
+    peer.onEnded((reason) => this.post({ t: 'web', cid, state: 'ended', reason }))
+    return { sdp: peer.answerSdp, media: toMediaWire(peer.media) }
   }
 
   private conv(call: HostedCall): LocalConversation {
@@ -69,7 +95,8 @@ export class CallHost {
     const call = this.calls.get(cid)
     if (!call || call.conv) return
     this.calls.delete(cid)
-    call.ports.release()
+    call.ports?.release()
+    call.peer?.close('failed')
   }
 
   private answer(rid: number, work: Promise<unknown>): void {
@@ -78,6 +105,7 @@ export class CallHost {
       (err: Error) => {
         const reply: Reply = { t: 'reply', rid, ok: false, error: err.message }
         if (err instanceof PortPoolExhaustedError) reply.code = 'ports_exhausted'
+        if (err instanceof WebRtcOfferError) reply.code = 'offer_refused'
         this.post(reply)
       },
     )
@@ -115,6 +143,12 @@ export class CallHost {
   async closeAll(): Promise<void> {
     const calls = [...this.calls.values()]
     this.calls.clear()
-    await Promise.all(calls.map((c) => (c.conv ? c.conv.close().catch(() => {}) : c.ports.release())))
+    await Promise.all(
+      calls.map(async (c) => {
+        if (c.conv) await c.conv.close().catch(() => {})
+        else c.ports?.release()
+        c.peer?.close('shutdown')
+      }),
+    )
   }
 }

@@ -1,15 +1,15 @@
 // CALL_WORKERS call workers, each carrying whole calls: a new call goes to the least loaded
 // one. Calls that must stay on this thread (an answer gate hears their frames) go to `local`.
 import type { Config } from '../../../platform/config/index.ts'
-import type { MediaLinkFactory } from '../../../realtime/media/index.ts'
+import type { WebRtcOptions } from '../../../realtime/webrtc/index.ts'
 import { workerScript } from '../../../platform/embedded/index.ts'
 import type { Logger } from '../../../platform/log.ts'
 import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
 import { PortPoolExhaustedError } from '../../../realtime/media/index.ts'
-import { toMediaWire } from '../../../realtime/telephony/sdp/index.ts'
-import type { CallPlacement, CallPlacer, ConversationEvents, ConversationInit } from '../conversation/index.ts'
-import type { WorkerStats } from './protocol.ts'
-import { RemoteConversation, type RemoteCall } from './remote.ts'
+import { fromMediaWire, toMediaWire } from '../../../realtime/telephony/sdp/index.ts'
+import type { CallPlacement, CallPlacer, ConversationEvents, ConversationInit, PlaceOptions } from '../conversation/index.ts'
+import type { WebAnswerWire, WorkerStats } from './protocol.ts'
+import { RemoteConversation, remoteWebLeg, type RemoteCall } from './remote.ts'
 import { PortsExhausted, WorkerSlot } from './slot.ts'
 
 export interface PoolMetrics {
@@ -63,7 +63,7 @@ export class CallWorkerPool implements CallPlacer {
     return this.slots.filter((s) => s.running).length
   }
 
-  async place(opts: { inProcess?: boolean; link?: MediaLinkFactory } = {}): Promise<CallPlacement> {
+  async place(opts: PlaceOptions = {}): Promise<CallPlacement> {
     if (opts.inProcess || opts.link) return this.o.local.place(opts)
     const slot = this.slots.reduce((best, s) => (s.load < best.load ? s : best))
     const cid = this.nextCid++
@@ -71,7 +71,7 @@ export class CallWorkerPool implements CallPlacer {
     let port: number
     try {
       await slot.started()
-      port = await slot.request<number>((rid) => ({ t: 'place', rid, cid }))
+      port = await slot.request<number>((rid) => ({ t: 'place', rid, cid, web: opts.web }))
     } catch (err) {
       if (err instanceof PortsExhausted) throw new PortPoolExhaustedError(err.message)
       throw err
@@ -83,6 +83,13 @@ export class CallWorkerPool implements CallPlacer {
     return {
       port,
       where: `worker-${slot.index}`,
+      ...(opts.web && {
+        answerWeb: async (offer: string, options: WebRtcOptions) => {
+          const web = (call.web = { connected: false, onConnected: [], onEnded: [] })
+          const answer = await slot.request<WebAnswerWire>((rid) => ({ t: 'answerWeb', rid, cid, offer, options }))
+          return remoteWebLeg(slot, cid, web, { sdp: answer.sdp, media: fromMediaWire(answer.media) })
+        },
+      }),
       start: async (init: ConversationInit, events: ConversationEvents) => {
         call.events = events
         call.callId = init.callId

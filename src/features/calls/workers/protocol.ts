@@ -3,6 +3,7 @@
 // back) and one statistics message a second. Never audio: a call's frames stay in its worker.
 import type { NegotiatedMediaWire } from '../../../realtime/telephony/sdp/index.ts'
 import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
+import type { TrickleCandidate, WebRtcOptions } from '../../../realtime/webrtc/index.ts'
 import type { ConversationInit } from '../conversation/index.ts'
 
 /** A call's init as it crosses to a worker: its media with the SRTP keys as plain fields (toMediaWire). */
@@ -11,7 +12,11 @@ export type ConversationInitWire = Omit<ConversationInit, 'media'> & { media: Ne
 /** Main -> worker. `rid` expects a `reply` with the same id. */
 export type ToWorker =
   | { t: 'engines'; ports: SharedEnginePorts }
-  | { t: 'place'; rid: number; cid: number }
+  /** `web`: a browser call, with no RTP ports; `answerWeb` answers its offer in the worker. */
+  | { t: 'place'; rid: number; cid: number; web?: boolean }
+  | { t: 'answerWeb'; rid: number; cid: number; offer: string; options: WebRtcOptions }
+  | { t: 'webCandidate'; rid: number; cid: number; candidate: TrickleCandidate | null }
+  | { t: 'webClose'; cid: number; reason: string }
   | { t: 'start'; rid: number; cid: number; init: ConversationInitWire }
   | { t: 'release'; cid: number }
   | { t: 'update'; cid: number; media: NegotiatedMediaWire }
@@ -44,9 +49,18 @@ export type FromWorker =
   | { t: 'searchKnowledge'; rid: number; cid: number; query: string; opts: import('../conversation/tools.ts').KnowledgeQueryOptions }
   | { t: 'stats'; stats: WorkerStats }
   | { t: 'shutdown' }
+  /** A web call's peer connected, or ended (the browser left, ICE failed). */
+  | { t: 'web'; cid: number; state: 'connected' }
+  | { t: 'web'; cid: number; state: 'ended'; reason: string }
   | Reply
 
-export type Reply = { t: 'reply'; rid: number; ok: true; value?: unknown } | { t: 'reply'; rid: number; ok: false; error: string; code?: 'ports_exhausted' }
+export type Reply = { t: 'reply'; rid: number; ok: true; value?: unknown } | { t: 'reply'; rid: number; ok: false; error: string; code?: 'ports_exhausted' | 'offer_refused' }
+
+/** What `answerWeb` replies: the answer and the media it agreed. */
+export interface WebAnswerWire {
+  sdp: string
+  media: NegotiatedMediaWire
+}
 
 /** Sent once a second: what the worker's event loop and media clock went through. */
 export interface WorkerStats {

@@ -1,7 +1,7 @@
 // The main thread's handle on a call running in a call worker: each method is one control
 // message; replies and the worker's events arrive through the pool.
 import { toMediaWire, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
-import type { Conversation, ConversationEvents, ConversationResult } from '../conversation/index.ts'
+import type { Conversation, ConversationEvents, ConversationResult, WebLeg } from '../conversation/index.ts'
 import type { ToWorker } from './protocol.ts'
 
 /** What a remote call needs of its worker's slot in the pool. */
@@ -20,6 +20,47 @@ export interface RemoteCall {
   events?: ConversationEvents
   /** Set once the worker started the conversation: a worker failure is then reported as an event. */
   started: boolean
+  /** A web call's peer, answered in the worker: what it reported, and who listens. */
+  web?: RemoteWebState
+}
+
+export interface RemoteWebState {
+  connected: boolean
+  ended?: string
+  onConnected: (() => void)[]
+  onEnded: ((reason: string) => void)[]
+}
+
+/** A web call's peer in a worker, as a WebLeg on this thread. */
+export function remoteWebLeg(link: WorkerLink, cid: number, state: RemoteWebState, answer: { sdp: string; media: NegotiatedMedia }): WebLeg {
+  return {
+    sdp: answer.sdp,
+    media: answer.media,
+    onConnected(fn) {
+      if (state.connected) fn()
+      else state.onConnected.push(fn)
+    },
+    onEnded(fn) {
+      if (state.ended !== undefined) fn(state.ended)
+      else state.onEnded.push(fn)
+    },
+    addCandidate: (candidate) => link.request((rid) => ({ t: 'webCandidate', rid, cid, candidate })),
+    close: (reason) => link.post({ t: 'webClose', cid, reason }),
+  }
+}
+
+/** The worker said the peer connected or ended (or the worker is gone: ended). */
+export function webReported(state: RemoteWebState, m: { state: 'connected' } | { state: 'ended'; reason: string }): void {
+  if (m.state === 'connected') {
+    if (state.connected || state.ended !== undefined) return
+    state.connected = true
+    for (const fn of state.onConnected.splice(0)) fn()
+    return
+  }
+  if (state.ended !== undefined) return
+  state.ended = m.reason
+  state.onConnected.length = 0
+  for (const fn of state.onEnded.splice(0)) fn(m.reason)
 }
 
 export class RemoteConversation implements Conversation {

@@ -6,7 +6,8 @@ import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
 import { CallWorkerFailed } from '../conversation/index.ts'
 import type { CallWorkerData } from './call-worker.ts'
 import { PendingReplies, type FromWorker, type ToWorker, type WorkerStats } from './protocol.ts'
-import type { RemoteCall, WorkerLink } from './remote.ts'
+import { webReported, type RemoteCall, type WorkerLink } from './remote.ts'
+import { WebRtcOfferError } from '../../../realtime/webrtc/index.ts'
 
 export interface SlotHooks {
   log: Logger
@@ -88,7 +89,8 @@ export class WorkerSlot implements WorkerLink {
     return reply
   }
 
-  settleError = (r: { error: string; code?: string }): Error => (r.code === 'ports_exhausted' ? new PortsExhausted(r.error) : new Error(r.error))
+  settleError = (r: { error: string; code?: string }): Error =>
+    r.code === 'ports_exhausted' ? new PortsExhausted(r.error) : r.code === 'offer_refused' ? new WebRtcOfferError(r.error) : new Error(r.error)
 
   done(cid: number): void {
     this.calls.delete(cid)
@@ -101,6 +103,11 @@ export class WorkerSlot implements WorkerLink {
         return this.pending.settle(m, this.settleError)
       case 'stats':
         return this.hooks.stats(this.index, m.stats)
+      case 'web': {
+        const web = this.calls.get(m.cid)?.web
+        if (web) webReported(web, m)
+        return
+      }
       case 'shutdown':
         return
       case 'event': {
@@ -147,7 +154,10 @@ export class WorkerSlot implements WorkerLink {
     const calls = [...this.calls.values()]
     this.calls.clear()
     this.hooks.failed(this.index, calls.length, reason)
-    for (const c of calls) if (c.started) c.events?.failed(reason)
+    for (const c of calls) {
+      if (c.web) webReported(c.web, { state: 'ended', reason: 'failed' })
+      if (c.started) c.events?.failed(reason)
+    }
     // ready again for the next calls (and the failed calls' restart does not wait for one)
     void this.started().catch(() => {})
   }
