@@ -1,14 +1,19 @@
-// Conversation timing as the caller hears it, at the wire (issue 22). The real appliance runs as a
-// child process (offline: pocketsphinx, flite, a keyword workflow; cloud-shaped: fake streaming
-// Deepgram, OpenAI-compatible LLM and ElevenLabs TTS with realistic first-byte delays, in a process
-// of their own); far-end phones in another process call it over SIP/RTP (PCMU) and speak a script
-// with an interruption and a backchannel. Every figure comes from the phones' send and arrival
-// times; the call records are read afterwards for their transcript and their own voiceToVoiceMs.
-//   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --pin --lockstep --source <checkout> --out <file>]
+// Conversation timing as the caller hears it, at the wire (issue 22), and what a web call costs
+// against a SIP call (issue 27). The real appliance runs as a child process (offline:
+// pocketsphinx, flite, a keyword workflow; cloud-shaped: fake streaming Deepgram,
+// OpenAI-compatible LLM and ElevenLabs TTS with realistic first-byte delays, in a process of
+// their own); far-end callers in another process speak a script with an interruption and a
+// backchannel: SIP phones over RTP (PCMU), web callers as werift peers over WebRTC (Opus,
+// signalled through the HTTP API). Every timing comes from the callers' send and arrival times;
+// the call records are read afterwards for their transcript and their own voiceToVoiceMs. Each
+// concurrency runs over each transport in turn against the same appliance process, whose CPU
+// (every thread and its child processes, from /proc) is read over each run's steady window.
+//   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --transport sip,web --pin --lockstep --source <checkout> --out <file>]
 // --pin runs the appliance (and the echo of the floor) under `taskset -c 0`, as a one-core VM;
 // --lockstep starts the calls within seconds of one another instead of the steady schedule
 // (conversation/schedule.ts); --source runs another tree's src/main.ts (e.g. an exported older
-// commit, for before/after). BENCH_CPU_PROF=<dir> writes the appliance's CPU profile there.
+// commit, for before/after). BENCH_CPU_PROF=<dir> writes the appliance's CPU profile there;
+// CALL_WORKERS, when set, is passed on to the appliance (its default: auto, one per core).
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -17,12 +22,14 @@ import { JsonLinesChild } from './json-lines-child.ts'
 import { figuresOf, type CallFigures, type CallRecord } from './conversation/analyse.ts'
 import { startAppliance, type BenchAppliance } from './conversation/appliance.ts'
 import { parseArgs } from './conversation/args.ts'
+import { callSeconds, cpuFigures, sampleCpu, settle, steadyWindow } from './conversation/cpu.ts'
 import { ONSET_SILENCE_MS, STOP_SILENCE_MS } from './conversation/ear.ts'
 import { VOICED_DBFS } from './conversation/audio.ts'
 import type { PhoneLog } from './conversation/log.ts'
 import { lagSummary, sampleLag } from './conversation/lag.ts'
-import { summarise, table, type RunSummary } from './conversation/report.ts'
-import { scheduleOf, STEADY_ROUNDS, STEADY_SPREAD_MS } from './conversation/schedule.ts'
+import { cpuTable, summarise, table, type RunSummary } from './conversation/report.ts'
+import { recordsOf, runCalls } from './conversation/run.ts'
+import { STEADY_ROUNDS, STEADY_SPREAD_MS } from './conversation/schedule.ts'
 import { type CloudUrls, setupShape, shapeEnv, type ShapeName } from './conversation/shapes.ts'
 
 const args = parseArgs(process.argv.slice(2))
@@ -30,6 +37,7 @@ const HERE = join(import.meta.dir, 'conversation')
 const source = resolve(args.source ?? join(import.meta.dir, '../..'))
 /** A call that has not finished by then is hung up and counted as failed. */
 const CALL_DEADLINE_MS = 150_000
+const workers: { CALL_WORKERS?: string } = process.env.CALL_WORKERS ? { CALL_WORKERS: process.env.CALL_WORKERS } : {}
 
 const children: { kill(): void }[] = []
 const appliances = new Set<BenchAppliance>()
@@ -38,36 +46,6 @@ const cleanup = async () => {
   for (const c of children) c.kill()
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
-
-/** The measured calls' phone logs, and how many of the other (load) calls failed. */
-async function runCalls(phones: JsonLinesChild, a: BenchAppliance, user: string, n: number, runIdx: number): Promise<{ logs: PhoneLog[]; load: { calls: number; failed: number } }> {
-  const { lines, measured } = scheduleOf(n, runIdx, args.lockstep)
-  phones.send({ cmd: 'calls', sipPort: a.sipPort, user, lines, deadlineMs: CALL_DEADLINE_MS })
-  const logs: PhoneLog[] = []
-  const load = { calls: 0, failed: 0 }
-  for (let msg = await phones.next(); !msg.done; msg = await phones.next()) {
-    if (measured.includes(msg.call.id)) logs.push(msg.call)
-    else {
-      load.calls++
-      if (!msg.call.ok) load.failed++
-    }
-  }
-  return { logs, load }
-}
-
-/** The records of these calls once every one has ended and been finalised. */
-async function recordsOf(a: BenchAppliance, ids: string[]): Promise<Map<string, CallRecord>> {
-  const found = new Map<string, CallRecord>()
-  for (let i = 0; found.size < ids.length && i < 150; i++) {
-    const list = (await a.api('GET', '/api/calls?limit=100')).body.calls as any[]
-    for (const c of list) {
-      const id = String(c.from).replace(/^\+/, '')
-      if (ids.includes(id) && c.status === 'ended' && c.metrics) found.set(id, c)
-    }
-    if (found.size < ids.length) await Bun.sleep(200) // polling another process's records
-  }
-  return found
-}
 
 async function startFakes(): Promise<CloudUrls> {
   const fakes = new JsonLinesChild(join(HERE, 'fakes.ts'))
@@ -89,9 +67,10 @@ async function startEcho(): Promise<number> {
 const PHONE_STALL_MS = 60
 const slowdown = await machineSlowdown()
 console.log(`bench:conversation: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), slowdown ${slowdown.toFixed(2)} against the development machine, load1 ${loadavg()[0]!.toFixed(2)}`)
-console.log(`appliance: ${join(source, 'src/main.ts')}${args.pin ? ' under taskset -c 0' : ''}; shapes ${args.shapes.join(', ')}; calls ${args.calls.join(', ')}`)
+console.log(`appliance: ${join(source, 'src/main.ts')}${args.pin ? ' under taskset -c 0' : ''}, CALL_WORKERS ${workers.CALL_WORKERS ?? `auto (${cpus().length})`}; shapes ${args.shapes.join(', ')}; transports ${args.transports.join(', ')}; calls ${args.calls.join(', ')}`)
 console.log(args.lockstep ? 'lockstep: the calls start within a few seconds of one another, so every caller talks at the same moments' : `steady: each line calls ${STEADY_ROUNDS} times back to back, the lines' first calls ${STEADY_SPREAD_MS / 1000} s apart in all; the middle calls are measured, each with every other line in a call`)
 console.log(`voiced = a 20 ms frame above ${VOICED_DBFS} dBFS; an agent utterance starts after >= ${ONSET_SILENCE_MS} ms of silence; it fell silent at its last voiced frame before >= ${STOP_SILENCE_MS} ms of silence lasting past the caller's interruption`)
+console.log('CPU: the appliance process (every thread) and its child processes, over the window from every line\'s first call up to the first line\'s last call down, per second of call up in it')
 
 const phones = new JsonLinesChild(join(HERE, 'phones.ts'))
 children.push(phones)
@@ -105,32 +84,53 @@ let runIdx = 0
 try {
   for (const shape of args.shapes as ShapeName[]) {
     const cloud = shape === 'cloud' ? await startFakes() : undefined
-    const a = await startAppliance(source, shapeEnv(shape, cloud), args.pin)
+    const a = await startAppliance(source, { ...shapeEnv(shape, cloud), ...(workers as Record<string, string>) }, args.pin)
     appliances.add(a)
+    const cpu = sampleCpu(a.pid)
+    const phonesCpu = sampleCpu(phones.proc.pid)
     try {
-      const user = await setupShape(shape, a)
+      const target = await setupShape(shape, a)
+      // the first call over each transport warms the appliance's code paths (JIT, workers) for the measured ones
+      for (const transport of args.transports) {
+        const warm = await runCalls(phones, a, target, transport, 1, runIdx++, false, CALL_DEADLINE_MS)
+        console.log(`${shape}: warm-up call over ${transport} ${warm.logs[0]?.ok ? 'done' : `failed: ${warm.logs[0]?.error}`} (not reported)`)
+      }
       for (const n of args.calls) {
-        phones.send({ cmd: 'floor', echoPort, streams: n, durationMs: 3000 })
-        const floor = ((await phones.next()) as { floor: number[] }).floor
-        const problemsBefore = a.problems.length
-        const started = performance.now()
-        const lag = sampleLag(a.url)
-        const { logs, load } = await runCalls(phones, a, user, n, runIdx++)
-        const lagSamples = await lag.stop()
-        const records = await recordsOf(a, logs.map((l) => l.id))
-        const calls = logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
-        const problems: Record<string, number> = {}
-        for (const p of a.problems.slice(problemsBefore)) problems[p.msg] = (problems[p.msg] ?? 0) + 1
-        const summary = { ...summarise(shape, n, args.pin, calls, floor, problems), load }
-        results.push({ summary, calls })
-        const failed = calls.filter((c) => !c.ok)
-        console.log(`${shape}, ${n} call(s): ${((performance.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.map((c) => `${c.id} ${c.error}`).join('; ')}` : ''}`)
-        const stalled = logs.flatMap((l) => l.steps.filter((st) => st.sendLateMaxMs > PHONE_STALL_MS).map((st) => `${l.id} ${st.id} ${st.sendLateMaxMs} ms`))
-        console.log(`  ${lagSummary(lagSamples)}`)
-        if (stalled.length) console.log(`  the phones sent frames more than ${PHONE_STALL_MS} ms late (their process was off the CPU): ${stalled.join('; ')}`)
-        if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}`).join('; ')}`)
+        for (const transport of args.transports) {
+          const settled = await settle(a.pid)
+          if (settled.waitedMs > 5000) console.log(`  waited ${(settled.waitedMs / 1000).toFixed(0)} s for the appliance to go idle${settled.settled ? '' : ' (it did not)'}`)
+          const idleFrom = cpu.mark()
+          phones.send({ cmd: 'floor', echoPort, streams: n, durationMs: 3000 })
+          const floor = ((await phones.next()) as { floor: number[] }).floor
+          const idle = { start: idleFrom, end: cpu.mark() }
+          const problemsBefore = a.problems.length
+          const started = performance.now()
+          const load1 = loadavg()[0]!
+          const lag = sampleLag(a.url)
+          const run = await runCalls(phones, a, target, transport, n, runIdx++, args.lockstep, CALL_DEADLINE_MS)
+          const lagSamples = await lag.stop()
+          const records = await recordsOf(a, run.logs, transport)
+          const calls = run.logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
+          const problems: Record<string, number> = {}
+          for (const p of a.problems.slice(problemsBefore)) problems[p.msg] = (problems[p.msg] ?? 0) + 1
+          const window = steadyWindow(run.lines, run.all)
+          const cpuFig = window && cpuFigures(cpu.samples, phonesCpu.samples, window, idle, callSeconds(run.all.values(), window))
+          const summary = { ...summarise(shape, n, args.pin, calls, floor, problems), load: { calls: run.load.calls, failed: run.load.failed }, transport, cpu: cpuFig }
+          results.push({ summary, calls })
+          const failed = calls.filter((c) => !c.ok)
+          console.log(`${shape}, ${n} call(s) over ${transport}: ${((performance.now() - started) / 1000).toFixed(0)} s, load1 ${load1.toFixed(2)} at the start${failed.length ? `; failed: ${failed.map((c) => `${c.id} ${c.error}`).join('; ')}` : ''}`)
+          if (run.load.errors.length) console.log(`  load calls failed: ${run.load.errors.slice(0, 5).join('; ')}${run.load.errors.length > 5 ? `; and ${run.load.errors.length - 5} more` : ''}`)
+          if (cpuFig) console.log(`  CPU ${cpuFig.perCallS} ms per call-second (${cpuFig.callsUp} calls up over ${cpuFig.windowS} s; main thread ${cpuFig.mainPerCallS}, other threads ${cpuFig.otherThreadsPerCallS}, child processes ${cpuFig.childrenPerCallS}; idle ${cpuFig.idleMsPerS} ms/s; machine ${cpuFig.machineCores} cores busy, ${cpuFig.restCores} of them neither appliance nor phones); threads: ${cpuFig.threads.slice(0, 6).map(([k, v]) => `${k} ${v} ms`).join(', ')}`)
+          else console.log('  CPU: no steady window (a line\'s calls failed)')
+          const stalled = run.logs.flatMap((l) => l.steps.filter((st) => st.sendLateMaxMs > PHONE_STALL_MS).map((st) => `${l.id} ${st.id} ${st.sendLateMaxMs} ms`))
+          console.log(`  ${lagSummary(lagSamples)}`)
+          if (stalled.length) console.log(`  the phones sent frames more than ${PHONE_STALL_MS} ms late (their process was off the CPU): ${stalled.join('; ')}`)
+          if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}`).join('; ')}`)
+        }
       }
     } finally {
+      cpu.stop()
+      phonesCpu.stop()
       await a.stop()
       appliances.delete(a)
     }
@@ -140,11 +140,15 @@ try {
 }
 
 for (const shape of args.shapes) {
-  const runs = results.filter((r) => r.summary.shape === shape).map((r) => r.summary)
-  console.log(`\n${shape}${args.pin ? ' (appliance pinned to one core)' : ''}:`)
-  console.log(table(runs))
+  for (const transport of args.transports) {
+    const runs = results.filter((r) => r.summary.shape === shape && r.summary.transport === transport).map((r) => r.summary)
+    console.log(`\n${shape} over ${transport}${args.pin ? ' (appliance pinned to one core)' : ''}:`)
+    console.log(table(runs))
+  }
 }
+console.log(`\nCPU per call (CALL_WORKERS ${workers.CALL_WORKERS ?? 'auto'}):`)
+console.log(cpuTable(results.map((r) => r.summary)))
 const out = args.out ?? join(tmpdir(), `bench-conversation-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-writeFileSync(out, JSON.stringify({ source, pinned: args.pin, slowdown, cores: cpus().length, runs: results.map((r) => ({ summary: r.summary, calls: r.calls.map(({ record, ...f }) => ({ ...f, endReason: (record as any)?.endReason, transcript: record?.transcript, recordTurns: record?.metrics?.turns })) })) }, null, 1))
+writeFileSync(out, JSON.stringify({ source, pinned: args.pin, slowdown, cores: cpus().length, callWorkers: workers.CALL_WORKERS ?? 'auto', runs: results.map((r) => ({ summary: r.summary, calls: r.calls.map(({ record, ...f }) => ({ ...f, endReason: (record as any)?.endReason, transcript: record?.transcript, recordTurns: record?.metrics?.turns })) })) }, null, 1))
 console.log(`\nraw per-turn figures: ${out}`)
 process.exit(0)

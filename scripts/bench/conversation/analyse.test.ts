@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { figuresOf, orderOf } from './analyse.ts'
 import { parseArgs } from './args.ts'
+import { callSeconds, cpuFigures, type CpuSample, steadyWindow } from './cpu.ts'
 import { scheduleOf, STEADY_ROUNDS, STEADY_SPREAD_MS } from './schedule.ts'
 import { AgentEar, fellSilentAt } from './ear.ts'
 import type { PhoneLog, StepLog } from './log.ts'
@@ -124,6 +125,9 @@ describe('the script', () => {
     expect(parseArgs(['--calls', '1,20', '--shape', 'offline', '--pin', '--lockstep'])).toMatchObject({ calls: [1, 20], shapes: ['offline'], pin: true, lockstep: true })
     expect(() => parseArgs(['--calls', '0'])).toThrow('--calls')
     expect(() => parseArgs(['--shape', 'hosted'])).toThrow('--shape')
+    expect(parseArgs([]).transports).toEqual(['sip', 'web'])
+    expect(parseArgs(['--transport', 'web']).transports).toEqual(['web'])
+    expect(() => parseArgs(['--transport', 'sip,webrtc'])).toThrow('--transport')
   })
 })
 
@@ -145,5 +149,42 @@ describe('the schedule of the far-end lines', () => {
       expect(s.measured).toEqual(s.lines.map((l) => l.ids[0]!))
       expect(Math.max(...s.lines.map((l) => l.delayMs))).toBeLessThan(3100)
     }
+  })
+})
+
+describe('CPU per call', () => {
+  const T = 1_000_000
+  const call = (id: string, answeredAt: number, endedAt: number): PhoneLog => ({ id, ok: true, answeredAt: T + answeredAt, rtpStartAt: T + answeredAt, steps: [], rx: { at: [], db: [] }, hungUpBy: 'caller', endedAt: T + endedAt })
+  // two lines of two calls each: line a up 0-100 s, line b 20-130 s, each with a 2 s gap between its calls (times from T)
+  const logs = new Map([call('a1', 0, 50_000), call('a2', 52_000, 100_000), call('b1', 20_000, 70_000), call('b2', 72_000, 130_000)].map((l) => [l.id, l]))
+  const lines = [['a1', 'a2'], ['b1', 'b2']]
+
+  test('the steady window runs from the last line up to the first line down, and counts only the call-seconds inside it', () => {
+    const w = steadyWindow(lines, logs)!
+    expect(w).toEqual({ start: T + 20_000, end: T + 100_000 })
+    // a: 20-50 and 52-100 (78 s); b: 20-70 and 72-100 (78 s)
+    expect(callSeconds(logs.values(), w)).toBe(156)
+    expect(steadyWindow([['a1'], ['missing']], logs)).toBeUndefined()
+    // a line whose second call was refused (never answered) ended early: it does not cut the window short
+    const refused = new Map([...logs, ['c1', call('c1', 10_000, 60_000)], ['c2', { ...call('c2', 0, 0), answeredAt: 0, endedAt: T + 60_100 }]])
+    expect(steadyWindow([...lines, ['c1', 'c2']], refused)).toEqual({ start: T + 20_000, end: T + 100_000 })
+  })
+
+  test('CPU over the window, interpolated between samples, per call-second; web against idle and the phones', () => {
+    // 300 ms of CPU a second while the calls are up, 10 ms a second idle before them; a third of it on the main thread
+    const sample = (at: number, cpu: number): CpuSample => ({ at, processMs: cpu * 0.9, mainMs: cpu / 3, childrenMs: cpu * 0.1, threads: { main: cpu / 3, Worker: (cpu * 0.9 * 2) / 3 }, machineMs: cpu * 2 })
+    const samples = [sample(-10_000, 0), sample(0, 100), ...Array.from({ length: 11 }, (_, i) => sample(20_000 + i * 10_000, 100 + 200 + i * 3000))]
+    const f = cpuFigures(samples, [], { start: 25_000, end: 95_000 }, { start: -10_000, end: 0 }, 140)
+    expect(f.windowS).toBe(70)
+    expect(f.callsUp).toBe(2)
+    expect(f.perCallS).toBe(150) // 21 s of CPU over 140 call-seconds
+    expect(f.idleMsPerS).toBe(10)
+    expect(f.netPerCallS).toBe(145)
+    expect(f.mainPerCallS).toBe(50)
+    expect(f.childrenPerCallS).toBe(15)
+    expect(f.otherThreadsPerCallS).toBe(85)
+    expect(f.machineCores).toBe(0.6)
+    expect(f.restCores).toBe(0.3)
+    expect(f.phonesPerCallS).toBeUndefined()
   })
 })

@@ -1,6 +1,7 @@
 // The appliance under test, as an operator runs it: `bun src/main.ts` in a child process with
-// only environment variables, a temporary DATA_DIR, ports on 127.0.0.1; optionally pinned to one
-// core (taskset -c 0, as a small appliance VM). Its warnings and errors are kept for the report.
+// only environment variables, a temporary DATA_DIR, ports (web calls' ICE candidates too) on
+// 127.0.0.1; optionally pinned to one core (taskset -c 0, as a small appliance VM). Its warnings
+// and errors are kept for the report.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +13,8 @@ export interface BenchAppliance {
   url: string
   sipPort: number
   api: Api
+  /** The admin API key (web calls signal with it). */
+  adminKey: string
   workspaceId: string
   /** Log lines at warn level or above, so far. */
   problems: any[]
@@ -53,6 +56,7 @@ export async function startAppliance(sourceDir: string, env: Record<string, stri
       RTP_PORT_MAX: String(rtpBase + 398),
       CALL_DRAIN_MS: '0',
       RATE_LIMIT_PER_SEC: '0',
+      WEBRTC_HOST_ADDRESSES: '127.0.0.1',
       ...env,
     },
     stdout: 'pipe',
@@ -92,5 +96,5 @@ export async function startAppliance(sourceDir: string, env: Record<string, stri
   const adminKey = (await Bun.file(join(home, 'data', 'admin-api-key')).text()).trim()
   const api = apiOf(url, adminKey)
   const workspaceId = (await api('GET', '/api/workspaces')).body.workspaces[0].id as string
-  return { pid: proc.pid, url, sipPort, api, workspaceId, problems, stop }
+  return { pid: proc.pid, url, sipPort, api, adminKey, workspaceId, problems, stop }
 }

@@ -1,8 +1,15 @@
-// The bench's command line: which shapes, how many calls at once, pinned or not, which source tree.
+// The bench's command line: which shapes and transports, how many calls at once, pinned or not,
+// which source tree.
 import { SHAPES, type ShapeName } from './shapes.ts'
+
+/** How the far end calls: a SIP phone (RTP, PCMU) or a web caller (WebRTC, Opus). */
+export type Transport = 'sip' | 'web'
+export const TRANSPORTS: Transport[] = ['sip', 'web']
 
 export interface BenchArgs {
   shapes: ShapeName[]
+  /** Each concurrency runs over each of these in turn, against the same appliance process. */
+  transports: Transport[]
   calls: number[]
   /** Run the appliance under `taskset -c 0`. */
   pin: boolean
@@ -14,10 +21,10 @@ export interface BenchArgs {
   out?: string
 }
 
-export const USAGE = 'usage: bench:conversation [--calls 1,20,50] [--shape offline|cloud] [--pin] [--lockstep] [--source <checkout>] [--out <file.json>]'
+export const USAGE = 'usage: bench:conversation [--calls 1,20,50] [--shape offline|cloud] [--transport sip,web] [--pin] [--lockstep] [--source <checkout>] [--out <file.json>]'
 
 export function parseArgs(argv: string[]): BenchArgs {
-  const args: BenchArgs = { shapes: [...SHAPES], calls: [1, 20, 50], pin: false, lockstep: false }
+  const args: BenchArgs = { shapes: [...SHAPES], transports: [...TRANSPORTS], calls: [1, 20, 50], pin: false, lockstep: false }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
     const value = () => {
@@ -34,6 +41,9 @@ export function parseArgs(argv: string[]): BenchArgs {
       const v = value()
       if (!SHAPES.includes(v as ShapeName)) throw new Error(`--shape is one of ${SHAPES.join(', ')}; ${USAGE}`)
       args.shapes = [v as ShapeName]
+    } else if (a === '--transport') {
+      args.transports = value().split(',') as Transport[]
+      if (!args.transports.length || args.transports.some((t) => !TRANSPORTS.includes(t))) throw new Error(`--transport takes ${TRANSPORTS.join(', ')} or both, e.g. sip,web; ${USAGE}`)
     } else if (a === '--source') args.source = value()
     else if (a === '--out') args.out = value()
     else throw new Error(`unknown argument ${a}; ${USAGE}`)

@@ -18,9 +18,11 @@ export interface StepLog {
 export interface PhoneLog {
   /** The bench's id of the call (also the SIP From user, which the call record shows as `from`). */
   id: string
+  /** A web call's record id (its record's `from` is the API key's user, not the bench's id). */
+  callId?: string
   ok: boolean
   error?: string
-  /** 200 OK to the INVITE received; the first RTP packet sent. */
+  /** 200 OK to the INVITE received (a web call: ICE and DTLS connected); the first RTP packet sent. */
   answeredAt: number
   rtpStartAt: number
   steps: StepLog[]

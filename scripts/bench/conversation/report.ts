@@ -1,5 +1,7 @@
-// One run's summary (a shape at a concurrency) and the tables the bench prints.
+// One run's summary (a shape at a concurrency over a transport) and the tables the bench prints.
 import { AGREE_MS, type CallFigures } from './analyse.ts'
+import type { Transport } from './args.ts'
+import type { CpuFigures } from './cpu.ts'
 import { CLOUD_DELAYS } from './script.ts'
 import type { ShapeName } from './shapes.ts'
 
@@ -44,6 +46,9 @@ export interface RunSummary {
   applianceProblems: Record<string, number>
   /** Steady runs: the calls placed around the measured ones to keep the concurrency up, and those that failed. */
   load?: { calls: number; failed: number }
+  transport?: Transport
+  /** The appliance's CPU over the run's steady window; undefined when the calls never held (failed). */
+  cpu?: CpuFigures
 }
 
 export const FAKES_DELAY_MS = CLOUD_DELAYS.sttFinalMs + CLOUD_DELAYS.llmFirstTokenMs + CLOUD_DELAYS.ttsFirstAudioMs
@@ -97,6 +102,28 @@ export function table(runs: RunSummary[]): string {
     `${r.backchannelWentOn}/${r.backchannels}`, String(r.lost), String(r.outOfOrder), String(r.extra), String(r.partial),
     `${r.agree}/${r.compared}`, ms(r.worstDiffMs), `${r.floor.p50?.toFixed(2) ?? '-'} / ${r.floor.p95?.toFixed(2) ?? '-'}`,
   ])
+  return render(head, rows)
+}
+
+const f1 = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(1))
+
+/** The CPU table: a row per shape, concurrency and transport, web's ratio to SIP's at the same concurrency in the same run. */
+export function cpuTable(runs: RunSummary[]): string {
+  const head = ['shape', 'calls', 'transport', 'window s', 'calls up', 'CPU ms per call-s', 'web / sip', 'net of idle', 'web / sip (net)', 'main thread', 'other threads', 'child processes', 'idle ms/s', 'phones ms per call-s', 'machine / rest cores', 'gap p50 / p95 ms', 'failed']
+  const rows = runs.map((r) => {
+    const sip = runs.find((o) => o.shape === r.shape && o.calls === r.calls && o.transport === 'sip')?.cpu
+    const c = r.cpu
+    const ratio = (k: 'perCallS' | 'netPerCallS') => (r.transport === 'web' && c && sip ? `x${(c[k] / sip[k]).toFixed(2)}` : '-')
+    const failed = r.calls - r.completed + (r.load?.failed ?? 0)
+    return [
+      r.shape, String(r.calls), r.transport ?? 'sip', f1(c?.windowS), f1(c?.callsUp), f1(c?.perCallS), ratio('perCallS'), f1(c?.netPerCallS), ratio('netPerCallS'),
+      f1(c?.mainPerCallS), f1(c?.otherThreadsPerCallS), f1(c?.childrenPerCallS), f1(c?.idleMsPerS), f1(c?.phonesPerCallS), c ? `${c.machineCores.toFixed(2)} / ${c.restCores.toFixed(2)}` : '-', cell(r.gap, ['p50', 'p95']), `${failed}/${r.calls + (r.load?.calls ?? 0)}`,
+    ]
+  })
+  return render(head, rows)
+}
+
+function render(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n')

@@ -31,8 +31,8 @@ export function shapeEnv(shape: ShapeName, cloud?: CloudUrls): Record<string, st
   }
 }
 
-/** Creates the shape's agent and number; returns the number to call (as the SIP user). */
-export async function setupShape(shape: ShapeName, a: BenchAppliance): Promise<string> {
+/** Creates the shape's agent and number; returns the number to call (as the SIP user) and the agent (web calls name it). */
+export async function setupShape(shape: ShapeName, a: BenchAppliance): Promise<{ user: string; agentId: string }> {
   for (let i = 0; (await a.api('GET', '/ready', { key: null })).body?.status !== 'ready'; i++) {
     if (i > 600) throw new Error('the appliance did not become ready in 60 s')
     await Bun.sleep(100) // polling another process's readiness
@@ -46,5 +46,5 @@ export async function setupShape(shape: ShapeName, a: BenchAppliance): Promise<s
     const put = await a.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: workflowGraph() })
     if (put.status !== 200) throw new Error(`workflow: ${JSON.stringify(put.body)}`)
   }
-  return target.e164.slice(1)
+  return { user: target.e164.slice(1), agentId: target.agentId }
 }
