@@ -85,6 +85,8 @@ export class WebCalls {
     }
     const { callId, finished } = started
     this.held.set(callId, { web, leg, workspaceId: principal.workspaceId, agentId })
+    // the place is free once the leg has ended, not only once the record is written
+    leg.on('ended', release)
     void finished.finally(() => {
       this.held.delete(callId)
       release()

@@ -8,7 +8,16 @@ interface NativeEncoder {
   encode(pcm: Buffer): Buffer
   decode(packet: Buffer): Buffer
   setBitrate(bitrate: number): void
+  applyEncoderCTL(ctl: number, value: number): void
 }
+
+const OPUS_SET_COMPLEXITY = 4010
+/**
+ * libopus defaults to complexity 10. At 5 a 20 ms frame of 16 kHz speech encodes in about a
+ * quarter of the time (51 against 198 us here) for about 7% more bytes at the same bitrate: an
+ * agent's voice is encoded in every Opus call, web calls first among them.
+ */
+const COMPLEXITY = 5
 type NativeModule = { OpusEncoder: new (rate: number, channels: number) => NativeEncoder }
 
 let cached: NativeModule | null | undefined
@@ -66,6 +75,7 @@ export class OpusCodec {
     if (![8000, 12000, 16000, 24000, 48000].includes(sampleRate)) throw new RangeError(`Opus cannot run at ${sampleRate} Hz`)
     this.native = new mod.OpusEncoder(sampleRate, 1)
     this.native.setBitrate(bitrate)
+    this.native.applyEncoderCTL(OPUS_SET_COMPLEXITY, COMPLEXITY)
   }
 
   encode(pcm: Int16Array): Uint8Array {
