@@ -104,8 +104,13 @@ describe('client transactions', () => {
     tx.start()
     await done
     expect(timedOut).toBe(true)
-    const gaps = rec.sent.slice(1).map((s, i) => s.at - rec.sent[i]!.at)
-    expect(Math.max(...gaps)).toBeLessThan(40 + 30)
+    // doubling is capped at T2 (40 ms): most gaps are T2, where uncapped doubling would reach 320 ms
+    // and send 7 times in Timer F's 640 ms. A stall of the machine lengthens one gap, not the median.
+    const gaps = rec.sent
+      .slice(1)
+      .map((s, i) => s.at - rec.sent[i]!.at)
+      .sort((x, y) => x - y)
+    expect(gaps[Math.floor(gaps.length / 2)]!).toBeLessThan(40 + 30)
     expect(rec.sent.length).toBeGreaterThan(10)
   })
 })
