@@ -18,21 +18,11 @@ import { waitForCall } from '../../helpers/calls.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
 import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
+import { hoursWorkflow } from '../../helpers/hours-workflow.ts'
 
 const test = testNeedingPackage('chromium', hasChromium)
 
-const WORKFLOW = {
-  nodes: [
-    { id: 'start', type: 'start', config: { text: 'Hello from the front desk. Ask about hours.' } },
-    { id: 'hours', type: 'say', config: { text: 'We are open nine to five.' } },
-    { id: 'bye', type: 'end', config: { text: 'Goodbye.' } },
-  ],
-  edges: [
-    { from: 'start', to: 'hours', condition: { type: 'keywords', keywords: ['hours'] } },
-    { from: 'start', to: 'bye', condition: { type: 'else' } },
-    { from: 'hours', to: 'bye' },
-  ],
-}
+const WORKFLOW = hoursWorkflow('Hello from the front desk. Ask about hours.')
 const WORDS = 'what are your opening hours'
 
 let t: TestAppliance

@@ -9,24 +9,14 @@ import { waitForCall } from '../../helpers/calls.ts'
 import { closeOf, connectStream, jsonOf, rawStream, type StreamClient } from '../../helpers/media-stream-client.ts'
 import { fliteSpeech, silence } from '../../helpers/speech.ts'
 import { until } from '../../helpers/until.ts'
+import { hoursWorkflow } from '../../helpers/hours-workflow.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { concatFrames, rmsDbfs } from '../../../src/realtime/voice/audio.ts'
 
 const LONG_GREETING =
   'Hello from the front desk. We answer questions about opening hours, billing, deliveries and returns, ' +
   'and about everything else you might want to know about our shop, our staff and our services.'
-const workflow = (greeting: string) => ({
-  nodes: [
-    { id: 'start', type: 'start', config: { text: greeting } },
-    { id: 'hours', type: 'say', config: { text: 'We are open nine to five.' } },
-    { id: 'bye', type: 'end', config: { text: 'Goodbye.' } },
-  ],
-  edges: [
-    { from: 'start', to: 'hours', condition: { type: 'keywords', keywords: ['hours'] } },
-    { from: 'start', to: 'bye', condition: { type: 'else' } },
-    { from: 'hours', to: 'bye' },
-  ],
-})
+const workflow = hoursWorkflow
 
 let t: TestAppliance
 let stt: FakeDeepgram

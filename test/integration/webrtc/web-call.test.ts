@@ -8,21 +8,11 @@ import { waitForCall } from '../../helpers/calls.ts'
 import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
 import { until, untilAsync } from '../../helpers/until.ts'
 import { startWebCall } from '../../helpers/web-client.ts'
+import { hoursWorkflow } from '../../helpers/hours-workflow.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { concatFrames } from '../../../src/realtime/voice/audio.ts'
 
-const WORKFLOW = {
-  nodes: [
-    { id: 'start', type: 'start', config: { text: 'Hello from the front desk. Ask about hours or billing.' } },
-    { id: 'hours', type: 'say', config: { text: 'We are open nine to five.' } },
-    { id: 'bye', type: 'end', config: { text: 'Goodbye.' } },
-  ],
-  edges: [
-    { from: 'start', to: 'hours', condition: { type: 'keywords', keywords: ['hours'] } },
-    { from: 'start', to: 'bye', condition: { type: 'else' } },
-    { from: 'hours', to: 'bye' },
-  ],
-}
+const WORKFLOW = hoursWorkflow('Hello from the front desk. Ask about hours or billing.')
 
 let t: TestAppliance
 let stt: FakeDeepgram
