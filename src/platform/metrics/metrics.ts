@@ -60,6 +60,9 @@ export class Metrics {
   constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean> } = {}) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry, prefix: 'voice_agent_' })
+    // Under Bun, v8.getHeapSpaceStatistics() walks the whole heap: 35-100 ms of the main thread
+    // per scrape at a busy appliance's heap, which every SIP transaction and call waits out.
+    for (const kind of ['total', 'used', 'available']) this.registry.removeSingleMetric(`voice_agent_nodejs_heap_space_size_${kind}_bytes`)
     new Gauge({ name: 'voice_agent_calls_live', help: 'calls in progress now', registers, collect() { this.set(opts.liveCalls?.() ?? 0) } })
     this.callsTotal = new Counter({ name: 'voice_agent_calls_total', help: 'ended calls by direction and outcome', labelNames: ['direction', 'outcome'], registers })
     this.sipRequests = new Counter({ name: 'voice_agent_sip_requests_total', help: 'SIP requests received (in) and sent (out), retransmissions not counted', labelNames: ['direction', 'method'], registers })
