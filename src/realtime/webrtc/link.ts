@@ -28,6 +28,8 @@ export function webrtcLink(transceiver: RTCRtpTransceiver): MediaLinkFactory {
     else subs.push(transceiver.onTrack.subscribe((t) => listen(t)))
     let closed = false
     const link: MediaLink = {
+      // browsers (NetEq) and werift play a gap in Opus as silence, as with the browsers' own DTX
+      discontinuous: true,
       send(payloadType, payload, timestamp, marker) {
         if (closed) return
         const header = new RtpHeader({ payloadType, sequenceNumber: seq, timestamp: (tsBase + timestamp) >>> 0, marker })

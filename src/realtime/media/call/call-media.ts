@@ -17,6 +17,10 @@ import type { MediaLink, MediaLinkFactory } from './link.ts'
 export const FRAME_MS = 20
 export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
 const SILENCE = new Int16Array(FRAME_SAMPLES)
+/** Silent frames sent after the agent stops, so the far end's decoder winds down to silence. */
+const DTX_HANGOVER_FRAMES = 3
+/** A discontinuous stream still sends a silent frame this often (libopus's DTX does the same). */
+export const DTX_KEEPALIVE_MS = 400
 
 export interface CallMediaOptions {
   /** A SIP call's UDP ports (an RtpSession is opened on them), or another leg's link. */
@@ -70,6 +74,9 @@ export class CallMedia {
   private sentAny = false
   private lastHadAudio = false
   private resumeMarker = false
+  /** Silent frames sent in a row, and when the last packet left (discontinuous links). */
+  private silentRun = 0
+  private lastSentMs = -Infinity
   private readonly timeline = new SendTimeline()
   private ignored = 0
   private readonly pacing = new PacingHistogram()
@@ -303,11 +310,20 @@ export class CallMedia {
     if (slot && !slot.send) return
     this.opts.recorder?.writeRight(this.outBuf)
     if (!sending || !slot) return
+    this.silentRun = hadAudio ? 0 : this.silentRun + 1
+    if (this.skipsSilence(scheduled)) return
+    this.lastSentMs = scheduled
     const marker = !this.sentAny || this.resumeMarker || talkspurt
     this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), slot.timestamp, marker)
     this.pacing.record(performance.now() - scheduled)
     this.sentAny = true
     this.resumeMarker = false
+  }
+
+  /** On a discontinuous link, a silent frame past the hangover is not sent, bar the keepalive. */
+  private skipsSilence(scheduled: number): boolean {
+    if (!this.session.discontinuous || !this.sentAny || this.resumeMarker) return false
+    return this.silentRun > DTX_HANGOVER_FRAMES && scheduled - this.lastSentMs < DTX_KEEPALIVE_MS
   }
 
   private sendDtmfPacket(rtpTs: number): void {

@@ -4,6 +4,11 @@
 import type { RemoteEndpoint, RtpPacket, RtpSessionStats, RtpSrtpKeys } from '../rtp/index.ts'
 
 export interface MediaLink {
+  /**
+   * The far end conceals gaps in the stream (WebRTC's Opus DTX, RFC 7587 section 3.1.3): while the
+   * agent is silent, only a silent frame every DTX_KEEPALIVE_MS is sent.
+   */
+  readonly discontinuous?: boolean
   /** One packet of the negotiated codec; `timestamp` is relative to the link's own base. */
   send(payloadType: number, payload: Uint8Array, timestamp: number, marker: boolean): void
   stats(): RtpSessionStats
