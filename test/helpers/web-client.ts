@@ -10,6 +10,8 @@ export interface WebCallClient {
   connected: Promise<void>
   /** The agent's audio so far, 16 kHz. */
   heard(): Int16Array
+  /** The RTP timestamp (48 kHz) and marker of each packet the agent sent, in arrival order. */
+  received(): { timestamp: number; marker: boolean }[]
   /** Queues 16 kHz PCM to send, 20 ms a packet on the packet clock. */
   say(pcm: Int16Array): void
   hangUp(): Promise<void>
@@ -39,7 +41,13 @@ export async function startWebCall(
   }
   const decoder = new OpusAudioCodec()
   const chunks: Int16Array[] = []
-  transceiver.onTrack.subscribe((t) => t.onReceiveRtp.subscribe((rtp) => chunks.push(decoder.decode(rtp.payload).slice())))
+  const packets: { timestamp: number; marker: boolean }[] = []
+  transceiver.onTrack.subscribe((t) =>
+    t.onReceiveRtp.subscribe((rtp) => {
+      packets.push({ timestamp: rtp.header.timestamp, marker: rtp.header.marker })
+      chunks.push(decoder.decode(rtp.payload).slice())
+    }),
+  )
   await pc.setRemoteDescription({ type: 'answer', sdp: started.sdp })
   const connected = new Promise<void>((resolve, reject) =>
     pc.connectionStateChange.subscribe((s) => (s === 'connected' ? resolve() : s === 'failed' ? reject(new Error('ICE failed')) : undefined)),
@@ -68,6 +76,7 @@ export async function startWebCall(
       for (const c of chunks) out.set(c, (at += c.length) - c.length)
       return out
     },
+    received: () => packets,
     say(pcm) {
       for (let i = 0; i + 320 <= pcm.length; i += 320) queue.push(pcm.subarray(i, i + 320))
     },

@@ -35,7 +35,12 @@ afterAll(async () => {
   stt?.stop()
 })
 
-test('a web call greets the browser, hears its words and is recorded as type web from the member', async () => {
+/** 48 kHz RTP ticks: the keepalive period of discontinuous transmission. */
+const DTX_GAP = 400 * 48
+/** The timestamp step from each packet to the next. */
+const gapsOf = (p: { timestamp: number }[]) => p.slice(1).map((x, i) => (x.timestamp - p[i]!.timestamp) >>> 0)
+
+test('a web call greets the browser, sends nothing but keepalives while the agent is silent, hears its words and is recorded as type web from the member', async () => {
   const member = await memberKey(t, 'tester@example.com')
   stt.utterances.push('what are your opening hours')
   const client = await startWebCall(t.url, member.key, agentId)
@@ -43,6 +48,9 @@ test('a web call greets the browser, hears its words and is recorded as type web
     for (const line of client.answerSdp.split(/\r?\n/).filter((l) => l.startsWith('a=candidate'))) expect(line.split(' ')[4]).toBe('127.0.0.1')
     await client.connected
     await until(() => loudWindows(client.heard(), 320, -40) > 10, 20_000, 'the greeting to reach the browser')
+    // after the greeting the agent waits in silence, and sends (almost) nothing meanwhile
+    await until(() => gapsOf(client.received()).some((g) => g >= DTX_GAP), 20_000, 'the agent to stop sending while silent')
+    const beforeReply = client.received().length
     const words = fliteSpeech('what are your opening hours')
     client.say(concatFrames([words, silence(1500, 16000)]).samples)
     let live: any
@@ -52,6 +60,8 @@ test('a web call greets the browser, hears its words and is recorded as type web
       return live.transcript?.some((i: any) => i.role === 'user') ?? false
     }, 20_000, 'the caller line in the live view', 100)
     expect(live.transcript.find((i: any) => i.role === 'user').text).toBe('what are your opening hours')
+    // the reply starts a talkspurt after the silence: its first packet carries the marker (RFC 7587)
+    await until(() => client.received().some((p, i) => i >= beforeReply && p.marker), 20_000, 'the reply to start with the marker')
   } finally {
     await client.close()
   }
