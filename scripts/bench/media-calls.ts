@@ -94,6 +94,9 @@ async function run(n: number, workers: number, srtp = false) {
     lossPct: received ? (lost / (received + lost)) * 100 : 0,
     load: loadavg()[0]!,
     clockLateP99: Math.max(...figures.map((f) => f.clock.lateP99)),
+    /** A firing's handlers, and its send phase alone: how long the packets of one step wait on one another. */
+    clockBusyP99: Math.max(...figures.map((f) => f.clock.busyP99)),
+    clockSendP99: Math.max(...figures.map((f) => f.clock.sendP99)),
     /** SRTP packets refused: by the calls, and by the far ends (which open what the calls sent). */
     srtpRefused,
     peerRefused: far.refused,
@@ -111,11 +114,11 @@ await run(10, Math.max(...modes, 1))
 if (withSrtp) await run(10, 0, true)
 if (withSrtp) console.log(`SRTP rows: ${suite}, SDES keys per call; ${rounds} rounds per N and W of an RTP and an SRTP run, in alternating order`)
 const media = withSrtp ? ' media' : ''
-console.log(`    N  W${media}  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  p99 vs W=0  peer gap p99  lost+late  clock late p99  load1`)
+console.log(`    N  W${media}  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  p99 vs W=0  peer gap p99  lost+late  clock late p99  busy / send p99  load1`)
 const row = (n: number, w: number, r: Result, baseP99: number, label: string) => {
   const late = r.late.map((x) => x.toFixed(1)).join(' / ')
   console.log(
-    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(3).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${r.peerGapP99.toFixed(1).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${r.load.toFixed(2).padStart(6)}`,
+    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(3).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${r.peerGapP99.toFixed(1).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${`${r.clockBusyP99.toFixed(1)} / ${r.clockSendP99.toFixed(1)}`.padStart(12)} ms ${r.load.toFixed(2).padStart(6)}`,
   )
 }
 for (const n of Ns) {
