@@ -2,6 +2,7 @@
 // key, speaks 16 kHz PCM in 20 ms Opus packets and keeps what the agent sent, decoded.
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift'
 import { OpusAudioCodec } from '../../src/realtime/media/call/index.ts'
+import { reportSocketErrors } from '../../src/realtime/webrtc/sockets.ts'
 
 export interface WebCallClient {
   callId: string
@@ -29,6 +30,8 @@ export async function startWebCall(
   const transceiver = pc.addTransceiver(track, { direction: 'sendrecv' })
   await pc.setLocalDescription(await pc.createOffer())
   while (pc.iceGatheringState !== 'complete') await new Promise((r) => pc.iceGatheringStateChange.subscribe(r))
+  // the appliance's end closing first can bounce an ICMP back, which Bun emits as an 'error'
+  reportSocketErrors(pc, () => {})
   const res = await fetch(`${baseUrl}/api/agents/${agentId}/web-calls`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -13,6 +13,7 @@ import { AgentEar } from './ear.ts'
 import type { PhoneLog } from './log.ts'
 import { heard, newLog } from './phone.ts'
 import type { CallerStep } from './script.ts'
+import { reportSocketErrors } from '../../../src/realtime/webrtc/sockets.ts'
 
 /** ICE and DTLS up within this, or the call failed (the appliance's own limit is WEB_CALL_CONNECT_MS, 15 s). */
 const CONNECT_MS = 20_000
@@ -99,6 +100,8 @@ export async function runWebPhone(o: WebPhoneOptions): Promise<PhoneLog> {
   try {
     await pc.setLocalDescription(await pc.createOffer())
     while (pc.iceGatheringState !== 'complete') await new Promise((r) => pc.iceGatheringStateChange.subscribe(r))
+    // the appliance's end closing first can bounce an ICMP back, which Bun emits as an 'error'
+    reportSocketErrors(pc, () => {})
     const res = await fetch(`${url}/api/agents/${agentId}/web-calls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -6,6 +6,7 @@ import type { NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { webrtcLink } from './link.ts'
 import { admitsRemote, isMdnsCandidate, WebRtcOfferError, withoutMdnsCandidates, type WebRtcOptions } from './options.ts'
 import { negotiatedOf } from './negotiated.ts'
+import { reportSocketErrors } from './sockets.ts'
 
 export interface TrickleCandidate {
   candidate: string
@@ -31,6 +32,10 @@ export class WebPeer {
   private state: PeerState = 'connecting'
   private readonly endListeners: ((reason: string) => void)[] = []
   private readonly connectListeners: (() => void)[] = []
+  /** Errors its UDP sockets reported (ICMP from a browser that went away), which end nothing by themselves. */
+  socketErrors = 0
+  /** How many UDP sockets it listens on for those errors. */
+  readonly guardedSockets: number
 
   private constructor(
     private readonly pc: RTCPeerConnection,
@@ -41,6 +46,7 @@ export class WebPeer {
     this.answerSdp = answerSdp
     this.media = media
     this.link = webrtcLink(transceiver)
+    this.guardedSockets = reportSocketErrors(pc, () => this.socketErrors++)
     pc.connectionStateChange.subscribe((s) => {
       if (s === 'connected' && this.state === 'connecting') {
         this.state = 'connected'

@@ -2,6 +2,7 @@ import { afterEach, expect, test } from 'bun:test'
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift'
 import { WebRtcOfferError } from '../../../src/realtime/webrtc/index.ts'
 import { WebPeer } from '../../../src/realtime/webrtc/peer.ts'
+import { iceSockets } from '../../../src/realtime/webrtc/sockets.ts'
 
 const loopback = { hostAddresses: ['127.0.0.1'], iceServers: [] }
 const open: { close(): unknown }[] = []
@@ -79,4 +80,18 @@ test('mDNS (.local) candidates are ignored, so the appliance never multicasts to
   await browser.pc.setRemoteDescription({ type: 'answer', sdp: peer.answerSdp })
   await new Promise<void>((r) => peer.onConnected(r))
   expect(peer.connectionState).toBe('connected')
+})
+
+test("an error on the peer's UDP socket (ICMP from a browser that went away) is counted, not thrown out of the worker", async () => {
+  const browser = await browserOffer()
+  const peer = await WebPeer.answer(browser.offer, loopback)
+  open.push({ close: () => peer.close() })
+  const sockets = iceSockets((peer as unknown as { pc: RTCPeerConnection }).pc) as unknown as { emit(e: string, err: Error): boolean }[]
+  expect(sockets.length).toBeGreaterThan(0)
+  expect(peer.guardedSockets).toBe(sockets.length)
+  // what Bun emits when IP_RECVERR queues an ICMP port unreachable
+  const refused = Object.assign(new Error('recvmsg ECONNREFUSED'), { code: 'ECONNREFUSED', syscall: 'recvmsg' })
+  for (const s of sockets) expect(() => s.emit('error', refused)).not.toThrow()
+  expect(peer.socketErrors).toBe(sockets.length)
+  expect(peer.connectionState).not.toBe('ended')
 })
