@@ -112,7 +112,11 @@ try {
           const records = await recordsOf(a, run.logs, transport)
           const calls = run.logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
           const problems: Record<string, number> = {}
-          for (const p of a.problems.slice(problemsBefore)) problems[p.msg] = (problems[p.msg] ?? 0) + 1
+          const firstError: Record<string, string> = {}
+          for (const p of a.problems.slice(problemsBefore)) {
+            problems[p.msg] = (problems[p.msg] ?? 0) + 1
+            firstError[p.msg] ??= String(p.error?.message ?? p.error ?? p.err?.message ?? '').slice(0, 200)
+          }
           const window = steadyWindow(run.lines, run.all)
           const cpuFig = window && cpuFigures(cpu.samples, phonesCpu.samples, window, idle, callSeconds(run.all.values(), window))
           const summary = { ...summarise(shape, n, args.pin, calls, floor, problems), load: { calls: run.load.calls, failed: run.load.failed }, transport, cpu: cpuFig }
@@ -125,7 +129,7 @@ try {
           const stalled = run.logs.flatMap((l) => l.steps.filter((st) => st.sendLateMaxMs > PHONE_STALL_MS).map((st) => `${l.id} ${st.id} ${st.sendLateMaxMs} ms`))
           console.log(`  ${lagSummary(lagSamples)}`)
           if (stalled.length) console.log(`  the phones sent frames more than ${PHONE_STALL_MS} ms late (their process was off the CPU): ${stalled.join('; ')}`)
-          if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}`).join('; ')}`)
+          if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}${firstError[m] ? ` (first: ${firstError[m]})` : ''}`).join('; ')}`)
         }
       }
     } finally {

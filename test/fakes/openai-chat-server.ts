@@ -9,6 +9,8 @@ export interface ChatRequest {
   model: string
   messages: { role: string; content: string }[]
   stream?: boolean
+  /** Structured output (the post-call analysis asks for a JSON schema). */
+  response_format?: { type: string }
   temperature?: number
   max_tokens?: number
 }

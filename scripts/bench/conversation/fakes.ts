@@ -15,8 +15,8 @@ stt.perConnection = CALLER.map((s, i) => ({ text: transcriptOf(s), wordStartsMs:
 stt.finalAfterMs = CLOUD_DELAYS.sttFinalMs
 stt.joinWithinMs = JOIN_WITHIN_MS
 const llm = startFakeOpenAi((req) => {
-  // the post-call analysis (structured output, not streamed): not part of the conversation
-  if (!req.stream) return JSON.stringify({ summary: 'A caller booked a visit.', sentiment: 'neutral', isVoicemail: false, scores: [] })
+  // the post-call analysis (structured output): not part of the conversation
+  if (req.response_format) return JSON.stringify({ summary: 'A caller booked a visit.', sentiment: 'neutral', isVoicemail: false, scores: [] })
   const lastUser = [...req.messages].reverse().find((m) => m.role === 'user')
   return llmReply(lastUser?.content ?? '')
 })
