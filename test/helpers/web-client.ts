@@ -1,8 +1,8 @@
 // A browser stand-in for web calls: a werift peer that offers Opus, signals over the API with a
 // key, speaks 16 kHz PCM in 20 ms Opus packets and keeps what the agent sent, decoded.
-import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift'
+import { RtpHeader, RtpPacket } from 'werift'
 import { OpusAudioCodec } from '../../src/realtime/media/call/index.ts'
-import { reportSocketErrors } from '../../src/realtime/webrtc/sockets.ts'
+import { gatheredOffer, loopbackPeer } from './loopback-peer.ts'
 
 export interface WebCallClient {
   callId: string
@@ -25,17 +25,12 @@ export async function startWebCall(
   agentId: string,
   body: Record<string, unknown> = {},
 ): Promise<WebCallClient> {
-  const pc = new RTCPeerConnection({ iceUseIpv4: false, iceUseIpv6: false, iceAdditionalHostAddresses: ['127.0.0.1'] })
-  const track = new MediaStreamTrack({ kind: 'audio' })
-  const transceiver = pc.addTransceiver(track, { direction: 'sendrecv' })
-  await pc.setLocalDescription(await pc.createOffer())
-  while (pc.iceGatheringState !== 'complete') await new Promise((r) => pc.iceGatheringStateChange.subscribe(r))
-  // the appliance's end closing first can bounce an ICMP back, which Bun emits as an 'error'
-  reportSocketErrors(pc, () => {})
+  const { pc, track, transceiver } = loopbackPeer()
+  const offer = await gatheredOffer(pc)
   const res = await fetch(`${baseUrl}/api/agents/${agentId}/web-calls`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ sdp: pc.localDescription!.sdp, ...body }),
+    body: JSON.stringify({ sdp: offer, ...body }),
   })
   const started = (await res.json()) as { callId: string; sdp: string }
   if (res.status !== 201) {

@@ -4,7 +4,7 @@
 // 20 ms Opus packets; the agent's Opus is decoded to judge its level, so the same AgentEar and
 // PhoneLog give the same figures. The caller's Opus is encoded once for all calls (opusAudio),
 // so the phones' process does not spend its CPU on it.
-import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from '../../../src/realtime/webrtc/werift.ts'
+import { RtpHeader, RtpPacket } from '../../../src/realtime/webrtc/werift.ts'
 import { OpusCodec } from '../../../src/realtime/media/codec/index.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
 import { absNow, judge, speakScript, type CallerRun } from './caller.ts'
@@ -13,7 +13,7 @@ import { AgentEar } from './ear.ts'
 import type { PhoneLog } from './log.ts'
 import { heard, newLog } from './phone.ts'
 import type { CallerStep } from './script.ts'
-import { reportSocketErrors } from '../../../src/realtime/webrtc/sockets.ts'
+import { gatheredOffer, loopbackPeer } from '../../../test/helpers/loopback-peer.ts'
 
 /** ICE and DTLS up within this, or the call failed (the appliance's own limit is WEB_CALL_CONNECT_MS, 15 s). */
 const CONNECT_MS = 20_000
@@ -73,9 +73,7 @@ export async function runWebPhone(o: WebPhoneOptions): Promise<PhoneLog> {
   const log = newLog(o.id)
   const ear = new AgentEar()
   const { url, key, agentId } = o.target
-  const pc = new RTCPeerConnection({ iceUseIpv4: false, iceUseIpv6: false, iceAdditionalHostAddresses: ['127.0.0.1'] })
-  const track = new MediaStreamTrack({ kind: 'audio' })
-  const transceiver = pc.addTransceiver(track, { direction: 'sendrecv' })
+  const { pc, track, transceiver } = loopbackPeer()
   let run: CallerRun | undefined
   let agentLeft = false
   const left = () => {
@@ -98,14 +96,11 @@ export async function runWebPhone(o: WebPhoneOptions): Promise<PhoneLog> {
     return res?.status === 404 || view?.status === 'ended'
   }
   try {
-    await pc.setLocalDescription(await pc.createOffer())
-    while (pc.iceGatheringState !== 'complete') await new Promise((r) => pc.iceGatheringStateChange.subscribe(r))
-    // the appliance's end closing first can bounce an ICMP back, which Bun emits as an 'error'
-    reportSocketErrors(pc, () => {})
+    const offer = await gatheredOffer(pc)
     const res = await fetch(`${url}/api/agents/${agentId}/web-calls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ sdp: pc.localDescription!.sdp }),
+      body: JSON.stringify({ sdp: offer }),
     })
     const body = (await res.json().catch(() => ({}))) as { callId?: string; sdp?: string }
     if (res.status !== 201 || !body.sdp) throw new Error(`POST web-calls answered ${res.status} ${JSON.stringify(body).slice(0, 300)}`)

@@ -1,8 +1,9 @@
 import { afterEach, expect, test } from 'bun:test'
-import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift'
+import { RTCPeerConnection, RtpHeader, RtpPacket } from 'werift'
 import { WebRtcOfferError } from '../../../src/realtime/webrtc/index.ts'
 import { WebPeer } from '../../../src/realtime/webrtc/peer.ts'
 import { iceSockets } from '../../../src/realtime/webrtc/sockets.ts'
+import { gatheredOffer, loopbackPeer } from '../../helpers/loopback-peer.ts'
 
 const loopback = { hostAddresses: ['127.0.0.1'], iceServers: [] }
 const open: { close(): unknown }[] = []
@@ -12,13 +13,9 @@ afterEach(() => {
 
 /** A browser stand-in: a werift peer that offers one Opus track, as Chrome does. */
 async function browserOffer() {
-  const pc = new RTCPeerConnection({ iceUseIpv4: false, iceUseIpv6: false, iceAdditionalHostAddresses: ['127.0.0.1'] })
+  const { pc, track, transceiver } = loopbackPeer()
   open.push(pc)
-  const track = new MediaStreamTrack({ kind: 'audio' })
-  const transceiver = pc.addTransceiver(track, { direction: 'sendrecv' })
-  await pc.setLocalDescription(await pc.createOffer())
-  while (pc.iceGatheringState !== 'complete') await new Promise((r) => pc.iceGatheringStateChange.subscribe(r))
-  return { pc, track, transceiver, offer: pc.localDescription!.sdp }
+  return { pc, track, transceiver, offer: await gatheredOffer(pc) }
 }
 
 test('a browser offer is answered with loopback host candidates only and audio flows both ways', async () => {
