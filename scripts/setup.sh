@@ -12,7 +12,7 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v sox >/dev/null || need+=(sox)
   command -v espeak-ng >/dev/null || need+=(espeak-ng)
   command -v flite >/dev/null || need+=(flite)
-  command -v openssl >/dev/null || need+=(openssl)
+  command -v openssl >/dev/null || need+=(openssl) # and libssl3, whose libcrypto.so.3 SRTP calls
   command -v tcpdump >/dev/null || need+=(tcpdump) # SRTP interop: a loopback capture shows no plain RTP
   command -v systemd-analyze >/dev/null || need+=(systemd)
   command -v wrk >/dev/null || need+=(wrk) # npm run bench:http

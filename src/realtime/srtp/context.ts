@@ -5,23 +5,45 @@
 import { AesCmTransform } from './cm.ts'
 import { GcmTransform } from './gcm.ts'
 import { decodeInlineKey, deriveSessionKeys, SRTP_SUITES, type SrtpSuite } from './keys.ts'
+import { libcrypto, libcryptoFailure, OpenSslCmStream, OpenSslGcmStream } from './openssl.ts'
 import { estimateIndex, ReplayWindow, replayWindowSize } from './replay.ts'
 import { readUint32, rtpHeaderLength, ViewCache, type PacketTransform } from './transform.ts'
 
 export type SrtpRefusal = 'malformed' | 'auth' | 'replay'
 
+/** Whose ciphers seal and open: OpenSSL's libcrypto through FFI, or the runtime's crypto module. */
+export type SrtpCrypto = 'openssl' | 'builtin'
+
+/** What a context uses when not told: libcrypto when this thread can load it. */
+export function defaultSrtpCrypto(): SrtpCrypto {
+  return libcrypto() ? 'openssl' : 'builtin'
+}
+
+export interface SrtpContextOptions {
+  /** `openssl` throws when libcrypto cannot be loaded; by default it is used when it can. */
+  crypto?: SrtpCrypto
+}
+
 const RTCP_HEADER = 8
 const SRTCP_INDEX_MASK = 0x7fffffff
 
 /** The transform for an inline key; the master key is wiped once the session keys are derived. */
-function createTransform(suite: SrtpSuite, inlineKey: string): PacketTransform {
+function createTransform(suite: SrtpSuite, inlineKey: string, crypto: SrtpCrypto = defaultSrtpCrypto()): PacketTransform {
   const { aead, rtpTagBytes, rtcpTagBytes } = SRTP_SUITES[suite]
+  const lib = crypto === 'openssl' ? libcrypto() : null
+  if (crypto === 'openssl' && !lib) throw new Error(`SRTP through OpenSSL needs libcrypto.so.3: ${libcryptoFailure()}`)
   const master = decodeInlineKey(suite, inlineKey)
   const rtp = deriveSessionKeys(suite, master, 'rtp')
   const rtcp = deriveSessionKeys(suite, master, 'rtcp')
   master.key.fill(0)
   master.salt.fill(0)
-  return aead ? new GcmTransform(rtp, rtcp) : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes)
+  if (!lib) return aead ? new GcmTransform(rtp, rtcp) : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes)
+  const transform = aead
+    ? new GcmTransform(rtp, rtcp, (keys) => new OpenSslGcmStream(lib, keys))
+    : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes, (keys) => new OpenSslCmStream(lib, keys))
+  // libcrypto holds its own copy of each key now
+  for (const keys of [rtp, rtcp]) for (const bytes of [keys.encryption, keys.auth, keys.salt]) bytes.fill(0)
+  return transform
 }
 
 /** `packet` copied into `out` (or a view of it) when it has room for `length` bytes, else into a new buffer. */
@@ -46,9 +68,9 @@ export class SrtpOutbound {
   readonly #views = new ViewCache()
 
   /** Throws SrtpKeyError when the inline key does not fit the suite. */
-  constructor(suite: SrtpSuite, inlineKey: string) {
+  constructor(suite: SrtpSuite, inlineKey: string, options: SrtpContextOptions = {}) {
     this.suite = suite
-    this.#transform = createTransform(suite, inlineKey)
+    this.#transform = createTransform(suite, inlineKey, options.crypto)
   }
 
   /** The SRTP packet for an RTP packet, written into `out` when it is large enough. */
@@ -83,7 +105,7 @@ interface RemoteStream {
   rtcp: ReplayWindow
 }
 
-export interface SrtpInboundOptions {
+export interface SrtpInboundOptions extends SrtpContextOptions {
   /** Packets per SSRC the replay window spans, at least 64 (RFC 3711 3.3.2); 128 by default. */
   replayWindow?: number
 }
@@ -105,7 +127,7 @@ export class SrtpInbound {
   constructor(suite: SrtpSuite, inlineKey: string, options: SrtpInboundOptions = {}) {
     this.suite = suite
     this.#windowSize = replayWindowSize(options.replayWindow)
-    this.#transform = createTransform(suite, inlineKey)
+    this.#transform = createTransform(suite, inlineKey, options.crypto)
   }
 
   /** Packets refused because their tag did not verify. */

@@ -1,6 +1,7 @@
 // AEAD_AES_128_GCM (RFC 7714): a 16-byte tag, the RTP header as associated data (section 8),
 // and for SRTCP the header and SSRC plus the E flag and index word as associated data, with the
-// tag before that word (section 9). Node's GCM ciphers take their IV at creation, so each packet
+// tag before that word (section 9). The cipher is libcrypto's (openssl.ts) where it loads, else
+// GcmStream below on the runtime's crypto, whose GCM ciphers take their IV at creation, so each packet
 // has its own; creating it from a KeyObject and with the default 16-byte tag is the cheapest
 // form (0.36 against 0.45 us with a raw key and authTagLength).
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto'
@@ -10,21 +11,26 @@ import { ViewCache, writeUint32, type PacketTransform } from './transform.ts'
 const TAG = 16
 const SRTCP_INDEX_BYTES = 4
 
-class GcmStream {
-  readonly #key: KeyObject
+/** One direction's AES-128-GCM: the runtime's crypto here, libcrypto's in openssl.ts. */
+export interface GcmCipher {
+  /** Encrypts [from, end) in place with `aad` (buf[0, aad) when a number) and writes the tag at `end`. */
+  seal(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): void
+  /** Checks the tag at `end` and decrypts [from, end) in place; false, and `buf` untouched, when the tag is wrong. */
+  open(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): boolean
+}
+
+export type GcmCipherFactory = (keys: SessionKeys) => GcmCipher
+
+/** The 12-byte IVs of one direction: salt ^ (00 00 || SSRC || high || low), where high || low is 48 bits. */
+class GcmIv {
   readonly #salt: Uint8Array
   readonly #iv = new Uint8Array(12)
-  readonly #tag = new ViewCache()
-  #scratch = new Uint8Array(0)
-  readonly #aad = new ViewCache()
-  readonly #data = new ViewCache()
 
-  constructor(keys: SessionKeys) {
-    this.#key = createSecretKey(keys.encryption)
-    this.#salt = keys.salt
+  constructor(salt: Uint8Array) {
+    this.#salt = salt.slice()
   }
 
-  /** The 12-byte IV: salt ^ (00 00 || SSRC || high || low), where high || low is 48 bits. */
+  /** Valid until the next call. */
   iv(ssrc: number, high: number, low: number): Uint8Array {
     const iv = this.#iv
     iv.set(this.#salt)
@@ -39,6 +45,18 @@ class GcmStream {
     iv[10]! ^= (low >>> 8) & 0xff
     iv[11]! ^= low & 0xff
     return iv
+  }
+}
+
+class GcmStream implements GcmCipher {
+  readonly #key: KeyObject
+  readonly #tag = new ViewCache()
+  #scratch = new Uint8Array(0)
+  readonly #aad = new ViewCache()
+  readonly #data = new ViewCache()
+
+  constructor(keys: SessionKeys) {
+    this.#key = createSecretKey(keys.encryption)
   }
 
   /** Encrypts [from, end) in place with `aad` (buf[0, aadEnd) when not given) and writes the tag at `end`. */
@@ -78,22 +96,26 @@ class GcmStream {
 export class GcmTransform implements PacketTransform {
   readonly rtpTagLength = TAG
   readonly rtcpTrailerLength = TAG + SRTCP_INDEX_BYTES
-  readonly #rtp: GcmStream
-  readonly #rtcp: GcmStream
+  readonly #rtp: GcmCipher
+  readonly #rtcp: GcmCipher
+  readonly #rtpIv: GcmIv
+  readonly #rtcpIv: GcmIv
   readonly #rtcpAad = new Uint8Array(8 + SRTCP_INDEX_BYTES)
 
-  constructor(rtp: SessionKeys, rtcp: SessionKeys) {
-    this.#rtp = new GcmStream(rtp)
-    this.#rtcp = new GcmStream(rtcp)
+  constructor(rtp: SessionKeys, rtcp: SessionKeys, cipher: GcmCipherFactory = (keys) => new GcmStream(keys)) {
+    this.#rtp = cipher(rtp)
+    this.#rtcp = cipher(rtcp)
+    this.#rtpIv = new GcmIv(rtp.salt)
+    this.#rtcpIv = new GcmIv(rtcp.salt)
   }
 
   sealRtp(buf: Uint8Array, headerLength: number, end: number, ssrc: number, index: number): void {
-    const iv = this.#rtp.iv(ssrc, Math.floor(index / 0x100000000), index >>> 0)
+    const iv = this.#rtpIv.iv(ssrc, Math.floor(index / 0x100000000), index >>> 0)
     this.#rtp.seal(buf, headerLength, end, iv, headerLength)
   }
 
   openRtp(buf: Uint8Array, headerLength: number, end: number, ssrc: number, index: number): boolean {
-    const iv = this.#rtp.iv(ssrc, Math.floor(index / 0x100000000), index >>> 0)
+    const iv = this.#rtpIv.iv(ssrc, Math.floor(index / 0x100000000), index >>> 0)
     return this.#rtp.open(buf, headerLength, end, iv, headerLength)
   }
 
@@ -102,7 +124,7 @@ export class GcmTransform implements PacketTransform {
     const aad = this.#rtcpAad
     for (let i = 0; i < 8; i++) aad[i] = buf[i]!
     writeUint32(aad, 8, word)
-    this.#rtcp.seal(buf, 8, end, this.#rtcp.iv(ssrc, 0, index), aad)
+    this.#rtcp.seal(buf, 8, end, this.#rtcpIv.iv(ssrc, 0, index), aad)
     writeUint32(buf, end + TAG, word)
     return end + this.rtcpTrailerLength
   }
@@ -114,7 +136,7 @@ export class GcmTransform implements PacketTransform {
   openRtcp(buf: Uint8Array, length: number, ssrc: number, index: number, encrypted: boolean): number {
     const wordAt = length - SRTCP_INDEX_BYTES
     const end = wordAt - TAG
-    const iv = this.#rtcp.iv(ssrc, 0, index)
+    const iv = this.#rtcpIv.iv(ssrc, 0, index)
     if (!encrypted) {
       // Unencrypted SRTCP authenticates the whole RTCP packet as associated data (RFC 7714 section 9).
       const aad = new Uint8Array(end + SRTCP_INDEX_BYTES)

@@ -2,10 +2,12 @@ import { describe, expect, test } from 'bun:test'
 import { serializeRtp, type RtpPacket } from '../../../src/realtime/media/rtp/index.ts'
 import { AesCmTransform } from '../../../src/realtime/srtp/cm.ts'
 import { GcmTransform } from '../../../src/realtime/srtp/gcm.ts'
-import { decodeInlineKey, SRTP_SUITES, SrtpInbound, SrtpOutbound, generateInlineKey, type SrtpSuite } from '../../../src/realtime/srtp/index.ts'
+import { decodeInlineKey, SRTP_SUITES, SrtpInbound, SrtpOutbound, generateInlineKey, type SrtpCrypto, type SrtpSuite } from '../../../src/realtime/srtp/index.ts'
 import { deriveSessionKeys } from '../../../src/realtime/srtp/keys.ts'
 
 const SUITES = Object.keys(SRTP_SUITES) as SrtpSuite[]
+/** Every suite on both cipher engines: libcrypto through FFI (the default) and the runtime's crypto. */
+const CASES = SUITES.flatMap((suite) => (['openssl', 'builtin'] as SrtpCrypto[]).map((crypto) => [suite, crypto] as const))
 const toHex = (b: Uint8Array | string) => (typeof b === 'string' ? b : Buffer.from(b).toString('hex'))
 
 function rtp(seq: number, fields: Partial<RtpPacket> = {}): Uint8Array {
@@ -16,9 +18,9 @@ function rtp(seq: number, fields: Partial<RtpPacket> = {}): Uint8Array {
 // A receiver report with one report block, from SSRC 0x11223344.
 const RTCP = Uint8Array.from(Buffer.from('81c90007112233445566778800000001000000020000000300000000 00000000'.replace(/ /g, ''), 'hex'))
 
-function pair(suite: SrtpSuite) {
+function pair(suite: SrtpSuite, crypto: SrtpCrypto) {
   const key = generateInlineKey(suite)
-  return { out: new SrtpOutbound(suite, key), inb: new SrtpInbound(suite, key) }
+  return { out: new SrtpOutbound(suite, key, { crypto }), inb: new SrtpInbound(suite, key, { crypto }) }
 }
 
 function bytes(r: Uint8Array | string): Uint8Array {
@@ -26,11 +28,11 @@ function bytes(r: Uint8Array | string): Uint8Array {
   return r
 }
 
-describe.each(SUITES)('%s', (suite) => {
+describe.each(CASES)('%s on %s', (suite, crypto) => {
   const { rtpTagBytes, rtcpTagBytes } = SRTP_SUITES[suite]
 
   test('RTP round-trips, with the header in the clear and the payload encrypted', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     const plain = rtp(7, { csrcs: [1, 2], extension: { profile: 0xbede, data: new Uint8Array([0x10, 0xff, 0, 0]) }, padding: new Uint8Array([0, 0, 3]) })
     const sealed = bytes(out.protectRtp(plain))
     expect(sealed.length).toBe(plain.length + rtpTagBytes)
@@ -40,7 +42,7 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('RTCP round-trips with the E flag set, SRTCP indices counting from 0, and the suite\'s SRTCP tag', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     for (let index = 0; index < 3; index++) {
       const sealed = bytes(out.protectRtcp(RTCP))
       expect(sealed.length).toBe(RTCP.length + 4 + rtcpTagBytes)
@@ -52,7 +54,7 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('a flipped bit in the header, payload or tag is refused and counted, and the stream goes on', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     const sealed = bytes(out.protectRtp(rtp(1)))
     for (const at of [1, 40, sealed.length - 1]) {
       const bad = sealed.slice()
@@ -64,7 +66,7 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('a flipped bit in an SRTCP packet or its index word is refused and counted', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     const sealed = bytes(out.protectRtcp(RTCP))
     const { aead } = SRTP_SUITES[suite]
     const tagEnd = aead ? sealed.length - 5 : sealed.length - 1
@@ -78,7 +80,7 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('a replayed SRTP or SRTCP packet is refused and counted', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     const sealed = bytes(out.protectRtp(rtp(9)))
     const control = bytes(out.protectRtcp(RTCP))
     expect(inb.unprotectRtp(sealed)).toBeInstanceOf(Uint8Array)
@@ -90,7 +92,7 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('sequence numbers wrapping past 65535 move the rollover counter on both sides', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     for (let seq = 65530; seq < 65536 + 70_000; seq += seq < 65546 ? 1 : 500) {
       expect(toHex(bytes(inb.unprotectRtp(bytes(out.protectRtp(rtp(seq))))))).toBe(toHex(rtp(seq)))
     }
@@ -99,11 +101,12 @@ describe.each(SUITES)('%s', (suite) => {
 
   test('after sequence number 65535 the sender encrypts with rollover counter 1', () => {
     const key = generateInlineKey(suite)
-    const out = new SrtpOutbound(suite, key)
+    const out = new SrtpOutbound(suite, key, { crypto })
     for (const seq of [65534, 65535]) out.protectRtp(rtp(seq))
     const sealed = bytes(out.protectRtp(rtp(65536 + 2)))
     const master = decodeInlineKey(suite, key)
     const [rtpKeys, rtcpKeys] = [deriveSessionKeys(suite, master, 'rtp'), deriveSessionKeys(suite, master, 'rtcp')]
+    // the expected bytes come from the runtime's crypto, whichever engine sealed
     const transform = SRTP_SUITES[suite].aead ? new GcmTransform(rtpKeys, rtcpKeys) : new AesCmTransform(rtpKeys, rtcpKeys, rtpTagBytes, rtcpTagBytes)
     const expected = new Uint8Array(sealed.length)
     expected.set(rtp(65536 + 2))
@@ -112,7 +115,7 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('out-of-order packets inside the window decrypt, including one from before a wrap', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     const seqs = [65530, 65531, 65532, 65533, 65534, 65535, 0, 1, 2, 3]
     const sealed = new Map(seqs.map((s) => [s, bytes(out.protectRtp(rtp(s)))]))
     for (const s of [65530, 2, 65533, 0, 65531, 3, 1, 65535, 65532, 65534]) {
@@ -121,7 +124,7 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('a packet older than the replay window is refused as a replay', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     const old = bytes(out.protectRtp(rtp(1)))
     for (let seq = 2; seq <= 200; seq++) out.protectRtp(rtp(seq))
     expect(inb.unprotectRtp(bytes(out.protectRtp(rtp(201))))).toBeInstanceOf(Uint8Array)
@@ -129,20 +132,20 @@ describe.each(SUITES)('%s', (suite) => {
   })
 
   test('each SSRC has its own replay window', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     for (const ssrc of [1, 2]) expect(inb.unprotectRtp(bytes(out.protectRtp(rtp(5, { ssrc }))))).toBeInstanceOf(Uint8Array)
     expect(inb.replays).toBe(0)
   })
 
   test('a packet under another key is refused as an authentication failure', () => {
-    const sealed = bytes(pair(suite).out.protectRtp(rtp(1)))
-    const other = pair(suite).inb
+    const sealed = bytes(pair(suite, crypto).out.protectRtp(rtp(1)))
+    const other = pair(suite, crypto).inb
     expect(other.unprotectRtp(sealed)).toBe('auth')
     expect(other.authFailures).toBe(1)
   })
 
   test('protect and unprotect write into a buffer given for the purpose', () => {
-    const { out, inb } = pair(suite)
+    const { out, inb } = pair(suite, crypto)
     const wire = new Uint8Array(1500)
     const sealed = bytes(out.protectRtp(rtp(3), wire))
     expect(sealed.buffer).toBe(wire.buffer)

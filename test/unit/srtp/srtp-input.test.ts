@@ -9,11 +9,13 @@ import {
   SrtpInbound,
   SrtpKeyError,
   SrtpOutbound,
+  type SrtpCrypto,
   type SrtpSuite,
 } from '../../../src/realtime/srtp/index.ts'
 import { deriveSessionKeys } from '../../../src/realtime/srtp/keys.ts'
 
 const SUITES = Object.keys(SRTP_SUITES) as SrtpSuite[]
+const CASES = SUITES.flatMap((suite) => (['openssl', 'builtin'] as SrtpCrypto[]).map((crypto) => [suite, crypto] as const))
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'))
 const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 const RTCP = hex('81c90007 11223344 55667788 00000001 00000002 00000003 00000000 00000000')
@@ -66,9 +68,9 @@ describe('SDES inline keys', () => {
 })
 
 describe('packets that are not SRTP or SRTCP', () => {
-  test.each(SUITES)('%s: short, wrong-version and truncated packets are refused as malformed without throwing', (suite) => {
-    const inb = new SrtpInbound(suite, generateInlineKey(suite))
-    const out = new SrtpOutbound(suite, generateInlineKey(suite))
+  test.each(CASES)('%s on %s: short, wrong-version and truncated packets are refused as malformed without throwing', (suite, crypto) => {
+    const inb = new SrtpInbound(suite, generateInlineKey(suite), { crypto })
+    const out = new SrtpOutbound(suite, generateInlineKey(suite), { crypto })
     const tag = SRTP_SUITES[suite].rtpTagBytes
     const oneShortOfTag = Uint8Array.from([0x80, ...new Uint8Array(12 + tag - 2)])
     const bad = [...['', '80', '8000', '40000001000000000000000100', '8f000001000000000000000100000000', '90000001000000000000000100'].map(hex), oneShortOfTag]
@@ -84,8 +86,8 @@ describe('packets that are not SRTP or SRTCP', () => {
     }
   })
 
-  test.each(SUITES)('%s: random bytes are refused, never thrown on', (suite) => {
-    const inb = new SrtpInbound(suite, generateInlineKey(suite))
+  test.each(CASES)('%s on %s: random bytes are refused, never thrown on', (suite, crypto) => {
+    const inb = new SrtpInbound(suite, generateInlineKey(suite), { crypto })
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.boolean(), (packet, v2) => {
         if (v2 && packet.length > 0) packet[0] = 0x80 | (packet[0]! & 0x3f)
@@ -100,7 +102,7 @@ describe('packets that are not SRTP or SRTCP', () => {
 describe('SRTCP sent without encryption (E flag clear)', () => {
   const word = hex('00000007') // E flag clear, SRTCP index 7
 
-  test.each(SUITES)('%s: it is authenticated and handed back unchanged; tampering is refused', (suite) => {
+  test.each(CASES)('%s on %s: it is authenticated and handed back unchanged; tampering is refused', (suite, crypto) => {
     const key = generateInlineKey(suite)
     const keys = deriveSessionKeys(suite, decodeInlineKey(suite, key), 'rtcp')
     let packet: Uint8Array
@@ -115,7 +117,7 @@ describe('SRTCP sent without encryption (E flag clear)', () => {
       const mac = createHmac('sha1', keys.auth).update(RTCP).update(word).digest().subarray(0, 10)
       packet = Buffer.concat([RTCP, word, mac])
     }
-    const inb = new SrtpInbound(suite, key)
+    const inb = new SrtpInbound(suite, key, { crypto })
     const tampered = Uint8Array.from(packet)
     tampered[12]! ^= 1
     expect(inb.unprotectRtcp(tampered)).toBe('auth')

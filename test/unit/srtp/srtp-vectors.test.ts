@@ -6,8 +6,11 @@
 import { describe, expect, test } from 'bun:test'
 import { AesCmTransform } from '../../../src/realtime/srtp/cm.ts'
 import { GcmTransform } from '../../../src/realtime/srtp/gcm.ts'
-import { SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../../src/realtime/srtp/index.ts'
+import { SrtpInbound, SrtpOutbound, type SrtpCrypto, type SrtpSuite } from '../../../src/realtime/srtp/index.ts'
 import { aesCmKeystream, deriveSessionKeys } from '../../../src/realtime/srtp/keys.ts'
+import { libcrypto, OpenSslCmStream, OpenSslGcmStream } from '../../../src/realtime/srtp/openssl.ts'
+
+const ENGINES: SrtpCrypto[] = ['openssl', 'builtin']
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'))
 const toHex = (b: Uint8Array | string) => (typeof b === 'string' ? b : Buffer.from(b).toString('hex'))
@@ -21,11 +24,12 @@ describe('RFC 3711 Appendix B', () => {
     expect(toHex(aesCmKeystream(sessionKey, hex('F0F1F2F3F4F5F6F7F8F9FAFBFCFD0000'), 48))).toBe(toHex(keystream))
   })
 
-  test('B.2: an SRTP packet of SSRC 0 and index 0 with a zero payload encrypts to that keystream', () => {
+  test.each(ENGINES)('B.2 on %s: an SRTP packet of SSRC 0 and index 0 with a zero payload encrypts to that keystream', (engine) => {
     const keys = { encryption: sessionKey, salt: hex('F0F1F2F3F4F5F6F7F8F9FAFBFCFD'), auth: new Uint8Array(20) }
     const buf = new Uint8Array(12 + 48 + 10)
     buf[0] = 0x80
-    new AesCmTransform(keys, keys, 10, 10).sealRtp(buf, 12, 60, 0, 0)
+    const transform = engine === 'openssl' ? new AesCmTransform(keys, keys, 10, 10, (k) => new OpenSslCmStream(libcrypto()!, k)) : new AesCmTransform(keys, keys, 10, 10)
+    transform.sealRtp(buf, 12, 60, 0, 0)
     expect(toHex(buf.subarray(12, 60))).toBe(toHex(keystream))
   })
 
@@ -57,23 +61,25 @@ describe("libsrtp's srtp_driver.c reference packets, from the master key", () =>
   const rtcp = hex(`81c8000bcafebabe ${'ab'.repeat(16)}`)
 
   for (const { suite, key, srtp, srtcp } of cases) {
-    test(`${suite}: RTP protects to the reference bytes and unprotects back`, () => {
-      expect(toHex(new SrtpOutbound(suite, inline(key)).protectRtp(rtp))).toBe(toHex(hex(srtp)))
-      expect(toHex(new SrtpInbound(suite, inline(key)).unprotectRtp(hex(srtp)))).toBe(toHex(rtp))
-    })
+    for (const crypto of ENGINES) {
+      test(`${suite} on ${crypto}: RTP protects to the reference bytes and unprotects back`, () => {
+        expect(toHex(new SrtpOutbound(suite, inline(key), { crypto }).protectRtp(rtp))).toBe(toHex(hex(srtp)))
+        expect(toHex(new SrtpInbound(suite, inline(key), { crypto }).unprotectRtp(hex(srtp)))).toBe(toHex(rtp))
+      })
 
-    test(`${suite}: RTCP with SRTCP index 1 protects to the reference bytes and unprotects back`, () => {
-      const out = new SrtpOutbound(suite, inline(key))
-      out.protectRtcp(rtcp) // libsrtp numbers its first SRTCP packet 1, RFC 3711 3.4 numbers it 0
-      expect(toHex(out.protectRtcp(rtcp))).toBe(toHex(hex(srtcp)))
-      expect(toHex(new SrtpInbound(suite, inline(key)).unprotectRtcp(hex(srtcp)))).toBe(toHex(rtcp))
-    })
+      test(`${suite} on ${crypto}: RTCP with SRTCP index 1 protects to the reference bytes and unprotects back`, () => {
+        const out = new SrtpOutbound(suite, inline(key), { crypto })
+        out.protectRtcp(rtcp) // libsrtp numbers its first SRTCP packet 1, RFC 3711 3.4 numbers it 0
+        expect(toHex(out.protectRtcp(rtcp))).toBe(toHex(hex(srtcp)))
+        expect(toHex(new SrtpInbound(suite, inline(key), { crypto }).unprotectRtcp(hex(srtcp)))).toBe(toHex(rtcp))
+      })
+    }
   }
 })
 
-describe('RFC 7714 AEAD_AES_128_GCM examples (session key and salt given)', () => {
+describe.each(ENGINES)('RFC 7714 AEAD_AES_128_GCM examples (session key and salt given) on %s', (engine) => {
   const keys = { encryption: hex('000102030405060708090a0b0c0d0e0f'), salt: hex('517569642070726f2071756f'), auth: new Uint8Array(0) }
-  const gcm = () => new GcmTransform(keys, keys)
+  const gcm = () => (engine === 'openssl' ? new GcmTransform(keys, keys, (k) => new OpenSslGcmStream(libcrypto()!, k)) : new GcmTransform(keys, keys))
   const rtp = hex('8040f17b8041f8d35501a0b2 47616c6c696120657374206f6d6e69732064697669736120696e207061727465732074726573')
   const srtp = hex(`8040f17b8041f8d35501a0b2 f24de3a3fb34de6cacba861c9d7e4bcabe633bd50d294e6f42a5f47a51c7d19b36de3adf8833
     899d7f27beb16a9152cf765ee4390cce`)
