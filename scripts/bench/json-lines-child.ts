@@ -2,15 +2,18 @@
 // ends of the media and voice benchmarks (and of the media pacing test) run this way, so their
 // timing is measured outside the process under test.
 
-const spawnChild = (script: string) => Bun.spawn([process.execPath, script], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
+// `idle`: the child runs under SCHED_IDLE, so it gets a core only when the process under test does
+// not want it, as far ends on other machines would not compete with it at all.
+const spawnChild = (script: string, idle: boolean) =>
+  Bun.spawn([...(idle ? ['chrt', '--idle', '0'] : []), process.execPath, script], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
 
 export class JsonLinesChild {
   private readonly lines: string[] = []
   private waiting: ((line: string) => void) | undefined
   readonly proc: ReturnType<typeof spawnChild>
 
-  constructor(script: string) {
-    this.proc = spawnChild(script)
+  constructor(script: string, options: { idle?: boolean } = {}) {
+    this.proc = spawnChild(script, options.idle ?? false)
     void this.read()
   }
 

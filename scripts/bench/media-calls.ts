@@ -9,7 +9,10 @@
 // alternating from round to round so that neither always runs second. Prints each round, then
 // the median of SRTP's CPU per call over RTP's, and the send lateness p99 of both: medians, and
 // RTP's own range over the rounds, the noise an unchanged lateness must stay within.
-//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [N ...] (default 100 200 400 800)
+// --idle-peers: the far ends run under SCHED_IDLE, taking only the CPU the calls leave, as phones
+// on other machines would (on two cores their own SRTP otherwise competes with the calls); their
+// gap figure then measures their starvation, not our pacing, and is not printed.
+//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [--idle-peers] [N ...] (default 100 200 400 800)
 import { loadavg } from 'node:os'
 import { PacingHistogram } from '../../src/realtime/media/index.ts'
 import type { RtpSrtpKeys } from '../../src/realtime/media/rtp/index.ts'
@@ -26,6 +29,7 @@ const rounds = ri >= 0 ? Number(args[ri + 1]) : 3
 if (!(Number.isInteger(rounds) && rounds > 0)) throw new Error('--rounds takes a whole number of rounds')
 const counts = args.filter((_, i) => (wi < 0 || (i !== wi && i !== wi + 1)) && (ri < 0 || i !== ri + 1)).map(Number).filter((n) => n > 0)
 const withSrtp = args.includes('--srtp')
+const idlePeers = args.includes('--idle-peers')
 const suite = process.env.SRTP_SUITE ?? 'AES_CM_128_HMAC_SHA1_80'
 if (!isSrtpSuite(suite)) throw new Error(`SRTP_SUITE ${suite} is not a supported suite`)
 const Ns = counts.length ? counts : [100, 200, 400, 800]
@@ -52,7 +56,7 @@ async function run(n: number, workers: number, srtp = false) {
   const shares = hosts.map((_, i) => Math.floor(n / hosts.length) + (i < n % hosts.length ? 1 : 0))
   const ours = await Promise.all(hosts.map((h, i) => h.open(shares[i]!, { min: PORTS.min + i * slice, max: PORTS.min + (i + 1) * slice - 1 })))
   const keys = srtp ? ours.flat().map(() => callKeys(suite as SrtpSuite)) : undefined
-  const peer = new JsonLinesChild(new URL('./media-peer.ts', import.meta.url).pathname)
+  const peer = new JsonLinesChild(new URL('./media-peer.ts', import.meta.url).pathname, { idle: idlePeers })
   peer.send({ cmd: 'open', targets: ours.flat(), keys: keys?.map((k) => k.peer) })
   const { ports: peerPorts } = (await peer.next()) as { ports: number[] }
   let at = 0
@@ -108,6 +112,7 @@ type Result = Awaited<ReturnType<typeof run>>
 
 console.log(`media loopback benchmark: ${WARMUP_MS / 1000} s warm-up, ${WINDOW_MS / 1000} s window per N; far ends in a second process`)
 console.log('workers 0 = every call on the main thread (the baseline); W > 0 = W threads, each its own engine and clock')
+if (idlePeers) console.log('far ends under SCHED_IDLE (--idle-peers): the peer gap column is their starvation, shown as -')
 // A short discarded run first, so JIT code and allocator pools do not count as per-call memory.
 await run(10, 0)
 await run(10, Math.max(...modes, 1))
@@ -118,7 +123,7 @@ console.log(`    N  W${media}  cpu/call  cpu total (sys)  RSS/call  send late p5
 const row = (n: number, w: number, r: Result, baseP99: number, label: string) => {
   const late = r.late.map((x) => x.toFixed(1)).join(' / ')
   console.log(
-    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(3).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${r.peerGapP99.toFixed(1).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${`${r.clockBusyP99.toFixed(1)} / ${r.clockSendP99.toFixed(1)}`.padStart(12)} ms ${r.load.toFixed(2).padStart(6)}`,
+    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(3).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${(idlePeers ? '-' : r.peerGapP99.toFixed(1)).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${`${r.clockBusyP99.toFixed(1)} / ${r.clockSendP99.toFixed(1)}`.padStart(12)} ms ${r.load.toFixed(2).padStart(6)}`,
   )
 }
 for (const n of Ns) {

@@ -5,11 +5,14 @@
 // buffer, as from the socket, so receive copies the wire packet first, as the copy path does.
 // Rounds alternate between the paths and the median is reported, so a burst of load on the
 // machine does not land on one path only.
+// Each suite runs on both cipher engines (OpenSSL's libcrypto through FFI, the default where it
+// loads, and the runtime's crypto), and on libsrtp 2 through FFI when libsrtp2-1 is installed.
 // werift-rtp (not a dependency) is measured too when it can be imported; to include it, run
 //   npm install --prefix /tmp/werift werift-rtp@0.8.9
 //   WERIFT_RTP=/tmp/werift/node_modules/werift-rtp bun run scripts/bench/srtp-transform.ts
 import { serializeRtp } from '../../src/realtime/media/rtp/index.ts'
-import { generateInlineKey, SrtpInbound, SrtpOutbound, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
+import { defaultSrtpCrypto, generateInlineKey, SrtpInbound, SrtpOutbound, type SrtpCrypto, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
+import { libsrtp, LibsrtpInbound, LibsrtpOutbound } from './libsrtp.ts'
 import { median } from './stats.ts'
 
 const PACKETS = Number(process.env.PACKETS ?? 100_000)
@@ -27,15 +30,24 @@ interface Path {
   receive(wire: Uint8Array): unknown
 }
 
-function ours(suite: SrtpSuite): Path {
+type Engine = SrtpCrypto | 'libsrtp'
+
+function contexts(suite: SrtpSuite, engine: Engine, key: string) {
+  const lib = engine === 'libsrtp' ? libsrtp() : null
+  if (lib) return { out: new LibsrtpOutbound(lib, suite, key), inb: new LibsrtpInbound(lib, suite, key) }
+  const crypto = engine as SrtpCrypto
+  return { out: new SrtpOutbound(suite, key, { crypto }), inb: new SrtpInbound(suite, key, { crypto }) }
+}
+
+function ours(suite: SrtpSuite, engine: Engine): Path {
   const calls = Array.from({ length: CALLS }, () => {
     const key = generateInlineKey(suite)
     const sendBuf = new Uint8Array(1500)
-    return { out: new SrtpOutbound(suite, key), inb: new SrtpInbound(suite, key), sendBuf, sendView: sendBuf.subarray(0, plain.length) }
+    return { ...contexts(suite, engine, key), sendBuf, sendView: sendBuf.subarray(0, plain.length) }
   })
   let call = calls[0]!
   return {
-    name: suite,
+    name: `${suite} (${engine})`,
     send: (seq) => {
       // with CALLS > 1, packet seq goes to call seq % CALLS as that call's packet seq / CALLS
       call = calls[seq % CALLS]!
@@ -99,7 +111,9 @@ function round(make: () => Path): { send: number; both: number } {
 }
 
 
-const makers: (() => Path)[] = [() => copy, ...(['AES_CM_128_HMAC_SHA1_80', 'AES_CM_128_HMAC_SHA1_32', 'AEAD_AES_128_GCM'] as const).map((s) => () => ours(s)), ...(await werift())]
+const engines: Engine[] = [...(defaultSrtpCrypto() === 'openssl' ? ['openssl' as const] : []), 'builtin', ...(libsrtp() ? ['libsrtp' as const] : [])]
+const suites = ['AES_CM_128_HMAC_SHA1_80', 'AES_CM_128_HMAC_SHA1_32', 'AEAD_AES_128_GCM'] as const
+const makers: (() => Path)[] = [() => copy, ...suites.flatMap((s) => engines.map((e) => () => ours(s, e))), ...(await werift())]
 const names = makers.map((make) => make().name)
 for (const make of makers) {
   const p = make()
