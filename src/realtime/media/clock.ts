@@ -137,25 +137,47 @@ export class MediaClock {
     this.timer = setTimeout(() => this.fire(), Math.max(0, target - this.now()))
   }
 
+  /**
+   * Sends what has fallen due, from outside the timer: the socket calls it after each datagram,
+   * so that in a burst of arrivals (a trunk sending every call's packet at one instant) a due
+   * packet waits for one datagram's handling, not for the whole burst. The work phase of those
+   * runs waits for the timer, which is already due and fires right after the burst.
+   */
+  sendDue(): void {
+    if (this.firing || !this.timer) return
+    const now = this.now()
+    const due = this.due(this.step)
+    // after a stall, the timer's catch-up decides what is skipped
+    if (due > now || now - due > this.maxCatchUp * this.tickMs) return
+    this.lateness.record(now - due)
+    this.firing = true
+    this.gatherAndSend(this.n, now)
+    this.firing = false
+  }
+
   private fire(): void {
     this.timer = undefined
     const firedAt = this.now()
     let now = firedAt
-    if (this.due(this.step) > now) return this.arm(this.step) // an early timer
-    this.lateness.record(now - this.due(this.step))
+    // runs whose packets sendDue sent before the timer came: their work is still to do
+    const sent = this.n
+    if (sent === 0 && this.due(this.step) > now) return this.arm(this.step) // an early timer
     this.firing = true
-    const behind = Math.floor((now - this.due(this.step)) / this.tickMs)
-    if (behind > this.maxCatchUp) {
-      // After a stall, skip ahead instead of bursting many ticks' worth of packets.
-      const target = this.step + Math.round(((behind - this.maxCatchUp) * this.tickMs) / this.stepMs)
-      this.skippedTicks += target - this.step
-      this.step = this.nextDue(target)
+    if (this.due(this.step) <= now) {
+      this.lateness.record(now - this.due(this.step))
+      const behind = Math.floor((now - this.due(this.step)) / this.tickMs)
+      if (behind > this.maxCatchUp) {
+        // After a stall, skip ahead instead of bursting many ticks' worth of packets.
+        const target = this.step + Math.round(((behind - this.maxCatchUp) * this.tickMs) / this.stepMs)
+        this.skippedTicks += target - this.step
+        this.step = this.nextDue(target)
+      }
     }
     // Every run due by now sends before any other work. Runs that fall due while the work goes
     // on send at once, between two calls' work, so our own receive side delays a packet by at
     // most one call's work; after `tickMs` the firing yields, so received packets get a turn.
     this.cursor = this.step
-    this.gatherAndSend(0, now)
+    this.gatherAndSend(sent, now)
     this.sendPhase.record(this.now() - firedAt)
     for (let i = 0; i < this.n; i++) {
       this.run(this.dueTasks[i]!, this.dueTasks[i]!.work, this.dueAt[i]!)

@@ -37,7 +37,7 @@ export class MediaEngine {
     private readonly config: MediaEngineConfig,
     options: { bindHost?: string } = {},
   ) {
-    this.pool = new RtpPortPool(config.RTP_PORT_MIN, config.RTP_PORT_MAX, options.bindHost ?? '0.0.0.0')
+    this.pool = new RtpPortPool(config.RTP_PORT_MIN, config.RTP_PORT_MAX, options.bindHost ?? '0.0.0.0', () => this.clock.sendDue())
     this.recordingsDir = join(config.DATA_DIR, 'recordings')
     const wanted = parseCodecList(config.MEDIA_CODECS ?? 'PCMU,PCMA,opus')
     this.codecs = wanted.filter((c) => c !== 'opus' || opusAvailable())

@@ -105,3 +105,34 @@ test("a task falling due while another task's work runs long sends right after t
   if (clock.busy.maxMs < 10 && clock.lateness.maxMs < 2) expect(inside).toBe(sendsInsideFiring.length - 1)
   else console.log(`same-firing sends not judged: a firing ran ${clock.busy.maxMs.toFixed(1)} ms, a timer was ${clock.lateness.maxMs.toFixed(1)} ms late (${inside} of ${sendsInsideFiring.length - 1} inside)`)
 })
+
+test('a send that falls due during a burst of datagrams leaves from sendDue, once, and its work waits for the timer', async () => {
+  let now = 1000
+  const clock = new MediaClock(10, 1, () => now) // one phase, steps 10 ms apart from 1000
+  const events: string[] = []
+  let worked!: () => void
+  const work = new Promise<void>((r) => (worked = r))
+  const sub = clock.subscribe({
+    send: (at) => {
+      events.push(`send ${at}`)
+      clock.sendDue() // from inside a firing it does nothing
+    },
+    work: (at) => {
+      events.push(`work ${at}`)
+      worked()
+    },
+  })
+  clock.sendDue() // the first step is due at once; the timer has not fired yet
+  clock.sendDue()
+  expect(events).toEqual(['send 1000'])
+  await work
+  expect(events).toEqual(['send 1000', 'work 1000'])
+  now = 1009.9
+  clock.sendDue()
+  expect(events.length).toBe(2)
+  now = 1010.4
+  clock.sendDue()
+  expect(events).toEqual(['send 1000', 'work 1000', 'send 1010'])
+  expect(clock.lateness.count).toBe(2)
+  sub.unsubscribe()
+})

@@ -114,3 +114,21 @@ describe('MediaEngine', () => {
     expect(() => engine(180, { MEDIA_PTIME_MS: 25 })).toThrow(RangeError)
   })
 })
+
+test("every datagram on a call's ports gives the media clock a chance to send what fell due", async () => {
+  const { e } = engine(60)
+  const ports = await e.allocatePorts()
+  let calls = 0
+  let arrived!: () => void
+  const two = new Promise<void>((r) => (arrived = r))
+  e.clock.sendDue = () => {
+    if (++calls === 2) arrived()
+  }
+  const sender = await Bun.udpSocket({ hostname: '127.0.0.1' })
+  sender.send(new Uint8Array([0x80, 0, 0, 1]), ports.port, '127.0.0.1')
+  sender.send(new Uint8Array([0x81, 0xc9, 0, 1]), ports.port + 1, '127.0.0.1')
+  await two
+  sender.close()
+  ports.release()
+  expect(calls).toBe(2)
+})

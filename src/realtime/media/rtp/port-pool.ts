@@ -16,7 +16,7 @@ export interface BoundPorts {
   release(): void
 }
 
-async function bindUdp(hostname: string, port: number, route: { fn: DatagramHandler }): Promise<UdpSocket> {
+async function bindUdp(hostname: string, port: number, route: { fn: DatagramHandler }, after: () => void): Promise<UdpSocket> {
   return Bun.udpSocket({
     hostname,
     port,
@@ -24,6 +24,7 @@ async function bindUdp(hostname: string, port: number, route: { fn: DatagramHand
     socket: {
       data(_s, data, remotePort, address) {
         route.fn(data, remotePort, address)
+        after()
       },
       // ICMP "port unreachable" from a peer that went away arrives as ECONNREFUSED; RTP over
       // UDP carries on (the peer may come back, or the call is hanging up).
@@ -44,6 +45,8 @@ export class RtpPortPool {
     min: number,
     max: number,
     readonly hostname = '0.0.0.0',
+    /** Runs after each datagram's handler: the media clock sends what fell due during a burst of them. */
+    private readonly afterDatagram: () => void = () => {},
   ) {
     this.first = min % 2 === 0 ? min : min + 1
     this.pairs = Math.floor((max - this.first + 1) / 2)
@@ -67,8 +70,8 @@ export class RtpPortPool {
       let rtp: UdpSocket | undefined
       let rtcp: UdpSocket | undefined
       try {
-        rtp = await bindUdp(this.hostname, port, rtpRoute)
-        rtcp = await bindUdp(this.hostname, port + 1, rtcpRoute)
+        rtp = await bindUdp(this.hostname, port, rtpRoute, this.afterDatagram)
+        rtcp = await bindUdp(this.hostname, port + 1, rtcpRoute, this.afterDatagram)
       } catch {
         rtp?.close()
         continue
