@@ -12,6 +12,7 @@ import { secretBoxFor } from '../platform/secrets/index.ts'
 import { type PortCheck, portErrorOf } from './startup/index.ts'
 import type { VoiceEngines } from '../realtime/voice/index.ts'
 import { userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
+import { describeSrtpCrypto } from '../realtime/srtp/index.ts'
 
 export interface RunningMedia {
   media: MediaEngine
@@ -84,7 +85,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
       recorded: (id, path) => media.uploader.finished(id, path),
       holdEngines: () => voice.hold('threads'),
     })
-    log.info({ sip }, 'SIP listening')
+    log.info({ sip, srtpCiphers: describeSrtpCrypto() }, 'SIP listening')
     const registrations = new TrunkRegistrations(db, secretBoxFor(config.DATA_DIR), ua, log, {
       syncMs: config.SIP_REGISTER_SYNC_MS,
       expiresSec: config.SIP_REGISTER_EXPIRES_SEC,

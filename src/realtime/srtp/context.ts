@@ -19,6 +19,11 @@ export function defaultSrtpCrypto(): SrtpCrypto {
   return libcrypto() ? 'openssl' : 'builtin'
 }
 
+/** For the log: whose ciphers this thread's SRTP uses, and why not libcrypto's when it cannot. */
+export function describeSrtpCrypto(): string {
+  return libcrypto() ? 'libcrypto.so.3' : `runtime crypto (libcrypto.so.3 not loaded: ${libcryptoFailure()})`
+}
+
 export interface SrtpContextOptions {
   /** `openssl` throws when libcrypto cannot be loaded; by default it is used when it can. */
   crypto?: SrtpCrypto
