@@ -4,16 +4,16 @@
 
 // `idle`: the child runs under SCHED_IDLE, so it gets a core only when the process under test does
 // not want it, as far ends on other machines would not compete with it at all.
-const spawnChild = (script: string, idle: boolean) =>
-  Bun.spawn([...(idle ? ['chrt', '--idle', '0'] : []), process.execPath, script], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
+const spawnChild = (script: string, idle: boolean, env: Record<string, string>) =>
+  Bun.spawn([...(idle ? ['chrt', '--idle', '0'] : []), process.execPath, script], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit', env: { ...process.env, ...env } })
 
 export class JsonLinesChild {
   private readonly lines: string[] = []
   private waiting: ((line: string) => void) | undefined
   readonly proc: ReturnType<typeof spawnChild>
 
-  constructor(script: string, options: { idle?: boolean } = {}) {
-    this.proc = spawnChild(script, options.idle ?? false)
+  constructor(script: string, options: { idle?: boolean; env?: Record<string, string> } = {}) {
+    this.proc = spawnChild(script, options.idle ?? false, options.env ?? {})
     void this.read()
   }
 

@@ -12,7 +12,9 @@
 // --idle-peers: the far ends run under SCHED_IDLE, taking only the CPU the calls leave, as phones
 // on other machines would (on two cores their own SRTP otherwise competes with the calls); their
 // gap figure then measures their starvation, not our pacing, and is not printed.
-//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [--idle-peers] [N ...] (default 100 200 400 800)
+// --spread-peers: each far end sends at its own phase of the 20 ms period, as independent phones
+// do; by default every far end sends at one instant, the worst case for a receiving event loop.
+//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [--idle-peers] [--spread-peers] [N ...] (default 100 200 400 800)
 import { loadavg } from 'node:os'
 import { PacingHistogram } from '../../src/realtime/media/index.ts'
 import type { RtpSrtpKeys } from '../../src/realtime/media/rtp/index.ts'
@@ -30,6 +32,7 @@ if (!(Number.isInteger(rounds) && rounds > 0)) throw new Error('--rounds takes a
 const counts = args.filter((_, i) => (wi < 0 || (i !== wi && i !== wi + 1)) && (ri < 0 || i !== ri + 1)).map(Number).filter((n) => n > 0)
 const withSrtp = args.includes('--srtp')
 const idlePeers = args.includes('--idle-peers')
+const spreadPeers = args.includes('--spread-peers')
 const suite = process.env.SRTP_SUITE ?? 'AES_CM_128_HMAC_SHA1_80'
 if (!isSrtpSuite(suite)) throw new Error(`SRTP_SUITE ${suite} is not a supported suite`)
 const Ns = counts.length ? counts : [100, 200, 400, 800]
@@ -56,7 +59,7 @@ async function run(n: number, workers: number, srtp = false) {
   const shares = hosts.map((_, i) => Math.floor(n / hosts.length) + (i < n % hosts.length ? 1 : 0))
   const ours = await Promise.all(hosts.map((h, i) => h.open(shares[i]!, { min: PORTS.min + i * slice, max: PORTS.min + (i + 1) * slice - 1 })))
   const keys = srtp ? ours.flat().map(() => callKeys(suite as SrtpSuite)) : undefined
-  const peer = new JsonLinesChild(new URL('./media-peer.ts', import.meta.url).pathname, { idle: idlePeers })
+  const peer = new JsonLinesChild(new URL('./media-peer.ts', import.meta.url).pathname, { idle: idlePeers, env: spreadPeers ? { PEER_SPREAD: '1' } : {} })
   peer.send({ cmd: 'open', targets: ours.flat(), keys: keys?.map((k) => k.peer) })
   const { ports: peerPorts } = (await peer.next()) as { ports: number[] }
   let at = 0
@@ -113,6 +116,7 @@ type Result = Awaited<ReturnType<typeof run>>
 console.log(`media loopback benchmark: ${WARMUP_MS / 1000} s warm-up, ${WINDOW_MS / 1000} s window per N; far ends in a second process`)
 console.log('workers 0 = every call on the main thread (the baseline); W > 0 = W threads, each its own engine and clock')
 if (idlePeers) console.log('far ends under SCHED_IDLE (--idle-peers): the peer gap column is their starvation, shown as -')
+console.log(spreadPeers ? 'far ends each at their own phase of the 20 ms period (--spread-peers)' : 'far ends all sending at one instant every 20 ms (the worst case; --spread-peers for independent phones)')
 // A short discarded run first, so JIT code and allocator pools do not count as per-call memory.
 await run(10, 0)
 await run(10, Math.max(...modes, 1))
