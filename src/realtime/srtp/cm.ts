@@ -24,6 +24,7 @@ function tagsEqual(tag: Uint8Array, buf: Uint8Array, at: number, length: number)
 
 /** One direction's AES-CM keystream and HMAC-SHA1: the runtime's crypto here, libcrypto's in openssl.ts. */
 export interface CmCipher {
+  readonly engine: 'openssl' | 'builtin'
   /** XORs the keystream for (ssrc, index) into buf[from, end). */
   crypt(buf: Uint8Array, from: number, end: number, ssrc: number, index: number): void
   /** HMAC-SHA1 over buf[0, end); valid until the next call. */
@@ -42,6 +43,7 @@ let counters = new Uint8Array(0)
 let view = new DataView(counters.buffer)
 
 class CmStream implements CmCipher {
+  readonly engine = 'builtin'
   readonly #ecb: Cipheriv
   readonly #salt: Uint8Array
   readonly #hmac: Bun.CryptoHasher
@@ -165,6 +167,7 @@ const builtinCm: CmCipherFactory = (keys, batch) => new CmStream(keys, batch)
 export class AesCmTransform implements PacketTransform {
   readonly rtpTagLength: number
   readonly rtcpTrailerLength: number
+  readonly engine: 'openssl' | 'builtin'
   readonly #rtcpTag: number
   readonly #rtp: CmCipher
   readonly #rtcp: CmCipher
@@ -172,6 +175,7 @@ export class AesCmTransform implements PacketTransform {
   constructor(rtp: SessionKeys, rtcp: SessionKeys, rtpTagLength: number, rtcpTagLength: number, cipher: CmCipherFactory = builtinCm) {
     this.#rtp = cipher(rtp, RTP_BATCH)
     this.#rtcp = cipher(rtcp, RTCP_BATCH)
+    this.engine = this.#rtp.engine
     this.rtpTagLength = rtpTagLength
     this.#rtcpTag = rtcpTagLength
     this.rtcpTrailerLength = SRTCP_INDEX_BYTES + rtcpTagLength

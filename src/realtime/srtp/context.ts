@@ -43,12 +43,14 @@ function createTransform(suite: SrtpSuite, inlineKey: string, crypto: SrtpCrypto
   master.key.fill(0)
   master.salt.fill(0)
   if (!lib) return aead ? new GcmTransform(rtp, rtcp) : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes)
-  const transform = aead
-    ? new GcmTransform(rtp, rtcp, (keys) => new OpenSslGcmStream(lib, keys))
-    : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes, (keys) => new OpenSslCmStream(lib, keys))
-  // libcrypto holds its own copy of each key now
-  for (const keys of [rtp, rtcp]) for (const bytes of [keys.encryption, keys.auth, keys.salt]) bytes.fill(0)
-  return transform
+  try {
+    return aead
+      ? new GcmTransform(rtp, rtcp, (keys) => new OpenSslGcmStream(lib, keys))
+      : new AesCmTransform(rtp, rtcp, rtpTagBytes, rtcpTagBytes, (keys) => new OpenSslCmStream(lib, keys))
+  } finally {
+    // libcrypto holds its own copy of each key now
+    for (const keys of [rtp, rtcp]) for (const bytes of [keys.encryption, keys.auth, keys.salt]) bytes.fill(0)
+  }
 }
 
 /** `packet` copied into `out` (or a view of it) when it has room for `length` bytes, else into a new buffer. */
@@ -76,6 +78,11 @@ export class SrtpOutbound {
   constructor(suite: SrtpSuite, inlineKey: string, options: SrtpContextOptions = {}) {
     this.suite = suite
     this.#transform = createTransform(suite, inlineKey, options.crypto)
+  }
+
+  /** Whose ciphers this context runs on. */
+  get crypto(): SrtpCrypto {
+    return this.#transform.engine
   }
 
   /** The SRTP packet for an RTP packet, written into `out` when it is large enough. */
@@ -133,6 +140,11 @@ export class SrtpInbound {
     this.suite = suite
     this.#windowSize = replayWindowSize(options.replayWindow)
     this.#transform = createTransform(suite, inlineKey, options.crypto)
+  }
+
+  /** Whose ciphers this context runs on. */
+  get crypto(): SrtpCrypto {
+    return this.#transform.engine
   }
 
   /** Packets refused because their tag did not verify. */

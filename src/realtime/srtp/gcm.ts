@@ -13,6 +13,7 @@ const SRTCP_INDEX_BYTES = 4
 
 /** One direction's AES-128-GCM: the runtime's crypto here, libcrypto's in openssl.ts. */
 export interface GcmCipher {
+  readonly engine: 'openssl' | 'builtin'
   /** Encrypts [from, end) in place with `aad` (buf[0, aad) when a number) and writes the tag at `end`. */
   seal(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): void
   /** Checks the tag at `end` and decrypts [from, end) in place; false, and `buf` untouched, when the tag is wrong. */
@@ -49,6 +50,7 @@ class GcmIv {
 }
 
 class GcmStream implements GcmCipher {
+  readonly engine = 'builtin'
   readonly #key: KeyObject
   readonly #tag = new ViewCache()
   #scratch = new Uint8Array(0)
@@ -96,6 +98,7 @@ class GcmStream implements GcmCipher {
 export class GcmTransform implements PacketTransform {
   readonly rtpTagLength = TAG
   readonly rtcpTrailerLength = TAG + SRTCP_INDEX_BYTES
+  readonly engine: 'openssl' | 'builtin'
   readonly #rtp: GcmCipher
   readonly #rtcp: GcmCipher
   readonly #rtpIv: GcmIv
@@ -105,6 +108,7 @@ export class GcmTransform implements PacketTransform {
   constructor(rtp: SessionKeys, rtcp: SessionKeys, cipher: GcmCipherFactory = (keys) => new GcmStream(keys)) {
     this.#rtp = cipher(rtp)
     this.#rtcp = cipher(rtcp)
+    this.engine = this.#rtp.engine
     this.#rtpIv = new GcmIv(rtp.salt)
     this.#rtcpIv = new GcmIv(rtcp.salt)
   }

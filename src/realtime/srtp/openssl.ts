@@ -3,7 +3,8 @@
 // per packet: the runtime's crypto (cm.ts, gcm.ts) allocates a cipher or hasher copy and a
 // result buffer per packet, and on a busy media thread that allocation, not the cipher, is what
 // costs (BENCHMARKS.md, SRTP). libsrtp itself measured slower here: Debian builds it on NSS.
-// Every call checks its range against the buffer first: a pointer is past any bounds check.
+// Every call checks its range (and key and IV lengths) first: a pointer is past any bounds
+// check. A failed libcrypto call throws: a packet is never left half sealed or sent in clear.
 import { dlopen, FFIType, ptr, type Pointer } from 'bun:ffi'
 import type { SessionKeys } from './keys.ts'
 
@@ -63,12 +64,21 @@ function cipherContext(owner: object, lib: LibCrypto): Pointer {
   return ctx
 }
 
+function ok(status: number, what: string): void {
+  if (status !== 1) throw new Error(`libcrypto ${what} failed`)
+}
+
+function lengthIs(bytes: Uint8Array, length: number, what: string): void {
+  if (bytes.length !== length) throw new RangeError(`${what} is ${bytes.length} bytes, not ${length}`)
+}
+
 function inRange(buf: Uint8Array, from: number, end: number, extra: number): void {
   if (!(from >= 0 && from <= end && end + extra <= buf.length)) throw new RangeError(`SRTP range [${from}, ${end}) + ${extra} is outside a ${buf.length}-byte buffer`)
 }
 
 /** AES-128 in counter mode and HMAC-SHA1 from precomputed pad states: the cm.ts CmCipher shape. */
 export class OpenSslCmStream {
+  readonly engine = 'openssl'
   readonly #lib: LibCrypto
   readonly #ctx: Pointer
   readonly #salt: Uint8Array
@@ -81,16 +91,18 @@ export class OpenSslCmStream {
   readonly #roc = new Uint8Array(4)
 
   constructor(lib: LibCrypto, keys: SessionKeys) {
+    lengthIs(keys.encryption, 16, 'the AES-CM session key')
+    lengthIs(keys.salt, 14, 'the AES-CM session salt')
     this.#lib = lib
     this.#ctx = cipherContext(this, lib)
-    if (lib.EVP_EncryptInit_ex(this.#ctx, lib.EVP_aes_128_ctr(), null, keys.encryption, null) !== 1) throw new Error('AES-128-CTR key setup failed')
+    ok(lib.EVP_EncryptInit_ex(this.#ctx, lib.EVP_aes_128_ctr(), null, keys.encryption, null), 'AES-128-CTR key setup')
     this.#salt = keys.salt.slice()
     const pad = new Uint8Array(64)
     for (const [state, byte] of [[this.#inner, 0x36], [this.#outer, 0x5c]] as const) {
       pad.fill(byte)
       for (let i = 0; i < keys.auth.length; i++) pad[i]! ^= keys.auth[i]!
-      lib.SHA1_Init(state)
-      lib.SHA1_Update(state, pad, 64)
+      ok(lib.SHA1_Init(state), 'SHA1_Init')
+      ok(lib.SHA1_Update(state, pad, 64), 'SHA1_Update')
     }
     pad.fill(0)
   }
@@ -114,8 +126,8 @@ export class OpenSslCmStream {
     iv[13]! ^= index & 0xff
     const lib = this.#lib
     const at = ptr(buf, from)
-    lib.EVP_EncryptInit_ex(this.#ctx, null, null, null, iv)
-    lib.EVP_EncryptUpdate(this.#ctx, at, this.#outLength, at, end - from)
+    ok(lib.EVP_EncryptInit_ex(this.#ctx, null, null, null, iv), 'AES-CTR IV')
+    ok(lib.EVP_EncryptUpdate(this.#ctx, at, this.#outLength, at, end - from), 'AES-CTR')
   }
 
   /** HMAC-SHA1 over buf[0, end); valid until the next call. */
@@ -130,19 +142,19 @@ export class OpenSslCmStream {
     const work = this.#work
     const digest = this.#digest
     work.set(this.#inner)
-    lib.SHA1_Update(work, buf, end)
+    ok(lib.SHA1_Update(work, buf, end), 'SHA1_Update')
     if (roc >= 0) {
       const r = this.#roc
       r[0] = roc >>> 24
       r[1] = (roc >>> 16) & 0xff
       r[2] = (roc >>> 8) & 0xff
       r[3] = roc & 0xff
-      lib.SHA1_Update(work, r, 4)
+      ok(lib.SHA1_Update(work, r, 4), 'SHA1_Update')
     }
-    lib.SHA1_Final(digest, work)
+    ok(lib.SHA1_Final(digest, work), 'SHA1_Final')
     work.set(this.#outer)
-    lib.SHA1_Update(work, digest, 20)
-    lib.SHA1_Final(digest, work)
+    ok(lib.SHA1_Update(work, digest, 20), 'SHA1_Update')
+    ok(lib.SHA1_Final(digest, work), 'SHA1_Final')
     return digest
   }
 
@@ -154,6 +166,7 @@ export class OpenSslCmStream {
 
 /** AES-128-GCM with a 16-byte tag: the gcm.ts GcmCipher shape. */
 export class OpenSslGcmStream {
+  readonly engine = 'openssl'
   readonly #lib: LibCrypto
   readonly #seal: Pointer
   readonly #open: Pointer
@@ -161,46 +174,49 @@ export class OpenSslGcmStream {
   #kept = new Uint8Array(0)
 
   constructor(lib: LibCrypto, keys: SessionKeys) {
+    lengthIs(keys.encryption, 16, 'the AES-GCM session key')
     this.#lib = lib
     this.#seal = cipherContext(this, lib)
     this.#open = cipherContext(this, lib)
     const gcm = lib.EVP_aes_128_gcm()
-    if (lib.EVP_EncryptInit_ex(this.#seal, gcm, null, keys.encryption, null) !== 1 || lib.EVP_DecryptInit_ex(this.#open, gcm, null, keys.encryption, null) !== 1) {
-      throw new Error('AES-128-GCM key setup failed')
-    }
+    ok(lib.EVP_EncryptInit_ex(this.#seal, gcm, null, keys.encryption, null), 'AES-128-GCM key setup')
+    ok(lib.EVP_DecryptInit_ex(this.#open, gcm, null, keys.encryption, null), 'AES-128-GCM key setup')
   }
 
   /** Encrypts buf[from, end) in place with `aad` (buf[0, aad) when a number) and writes the tag at `end`. */
   seal(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): void {
     inRange(buf, from, end, GCM_TAG)
     if (typeof aad === 'number') inRange(buf, 0, aad, 0)
+    lengthIs(iv, 12, 'an AES-GCM IV')
     const lib = this.#lib
     const ctx = this.#seal
     const out = this.#outLength
-    lib.EVP_EncryptInit_ex(ctx, null, null, null, iv)
-    lib.EVP_EncryptUpdate(ctx, null, out, typeof aad === 'number' ? buf : aad, typeof aad === 'number' ? aad : aad.length)
+    ok(lib.EVP_EncryptInit_ex(ctx, null, null, null, iv), 'AES-GCM IV')
+    ok(lib.EVP_EncryptUpdate(ctx, null, out, typeof aad === 'number' ? buf : aad, typeof aad === 'number' ? aad : aad.length), 'AES-GCM AAD')
     const at = ptr(buf, from)
-    if (end > from) lib.EVP_EncryptUpdate(ctx, at, out, at, end - from)
-    lib.EVP_EncryptFinal_ex(ctx, ptr(buf, end), out)
-    lib.EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, GCM_TAG, ptr(buf, end))
+    if (end > from) ok(lib.EVP_EncryptUpdate(ctx, at, out, at, end - from), 'AES-GCM')
+    ok(lib.EVP_EncryptFinal_ex(ctx, ptr(buf, end), out), 'AES-GCM final')
+    ok(lib.EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, GCM_TAG, ptr(buf, end)), 'AES-GCM tag')
   }
 
   /** Checks the tag at `end` and decrypts buf[from, end) in place; false, and `buf` as it came, when the tag is wrong. */
   open(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): boolean {
     inRange(buf, from, end, GCM_TAG)
     if (typeof aad === 'number') inRange(buf, 0, aad, 0)
+    lengthIs(iv, 12, 'an AES-GCM IV')
     if (this.#kept.length < buf.length) this.#kept = new Uint8Array(Math.max(buf.length, 256))
     this.#kept.set(buf)
     const lib = this.#lib
     const ctx = this.#open
     const out = this.#outLength
-    lib.EVP_DecryptInit_ex(ctx, null, null, null, iv)
-    lib.EVP_DecryptUpdate(ctx, null, out, typeof aad === 'number' ? buf : aad, typeof aad === 'number' ? aad : aad.length)
-    const at = ptr(buf, from)
-    if (end > from) lib.EVP_DecryptUpdate(ctx, at, out, at, end - from)
-    lib.EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, GCM_TAG, ptr(buf, end))
-    if (lib.EVP_DecryptFinal_ex(ctx, ptr(buf, end), out) === 1) return true
-    buf.set(this.#kept.subarray(0, buf.length))
-    return false
+    // any step failing is a refusal, and the packet is given back as it came
+    const opened =
+      lib.EVP_DecryptInit_ex(ctx, null, null, null, iv) === 1 &&
+      lib.EVP_DecryptUpdate(ctx, null, out, typeof aad === 'number' ? buf : aad, typeof aad === 'number' ? aad : aad.length) === 1 &&
+      (end === from || lib.EVP_DecryptUpdate(ctx, ptr(buf, from), out, ptr(buf, from), end - from) === 1) &&
+      lib.EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, GCM_TAG, ptr(buf, end)) === 1 &&
+      lib.EVP_DecryptFinal_ex(ctx, ptr(buf, end), out) === 1
+    if (!opened) buf.set(this.#kept.subarray(0, buf.length))
+    return opened
   }
 }

@@ -3,6 +3,8 @@
 // Every method works in place on a buffer with room for the trailer.
 
 export interface PacketTransform {
+  /** Whose ciphers seal and open: libcrypto's (openssl.ts) or the runtime's. */
+  readonly engine: 'openssl' | 'builtin'
   readonly rtpTagLength: number
   /** Bytes SRTCP adds after the RTCP packet: the E flag and index word and the tag. */
   readonly rtcpTrailerLength: number

@@ -3,6 +3,8 @@
 import { describe, expect, test } from 'bun:test'
 import { defaultSrtpCrypto, generateInlineKey, SRTP_SUITES, SrtpInbound, SrtpOutbound, type SrtpCrypto, type SrtpSuite } from '../../../src/realtime/srtp/index.ts'
 import { libcrypto, OpenSslCmStream, OpenSslGcmStream } from '../../../src/realtime/srtp/openssl.ts'
+import { AesCmTransform } from '../../../src/realtime/srtp/cm.ts'
+import { GcmTransform } from '../../../src/realtime/srtp/gcm.ts'
 import { serializeRtp } from '../../../src/realtime/media/rtp/index.ts'
 
 const SUITES = Object.keys(SRTP_SUITES) as SrtpSuite[]
@@ -21,9 +23,54 @@ function bytes(r: Uint8Array | string): Uint8Array {
 
 const keys = () => ({ encryption: crypto.getRandomValues(new Uint8Array(16)), salt: crypto.getRandomValues(new Uint8Array(14)), auth: crypto.getRandomValues(new Uint8Array(20)) })
 
-test('libcrypto is the default engine where it loads', () => {
+test('libcrypto is the default engine where it loads, and a context runs on the engine it was given', () => {
   expect(libcrypto()).not.toBeNull()
   expect(defaultSrtpCrypto()).toBe('openssl')
+  for (const suite of SUITES) {
+    const key = generateInlineKey(suite)
+    expect(new SrtpOutbound(suite, key).crypto).toBe('openssl')
+    expect(new SrtpInbound(suite, key).crypto).toBe('openssl')
+    for (const crypto of ['openssl', 'builtin'] as const) {
+      expect(new SrtpOutbound(suite, key, { crypto }).crypto).toBe(crypto)
+      expect(new SrtpInbound(suite, key, { crypto }).crypto).toBe(crypto)
+    }
+  }
+})
+
+describe('indices past 2^32 (a rollover counter of 65536 and more) go into the IV on both engines alike', () => {
+  const rtpAt = (index: number, tag: number) => {
+    const buf = new Uint8Array(172 + tag)
+    buf.set(rtp(index & 0xffff))
+    return buf
+  }
+
+  test('AES-CM', () => {
+    const k = keys()
+    const [ours, theirs] = [new AesCmTransform(k, k, 10, 10, (x) => new OpenSslCmStream(libcrypto()!, x)), new AesCmTransform(k, k, 10, 10)]
+    const high = 2 ** 40 + 5
+    const [a, b, low] = [rtpAt(high, 10), rtpAt(high, 10), rtpAt(5, 10)]
+    ours.sealRtp(a, 12, 172, 0xcafe, high)
+    theirs.sealRtp(b, 12, 172, 0xcafe, high)
+    ours.sealRtp(low, 12, 172, 0xcafe, 5)
+    expect(toHex(a)).toBe(toHex(b))
+    expect(toHex(a.subarray(12, 172))).not.toBe(toHex(low.subarray(12, 172)))
+    expect(ours.openRtp(b, 12, 172, 0xcafe, high)).toBe(true)
+    expect(toHex(b.subarray(0, 172))).toBe(toHex(rtp(5)))
+  })
+
+  test('AES-GCM', () => {
+    const k = { ...keys(), salt: crypto.getRandomValues(new Uint8Array(12)), auth: new Uint8Array(0) }
+    const [ours, theirs] = [new GcmTransform(k, k, (x) => new OpenSslGcmStream(libcrypto()!, x)), new GcmTransform(k, k)]
+    const high = 2 ** 40 + 5
+    const [a, b, low] = [rtpAt(high, 16), rtpAt(high, 16), rtpAt(5, 16)]
+    ours.sealRtp(a, 12, 172, 0xcafe, high)
+    theirs.sealRtp(b, 12, 172, 0xcafe, high)
+    ours.sealRtp(low, 12, 172, 0xcafe, 5)
+    expect(toHex(a)).toBe(toHex(b))
+    expect(toHex(a.subarray(12, 172))).not.toBe(toHex(low.subarray(12, 172)))
+    expect(ours.openRtp(b, 12, 172, 0xcafe, high)).toBe(true)
+    expect(toHex(b.subarray(0, 172))).toBe(toHex(rtp(5)))
+  })
 })
 
 describe.each(SUITES)('%s', (suite) => {
@@ -64,8 +111,18 @@ describe.each(SUITES)('%s', (suite) => {
   })
 })
 
-describe('ranges outside the buffer are refused before any native call', () => {
+describe('ranges outside the buffer, and keys or IVs of the wrong length, are refused before any native call', () => {
   const lib = () => libcrypto()!
+
+  test('a session key or salt of the wrong length, or a GCM IV that is not 12 bytes, throws', () => {
+    expect(() => new OpenSslCmStream(lib(), { ...keys(), encryption: new Uint8Array(15) })).toThrow(RangeError)
+    expect(() => new OpenSslCmStream(lib(), { ...keys(), salt: new Uint8Array(12) })).toThrow(RangeError)
+    expect(() => new OpenSslGcmStream(lib(), { ...keys(), encryption: new Uint8Array(0) })).toThrow(RangeError)
+    const gcm = new OpenSslGcmStream(lib(), keys())
+    const buf = new Uint8Array(64)
+    expect(() => gcm.seal(buf, 12, 40, new Uint8Array(16), 12)).toThrow(RangeError)
+    expect(() => gcm.open(buf, 12, 40, new Uint8Array(8), 12)).toThrow(RangeError)
+  })
 
   test('AES-CM: a keystream or tag past the end throws and leaves the bytes alone', () => {
     const stream = new OpenSslCmStream(lib(), keys())

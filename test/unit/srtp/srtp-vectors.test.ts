@@ -61,6 +61,23 @@ describe("libsrtp's srtp_driver.c reference packets, from the master key", () =>
   const rtcp = hex(`81c8000bcafebabe ${'ab'.repeat(16)}`)
 
   for (const { suite, key, srtp, srtcp } of cases) {
+    test(`${suite}, libcrypto's ciphers under the framing directly: RTP seals to the reference bytes and opens back`, () => {
+      const master = { key: hex(key).subarray(0, 16), salt: hex(key).subarray(16) }
+      const [rtpKeys, rtcpKeys] = [deriveSessionKeys(suite, master, 'rtp'), deriveSessionKeys(suite, master, 'rtcp')]
+      const lib = libcrypto()!
+      const transform =
+        suite === 'AEAD_AES_128_GCM'
+          ? new GcmTransform(rtpKeys, rtcpKeys, (k) => new OpenSslGcmStream(lib, k))
+          : new AesCmTransform(rtpKeys, rtcpKeys, 10, 10, (k) => new OpenSslCmStream(lib, k))
+      expect(transform.engine).toBe('openssl')
+      const buf = new Uint8Array(hex(srtp).length)
+      buf.set(rtp)
+      transform.sealRtp(buf, 12, rtp.length, 0xcafebabe, 0x1234)
+      expect(toHex(buf)).toBe(toHex(hex(srtp)))
+      expect(transform.openRtp(buf, 12, rtp.length, 0xcafebabe, 0x1234)).toBe(true)
+      expect(toHex(buf.subarray(0, rtp.length))).toBe(toHex(rtp))
+    })
+
     for (const crypto of ENGINES) {
       test(`${suite} on ${crypto}: RTP protects to the reference bytes and unprotects back`, () => {
         expect(toHex(new SrtpOutbound(suite, inline(key), { crypto }).protectRtp(rtp))).toBe(toHex(hex(srtp)))

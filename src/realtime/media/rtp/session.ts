@@ -284,7 +284,13 @@ export class RtpSession {
     // Only a packet that authenticates may latch: a spoofed source must not steal the stream.
     let length = data.length
     if (this.srtp) {
-      length = this.unprotect(this.srtp, data, isRtcp)
+      try {
+        length = this.unprotect(this.srtp, data, isRtcp)
+      } catch {
+        // a failing cipher call (libcrypto out of memory): the datagram is dropped, never thrown into the socket
+        this.srtpRefused.malformed++
+        return
+      }
       if (length < 0) return
     }
     this.latch(address, port, isRtcp)
