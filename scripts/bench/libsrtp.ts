@@ -3,7 +3,7 @@
 // runtime's crypto and allocates per packet. Same shape and refusals as SrtpOutbound/SrtpInbound.
 // libsrtp keeps the indices, rollover counters and replay windows; each context here owns one
 // libsrtp session (a template stream per direction, streams made per SSRC as packets arrive).
-import { dlopen, FFIType, type Pointer } from 'bun:ffi'
+import { dlopen, FFIType, ptr as addressOf, type Pointer } from 'bun:ffi'
 import { decodeInlineKey, SRTP_SUITES, type SrtpSuite } from '../../src/realtime/srtp/keys.ts'
 import { replayWindowSize } from '../../src/realtime/srtp/replay.ts'
 import { rtpHeaderLength } from '../../src/realtime/srtp/transform.ts'
@@ -45,7 +45,6 @@ const STATUS_REPLAY_OLD = 10
 const RTCP_HEADER = 8
 
 let library: Library | null | undefined
-let loadError = ''
 
 /** libsrtp's functions, loaded and initialised once per thread; null when the library is not installed. */
 export function libsrtp(): Library | null {
@@ -56,16 +55,10 @@ export function libsrtp(): Library | null {
     const status = lib.srtp_init()
     if (status !== 0) throw new Error(`srtp_init failed with status ${status}`)
     library = lib
-  } catch (err) {
-    loadError = err instanceof Error ? err.message : String(err)
+  } catch {
     library = null
   }
   return library
-}
-
-/** Why libsrtp could not be used, once libsrtp() returned null. */
-export function libsrtpUnavailableReason(): string {
-  return loadError
 }
 
 const sessions = new FinalizationRegistry<{ lib: Library; session: Pointer }>(({ lib, session }) => lib.srtp_dealloc(session))
@@ -99,7 +92,7 @@ class Session {
     }
     const out = new BigUint64Array(1)
     try {
-      view.setBigUint64(AT_KEY, BigInt(keyAddress(key)), true)
+      view.setBigUint64(AT_KEY, BigInt(addressOf(key)), true)
       view.setBigUint64(AT_WINDOW, BigInt(window), true)
       view.setInt32(AT_ALLOW_REPEAT_TX, 1, true)
       const status = lib.srtp_create(out, policy)
@@ -122,9 +115,6 @@ class Session {
     this.#session = null
   }
 }
-
-import { ptr as addressOf } from 'bun:ffi'
-const keyAddress = (key: Uint8Array) => addressOf(key)
 
 /** `packet` in `out` (or a new buffer) with room for `room` bytes. */
 function workBuffer(packet: Uint8Array, room: number, out: Uint8Array | undefined): Uint8Array {

@@ -7,12 +7,9 @@ import { GcmTransform } from './gcm.ts'
 import { decodeInlineKey, deriveSessionKeys, SRTP_SUITES, type SrtpSuite } from './keys.ts'
 import { libcrypto, libcryptoFailure, OpenSslCmStream, OpenSslGcmStream } from './openssl.ts'
 import { estimateIndex, ReplayWindow, replayWindowSize } from './replay.ts'
-import { readUint32, rtpHeaderLength, ViewCache, type PacketTransform } from './transform.ts'
+import { readUint32, rtpHeaderLength, ViewCache, type PacketTransform, type SrtpCrypto } from './transform.ts'
 
 export type SrtpRefusal = 'malformed' | 'auth' | 'replay'
-
-/** Whose ciphers seal and open: OpenSSL's libcrypto through FFI, or the runtime's crypto module. */
-export type SrtpCrypto = 'openssl' | 'builtin'
 
 /** What a context uses when not told: libcrypto when this thread can load it. */
 export function defaultSrtpCrypto(): SrtpCrypto {

@@ -1,19 +1,19 @@
 // AEAD_AES_128_GCM (RFC 7714): a 16-byte tag, the RTP header as associated data (section 8),
 // and for SRTCP the header and SSRC plus the E flag and index word as associated data, with the
 // tag before that word (section 9). The cipher is libcrypto's (openssl.ts) where it loads, else
-// GcmStream below on the runtime's crypto, whose GCM ciphers take their IV at creation, so each packet
-// has its own; creating it from a KeyObject and with the default 16-byte tag is the cheapest
-// form (0.36 against 0.45 us with a raw key and authTagLength).
+// GcmStream below on the runtime's crypto, whose GCM ciphers take their IV at creation, so each
+// packet has its own; creating it from a KeyObject and with the default 16-byte tag is the
+// cheapest form (0.36 against 0.45 us with a raw key and authTagLength).
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto'
 import type { SessionKeys } from './keys.ts'
-import { ViewCache, writeUint32, type PacketTransform } from './transform.ts'
+import { ViewCache, writeUint32, type PacketTransform, type SrtpCrypto } from './transform.ts'
 
 const TAG = 16
 const SRTCP_INDEX_BYTES = 4
 
 /** One direction's AES-128-GCM: the runtime's crypto here, libcrypto's in openssl.ts. */
 export interface GcmCipher {
-  readonly engine: 'openssl' | 'builtin'
+  readonly engine: SrtpCrypto
   /** Encrypts [from, end) in place with `aad` (buf[0, aad) when a number) and writes the tag at `end`. */
   seal(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): void
   /** Checks the tag at `end` and decrypts [from, end) in place; false, and `buf` untouched, when the tag is wrong. */
@@ -98,7 +98,7 @@ class GcmStream implements GcmCipher {
 export class GcmTransform implements PacketTransform {
   readonly rtpTagLength = TAG
   readonly rtcpTrailerLength = TAG + SRTCP_INDEX_BYTES
-  readonly engine: 'openssl' | 'builtin'
+  readonly engine: SrtpCrypto
   readonly #rtp: GcmCipher
   readonly #rtcp: GcmCipher
   readonly #rtpIv: GcmIv

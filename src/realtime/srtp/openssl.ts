@@ -164,6 +164,13 @@ export class OpenSslCmStream {
   }
 }
 
+/** The bounds of a GCM seal or open: the data and its tag, associated data in the buffer, a 12-byte IV. */
+function checkGcm(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): void {
+  inRange(buf, from, end, GCM_TAG)
+  if (typeof aad === 'number') inRange(buf, 0, aad, 0)
+  lengthIs(iv, 12, 'an AES-GCM IV')
+}
+
 /** AES-128-GCM with a 16-byte tag: the gcm.ts GcmCipher shape. */
 export class OpenSslGcmStream {
   readonly engine = 'openssl'
@@ -185,9 +192,7 @@ export class OpenSslGcmStream {
 
   /** Encrypts buf[from, end) in place with `aad` (buf[0, aad) when a number) and writes the tag at `end`. */
   seal(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): void {
-    inRange(buf, from, end, GCM_TAG)
-    if (typeof aad === 'number') inRange(buf, 0, aad, 0)
-    lengthIs(iv, 12, 'an AES-GCM IV')
+    checkGcm(buf, from, end, iv, aad)
     const lib = this.#lib
     const ctx = this.#seal
     const out = this.#outLength
@@ -201,9 +206,7 @@ export class OpenSslGcmStream {
 
   /** Checks the tag at `end` and decrypts buf[from, end) in place; false, and `buf` as it came, when the tag is wrong. */
   open(buf: Uint8Array, from: number, end: number, iv: Uint8Array, aad: Uint8Array | number): boolean {
-    inRange(buf, from, end, GCM_TAG)
-    if (typeof aad === 'number') inRange(buf, 0, aad, 0)
-    lengthIs(iv, 12, 'an AES-GCM IV')
+    checkGcm(buf, from, end, iv, aad)
     if (this.#kept.length < buf.length) this.#kept = new Uint8Array(Math.max(buf.length, 256))
     this.#kept.set(buf)
     const lib = this.#lib

@@ -2,9 +2,11 @@
 // the contexts (context.ts) keep the indices and replay state, a transform only seals and opens.
 // Every method works in place on a buffer with room for the trailer.
 
+/** Whose ciphers seal and open: OpenSSL's libcrypto through FFI (openssl.ts), or the runtime's crypto module. */
+export type SrtpCrypto = 'openssl' | 'builtin'
+
 export interface PacketTransform {
-  /** Whose ciphers seal and open: libcrypto's (openssl.ts) or the runtime's. */
-  readonly engine: 'openssl' | 'builtin'
+  readonly engine: SrtpCrypto
   readonly rtpTagLength: number
   /** Bytes SRTCP adds after the RTCP packet: the E flag and index word and the tag. */
   readonly rtcpTrailerLength: number
