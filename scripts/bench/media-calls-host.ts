@@ -98,6 +98,11 @@ export class WorkerCallsHost {
   private readonly listening = new Promise((resolve) => this.waiting.set(0, resolve))
 
   constructor() {
+    // a worker that fails to load would leave every question unanswered: stop the run instead
+    this.worker.onerror = (ev) => {
+      console.error(`media-calls-host worker failed: ${ev.message}`)
+      process.exit(1)
+    }
     this.worker.onmessage = (ev: MessageEvent<{ id: number; value: unknown }>) => {
       this.waiting.get(ev.data.id)?.(ev.data.value)
       this.waiting.delete(ev.data.id)

@@ -14,13 +14,17 @@
 // gap figure then measures their starvation, not our pacing, and is not printed.
 // --spread-peers: each far end sends at its own phase of the 20 ms period, as independent phones
 // do; by default every far end sends at one instant, the worst case for a receiving event loop.
-//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [--idle-peers] [--spread-peers] [N ...] (default 100 200 400 800)
+// --prebuilt-peers: the far ends build (and seal) their packets before the start and open what
+// came back after the stop, so during the window they cost the same with SRTP as without: their
+// own SRTP is work phones on other machines would do, not a share of this machine's cores.
+//   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [--idle-peers] [--spread-peers] [--prebuilt-peers] [N ...] (default 100 200 400 800)
 import { loadavg } from 'node:os'
 import { PacingHistogram } from '../../src/realtime/media/index.ts'
 import type { RtpSrtpKeys } from '../../src/realtime/media/rtp/index.ts'
 import { generateInlineKey, isSrtpSuite, type SrtpSuite } from '../../src/realtime/srtp/index.ts'
 import { CallsHost, WorkerCallsHost } from './media-calls-host.ts'
 import { JsonLinesChild } from './json-lines-child.ts'
+import { runQueueWait, threadTimes } from './schedstat.ts'
 import { median } from './stats.ts'
 
 const args = process.argv.slice(2)
@@ -33,6 +37,7 @@ const counts = args.filter((_, i) => (wi < 0 || (i !== wi && i !== wi + 1)) && (
 const withSrtp = args.includes('--srtp')
 const idlePeers = args.includes('--idle-peers')
 const spreadPeers = args.includes('--spread-peers')
+const prebuilt = args.includes('--prebuilt-peers')
 const suite = process.env.SRTP_SUITE ?? 'AES_CM_128_HMAC_SHA1_80'
 if (!isSrtpSuite(suite)) throw new Error(`SRTP_SUITE ${suite} is not a supported suite`)
 const Ns = counts.length ? counts : [100, 200, 400, 800]
@@ -60,7 +65,7 @@ async function run(n: number, workers: number, srtp = false) {
   const ours = await Promise.all(hosts.map((h, i) => h.open(shares[i]!, { min: PORTS.min + i * slice, max: PORTS.min + (i + 1) * slice - 1 })))
   const keys = srtp ? ours.flat().map(() => callKeys(suite as SrtpSuite)) : undefined
   const peer = new JsonLinesChild(new URL('./media-peer.ts', import.meta.url).pathname, { idle: idlePeers, env: spreadPeers ? { PEER_SPREAD: '1' } : {} })
-  peer.send({ cmd: 'open', targets: ours.flat(), keys: keys?.map((k) => k.peer) })
+  peer.send({ cmd: 'open', targets: ours.flat(), keys: keys?.map((k) => k.peer), seconds: prebuilt ? (WARMUP_MS + WINDOW_MS) / 1000 + 5 : 0 })
   const { ports: peerPorts } = (await peer.next()) as { ports: number[] }
   let at = 0
   await Promise.all(
@@ -75,10 +80,12 @@ async function run(n: number, workers: number, srtp = false) {
   await Promise.all(hosts.map((h) => h.reset()))
   peer.send({ cmd: 'reset' })
   const cpu0 = process.cpuUsage()
+  const sched0 = threadTimes()
   const t0 = performance.now()
   await wait(WINDOW_MS)
   const cpu = process.cpuUsage(cpu0)
   const wallMs = performance.now() - t0
+  const runq = runQueueWait(sched0, wallMs)
   const rssDuring = process.memoryUsage().rss
   const figures = await Promise.all(hosts.map((h) => h.figures()))
   const pacing = new PacingHistogram()
@@ -87,7 +94,7 @@ async function run(n: number, workers: number, srtp = false) {
   const lost = figures.reduce((s, f) => s + f.lost, 0)
   const srtpRefused = figures.reduce((s, f) => s + f.srtpRefused, 0)
   peer.send({ cmd: 'stop' })
-  const far = (await peer.next()) as { gapDeviationP99Ms: number; refused: number; received: number }
+  const far = (await peer.next()) as { gapDeviationP99Ms: number; refused: number; received: number; cpuPct: number }
   await peer.proc.exited
   await Promise.all(hosts.map((h) => h.stop()))
   const cpuMs = (cpu.user + cpu.system) / 1000
@@ -108,6 +115,10 @@ async function run(n: number, workers: number, srtp = false) {
     srtpRefused,
     peerRefused: far.refused,
     peerReceived: far.received,
+    /** ms per second the busiest thread, and all threads together, waited for a core. */
+    runq,
+    /** The far ends' process, over the window. */
+    farCpuPct: far.cpuPct,
   }
 }
 
@@ -116,6 +127,7 @@ type Result = Awaited<ReturnType<typeof run>>
 console.log(`media loopback benchmark: ${WARMUP_MS / 1000} s warm-up, ${WINDOW_MS / 1000} s window per N; far ends in a second process`)
 console.log('workers 0 = every call on the main thread (the baseline); W > 0 = W threads, each its own engine and clock')
 if (idlePeers) console.log('far ends under SCHED_IDLE (--idle-peers): the peer gap column is their starvation, shown as -')
+if (prebuilt) console.log('far ends send packets built before the start and open what came back after the stop (--prebuilt-peers)')
 console.log(spreadPeers ? 'far ends each at their own phase of the 20 ms period (--spread-peers)' : 'far ends all sending at one instant every 20 ms (the worst case; --spread-peers for independent phones)')
 // A short discarded run first, so JIT code and allocator pools do not count as per-call memory.
 await run(10, 0)
@@ -123,11 +135,11 @@ await run(10, Math.max(...modes, 1))
 if (withSrtp) await run(10, 0, true)
 if (withSrtp) console.log(`SRTP rows: ${suite}, SDES keys per call; ${rounds} rounds per N and W of an RTP and an SRTP run, in alternating order`)
 const media = withSrtp ? ' media' : ''
-console.log(`    N  W${media}  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  p99 vs W=0  peer gap p99  lost+late  clock late p99  busy / send p99  load1`)
+console.log(`    N  W${media}  cpu/call  cpu total (sys)  RSS/call  send late p50/p99/max (ms)  p99 vs W=0  peer gap p99  lost+late  clock late p99  busy / send p99  load1  runq wait busiest/all (ms/s)  far-end cpu`)
 const row = (n: number, w: number, r: Result, baseP99: number, label: string) => {
   const late = r.late.map((x) => x.toFixed(1)).join(' / ')
   console.log(
-    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(3).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${(idlePeers ? '-' : r.peerGapP99.toFixed(1)).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${`${r.clockBusyP99.toFixed(1)} / ${r.clockSendP99.toFixed(1)}`.padStart(12)} ms ${r.load.toFixed(2).padStart(6)}`,
+    `${String(n).padStart(5)} ${String(w).padStart(2)}${label} ${r.cpuPerCallPct.toFixed(3).padStart(8)}% ${r.totalCpuPct.toFixed(0).padStart(9)}% (${r.sysPct.toFixed(0).padStart(2)}%) ${r.rssPerCallKiB.toFixed(0).padStart(6)} KiB ${late.padStart(27)} ${(baseP99 ? r.late[1]! / baseP99 : 1).toFixed(2).padStart(10)} ${(idlePeers ? '-' : r.peerGapP99.toFixed(1)).padStart(10)} ms ${r.lossPct.toFixed(2).padStart(9)}% ${r.clockLateP99.toFixed(1).padStart(11)} ms ${`${r.clockBusyP99.toFixed(1)} / ${r.clockSendP99.toFixed(1)}`.padStart(12)} ms ${r.load.toFixed(2).padStart(6)} ${`${r.runq.busiestMsPerS.toFixed(0)} / ${r.runq.allMsPerS.toFixed(0)}`.padStart(14)} ${r.farCpuPct.toFixed(0).padStart(18)}%`,
   )
 }
 for (const n of Ns) {
