@@ -16,4 +16,4 @@ export {
 } from './rtcp.ts'
 export { ReceiveStats, roundTripMs, ntpFromUnixMs, ntpMiddle32 } from './stats.ts'
 export { RtpPortPool, PortPoolExhaustedError, type BoundPorts, type DatagramHandler, type UdpSocket } from './port-pool.ts'
-export { RtpSession, type RemoteEndpoint, type RtpSessionOptions, type RtpSessionStats, type RtpSrtpKeys, type RtpSrtpStats } from './session.ts'
+export { RtpSession, rtcpReportDelay, type RemoteEndpoint, type RtpSessionOptions, type RtpSessionStats, type RtpSrtpKeys, type RtpSrtpStats } from './session.ts'

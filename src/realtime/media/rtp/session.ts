@@ -101,6 +101,15 @@ interface SrtpState {
 
 const randomU32 = () => crypto.getRandomValues(new Uint32Array(1))[0]!
 
+/**
+ * The wait before the next RTCP report (RFC 3550 6.3.1): the nominal interval times a uniform
+ * draw from [0.5, 1.5], so sessions started together (a campaign's burst, a trunk failing over)
+ * do not report in step; the first waits half the nominal interval (6.2).
+ */
+export function rtcpReportDelay(nominalMs: number, first: boolean, random: () => number = Math.random): number {
+  return (first ? nominalMs / 2 : nominalMs) * (0.5 + random())
+}
+
 export class RtpSession {
   readonly ssrc = randomU32()
   private seq = randomU32() & 0xffff
@@ -119,7 +128,7 @@ export class RtpSession {
   private sendErrors = 0
   private remoteReport: ReportBlock | undefined
   private rttMs: number | undefined
-  private readonly timer: ReturnType<typeof setInterval>
+  private timer: ReturnType<typeof setTimeout> | undefined
   private readonly sendBuf = new Uint8Array(MAX_RTP + MAX_SRTP_OVERHEAD)
   private sendView = this.sendBuf.subarray(0, 0)
   private sdpRtp: { address: string; port: number }
@@ -136,7 +145,14 @@ export class RtpSession {
       (data, port, address) => this.onDatagram(data, port, address, false),
       (data, port, address) => this.onDatagram(data, port, address, true),
     )
-    this.timer = setInterval(() => this.sendReport(), opts.rtcpIntervalMs ?? 5000)
+    this.scheduleReport(true)
+  }
+
+  private scheduleReport(first: boolean): void {
+    this.timer = setTimeout(() => {
+      this.sendReport()
+      if (!this.closed) this.scheduleReport(false)
+    }, rtcpReportDelay(this.opts.rtcpIntervalMs ?? 5000, first))
   }
 
   get localPort(): number {
@@ -242,7 +258,7 @@ export class RtpSession {
     if (this.closed) return
     this.sendReport(true)
     this.closed = true
-    clearInterval(this.timer)
+    clearTimeout(this.timer)
     this.opts.ports.setHandlers(() => {}, () => {})
   }
 
