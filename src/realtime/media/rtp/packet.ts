@@ -15,29 +15,39 @@ export interface RtpPacket {
   sequenceNumber: number
   timestamp: number
   ssrc: number
-  csrcs: number[]
+  csrcs: readonly number[]
   extension?: RtpHeaderExtension
   payload: Uint8Array
   /** Padding bytes including the final count byte; empty when the P bit is clear. */
   padding?: Uint8Array
 }
 
-/** The RTP packet in bytes[0, length) (all of `bytes` by default); payload and padding are views into it. */
+const NO_CSRCS: readonly number[] = Object.freeze([])
+const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!
+const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0
+
+/**
+ * The RTP packet in bytes[0, length) (all of `bytes` by default); payload and padding are views into it.
+ * The header is read byte by byte: a DataView would be one more object per received packet.
+ */
 export function parseRtp(bytes: Uint8Array, length = bytes.length): RtpPacket {
   if (length < 12) throw new RtpParseError(`RTP packet too short (${length} bytes)`)
   const b0 = bytes[0]!
   if (b0 >> 6 !== 2) throw new RtpParseError(`RTP version ${b0 >> 6} is not 2`)
-  const view = new DataView(bytes.buffer, bytes.byteOffset, length)
   const cc = b0 & 0x0f
   let offset = 12 + cc * 4
   if (length < offset) throw new RtpParseError('RTP packet shorter than its CSRC list')
-  const csrcs: number[] = []
-  for (let i = 0; i < cc; i++) csrcs.push(view.getUint32(12 + i * 4))
+  let csrcs = NO_CSRCS
+  if (cc > 0) {
+    const list: number[] = []
+    for (let i = 0; i < cc; i++) list.push(u32(bytes, 12 + i * 4))
+    csrcs = list
+  }
   let extension: RtpHeaderExtension | undefined
   if (b0 & 0x10) {
     if (length < offset + 4) throw new RtpParseError('RTP header extension truncated')
-    const profile = view.getUint16(offset)
-    const words = view.getUint16(offset + 2)
+    const profile = u16(bytes, offset)
+    const words = u16(bytes, offset + 2)
     const end = offset + 4 + words * 4
     if (length < end) throw new RtpParseError('RTP header extension truncated')
     extension = { profile, data: bytes.subarray(offset + 4, end) }
@@ -55,9 +65,9 @@ export function parseRtp(bytes: Uint8Array, length = bytes.length): RtpPacket {
   return {
     marker: (b1 & 0x80) !== 0,
     payloadType: b1 & 0x7f,
-    sequenceNumber: view.getUint16(2),
-    timestamp: view.getUint32(4),
-    ssrc: view.getUint32(8),
+    sequenceNumber: u16(bytes, 2),
+    timestamp: u32(bytes, 4),
+    ssrc: u32(bytes, 8),
     csrcs,
     extension,
     payload: bytes.subarray(offset, end),
