@@ -62,7 +62,7 @@ async function open(targets: number[], keys: LegKeys[] | undefined, seconds = 0)
         error() {},
         data(_s, data) {
           if (data[1]! >= 192 && data[1]! <= 223) return
-          if (leg.in) leg.inbox.push(data.slice())
+          if (leg.in) leg.inbox.push(data) // each datagram is its own buffer, kept as it came
           const now = performance.now()
           if (leg.lastAt) gaps.push(Math.abs(now - leg.lastAt - 20))
           leg.lastAt = now
@@ -80,10 +80,7 @@ async function open(targets: number[], keys: LegKeys[] | undefined, seconds = 0)
 function check(): number {
   let bad = 0
   for (const leg of legs) {
-    for (const data of leg.inbox) {
-      if (typeof leg.in!.unprotectRtp(data, data) !== 'string') continue
-      bad++
-    }
+    for (const data of leg.inbox) if (typeof leg.in!.unprotectRtp(data, data) === 'string') bad++
   }
   return bad
 }
