@@ -26,6 +26,8 @@ export async function startMedia(config: Config, db: Db, storage: RecordingStora
   try {
     const { repaired } = await media.start()
     if (repaired.length) log.warn({ recordings: repaired }, 'recordings left open by the last run were repaired')
+    const pacerWarning = media.pacerWarning()
+    if (pacerWarning) log.warn(pacerWarning)
     const uploader = new RecordingUploader(uploadedCalls(db), storage, media.recordingsDir, log.child({ component: 'recordings' }))
     const leftover = await uploader.start()
     if (leftover) log.info({ recordings: leftover }, 'recordings left on disk by the last run are being uploaded')

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CallMedia, MediaClock, RtpPortPool, StereoRecorder, type DtmfEvent } from '../../src/realtime/media/index.ts'
+import type { Pacer } from '../../src/realtime/media/pacer/index.ts'
 import { parseWavHeader } from '../../src/realtime/media/recorder/index.ts'
 import type { NegotiatedMedia } from '../../src/realtime/telephony/sdp/index.ts'
 import { loopbackPcmu } from './loopback-media.ts'
@@ -27,7 +28,7 @@ export interface TestCall {
   recordingPath: string
 }
 
-export async function startTestCall(peerPort: number, over: Partial<NegotiatedMedia> = {}, jitter?: { minDelayMs?: number; maxDelayMs?: number }): Promise<TestCall> {
+export async function startTestCall(peerPort: number, over: Partial<NegotiatedMedia> = {}, jitter?: { minDelayMs?: number; maxDelayMs?: number }, pacer?: Pacer): Promise<TestCall> {
   const ports = await pool.bind()
   const media = loopbackPcmu(peerPort, over)
   const dir = tempDir('media-call-')
@@ -39,6 +40,7 @@ export async function startTestCall(peerPort: number, over: Partial<NegotiatedMe
   const call = new CallMedia({
     ports,
     clock,
+    pacer,
     media,
     recorder,
     jitter,

@@ -25,6 +25,14 @@ describe('config', () => {
     expect(c.BILLING_ALLOW_MANUAL).toBe(false)
   })
 
+  test('the RTP pacer is on at real-time priority by default, and a bad mode or lead is refused with the key named', () => {
+    expect([loadConfig({}).MEDIA_PACER, loadConfig({}).MEDIA_PACER_LEAD_MS]).toEqual(['realtime', 6])
+    expect(loadConfig({ MEDIA_PACER: 'off' }).MEDIA_PACER).toBe('off')
+    expect(() => loadConfig({ MEDIA_PACER: 'fast' })).toThrow(/MEDIA_PACER must be realtime, thread or off/)
+    expect(() => loadConfig({ MEDIA_PACER_LEAD_MS: '0' })).toThrow(/MEDIA_PACER_LEAD_MS must be 1-40/)
+    expect(() => loadConfig({ MEDIA_PACER_LEAD_MS: '41' })).toThrow(/MEDIA_PACER_LEAD_MS/)
+  })
+
   test('bad values and unknown file keys are refused with the key named', () => {
     expect(() => loadConfig({ HTTP_PORT: 'eighty' })).toThrow(/HTTP_PORT/)
     expect(() => loadConfig({ WEBHOOK_ALLOW_HTTP: 'maybe' })).toThrow(/WEBHOOK_ALLOW_HTTP/)

@@ -4,12 +4,12 @@ import { parseNetworks } from '../net/networks.ts'
 import { parseSchedule } from './durations.ts'
 import { storageSettingsProblem } from './storage.ts'
 import { numberSettingsProblem } from './numbers.ts'
-import { MEDIA_ENCRYPTIONS, srtpSuitesProblem } from './media.ts'
+import { MEDIA_ENCRYPTIONS, MEDIA_PACERS, srtpSuitesProblem } from './media.ts'
 import { webrtcSettingsProblem } from './webrtc.ts'
 import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './renamed.ts'
 
 export { RENAMED_KEYS, renamedKeyNotes } from './renamed.ts'
-export { MEDIA_ENCRYPTIONS, parseSrtpSuiteList, type MediaEncryptionSetting } from './media.ts'
+export { MEDIA_ENCRYPTIONS, MEDIA_PACERS, parseSrtpSuiteList, type MediaEncryptionSetting, type MediaPacerSetting } from './media.ts'
 export { parseHostAddresses, parseIceServers, type IceServer } from './webrtc.ts'
 
 /**
@@ -44,6 +44,8 @@ export const CONFIG_KEYS = {
   MEDIA_ENCRYPTION: { default: 'none', doc: 'mediaEncryption a number gets when created without one: none (RTP), optional (SRTP offered with SDES keys, plain RTP accepted) or required (SRTP only; needs TLS signalling): docs/sip.md' },
   SRTP_SUITES: { default: 'AES_CM_128_HMAC_SHA1_80,AES_CM_128_HMAC_SHA1_32,AEAD_AES_128_GCM', doc: 'SRTP crypto suites we offer and accept with SDES, most preferred first (AES_CM_128_HMAC_SHA1_80, AES_CM_128_HMAC_SHA1_32, AEAD_AES_128_GCM)' },
   MEDIA_PTIME_MS: { default: 20, doc: 'packet time we offer and fall back to, in ms (10-60)' },
+  MEDIA_PACER: { default: 'realtime', doc: 'who sends a SIP call\'s RTP at its instant: realtime (a pacer thread at SCHED_FIFO priority 10; an ordinary thread where the process may not ask, e.g. without CAP_SYS_NICE), thread (an ordinary pacer thread) or off (the media thread itself): docs/media.md' },
+  MEDIA_PACER_LEAD_MS: { default: 6, doc: 'with a pacer, how far ahead of its instant a packet is prepared, in ms (1-40): what the media thread may be late by without the packet being late' },
   JITTER_MAX_MS: { default: 200, doc: 'upper bound of the adaptive jitter buffer delay, in ms' },
   CALL_WORKERS: { default: 'auto', doc: 'call worker threads carrying whole calls (media, voice session, recording): auto is one per core, 0 keeps every call on the main thread' },
   CALL_WORKER_IDLE_MS: { default: 60_000, doc: 'a call worker without calls for this long stops (and starts again with the next call, 0.2-0.4 s); while one runs the offline engines it shares stay loaded. 0 keeps workers running' },
@@ -206,6 +208,8 @@ export function loadConfig(
     throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`)
   }
   if (!(MEDIA_ENCRYPTIONS as readonly string[]).includes(cfg.MEDIA_ENCRYPTION)) throw new ConfigError(`MEDIA_ENCRYPTION must be none, optional or required, got ${cfg.MEDIA_ENCRYPTION}`)
+  if (!(MEDIA_PACERS as readonly string[]).includes(cfg.MEDIA_PACER)) throw new ConfigError(`MEDIA_PACER must be realtime, thread or off, got ${cfg.MEDIA_PACER}`)
+  if (!(cfg.MEDIA_PACER_LEAD_MS >= 1 && cfg.MEDIA_PACER_LEAD_MS <= 40)) throw new ConfigError(`MEDIA_PACER_LEAD_MS must be 1-40 ms, got ${cfg.MEDIA_PACER_LEAD_MS}`)
   const suitesProblem = srtpSuitesProblem(cfg.SRTP_SUITES)
   if (suitesProblem) throw new ConfigError(`SRTP_SUITES: ${suitesProblem}`)
   const webrtcProblem = webrtcSettingsProblem(cfg)

@@ -3,6 +3,9 @@
 // keeps the two lists equal (test/unit/srtp/config-suites.test.ts).
 
 export const MEDIA_ENCRYPTIONS = ['none', 'optional', 'required'] as const
+/** MEDIA_PACER: who puts a SIP call's RTP on the wire (docs/media.md, Pacing). */
+export const MEDIA_PACERS = ['realtime', 'thread', 'off'] as const
+export type MediaPacerSetting = (typeof MEDIA_PACERS)[number]
 export type MediaEncryptionSetting = (typeof MEDIA_ENCRYPTIONS)[number]
 
 export const CONFIGURABLE_SRTP_SUITES = ['AES_CM_128_HMAC_SHA1_80', 'AES_CM_128_HMAC_SHA1_32', 'AEAD_AES_128_GCM'] as const

@@ -4,11 +4,12 @@
 
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseSrtpSuiteList } from '../../platform/config/index.ts'
+import { MEDIA_PACERS, parseSrtpSuiteList } from '../../platform/config/index.ts'
 import { isSrtpSuite, type SrtpSuite } from '../srtp/index.ts'
 import { DEFAULT_SRTP_SUITES, parseCodecList, ptimeAllowed, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { CallMedia, type CallMediaOptions, type MediaLinkFactory } from './call/index.ts'
 import { MediaClock } from './clock.ts'
+import { Pacer } from './pacer/index.ts'
 import { opusAvailable } from './codec/index.ts'
 import { repairWavFiles, StereoRecorder } from './recorder/index.ts'
 import { RtpPortPool, type BoundPorts } from './rtp/index.ts'
@@ -23,7 +24,14 @@ export interface MediaEngineConfig {
   RECORD_CALLS?: boolean
   /** Comma-separated SDES suites, most preferred first (SRTP_SUITES); the defaults when absent. */
   SRTP_SUITES?: string
+  /** Who puts RTP on the wire: a pacer thread at real-time priority, an ordinary one, or the media thread (the default here). */
+  MEDIA_PACER?: string
+  /** How far ahead of its slot a paced packet is prepared, in ms. */
+  MEDIA_PACER_LEAD_MS?: number
 }
+
+/** SCHED_FIFO priority of a real-time pacer: above ordinary threads, below the kernel's own. */
+const PACER_PRIORITY = 10
 
 export class MediaEngine {
   readonly pool: RtpPortPool
@@ -32,6 +40,8 @@ export class MediaEngine {
   readonly codecs: CodecName[]
   readonly srtpSuites: readonly SrtpSuite[]
   private readonly calls = new Set<CallMedia>()
+  /** The pacer thread once start() ran, unless MEDIA_PACER is off. */
+  pacer: Pacer | undefined
 
   constructor(
     private readonly config: MediaEngineConfig,
@@ -44,14 +54,29 @@ export class MediaEngine {
     if (this.codecs.length === 0) throw new RangeError('no usable codec: MEDIA_CODECS lists only opus, which is not built')
     this.srtpSuites = config.SRTP_SUITES ? parseSrtpSuiteList(config.SRTP_SUITES).filter(isSrtpSuite) : DEFAULT_SRTP_SUITES
     if (this.srtpSuites.length === 0) throw new RangeError('no usable SRTP suite: SRTP_SUITES names none we implement')
+    if (config.MEDIA_PACER !== undefined && !(MEDIA_PACERS as readonly string[]).includes(config.MEDIA_PACER)) throw new RangeError(`MEDIA_PACER must be realtime, thread or off, got ${config.MEDIA_PACER}`)
     const ptime = config.MEDIA_PTIME_MS ?? 20
     if (!ptimeAllowed('PCMU', ptime)) throw new RangeError(`MEDIA_PTIME_MS must be 10, 20, ... 60, got ${ptime}`)
   }
 
-  /** Creates the recordings folder and repairs recordings a crash left open. */
+  /** Creates the recordings folder, repairs recordings a crash left open and starts the pacer. */
   async start(): Promise<{ repaired: string[] }> {
     await mkdir(this.recordingsDir, { recursive: true, mode: 0o700 })
+    await this.startPacer()
     return { repaired: await repairWavFiles(this.recordingsDir) }
+  }
+
+  /** Why the pacer runs below what MEDIA_PACER asked for, for the operator's log; undefined when it does not. */
+  pacerWarning(): string | undefined {
+    if (this.config.MEDIA_PACER !== 'realtime' || this.pacer?.mode !== 'thread') return undefined
+    return 'MEDIA_PACER=realtime: the process may not ask for real-time priority (it needs CAP_SYS_NICE or an rtprio limit), so RTP is paced from an ordinary thread and a busy machine can make packets late'
+  }
+
+  /** Starts the pacer thread MEDIA_PACER asks for (a call worker's engine does only this). */
+  async startPacer(): Promise<void> {
+    const mode = this.config.MEDIA_PACER ?? 'off'
+    if (mode === 'off' || this.pacer) return
+    this.pacer = await Pacer.start({ priority: mode === 'realtime' ? PACER_PRIORITY : 0, leadMs: this.config.MEDIA_PACER_LEAD_MS ?? 6 })
   }
 
   /** SDP options for our side of a call on `ports`. */
@@ -79,6 +104,7 @@ export class MediaEngine {
       ...options,
       ...(typeof where === 'function' ? { link: where } : { ports: where }),
       clock: this.clock,
+      pacer: this.pacer,
       media,
       recorder,
       jitter: { maxDelayMs: this.config.JITTER_MAX_MS ?? 200, ...options.jitter },
@@ -98,5 +124,7 @@ export class MediaEngine {
   /** Ends every call's media (recordings finalised). */
   async stop(): Promise<void> {
     await Promise.all([...this.calls].map((c) => c.close()))
+    await this.pacer?.stop()
+    this.pacer = undefined
   }
 }

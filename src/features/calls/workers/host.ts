@@ -35,7 +35,7 @@ export class CallHost {
     if (m.t === 'dtmf') return this.calls.get(m.cid)?.conv?.pushDtmf(m.digit)
     if (m.t === 'callerHungUp') return this.calls.get(m.cid)?.conv?.callerHungUp()
     if (m.t === 'webClose') return this.calls.get(m.cid)?.peer?.close(m.reason)
-    if (m.t === 'shutdown') return void this.d.voice.close().finally(() => this.post({ t: 'shutdown' }))
+    if (m.t === 'shutdown') return void Promise.allSettled([this.d.voice.close(), this.d.media.stop()]).finally(() => this.post({ t: 'shutdown' }))
     this.answer(m.rid, this.run(m))
   }
 

@@ -13,6 +13,7 @@ import { OutputQueue, type PlaybackHandle } from './output-queue.ts'
 import { PacingHistogram } from './pacing.ts'
 import { SendTimeline } from './send-timeline.ts'
 import type { MediaLink, MediaLinkFactory } from './link.ts'
+import type { Pacer } from '../pacer/index.ts'
 
 export const FRAME_MS = 20
 export const FRAME_SAMPLES = (ENGINE_RATE * FRAME_MS) / 1000
@@ -27,6 +28,8 @@ export interface CallMediaOptions {
   ports?: BoundPorts
   link?: MediaLinkFactory
   clock: MediaClock
+  /** Sends each packet of a SIP call at its instant from a thread of its own (prepared `leadMs` ahead). */
+  pacer?: Pacer
   media: NegotiatedMedia
   /** Addresses besides the SDP's that may start the stream (the SIP peer's address). */
   trustedAddresses?: string[]
@@ -81,8 +84,11 @@ export class CallMedia {
   private ignored = 0
   private readonly pacing = new PacingHistogram()
   private closed = false
+  /** Only a SIP call's own UDP socket is paced; other links send as they are given packets. */
+  private readonly pacer: Pacer | undefined
 
   constructor(private readonly opts: CallMediaOptions) {
+    this.pacer = opts.ports ? opts.pacer : undefined
     this.media = opts.media
     this.codec = createAudioCodec(opts.media.codec.name)
     this.jb = this.newJitterBuffer()
@@ -98,6 +104,8 @@ export class CallMedia {
         clockRate: this.codec.clockRate,
         trustedAddresses: opts.trustedAddresses,
         srtp: srtpOf(opts.media),
+        pacer: opts.pacer,
+        onPaced: (lateMs) => this.pacing.record(lateMs),
         ...handlers,
       })
     } else throw new TypeError('call media needs ports or a link')
@@ -197,6 +205,8 @@ export class CallMedia {
     this.queue.flush()
     const stats = this.stats()
     this.session.close()
+    // the pacer may still hold packets for this socket: its descriptor must not be reused before they go
+    if (this.pacer && this.opts.ports) await this.pacer.settled()
     this.opts.ports?.release()
     this.codec.close()
     try {
@@ -236,9 +246,11 @@ export class CallMedia {
   // Steps are due on a fixed grid; half a millisecond of slack absorbs float error only.
   private onSendStep(scheduled: number): void {
     this.startMs ??= scheduled
-    if (scheduled + 0.5 < this.nextSendMs) return
-    this.nextSendMs = scheduled + this.media.ptimeMs
-    this.sendPacket(scheduled)
+    // with a pacer, this step prepares the packet of the slot `leadMs` ahead, which it sends then
+    const slot = scheduled + (this.pacer?.leadMs ?? 0)
+    if (slot + 0.5 < this.nextSendMs) return
+    this.nextSendMs = slot + this.media.ptimeMs
+    this.sendPacket(slot)
   }
 
   private onWorkStep(scheduled: number, now: number): void {
@@ -288,7 +300,7 @@ export class CallMedia {
     this.queue.read(this.outBuf)
     this.lastHadAudio = true
     this.opts.recorder?.writeRight(this.outBuf)
-    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), ts, true)
+    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), ts, true, this.pacer ? performance.now() : undefined)
   }
 
   private sendPacket(scheduled: number): void {
@@ -297,9 +309,9 @@ export class CallMedia {
     const silence = this.outBuf.fill(0)
     if (sending && this.dtmfOut.length > 0) {
       const slot = this.timeline.slot(clockTs, true)
-      if (slot.send) this.sendDtmfPacket(slot.timestamp)
+      const paced = slot.send && this.sendDtmfPacket(slot.timestamp, scheduled)
       this.opts.recorder?.writeRight(silence)
-      this.pacing.record(performance.now() - scheduled)
+      if (!paced) this.pacing.record(performance.now() - scheduled)
       return
     }
     const hadAudio = sending ? this.queue.read(this.outBuf) > 0 : false
@@ -314,8 +326,8 @@ export class CallMedia {
     if (this.skipsSilence(scheduled)) return
     this.lastSentMs = scheduled
     const marker = !this.sentAny || this.resumeMarker || talkspurt
-    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), slot.timestamp, marker)
-    this.pacing.record(performance.now() - scheduled)
+    const paced = this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), slot.timestamp, marker, this.dueOf(scheduled)) === true
+    if (!paced) this.pacing.record(performance.now() - scheduled)
     this.sentAny = true
     this.resumeMarker = false
   }
@@ -326,17 +338,23 @@ export class CallMedia {
     return this.silentRun > DTX_HANGOVER_FRAMES && scheduled - this.lastSentMs < DTX_KEEPALIVE_MS
   }
 
-  private sendDtmfPacket(rtpTs: number): void {
+  /** The due instant handed to the session: the slot's with a pacer, none (send now) without. */
+  private dueOf(slotMs: number): number | undefined {
+    return this.pacer ? slotMs : undefined
+  }
+
+  /** True when the packet was queued to the pacer. */
+  private sendDtmfPacket(rtpTs: number, slotMs: number): boolean {
     const head = this.dtmfOut[0]!
     const next = head.packets.shift()
     if (next) {
       this.dtmfTs ??= rtpTs
-      this.session.send(this.media.telephoneEvent!.payloadType, next.payload, this.dtmfTs, next.marker)
-      return
+      return this.session.send(this.media.telephoneEvent!.payloadType, next.payload, this.dtmfTs, next.marker, this.dueOf(slotMs)) === true
     }
     // The event is over: keep the audio clock running with silence for the inter-digit gap.
     this.dtmfTs = undefined
-    this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, head.gapPackets === Math.ceil(60 / this.media.ptimeMs))
+    const paced = this.session.send(this.media.codec.payloadType, this.codec.encode(this.outBuf), rtpTs, head.gapPackets === Math.ceil(60 / this.media.ptimeMs), this.dueOf(slotMs)) === true
     if (--head.gapPackets <= 0) this.dtmfOut.shift()
+    return paced
   }
 }

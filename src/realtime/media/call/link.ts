@@ -9,8 +9,11 @@ export interface MediaLink {
    * agent is silent, only a silent frame every DTX_KEEPALIVE_MS is sent.
    */
   readonly discontinuous?: boolean
-  /** One packet of the negotiated codec; `timestamp` is relative to the link's own base. */
-  send(payloadType: number, payload: Uint8Array, timestamp: number, marker: boolean): void
+  /**
+   * One packet of the negotiated codec; `timestamp` is relative to the link's own base. A link
+   * with a pacer given `dueMs` queues it to go out then and returns true; others send at once.
+   */
+  send(payloadType: number, payload: Uint8Array, timestamp: number, marker: boolean, dueMs?: number): boolean | void
   stats(): RtpSessionStats
   /** A re-INVITE moved the peer (RTP links only). */
   setRemote?(remote: RemoteEndpoint): void

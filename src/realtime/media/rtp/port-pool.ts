@@ -6,6 +6,12 @@ export type DatagramHandler = (data: Uint8Array, port: number, address: string) 
 
 export class PortPoolExhaustedError extends Error {}
 
+/** The socket's descriptor (Bun has it at runtime, not in its types), for sending from another thread. */
+export function descriptorOf(socket: UdpSocket): number | undefined {
+  const fd = (socket as unknown as { fd?: unknown }).fd
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined
+}
+
 export interface BoundPorts {
   port: number
   rtp: UdpSocket

@@ -5,11 +5,14 @@
 // a packet that authenticates can latch the remote address.
 
 import { looksLikeRtcp, parseRtp, RtpParseError, type RtpPacket } from './packet.ts'
-import type { BoundPorts, UdpSocket } from './port-pool.ts'
+import { descriptorOf, type BoundPorts, type UdpSocket } from './port-pool.ts'
 import { parseRtcp, serializeRtcp, SDES_CNAME, type ReportBlock, type RtcpPacket } from './rtcp.ts'
 import { ntpFromUnixMs, ReceiveStats, roundTripMs } from './stats.ts'
 import { createHash } from 'node:crypto'
+import { sockaddrOf, type PacedOwner, type Pacer } from '../pacer/index.ts'
 import { isSrtpSuite, SrtpInbound, SrtpKeyError, SrtpOutbound, type SrtpRefusal } from '../../srtp/index.ts'
+import type { RtpSessionStats, RtpSrtpKeys } from './session-stats.ts'
+export type { RtpSessionStats, RtpSrtpKeys, RtpSrtpStats } from './session-stats.ts'
 
 export interface RemoteEndpoint {
   address: string
@@ -34,52 +37,10 @@ export interface RtpSessionOptions {
   onRtcp?: (packets: RtcpPacket[]) => void
   /** SDES keys: when present the session speaks SRTP/SRTCP only. */
   srtp?: RtpSrtpKeys
-}
-
-/**
- * The crypto suite and the two base64 inline keys an SDES exchange agreed: `sendKey` protects
- * what we send (the key in our a=crypto), `receiveKey` unprotects what the peer sends (its key).
- */
-export interface RtpSrtpKeys {
-  suite: string
-  sendKey: string
-  receiveKey: string
-}
-
-/** Incoming packets dropped because SRTP refused them; counted across re-keys. */
-export interface RtpSrtpStats {
-  suite: string
-  /** The authentication tag did not verify (forged, corrupted, or under another key). */
-  authFailures: number
-  /** Already received, or older than the replay window. */
-  replays: number
-  /** Too short to be SRTP/SRTCP, or not version 2. */
-  malformed: number
-}
-
-export interface RtpSessionStats {
-  ssrc: number
-  remoteSsrc?: number
-  packetsSent: number
-  octetsSent: number
-  packetsReceived: number
-  /** Our view of the incoming stream. */
-  packetsLost: number
-  fractionLost: number
-  jitterMs: number
-  /** The peer's view of our stream, from its last report. */
-  remotePacketsLost?: number
-  remoteFractionLost?: number
-  remoteJitterMs?: number
-  rttMs?: number
-  /** Packets from sources other than the latched one, and unparsable datagrams. */
-  rejectedPackets: number
-  malformedPackets: number
-  /** Sends the kernel refused (usually ICMP port unreachable from a peer that went away). */
-  sendErrors: number
-  latchedTo?: string
-  /** Present while the session speaks SRTP. */
-  srtp?: RtpSrtpStats
+  /** Sends RTP packets given a due instant at that instant, from its own thread. */
+  pacer?: Pacer
+  /** How late a packet the pacer sent went out, in ms. */
+  onPaced?: (lateMs: number) => void
 }
 
 /** Largest RTP packet the session sends, and the most any suite adds to one (the GCM tag). */
@@ -126,6 +87,12 @@ export class RtpSession {
   private rejected = 0
   private malformed = 0
   private sendErrors = 0
+  private pacedTo: object | undefined
+  private pacedAddress: Uint8Array | undefined
+  private readonly pacedOwner: PacedOwner = {
+    sent: (lateMs) => this.opts.onPaced?.(lateMs),
+    failed: () => this.sendErrors++,
+  }
   private remoteReport: ReportBlock | undefined
   private rttMs: number | undefined
   private timer: ReturnType<typeof setTimeout> | undefined
@@ -190,13 +157,16 @@ export class RtpSession {
     this.srtp = { suite, out, sendPrint, in: inbound, receivePrint, previousIn: keepIn ? was.previousIn : was?.in }
   }
 
-  /** Sends one packet; `timestamp` is relative to the session's random base. */
-  send(payloadType: number, payload: Uint8Array, timestamp: number, marker = false): void {
-    if (this.closed) return
+  /**
+   * Sends one packet; `timestamp` is relative to the session's random base. With `dueMs` (the
+   * clock of `now`) and a pacer, the packet is queued to go out then, and the result is true.
+   */
+  send(payloadType: number, payload: Uint8Array, timestamp: number, marker = false, dueMs?: number): boolean {
+    if (this.closed) return false
     // Written in place, without per-packet objects: the send instant is where a GC pause hurts.
     const buf = this.sendBuf
     const len = 12 + payload.length
-    if (len > MAX_RTP) return
+    if (len > MAX_RTP) return false
     const ts = (this.tsBase + timestamp) >>> 0
     buf[0] = 0x80
     buf[1] = (marker ? 0x80 : 0) | (payloadType & 0x7f)
@@ -217,14 +187,30 @@ export class RtpSession {
     if (this.srtp) {
       // sealed in place: sendBuf has room for the tag after the packet
       const sealed = this.srtp.out.protectRtp(bytes, buf)
-      if (typeof sealed === 'string') return
+      if (typeof sealed === 'string') return false
       bytes = sealed
     }
-    if (!this.transmit(this.opts.ports.rtp, bytes, this.latchedRtp ?? this.sdpRtp)) return
+    const to = this.latchedRtp ?? this.sdpRtp
+    const paced = dueMs !== undefined && this.queue(bytes, to, dueMs)
+    if (!paced && !this.transmit(this.opts.ports.rtp, bytes, to)) return false
     this.packetsSent++
     this.octetsSent += payload.length
     this.lastRtpTs = ts
-    this.lastSendAtMs = this.now()
+    this.lastSendAtMs = paced ? dueMs : this.now()
+    return paced
+  }
+
+  /** Hands a packet to the pacer; false when there is none or it cannot take it. */
+  private queue(bytes: Uint8Array, to: { address: string; port: number }, dueMs: number): boolean {
+    const pacer = this.opts.pacer
+    if (!pacer) return false
+    const socket = this.opts.ports.rtp
+    if (this.pacedTo !== to) {
+      this.pacedTo = to
+      this.pacedAddress = sockaddrOf(to.address, to.port, socket.address.family === 'IPv6' ? 'IPv6' : 'IPv4')
+    }
+    const fd = descriptorOf(socket)
+    return fd !== undefined && this.pacedAddress !== undefined && pacer.push(fd, this.pacedAddress, bytes, dueMs, this.pacedOwner)
   }
 
   stats(): RtpSessionStats {
