@@ -27,7 +27,7 @@ export class CallsHost {
 
   async open(n: number, rtp: { min: number; max: number }): Promise<number[]> {
     this.dataDir = mkdtempSync(join(tmpdir(), 'bench-media-'))
-    this.engine = new MediaEngine({ RTP_PORT_MIN: rtp.min, RTP_PORT_MAX: rtp.max, DATA_DIR: this.dataDir, RECORD_CALLS: process.env.BENCH_RECORD !== '0' }, { bindHost: '127.0.0.1' })
+    this.engine = new MediaEngine({ RTP_PORT_MIN: rtp.min, RTP_PORT_MAX: rtp.max, DATA_DIR: this.dataDir, RECORD_CALLS: process.env.BENCH_RECORD !== '0', MEDIA_PACER: process.env.MEDIA_PACER ?? 'off' }, { bindHost: '127.0.0.1' })
     await this.engine.start()
     this.ports = await Promise.all(Array.from({ length: n }, () => this.engine!.allocatePorts()))
     return this.ports.map((p) => p.port)

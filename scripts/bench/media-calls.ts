@@ -17,6 +17,8 @@
 // --prebuilt-peers: the far ends build (and seal) their packets before the start and open what
 // came back after the stop, so during the window they cost the same with SRTP as without: their
 // own SRTP is work phones on other machines would do, not a share of this machine's cores.
+// MEDIA_PACER=realtime|thread|off (default off here): who puts the calls' RTP on the wire, as the
+// appliance's setting of that name (docs/media.md, Pacing).
 //   bun run scripts/bench/media-calls.ts [--workers 0,1,2] [--srtp [--rounds R]] [--idle-peers] [--spread-peers] [--prebuilt-peers] [N ...] (default 100 200 400 800)
 import { loadavg } from 'node:os'
 import { PacingHistogram } from '../../src/realtime/media/index.ts'
@@ -128,6 +130,7 @@ console.log(`media loopback benchmark: ${WARMUP_MS / 1000} s warm-up, ${WINDOW_M
 console.log('workers 0 = every call on the main thread (the baseline); W > 0 = W threads, each its own engine and clock')
 if (idlePeers) console.log('far ends under SCHED_IDLE (--idle-peers): the peer gap column is their starvation, shown as -')
 if (prebuilt) console.log('far ends send packets built before the start and open what came back after the stop (--prebuilt-peers)')
+console.log(`pacer: MEDIA_PACER=${process.env.MEDIA_PACER ?? 'off'}`)
 console.log(spreadPeers ? 'far ends each at their own phase of the 20 ms period (--spread-peers)' : 'far ends all sending at one instant every 20 ms (the worst case; --spread-peers for independent phones)')
 // A short discarded run first, so JIT code and allocator pools do not count as per-call memory.
 await run(10, 0)
