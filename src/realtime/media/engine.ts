@@ -42,6 +42,7 @@ export class MediaEngine {
   private readonly calls = new Set<CallMedia>()
   /** The pacer thread once start() ran, unless MEDIA_PACER is off. */
   pacer: Pacer | undefined
+  private pacerFailure = ''
 
   constructor(
     private readonly config: MediaEngineConfig,
@@ -68,6 +69,7 @@ export class MediaEngine {
 
   /** Why the pacer runs below what MEDIA_PACER asked for, for the operator's log; undefined when it does not. */
   pacerWarning(): string | undefined {
+    if (this.pacerFailure) return `MEDIA_PACER=${this.config.MEDIA_PACER}: ${this.pacerFailure}; the media threads send RTP themselves`
     if (this.config.MEDIA_PACER !== 'realtime' || this.pacer?.mode !== 'thread') return undefined
     return 'MEDIA_PACER=realtime: the process may not ask for real-time priority (it needs CAP_SYS_NICE or an rtprio limit), so RTP is paced from an ordinary thread and a busy machine can make packets late'
   }
@@ -76,7 +78,12 @@ export class MediaEngine {
   async startPacer(): Promise<void> {
     const mode = this.config.MEDIA_PACER ?? 'off'
     if (mode === 'off' || this.pacer) return
-    this.pacer = await Pacer.start({ priority: mode === 'realtime' ? PACER_PRIORITY : 0, leadMs: this.config.MEDIA_PACER_LEAD_MS ?? 6 })
+    try {
+      this.pacer = await Pacer.start({ priority: mode === 'realtime' ? PACER_PRIORITY : 0, leadMs: this.config.MEDIA_PACER_LEAD_MS ?? 6 })
+    } catch (err) {
+      // pacing is how packets leave on time, not whether calls work: they go on without it
+      this.pacerFailure = err instanceof Error ? err.message : String(err)
+    }
   }
 
   /** SDP options for our side of a call on `ports`. */
@@ -123,8 +130,11 @@ export class MediaEngine {
 
   /** Ends every call's media (recordings finalised). */
   async stop(): Promise<void> {
-    await Promise.all([...this.calls].map((c) => c.close()))
-    await this.pacer?.stop()
-    this.pacer = undefined
+    try {
+      await Promise.allSettled([...this.calls].map((c) => c.close()))
+    } finally {
+      await this.pacer?.stop()
+      this.pacer = undefined
+    }
   }
 }

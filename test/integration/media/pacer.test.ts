@@ -95,6 +95,35 @@ describe('pacer thread', () => {
   })
 })
 
+describe('a full pacer', () => {
+  test('refuses what does not fit (the caller sends it at once), and what it queued reports to its own owner', async () => {
+    const small = await Pacer.start({ priority: 0, leadMs: 6, slots: 2 })
+    const from = await Bun.udpSocket({ hostname: '127.0.0.1', port: 0, binaryType: 'uint8array' })
+    const to = await receiver()
+    const address = sockaddrOf('127.0.0.1', to.socket.port, 'IPv4')!
+    const [a, b, c] = [owner(), owner(), owner()]
+    const due = performance.now() + 50
+    expect(small.push(descriptorOf(from)!, address, new Uint8Array([1]), due, a.o)).toBe(true)
+    expect(small.push(descriptorOf(from)!, address, new Uint8Array([2]), due, b.o)).toBe(true)
+    expect(small.push(descriptorOf(from)!, address, new Uint8Array([3]), due, c.o)).toBe(false)
+    expect(small.overflows).toBe(1)
+    await small.settled()
+    expect([a.late.length, b.late.length, c.late.length]).toEqual([1, 1, 0])
+    await to.received(2)
+    expect(to.got.map((g) => g.bytes)).toEqual([[1], [2]])
+    await small.stop()
+    from.close()
+    to.socket.close()
+  })
+
+  test('a closed socket has no descriptor to queue for', async () => {
+    const s = await Bun.udpSocket({ hostname: '127.0.0.1', port: 0, binaryType: 'uint8array' })
+    expect(descriptorOf(s)).toBeGreaterThanOrEqual(0)
+    s.close()
+    expect(descriptorOf(s)).toBeUndefined()
+  })
+})
+
 describe('call media through the pacer', () => {
   const open: { peer: RtpPeer; t: TestCall }[] = []
   afterEach(async () => {

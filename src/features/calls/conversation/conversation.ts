@@ -59,8 +59,14 @@ export class LocalConversation implements Conversation {
       onAudio: (frame, delayMs) => (c.audioSink ? c.audioSink(frame) : c.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE }, delayMs)),
       onDtmf: (e) => c.session?.pushDtmf(e.digit),
     })
-    if (gate && (await c.passGate(gate)) === 'hangup') return c
-    await c.converse()
+    try {
+      if (gate && (await c.passGate(gate)) === 'hangup') return c
+      await c.converse()
+    } catch (err) {
+      // nobody holds this conversation to end it: its media must not stay on the clock
+      await c.media.close().catch(() => {})
+      throw err
+    }
     return c
   }
 

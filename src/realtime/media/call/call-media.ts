@@ -203,10 +203,11 @@ export class CallMedia {
     this.closed = true
     this.sub.unsubscribe()
     this.queue.flush()
+    // the pacer may still hold packets for this socket: they go before the RTCP BYE, and before
+    // the socket closes and its descriptor can be reused
+    if (this.pacer) await this.pacer.settled()
     const stats = this.stats()
     this.session.close()
-    // the pacer may still hold packets for this socket: its descriptor must not be reused before they go
-    if (this.pacer && this.opts.ports) await this.pacer.settled()
     this.opts.ports?.release()
     this.codec.close()
     try {

@@ -5,10 +5,10 @@ import { dlopen, FFIType } from 'bun:ffi'
 
 const CLOCK_MONOTONIC = 1
 
-const libc = dlopen('libc.so.6', { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } }).symbols
-
 /** What to add to this thread's performance.now() to get CLOCK_MONOTONIC in ms. */
 export function monotonicOffset(): number {
+  // opened here, not on import: with MEDIA_PACER=off nothing of the pacer may need libc
+  const libc = dlopen('libc.so.6', { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } }).symbols
   const ts = new BigInt64Array(2)
   let best = Infinity
   let offset = 0

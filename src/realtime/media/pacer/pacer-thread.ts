@@ -44,7 +44,8 @@ function run(ring: SendRing, priority: number): void {
       continue
     }
     const sent = libc.sendto(ring.fdOf(n), base + ring.dataAt(n), ring.lengthOf(n), MSG_DONTWAIT, base + ring.addressAt(n), ring.addressLengthOf(n))
-    ring.done(n, now(), Number(sent) < 0 ? readErrno() : 0)
+    const errno = Number(sent) < 0 ? readErrno() : 0
+    ring.done(n, now(), errno)
     n = (n + 1) | 0
   }
 }

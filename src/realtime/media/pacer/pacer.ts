@@ -22,6 +22,8 @@ export interface PacerOptions {
   slots?: number
 }
 
+/** A thread starts in tens of ms; this only bounds a start that went wrong. */
+const START_LIMIT_MS = 10_000
 /** How long close waits for the pacer to send a call's last packets before giving up on it. */
 const SETTLE_LIMIT_MS = 1000
 
@@ -48,12 +50,21 @@ export class Pacer {
   static async start(options: PacerOptions): Promise<Pacer> {
     const ring = SendRing.create(options.slots ?? 1024)
     const worker = new Worker(workerScript('realtime/media/pacer/pacer-thread.ts', new URL('./pacer-thread.ts', import.meta.url)))
+    let timer: ReturnType<typeof setTimeout> | undefined
     const started = new Promise<void>((resolve, reject) => {
       worker.onmessage = (e: MessageEvent<{ mode?: PacerMode }>) => (e.data.mode ? resolve() : undefined)
       worker.onerror = (e) => reject(new Error(`the pacer thread failed to start: ${e.message}`))
+      timer = setTimeout(() => reject(new Error(`the pacer thread did not start within ${START_LIMIT_MS} ms`)), START_LIMIT_MS)
     })
     worker.postMessage({ buffer: ring.buffer, priority: options.priority })
-    await started
+    try {
+      await started
+    } catch (err) {
+      worker.terminate()
+      throw err
+    } finally {
+      clearTimeout(timer)
+    }
     worker.unref()
     const pacer = new Pacer(ring, worker, options.leadMs)
     // a pacer thread that failed sends nothing more: its callers send directly from then on
@@ -77,7 +88,8 @@ export class Pacer {
     if (this.#stopped) return false
     this.harvest()
     const slot = this.#ring.tail
-    if (!this.#ring.push(fd, address, data, dueMs + this.#offset)) {
+    // a slot sent but not yet harvested still holds its report: it is not free to reuse
+    if (((slot - this.#harvested) | 0) >= this.#ring.slots || !this.#ring.push(fd, address, data, dueMs + this.#offset)) {
       this.overflows++
       return false
     }
@@ -108,9 +120,11 @@ export class Pacer {
   async settled(): Promise<void> {
     const target = this.#ring.tail
     const limit = performance.now() + SETTLE_LIMIT_MS
-    while (((target - this.#ring.head) | 0) > 0) {
+    while (!this.#stopped && ((target - this.#ring.head) | 0) > 0) {
       if (performance.now() > limit) {
+        // what it still holds must never go out on a descriptor a later socket reuses
         this.#stopped = true
+        await this.#worker.terminate()
         return
       }
       await Bun.sleep(1)

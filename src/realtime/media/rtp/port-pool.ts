@@ -9,7 +9,7 @@ export class PortPoolExhaustedError extends Error {}
 /** The socket's descriptor (Bun has it at runtime, not in its types), for sending from another thread. */
 export function descriptorOf(socket: UdpSocket): number | undefined {
   const fd = (socket as unknown as { fd?: unknown }).fd
-  return typeof fd === 'number' && fd >= 0 ? fd : undefined
+  return !socket.closed && typeof fd === 'number' && fd >= 0 ? fd : undefined
 }
 
 export interface BoundPorts {
