@@ -60,6 +60,19 @@ export async function startTestCall(peerPort: number, over: Partial<NegotiatedMe
   }
 }
 
+/** Least-squares slope of `ys` against their index: the period of packets from their arrival times. */
+export function slope(ys: number[]): number {
+  const mx = (ys.length - 1) / 2
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length
+  let num = 0
+  let den = 0
+  ys.forEach((y, i) => {
+    num += (i - mx) * (y - my)
+    den += (i - mx) ** 2
+  })
+  return num / den
+}
+
 export function readStereoWav(path: string): { left: Int16Array; right: Int16Array; sampleRate: number } {
   const bytes = new Uint8Array(readFileSync(path))
   const info = parseWavHeader(bytes.subarray(0, 44))

@@ -4,12 +4,12 @@ import { parseNetworks } from '../net/networks.ts'
 import { parseSchedule } from './durations.ts'
 import { storageSettingsProblem } from './storage.ts'
 import { numberSettingsProblem } from './numbers.ts'
-import { MEDIA_ENCRYPTIONS, MEDIA_PACERS, srtpSuitesProblem } from './media.ts'
+import { MEDIA_ENCRYPTIONS, mediaPacerProblem, srtpSuitesProblem } from './media.ts'
 import { webrtcSettingsProblem } from './webrtc.ts'
 import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './renamed.ts'
 
 export { RENAMED_KEYS, renamedKeyNotes } from './renamed.ts'
-export { MEDIA_ENCRYPTIONS, MEDIA_PACERS, parseSrtpSuiteList, type MediaEncryptionSetting, type MediaPacerSetting } from './media.ts'
+export { MEDIA_ENCRYPTIONS, mediaPacerProblem, parseSrtpSuiteList, type MediaEncryptionSetting } from './media.ts'
 export { parseHostAddresses, parseIceServers, type IceServer } from './webrtc.ts'
 
 /**
@@ -208,7 +208,8 @@ export function loadConfig(
     throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`)
   }
   if (!(MEDIA_ENCRYPTIONS as readonly string[]).includes(cfg.MEDIA_ENCRYPTION)) throw new ConfigError(`MEDIA_ENCRYPTION must be none, optional or required, got ${cfg.MEDIA_ENCRYPTION}`)
-  if (!(MEDIA_PACERS as readonly string[]).includes(cfg.MEDIA_PACER)) throw new ConfigError(`MEDIA_PACER must be realtime, thread or off, got ${cfg.MEDIA_PACER}`)
+  const pacerProblem = mediaPacerProblem(cfg.MEDIA_PACER)
+  if (pacerProblem) throw new ConfigError(pacerProblem)
   if (!(cfg.MEDIA_PACER_LEAD_MS >= 1 && cfg.MEDIA_PACER_LEAD_MS <= 40)) throw new ConfigError(`MEDIA_PACER_LEAD_MS must be 1-40 ms, got ${cfg.MEDIA_PACER_LEAD_MS}`)
   const suitesProblem = srtpSuitesProblem(cfg.SRTP_SUITES)
   if (suitesProblem) throw new ConfigError(`SRTP_SUITES: ${suitesProblem}`)

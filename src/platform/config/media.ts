@@ -5,7 +5,11 @@
 export const MEDIA_ENCRYPTIONS = ['none', 'optional', 'required'] as const
 /** MEDIA_PACER: who puts a SIP call's RTP on the wire (docs/media.md, Pacing). */
 export const MEDIA_PACERS = ['realtime', 'thread', 'off'] as const
-export type MediaPacerSetting = (typeof MEDIA_PACERS)[number]
+
+/** Why MEDIA_PACER cannot be used, or undefined. */
+export function mediaPacerProblem(value: string): string | undefined {
+  return (MEDIA_PACERS as readonly string[]).includes(value) ? undefined : `MEDIA_PACER must be realtime, thread or off, got ${value}`
+}
 export type MediaEncryptionSetting = (typeof MEDIA_ENCRYPTIONS)[number]
 
 export const CONFIGURABLE_SRTP_SUITES = ['AES_CM_128_HMAC_SHA1_80', 'AES_CM_128_HMAC_SHA1_32', 'AEAD_AES_128_GCM'] as const

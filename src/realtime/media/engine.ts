@@ -4,7 +4,7 @@
 
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { MEDIA_PACERS, parseSrtpSuiteList } from '../../platform/config/index.ts'
+import { mediaPacerProblem, parseSrtpSuiteList } from '../../platform/config/index.ts'
 import { isSrtpSuite, type SrtpSuite } from '../srtp/index.ts'
 import { DEFAULT_SRTP_SUITES, parseCodecList, ptimeAllowed, type CodecName, type LocalMediaOptions, type NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { CallMedia, type CallMediaOptions, type MediaLinkFactory } from './call/index.ts'
@@ -55,7 +55,8 @@ export class MediaEngine {
     if (this.codecs.length === 0) throw new RangeError('no usable codec: MEDIA_CODECS lists only opus, which is not built')
     this.srtpSuites = config.SRTP_SUITES ? parseSrtpSuiteList(config.SRTP_SUITES).filter(isSrtpSuite) : DEFAULT_SRTP_SUITES
     if (this.srtpSuites.length === 0) throw new RangeError('no usable SRTP suite: SRTP_SUITES names none we implement')
-    if (config.MEDIA_PACER !== undefined && !(MEDIA_PACERS as readonly string[]).includes(config.MEDIA_PACER)) throw new RangeError(`MEDIA_PACER must be realtime, thread or off, got ${config.MEDIA_PACER}`)
+    const pacerProblem = config.MEDIA_PACER === undefined ? undefined : mediaPacerProblem(config.MEDIA_PACER)
+    if (pacerProblem) throw new RangeError(pacerProblem)
     const ptime = config.MEDIA_PTIME_MS ?? 20
     if (!ptimeAllowed('PCMU', ptime)) throw new RangeError(`MEDIA_PTIME_MS must be 10, 20, ... 60, got ${ptime}`)
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { decodeG711, encodeG711, OpusCodec, opusAvailable, tone, toneLevelDb } from '../../../src/realtime/media/codec/index.ts'
 import { parseRtp, serializeRtp, type RtpPacket } from '../../../src/realtime/media/rtp/index.ts'
 import { CODEC_DEFAULTS } from '../../../src/realtime/telephony/sdp/index.ts'
-import { bestCorrelation, clockSkips, readStereoWav, startTestCall, type TestCall } from '../../helpers/media-call.ts'
+import { bestCorrelation, clockSkips, readStereoWav, slope, startTestCall, type TestCall } from '../../helpers/media-call.ts'
 import { readPcapUdp, SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { RtpPeer } from '../../helpers/rtp-peer.ts'
 import { FarPeer } from '../../helpers/far-peer.ts'
@@ -37,19 +37,6 @@ function bareTimerGapP99(n: number): Promise<number> {
     }
     setTimeout(step, 20)
   })
-}
-
-function slope(ys: number[]): number {
-  const n = ys.length
-  const mx = (n - 1) / 2
-  const my = ys.reduce((a, b) => a + b, 0) / n
-  let num = 0
-  let den = 0
-  ys.forEach((y, i) => {
-    num += (i - mx) * (y - my)
-    den += (i - mx) ** 2
-  })
-  return num / den
 }
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1]!

@@ -3,23 +3,11 @@ import { tone } from '../../../src/realtime/media/codec/index.ts'
 import { MediaEngine } from '../../../src/realtime/media/index.ts'
 import { Pacer, sockaddrOf, type PacedOwner } from '../../../src/realtime/media/pacer/index.ts'
 import { descriptorOf } from '../../../src/realtime/media/rtp/port-pool.ts'
-import { clockSkips, startTestCall, type TestCall } from '../../helpers/media-call.ts'
+import { clockSkips, slope, startTestCall, type TestCall } from '../../helpers/media-call.ts'
 import { RtpPeer } from '../../helpers/rtp-peer.ts'
 import { tempDir } from '../../helpers/tmp.ts'
 
 const EBADF = 9
-
-function slope(ys: number[]): number {
-  const mx = (ys.length - 1) / 2
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length
-  let num = 0
-  let den = 0
-  ys.forEach((y, i) => {
-    num += (i - mx) * (y - my)
-    den += (i - mx) ** 2
-  })
-  return num / den
-}
 
 /** A receiving socket that notes when each datagram arrived. */
 async function receiver() {

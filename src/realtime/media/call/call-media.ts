@@ -104,7 +104,7 @@ export class CallMedia {
         clockRate: this.codec.clockRate,
         trustedAddresses: opts.trustedAddresses,
         srtp: srtpOf(opts.media),
-        pacer: opts.pacer,
+        pacer: this.pacer,
         onPaced: (lateMs) => this.pacing.record(lateMs),
         ...handlers,
       })
