@@ -82,7 +82,7 @@ export async function startAppliance(
         unreachableProviders: () => probes.down.map((f) => ({ kind: f.kind, provider: f.provider, message: describeFailure(f) })),
         authenticate: (token, now) => authenticate(db, token, now, principals),
         background: { wakeAnalysis: () => s.jobs?.wakeAnalysis(), wakeWebhooks: () => s.jobs?.wakeWebhooks() },
-        campaigns: { events: campaignEvents, poke: cluster.campaignWorkAnnouncer(db, pokeCampaigns, log) },
+        campaigns: { events: campaignEvents, poke: cluster.campaignWorkAnnouncer(db, pokeCampaigns, log), now: opts.campaignClock },
         voices: () => s.voice,
         appCalls: () => (s.jobs ? s.sip?.calls : undefined),
       }))

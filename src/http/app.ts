@@ -54,7 +54,7 @@ export interface AppDeps {
   /** Nudges background workers when the API made work due (absent: they find it at their next poll). */
   background?: { wakeAnalysis(): void; wakeWebhooks(): void }
   /** The campaign dispatcher's wake-up and where campaign events go; absent: jobs wait for the next start. */
-  campaigns?: { events: CampaignEvents; poke(): void }
+  campaigns?: { events: CampaignEvents; poke(): void; now?: () => number }
   /** The speech engines once loaded (voice previews); absent or undefined: previews answer 503. */
   voices?: () => VoiceEngines | undefined
   /** Where links to this appliance point (net/public-url.ts); absent: publicHttpBase of config and this app's port. */
@@ -94,6 +94,7 @@ export const FEATURES: FeatureMount[] = [
         poke: () => deps.campaigns?.poke(),
         maxUploadBytes: deps.config.OUTBOUND_JOB_MAX_BODY_BYTES,
         log: deps.log.child({ component: 'campaigns' }),
+        now: deps.campaigns?.now ?? Date.now,
       },
       auth,
     ),

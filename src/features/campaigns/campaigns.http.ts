@@ -23,6 +23,8 @@ export interface CampaignsDeps {
   maxUploadBytes: number
   /** Start, pause, resume and cancel made through the API are logged here. */
   log: Logger
+  /** The clock of job creation (epoch ms): the dispatcher's, so a job is created at the time it is scheduled from. */
+  now(): number
 }
 
 const CsvQuery = t.Object({
@@ -67,7 +69,7 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
       '',
       async ({ body, principal, request }) => {
         const upload = uploads.get(request)!
-        const created = await createJob(d, principal.workspaceId, body, upload.contacts)
+        const created = await createJob(d, principal.workspaceId, body, upload.contacts, d.now())
         d.poke()
         return { job: service.toJob(created.row, { names: false }), warnings: created.warnings }
       },

@@ -4,7 +4,7 @@ import { snapshotAgent, templateVariables, type AgentSnapshot } from '../agents/
 import { type Db, forEachChunk } from '../../platform/db/index.ts'
 import { listedAmong } from '../do-not-call/index.ts'
 import { validation, type FieldIssue } from '../../platform/errors.ts'
-import { newId, nowIso } from '../../platform/ids.ts'
+import { newId } from '../../platform/ids.ts'
 import { getNumberRoute, type NumberRoute } from '../numbers/index.ts'
 import type { SecretBox } from '../../platform/secrets/index.ts'
 import { findWorkflowGraph } from '../workflows/index.ts'
@@ -89,7 +89,7 @@ export async function agentVariables(d: CreateDeps, workspaceId: string, agentId
 type JobHead = Omit<CreateJobBody, 'contacts' | 'contactsCsv'>
 
 /** A job of contacts prepared off the event loop (upload/prepare.ts): the rest is checked here, then stored. */
-export async function createJob(d: CreateDeps, workspaceId: string, body: JobHead, prepared: PreparedContacts, nowMs = Date.now()) {
+export async function createJob(d: CreateDeps, workspaceId: string, body: JobHead, prepared: PreparedContacts, nowMs: number) {
   const { issues, route, agent } = await targetIssues(d, workspaceId, body)
   const settings = settingsFrom(body.settings, issues)
   issues.push(...prepared.issues)
@@ -100,7 +100,7 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: JobHea
   const scheduled = startMs > nowMs
   const numbers = prepared.count ? prepared.numbers.split('\n') : []
   const listed = await listedAmong(d.db, workspaceId, numbers)
-  const createdAt = nowIso()
+  const createdAt = new Date(nowMs).toISOString()
   const jobId = newId('job')
   const job = {
     id: jobId,

@@ -9,9 +9,11 @@ import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 
 let t: TestAppliance
 let x: CallSetup
+/** The appliance's campaign clock: jobs are created at this instant, never at today's date. */
+let clockMs = Date.parse('2026-11-30T08:00:00Z')
 
 beforeAll(async () => {
-  t = await startTestAppliance()
+  t = await startTestAppliance({}, undefined, undefined, { campaignClock: () => clockMs })
   t.appliance.campaigns.stop() // the test takes the dispatcher's steps itself
   x = await setupCallTarget(t, { trunkUri: 'sip:127.0.0.1:9', direction: 'outbound' })
 })
@@ -43,6 +45,7 @@ async function createJob(contacts: string[], settings: object) {
 describe('claiming contacts', () => {
   test("a contact outside its own calling window waits until the window opens in its zone", async () => {
     // London and Tokyo numbers; 09:00-17:00 on weekdays, each in the number's own zone
+    clockMs = Date.parse('2026-11-30T08:00:00Z') // a Monday, before the window opens in London
     const id = await createJob(['+442071838750', '+81312345678'], { maxConcurrent: 2, callingWindow: { start: '09:00', end: '17:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] } })
     const monday10London = Date.parse('2026-11-30T10:00:00Z') // 19:00 in Tokyo
     const first = await claimNext(t.appliance.database.db, id, ctx(monday10London))
@@ -57,8 +60,8 @@ describe('claiming contacts', () => {
   })
 
   test('a claim writes the lease and the attempt (the call row) together; maxConcurrent holds; finishing twice changes nothing', async () => {
+    const now = (clockMs = Date.parse('2026-12-02T15:00:00Z'))
     const id = await createJob(['+14155550150', '+14155550151'], { maxConcurrent: 1, retryAttempts: 1, retryDelayMs: 5000, callingWindow: { start: '00:00', end: '24:00' } })
-    const now = Date.now()
     const claim = (await claimNext(t.appliance.database.db, id, ctx(now)))!
     expect(claim.contact).toMatchObject({ status: 'dialing', attempts: 1, lease_owner: 'node-a', lease_expires_ms: now + 60_000, call_id: claim.callId })
     const call = t.appliance.database.sqlite.query('select status, outbound_job_id, outbound_contact_id, to_number from calls where id = ?').get(claim.callId)
@@ -80,6 +83,7 @@ describe('claiming contacts', () => {
   })
 
   test('many contacts outside their window do not hide one inside it: a step that only skipped says again', async () => {
+    clockMs = Date.parse('2026-11-30T09:30:00Z')
     const tokyo = Array.from({ length: 149 }, (_, i) => `+8131234${String(5000 + i)}`)
     const id = await createJob([...tokyo, '+442071838751'], { callingWindow: { start: '09:00', end: '17:00' } })
     const monday10London = Date.parse('2026-11-30T10:00:00Z')
@@ -90,8 +94,8 @@ describe('claiming contacts', () => {
   })
 
   test('an attempt ending after cancel is not retried, and the cancelled job then gets its completedAt', async () => {
+    const now = (clockMs = Date.parse('2026-12-03T15:00:00Z'))
     const id = await createJob(['+14155550155', '+14155550156'], { retryAttempts: 3, retryDelayMs: 0, callingWindow: { start: '00:00', end: '24:00' } })
-    const now = Date.now()
     const claim = (await claimNext(t.appliance.database.db, id, ctx(now)))!
     const cancelled = (await t.api('POST', `/api/outbound/jobs/${id}/cancel`)).body.job
     expect(cancelled).toMatchObject({ status: 'cancelled', activeContacts: 1, cancelledContacts: 1 })
