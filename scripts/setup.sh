@@ -12,6 +12,10 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v sox >/dev/null || need+=(sox)
   command -v espeak-ng >/dev/null || need+=(espeak-ng)
   command -v flite >/dev/null || need+=(flite)
+  # callers in voices other than the agent's (npm run bench:understanding): festival and its English voices
+  command -v text2wave >/dev/null || need+=(festival)
+  for v in festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts; do dpkg -s "$v" >/dev/null 2>&1 || need+=("$v"); done
+  command -v faketime >/dev/null || need+=(faketime) # the suite a year ahead: FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f +365d npm test
   command -v openssl >/dev/null || need+=(openssl) # and libssl3, whose libcrypto.so.3 SRTP calls
   command -v tcpdump >/dev/null || need+=(tcpdump) # SRTP interop: a loopback capture shows no plain RTP
   command -v systemd-analyze >/dev/null || need+=(systemd)
