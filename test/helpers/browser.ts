@@ -23,9 +23,21 @@ export interface ConsoleBrowser {
   close(): Promise<void>
 }
 
+/**
+ * Chromium's environment: the test's, without libfaketime, whose clock_gettime its crash handler
+ * cannot run under. Under `faketime` (the suite a year ahead) the browser keeps the machine's
+ * clock while the appliance runs on the faked one, as a browser with a skewed clock would.
+ */
+export function chromiumEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'LD_PRELOAD' && !k.startsWith('FAKETIME')) env[k] = v
+  return env
+}
+
 export async function openBrowser(opts: { width?: number; height?: number } = {}): Promise<ConsoleBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    env: chromiumEnv(),
     headless: true,
     args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--mute-audio'],
   })

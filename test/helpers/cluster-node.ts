@@ -38,6 +38,14 @@ export interface ClusterNodeOptions {
 }
 
 /** Starts a node; rejects if it exits before /ready answers or within `timeoutMs`. */
+/**
+ * The test's own clock settings for a node it starts with a clean environment: under `faketime`
+ * (the suite a year ahead) the nodes keep the test's clock, as machines of one cluster share NTP.
+ */
+function sharedClock(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && (e[0] === 'LD_PRELOAD' || e[0].startsWith('FAKETIME'))))
+}
+
 export async function startClusterNode(o: ClusterNodeOptions, timeoutMs = 30_000): Promise<ClusterNode> {
   const dataDir = join(mkdtempSync(join(tmpdir(), `node-${o.nodeId}-`)), 'data')
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
@@ -49,6 +57,7 @@ export async function startClusterNode(o: ClusterNodeOptions, timeoutMs = 30_000
   const proc = Bun.spawn([BUN, join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: {
+      ...sharedClock(),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
       DATABASE_URL: o.databaseUrl,

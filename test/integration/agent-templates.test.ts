@@ -16,6 +16,24 @@ afterAll(async () => {
 const ROLES = { receptionist: 'reception', booking: 'booking', sales: 'sales', followup: 'followup' } as const
 const OUTBOUND = ['sales', 'followup']
 
+/** The caller's lines (keys or a keyword) that lead from the start node to `target`, by key and keyword edges. */
+function pathTo(workflow: { nodes: any[]; edges: any[] }, target: string): string[] | undefined {
+  const queue: { id: string; inputs: string[] }[] = [{ id: 'start', inputs: [] }]
+  const seen = new Set(['start'])
+  while (queue.length) {
+    const { id, inputs } = queue.shift()!
+    if (id === target) return inputs
+    for (const e of workflow.edges.filter((x) => x.from === id)) {
+      const c = e.condition
+      const line = c?.type === 'dtmf' ? `dtmf:${c.digits}` : c?.type === 'keywords' ? c.keywords[0] : c ? undefined : null
+      if (line === undefined || seen.has(e.to)) continue
+      seen.add(e.to)
+      queue.push({ id: e.to, inputs: line === null ? inputs : [...inputs, line] })
+    }
+  }
+  return undefined
+}
+
 async function fromTemplate(template: string) {
   const r = await t.api('POST', '/api/agents', { body: { name: `From ${template}`, template } })
   expect(r.status, JSON.stringify(r.body)).toBe(200)
@@ -50,6 +68,29 @@ describe('agent templates', () => {
       const start = workflow.nodes.find((n: any) => n.type === 'start').config.text
       expect(start).toMatch(/this is an automated (follow-up )?call/i)
       expect(agent.promptPublished).toMatch(/you are calling/i)
+    })
+  }
+
+  // "Please leave your message after this sentence" must be followed by the caller's turn, not by
+  // the next sentence of the agent: every node whose words ask the caller to speak waits for them.
+  const ASKS_TO_SPEAK = /\b(please (say|tell|leave)|tell us|leave (your|a) message|say your)\b/i
+  for (const template of Object.keys(ROLES)) {
+    test(`"${template}": every branch that asks the caller to speak waits for the caller's words, then goes on`, async () => {
+      const { agent, workflow } = await fromTemplate(template)
+      const spoken = (n: any) => String(n.config?.text ?? n.config?.prompt ?? '')
+      const asking = workflow.nodes.filter((n: any) => n.type !== 'start' && ASKS_TO_SPEAK.test(spoken(n)))
+      if (template !== 'sales') expect(asking.length).toBeGreaterThan(0)
+      for (const node of asking) {
+        const inputs = pathTo(workflow, node.id)
+        expect(inputs, `no key or keyword path from start to ${node.id}`).toBeDefined()
+        const run = (lines: string[]) => t.api('POST', `/api/agents/${agent.id}/workflow/test-run`, { body: { inputs: lines.map((content) => ({ role: 'user', content })) } })
+        const reached = (await run(inputs!)).body
+        expect({ node: reached.finalNode, action: reached.finalAction }).toEqual({ node: node.id, action: 'awaiting_input' })
+        expect(reached.responses.at(-1).nodeId).toBe(node.id)
+        const answered = (await run([...inputs!, 'this is Ann Lee, Tuesday at ten would suit me'])).body
+        expect(answered.path.slice(reached.path.length).length).toBeGreaterThan(0)
+        expect(answered.responses.length).toBeGreaterThan(reached.responses.length)
+      }
     })
   }
 

@@ -20,8 +20,9 @@ const receptionist: AgentTemplate = {
     nodes: [
       { id: 'start', type: 'start', config: { text: 'Hello, thank you for calling. For our opening hours press 1 or say hours. To leave a message press 2 or say message. Or ask me your question.' } },
       { id: 'hours', type: 'say', config: { text: 'We are open Monday to Friday, from nine in the morning until five in the evening.' } },
-      { id: 'message', type: 'say', config: { text: 'Please leave your message after this sentence, and we will call you back.' } },
-      { id: 'listen', type: 'say', config: { text: 'Thank you, we have your message.' } },
+      // a collect node waits for the caller's words (a say node with only an else edge would not)
+      { id: 'message', type: 'collect', config: { prompt: 'Please leave your message after this sentence, and we will call you back.', kind: 'text', variable: 'message' } },
+      { id: 'noted', type: 'say', config: { text: 'Thank you, we have your message.' } },
       // answers from the agent's knowledge bases (knowledgeBaseIds), one question after another until
       // the caller says goodbye; with no base linked, every question is no_match
       { id: 'faq', type: 'answer', config: {} },
@@ -38,8 +39,8 @@ const receptionist: AgentTemplate = {
       { from: 'faq', to: 'unknown', condition: { type: 'no_match' } },
       { from: 'unknown', to: 'message' },
       { from: 'hours', to: 'bye' },
-      { from: 'message', to: 'listen', condition: { type: 'else' } },
-      { from: 'listen', to: 'bye' },
+      { from: 'message', to: 'noted', condition: { type: 'else' } },
+      { from: 'noted', to: 'bye' },
     ],
   },
 }
@@ -57,8 +58,8 @@ const booking: AgentTemplate = {
   workflow: {
     nodes: [
       { id: 'start', type: 'start', config: { text: 'Hello, thank you for calling. To book an appointment press 1 or say book. To change or cancel one press 2 or say change.' } },
-      { id: 'book', type: 'say', config: { text: 'After this sentence, please say your name and the day and time that suit you. We will call you back to confirm.' } },
-      { id: 'change', type: 'say', config: { text: 'After this sentence, please say your name and the appointment you want to change or cancel. We will call you back.' } },
+      { id: 'book', type: 'collect', config: { prompt: 'After this sentence, please say your name and the day and time that suit you. We will call you back to confirm.', kind: 'text', variable: 'request' } },
+      { id: 'change', type: 'collect', config: { prompt: 'After this sentence, please say your name and the appointment you want to change or cancel. We will call you back.', kind: 'text', variable: 'request' } },
       { id: 'noted', type: 'say', config: { text: 'Thank you, we have your request.' } },
       { id: 'bye', type: 'end', config: { text: 'Thank you for calling. Goodbye.' } },
     ],
@@ -114,7 +115,7 @@ const followup: AgentTemplate = {
     nodes: [
       { id: 'start', type: 'start', config: { text: 'Hello, this is an automated follow-up call about your recent visit. If everything went well press 1 or say yes. If you would like us to call you back press 2 or say call back.' } },
       { id: 'glad', type: 'end', config: { text: 'We are glad to hear it. Thank you for your time. Goodbye.' } },
-      { id: 'message', type: 'say', config: { text: 'After this sentence, please tell us briefly what we can help with.' } },
+      { id: 'message', type: 'collect', config: { prompt: 'After this sentence, please tell us briefly what we can help with.', kind: 'text', variable: 'message' } },
       { id: 'noted', type: 'say', config: { text: 'Thank you, someone will call you back.' } },
       { id: 'bye', type: 'end', config: { text: 'Thank you for your time. Goodbye.' } },
     ],

@@ -13,6 +13,7 @@ export const TranscriptItem = t.Object({
   text: t.String(),
   timestamp: t.Number({ description: 'seconds from the start of the call, fractional' }),
   sources: t.Optional(t.Array(TranscriptSource, { description: 'not in the spec: the knowledge-base passages an agent line was spoken from (a workflow answer node, the knowledge_search tool)' })),
+  interrupted: t.Optional(t.Literal(true, { description: 'not in the spec: present on an agent line cut before its end (the caller spoke over it, or the call ended); text is what was said up to the cut' })),
 })
 export type TranscriptItem = typeof TranscriptItem.static
 

@@ -57,7 +57,7 @@ afterAll(async () => {
 const newCall = async (before: Set<string>) => waitForCall(t, (c) => !before.has(c.id) && c.status === 'ended', 30_000)
 const callIds = async () => new Set(((await t.api('GET', '/api/calls?limit=100')).body.calls as any[]).map((c) => c.id as string))
 
-test("SIPp's uac_pcap (g711a.pcap, then key 1) calls the appliance: the recording's caller channel correlates >= 0.95 with the pcap, and the key reaches the call", async () => {
+test("SIPp's uac_pcap (g711a.pcap, then key 1) calls the appliance: the recording's caller channel correlates >= 0.95 with the pcap, the key reaches the call, and the agent line the speech cut stays in the transcript", async () => {
   const builtIn = Bun.spawnSync(['sipp', '-sd', 'uac_pcap']).stdout.toString()
   const scenario = join(mkdtempSync(join(tmpdir(), 'uac-pcap-')), 'uac_pcap.xml')
   writeFileSync(scenario, builtIn.replaceAll('pcap/', `${SIPP_PCAP_DIR}/`))
@@ -67,6 +67,13 @@ test("SIPp's uac_pcap (g711a.pcap, then key 1) calls the appliance: the recordin
   const call = await newCall(before)
   expect(call).toMatchObject({ outcome: 'completed', endReason: 'caller_hangup' })
   expect(call.transcript.filter((i: any) => i.role === 'user').map((i: any) => i.text)).toEqual(['[DTMF] 1'])
+  // the recorded speech starts while the agent says its menu: the cut line stays, as far as it was said
+  const agent = call.transcript.filter((i: any) => i.role === 'agent')
+  expect(agent[0]).toMatchObject({ text: 'Hello.' })
+  expect(agent[0].interrupted).toBeUndefined()
+  expect(agent[1]).toMatchObject({ interrupted: true })
+  expect(agent[1].text.length).toBeGreaterThan(0)
+  expect('Press 9 to leave.'.startsWith(agent[1].text)).toBe(true)
 
   const packets = readPcapUdp(join(SIPP_PCAP_DIR, 'g711a.pcap')).map((p) => parseRtp(p.payload)).filter((p) => p.payloadType === 8)
   const reference = decodeG711('alaw', Uint8Array.from(packets.flatMap((p) => [...p.payload])))

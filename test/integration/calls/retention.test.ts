@@ -88,6 +88,7 @@ test('retention removes, and logs, recordings whose record was deleted once olde
   backdate(orphan, 40)
   const freshOrphan = await seedCall(db, { workspaceId: first.workspaceId, recordingIn: first.dataDir })
   await first.api('DELETE', `/api/calls/${freshOrphan}`)
+  backdate(freshOrphan, 0) // its age from this process's clock, not the kernel's (they differ under faketime)
   const live = await seedCall(db, { workspaceId: first.workspaceId, status: 'in_progress', recordingIn: first.dataDir })
   await db.updateTable('calls').set({ recording_path: null }).where('id', '=', live).execute() // as while the call runs
   backdate(live, 40)

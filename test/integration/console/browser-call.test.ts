@@ -13,7 +13,7 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { concatFrames, writeWav } from '../../../src/realtime/voice/audio.ts'
 import { type FakeDeepgram, startFakeDeepgram } from '../../fakes/deepgram.ts'
 import { memberKey, startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
-import { CHROMIUM, externalRequests, hasChromium, screenshot, seriousViolations, signIn } from '../../helpers/browser.ts'
+import { CHROMIUM, chromiumEnv, externalRequests, hasChromium, screenshot, seriousViolations, signIn } from '../../helpers/browser.ts'
 import { waitForCall } from '../../helpers/calls.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
@@ -53,6 +53,7 @@ beforeAll(async () => {
   writeFileSync(wav, writeWav(concatFrames([silence(7000, 16000), fliteSpeech(WORDS), silence(3000, 16000)])))
   browser = await chromium.launch({
     executablePath: CHROMIUM,
+    env: chromiumEnv(),
     headless: true,
     args: [
       '--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--mute-audio',

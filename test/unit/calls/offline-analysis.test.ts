@@ -34,6 +34,11 @@ describe('offline call analysis', () => {
     expect(extractiveSummary(call([], { outcome: 'no_answer', durationSec: 0, type: 'outbound' }))).toBe('Outbound call, no_answer, 0 s. Nothing was said.')
   })
 
+  test('the summary names each kind of call as it was: a browser call is a web call, a program\'s stream a media-stream call', () => {
+    const kinds = (['inbound', 'outbound', 'web', 'stream'] as const).map((type) => extractiveSummary(call([], { type, durationSec: 5 })).split(',')[0])
+    expect(kinds).toEqual(['Inbound call', 'Outbound call', 'Web call', 'Media-stream call'])
+  })
+
   test('voicemail comes from answering-machine detection when it ran, else from the greeting heard', () => {
     expect(isVoicemail(call([], { answeredBy: 'machine' }))).toBe(true)
     expect(isVoicemail(call([said('user', 'please leave a message after the tone')], { answeredBy: 'human' }))).toBe(false)

@@ -34,6 +34,8 @@ describe('extraction cache', () => {
     symlinkSync(target, join(root, linked))
     const past = (Date.now() - 2 * OTHER_BUILD_GRACE_MS) / 1000
     for (const d of [current, old, 'voice-agent-cache-abc123', 'other']) utimesSync(join(root, d), past, past)
+    // ages come from this process's clock, not the kernel's (they differ under faketime)
+    utimesSync(join(root, starting), Date.now() / 1000, Date.now() / 1000)
     expect(removeOtherBuilds(root, current)).toEqual([old])
     expect(existsSync(join(root, old))).toBe(false)
     for (const d of [current, starting, 'voice-agent-cache-abc123', 'other', linked]) expect(existsSync(join(root, d))).toBe(true)

@@ -27,6 +27,9 @@ const STOP = new Set(
 )
 const VOICEMAIL = /\b(leave (me )?a (message|voicemail)|after the (tone|beep)|voice ?mail|mailbox|not available to take your call)\b/i
 
+/** How the summary's first line names each kind of call (a record says which of these it was). */
+const CALL_KINDS: Record<CallType, string> = { inbound: 'Inbound call', outbound: 'Outbound call', web: 'Web call', stream: 'Media-stream call' }
+
 const words = (text: string) => text.toLowerCase().match(/[a-z0-9']+/g) ?? []
 
 /** The caller's sentiment from the AFINN lexicon, over everything the caller said. */
@@ -42,7 +45,7 @@ export function callerSentiment(transcript: TranscriptItem[]): SentimentValue {
  * frequent content words of the conversation, in the order they were said.
  */
 export function extractiveSummary(input: AnalysisInput): string {
-  const head = `${input.type === 'inbound' ? 'Inbound' : 'Outbound'} call, ${input.outcome ?? 'ended'}, ${input.durationSec} s.`
+  const head = `${CALL_KINDS[input.type]}, ${input.outcome ?? 'ended'}, ${input.durationSec} s.`
   const sentences = input.transcript.flatMap((t, turn) =>
     (t.text.match(/[^.!?]+[.!?]*/g) ?? []).map((s) => ({ who: t.role === 'user' ? 'Caller' : 'Agent', text: s.trim(), turn })).filter((s) => s.text.length > 0),
   )

@@ -47,7 +47,7 @@ export function callCostOf(report: SessionReport, prices: VoiceSettings['prices'
 }
 
 export function transcriptOf(report: SessionReport): TranscriptItem[] {
-  return report.transcript.map((t) => ({ role: t.role, text: t.text, timestamp: t.timestamp, ...(t.sources?.length ? { sources: t.sources } : {}) }))
+  return report.transcript.map((t) => ({ role: t.role, text: t.text, timestamp: t.timestamp, ...(t.sources?.length ? { sources: t.sources } : {}), ...(t.interrupted ? { interrupted: true as const } : {}) }))
 }
 
 /** The outcome of an answered call from how the session and the SIP dialog ended. */

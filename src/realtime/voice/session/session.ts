@@ -58,6 +58,7 @@ export class VoiceSession {
   private readonly turns = new TurnRecorder()
   private readonly usage: SessionUsage = { llm: [], tts: [], stt: [] }
   private readonly firstFrameAt = new WeakMap<SpeechHandle, number>()
+  private readonly voiced = new WeakSet<SpeechHandle>()
   private current: SpeechHandle | undefined
   private userSpeechStartAt = 0
   private lastActivityAt = 0
@@ -86,7 +87,10 @@ export class VoiceSession {
         this.firstFrameAt.set(speech, at)
         this.turns.firstFrame(speech, at)
       },
-      firstVoiced: (speech, at) => this.turns.firstVoiced(speech, at),
+      firstVoiced: (speech, at) => {
+        this.voiced.add(speech)
+        this.turns.firstVoiced(speech, at)
+      },
       flushSink: () => opts.hooks.flush?.() ?? 0,
     }, 20, opts.lineRateHz)
     this.keypad = new Keypad(opts.settings.endpointing.maxFinalWaitMs, {
@@ -246,7 +250,11 @@ export class VoiceSession {
     void speech.done.then(() => {
       this.lastActivityAt = this.o.now()
       const first = this.firstFrameAt.get(speech)
-      if (first !== undefined && speech.playedText) this.addTranscript('agent', speech.playedText, first, sources)
+      if (first === undefined) return
+      const cut = speech.state === 'interrupted'
+      // a line cut within its first word was still heard, once its voice went out
+      const text = speech.playedText || (cut && this.voiced.has(speech) ? speech.begunText : '')
+      if (text) this.addTranscript('agent', text, first, sources, cut)
     })
     return speech
   }
@@ -310,9 +318,9 @@ export class VoiceSession {
     this.o.hooks.hangup(reason)
   }
 
-  private addTranscript(role: 'agent' | 'user', text: string, atMs: number, sources?: TranscriptSource[]): void {
+  private addTranscript(role: 'agent' | 'user', text: string, atMs: number, sources?: TranscriptSource[], interrupted = false): void {
     if (this.transcript.length >= MAX_TRANSCRIPT) this.transcript.shift()
-    const item: TranscriptItem = { role, text, timestamp: Math.round(atMs - this.startedAt) / 1000, ...(sources?.length ? { sources } : {}) }
+    const item: TranscriptItem = { role, text, timestamp: Math.round(atMs - this.startedAt) / 1000, ...(sources?.length ? { sources } : {}), ...(interrupted ? { interrupted: true as const } : {}) }
     this.transcript.push(item)
     this.o.hooks.transcribed?.(item)
   }

@@ -175,6 +175,8 @@ export interface TranscriptItem {
   timestamp: number
   /** An agent's line spoken from knowledge-base passages: which ones. */
   sources?: TranscriptSource[]
+  /** An agent's line cut before its end (the caller spoke over it, or the call ended): `text` is what was said up to the cut. */
+  interrupted?: true
 }
 
 export interface SessionUsage {

@@ -100,6 +100,18 @@ export class SpeechHandle {
    * proportion to how much of its audio was played (speech rate is roughly even within a sentence).
    */
   get playedText(): string {
+    return this.textPlayed(Math.floor)
+  }
+
+  /**
+   * As playedText, with the word that was being said at the cut counted as said: what a caller
+   * who barged in half a second into "Hello." heard is "Hello.", not nothing.
+   */
+  get begunText(): string {
+    return this.textPlayed(Math.ceil)
+  }
+
+  private textPlayed(partialWords: (words: number) => number): string {
     const parts: string[] = []
     let left = this.playedMs
     for (const seg of this.segments) {
@@ -111,7 +123,7 @@ export class SpeechHandle {
         continue
       }
       const words = seg.text.split(/\s+/).filter(Boolean)
-      const n = Math.floor((words.length * left) / length)
+      const n = Math.min(words.length, partialWords((words.length * left) / length))
       if (n > 0) parts.push(words.slice(0, n).join(' '))
       break
     }

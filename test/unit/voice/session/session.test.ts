@@ -47,10 +47,33 @@ describe('voice session on a scripted timeline', () => {
     const cut = r.transcript.find((i) => i.role === 'agent' && long.startsWith(i.text))!
     expect(cut.text.length).toBeGreaterThan(5)
     expect(cut.text.length).toBeLessThan(long.length / 2)
+    expect(cut.interrupted).toBe(true)
+    expect(r.transcript.filter((i) => i !== cut).map((i) => i.interrupted)).toEqual([undefined, undefined, undefined])
     expect(r.transcript.map((i) => i.role)).toEqual(['user', 'agent', 'user', 'agent'])
     // the interrupted reply is not resumed: the next answer is about the new turn only
     expect(r.transcript.at(-1)!.text).toBe('Sure, Saturday it is.')
     expect(t.llm.requests[1]!.messages.at(-2)).toEqual({ role: 'assistant', content: cut.text })
+  })
+
+  test('a greeting cut within its first word stays in the transcript as far as it was said, marked interrupted', async () => {
+    // "Hello." alone is about 450 ms of the tone voice: the caller speaks over it at 200 ms
+    const t = new Timeline({ llm: [{ text: 'Sure.' }], stt: ['Saturday please.'], agent: { firstSpeaker: 'agent', welcomeMessage: 'Hello. Welcome to Acme Dental, how can we help you today?' } }).start()
+    t.callerSays(200, 1500)
+    await t.runUntil(5000)
+    const r = t.session.report()
+    expect(r.transcript.map((i) => [i.role, i.text, i.interrupted])).toEqual([
+      ['agent', 'Hello.', true],
+      ['user', 'Saturday please.', undefined],
+      ['agent', 'Sure.', undefined],
+    ])
+  })
+
+  test('a line that no audio of reached the caller is not in the transcript', async () => {
+    const t = new Timeline({ llm: [{ text: 'Sure.' }], stt: ['Saturday please.'], agent: { firstSpeaker: 'agent', welcomeMessage: 'Hello. Welcome to Acme Dental.' } })
+    t.session.start()
+    t.session.callerHungUp()
+    await t.runUntil(200, false)
+    expect(t.session.report().transcript).toEqual([])
   })
 
   test('a backchannel while the agent talks does not interrupt and gets no answer', async () => {
