@@ -5,13 +5,14 @@ import { HELPER_COMMANDS } from './platform/embedded/index.ts'
 
 /** Exit codes: 0 clean stop, 1 unexpected failure, 2 bad configuration, 3 DATA_DIR (SQLite) or NODE_ID (PostgreSQL) in use. */
 async function serve(): Promise<void> {
-  const { ConfigError, loadConfig, renamedKeyNotes } = await import('./platform/config/index.ts')
+  const { ConfigError, renamedKeyNotes } = await import('./platform/config/index.ts')
   const { DataDirLockedError } = await import('./platform/db/index.ts')
   const { NodeIdInUseError } = await import('./platform/jobs/index.ts')
+  const { loadCheckedConfig } = await import('./app/startup/index.ts')
   const { startAppliance } = await import('./app/appliance.ts')
   let appliance
   try {
-    appliance = await startAppliance(loadConfig())
+    appliance = await startAppliance(await loadCheckedConfig())
   } catch (err) {
     if (err instanceof ConfigError) exit(2, `configuration error: ${err.message}`)
     if (err instanceof DataDirLockedError || err instanceof NodeIdInUseError) exit(3, `refusing to start: ${err.message}`)

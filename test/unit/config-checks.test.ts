@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../../src/platform/config/index.ts'
 import { callWorkersProblem } from '../../src/platform/config/workers.ts'
+import { loadCheckedConfig } from '../../src/app/startup/index.ts'
 import { tempDir } from '../helpers/tmp.ts'
 
 function refusal(load: () => unknown): ConfigError {
@@ -105,5 +106,32 @@ describe('the files the configuration names are read when it loads', () => {
     const load = () => loadConfig({ DATA_DIR: join(locked, 'data') })
     if (process.getuid?.() === 0) expect(load).not.toThrow()
     else expect(refusal(load).message).toBe(`DATA_DIR: ${join(locked, 'data')} does not exist and cannot be created: ${locked} is not writable by this user`)
+  })
+})
+
+describe('the voice keys are checked with the rest, before any engine loads', () => {
+  const offline = { VAD_ENGINE: 'energy', STT_PROVIDER: 'none', LLM_PROVIDER: 'none' }
+  test.each([
+    ['TTS_PROVIDER', { TTS_PROVIDER: 'say' }, 'TTS_PROVIDER must be one of flite, elevenlabs, openai, got say'],
+    ['STT_PROVIDER', { STT_PROVIDER: 'whisper' }, 'STT_PROVIDER must be one of auto,'],
+    ['ELEVENLABS_API_KEY', { TTS_PROVIDER: 'elevenlabs' }, 'ELEVENLABS_API_KEY is required for TTS_PROVIDER=elevenlabs'],
+    ['LLM_ANTHROPIC_API_KEY', { LLM_PROVIDER: 'anthropic' }, 'LLM_ANTHROPIC_API_KEY is required for LLM_PROVIDER=anthropic'],
+    ['DEEPGRAM_API_KEY', { STT_PROVIDER: 'deepgram' }, 'DEEPGRAM_API_KEY is required for STT_PROVIDER=deepgram'],
+    ['FLITE_VOICE', { FLITE_VOICE: 'bob' }, 'FLITE_VOICE must be one of kal16, slt, rms, awb, kal, got bob'],
+    ['STT_SHERPA_MODEL_DIR', { STT_PROVIDER: 'sherpa-onnx', STT_SHERPA_MODEL_DIR: '/nonexistent/models' }, 'STT_SHERPA_MODEL_DIR: no usable sherpa-onnx model in /nonexistent/models'],
+    ['VOICE_PRICE_TABLE', { VOICE_PRICE_TABLE: '{' }, 'VOICE_PRICE_TABLE: price table is not JSON'],
+  ])('%s: %j is refused', async (key, env, message) => {
+    const err = await loadCheckedConfig({ ...offline, ...env }).then(
+      () => new Error('the configuration was accepted'),
+      (e: Error) => e,
+    )
+    expect(err).toBeInstanceOf(ConfigError)
+    expect(err.message).toContain(message)
+    expect(err.message.startsWith(key)).toBe(true)
+  })
+
+  test('the offline default and a cloud provider with its key pass', async () => {
+    expect((await loadCheckedConfig(offline)).TTS_PROVIDER).toBe('flite')
+    expect((await loadCheckedConfig({ ...offline, TTS_PROVIDER: 'elevenlabs', ELEVENLABS_API_KEY: 'k', STT_PROVIDER: 'deepgram', DEEPGRAM_API_KEY: 'k' })).TTS_PROVIDER).toBe('elevenlabs')
   })
 })
