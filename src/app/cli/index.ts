@@ -8,6 +8,7 @@ import { loadCheckedConfig, NAT_ADVICE, publicHostWarning, resolvePublicHost } f
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, restore } from './backup.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
+import { oneLine } from './failure.ts'
 import { checkHealth, healthUrl } from './health.ts'
 import { formatWorkspaces, listWorkspaces, NoWorkspaceError, soleWorkspace, WhichWorkspaceError } from './workspaces.ts'
 
@@ -36,15 +37,19 @@ Usage:
   voice-agent recordings gc [--dry-run] [--older-than-days N]
                                       list the recordings no call record points at (on this
                                       node's disk and in S3_BUCKET) and remove them; --dry-run
-                                      only lists them
+                                      only lists them; a last line "# N ..." counts them
   voice-agent --version | --help
 
+Results go to stdout; notes and errors to stderr, each error one line.
 Exit codes: 0 done, 1 failure, 2 bad configuration or usage, 3 DATA_DIR (or NODE_ID) in use.`
 
 type Out = { out(line: string): void; err(line: string): void }
 const stdio: Out = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }
 
-/** Runs a command; `serve` means main.ts should start the appliance. */
+/**
+ * Runs a command; `serve` means main.ts should start the appliance. Results go to stdout, notes
+ * and errors to stderr, each error on one line; an error not handled here is main.ts's.
+ */
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env, io: Out = stdio): Promise<number | 'serve'> {
   const [command, ...rest] = argv
   try {
@@ -99,8 +104,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       case 'recordings':
         return await recordingsCommand(rest, await loadCheckedConfig(env), io)
       default:
-        io.err(`unknown command ${command}\n\n${HELP}`)
-        return 2
+        return fail(io, 2, `unknown command ${command}; voice-agent --help lists the commands`)
     }
   } catch (err) {
     if (err instanceof ConfigError) return fail(io, 2, `configuration error: ${err.message}`)
@@ -116,7 +120,7 @@ class UsageError extends Error {}
 const NOT_FOR_POSTGRES = 'backup and restore are for the SQLite database in DATA_DIR; with DATABASE_URL the state is in PostgreSQL, use its tools:'
 
 function fail(io: Out, code: number, message: string): number {
-  io.err(message)
+  io.err(oneLine(message))
   return code
 }
 
@@ -172,7 +176,7 @@ function healthArgs(args: string[]): string | undefined {
     if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new Error('--url must be an http(s) URL')
     return url
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}\nusage: voice-agent health [--url URL]`)
+    throw new UsageError(`${(err as Error).message}; usage: voice-agent health [--url URL]`)
   }
 }
 
