@@ -169,7 +169,7 @@ test('create-api-key for an unknown workspace fails and lists the workspaces', (
   expect(r.err).toContain(t.workspaceId)
 })
 
-test('recordings gc --dry-run lists the recordings no call record points at; without it removes them, and only them', async () => {
+test('recordings gc --dry-run lists the recordings no call record points at, then their count, on stdout; without it removes them, and only them', async () => {
   const db = t.appliance.database.db
   const dir = join(t.dataDir, 'recordings')
   const env = { DATA_DIR: t.dataDir, ...(t.appliance.config.DATABASE_URL ? { DATABASE_URL: t.appliance.config.DATABASE_URL } : {}) }
@@ -181,16 +181,16 @@ test('recordings gc --dry-run lists the recordings no call record points at; wit
 
   const dry = cli(['recordings', 'gc', '--dry-run'], env)
   expect(dry.code, dry.err).toBe(0)
-  expect(dry.out).toBe(`${join(dir, `${orphan}.wav`)}\n`)
-  expect(dry.err).toContain('1 recordings without a call record (dry run: nothing removed)')
+  expect(dry.out).toBe(`${join(dir, `${orphan}.wav`)}\n# 1 recordings without a call record (dry run: nothing removed)\n`)
+  expect(dry.err).toBe('')
   expect(existsSync(join(dir, `${orphan}.wav`))).toBe(true)
 
   const gc = cli(['recordings', 'gc'], env)
   expect(gc.code, gc.err).toBe(0)
-  expect(gc.out).toBe(`${join(dir, `${orphan}.wav`)}\n`)
+  expect(gc.out).toBe(`${join(dir, `${orphan}.wav`)}\n# removed 1 recordings without a call record\n`)
   expect(existsSync(join(dir, `${orphan}.wav`))).toBe(false)
   for (const f of [`${kept}.wav`, `${live}.wav`, 'notes.txt']) expect({ f, there: existsSync(join(dir, f)) }).toEqual({ f, there: true })
-  expect(cli(['recordings', 'gc', '--dry-run'], env).out).toBe('')
+  expect(cli(['recordings', 'gc', '--dry-run'], env).out).toBe('# 0 recordings without a call record (dry run: nothing removed)\n')
   expect(cli(['recordings', 'sweep'], env).code).toBe(2)
   expect(cli(['recordings', 'gc'], { DATA_DIR: join(scratch, 'empty') }).code).toBe(1) // no database: every file would look orphaned
 })

@@ -2,8 +2,8 @@
 // snapshot of the database (VACUUM INTO, which reads one transaction while the server keeps
 // writing) and the secret key that decrypts the stored trunk and carrier credentials.
 import { Database as Sqlite } from 'bun:sqlite'
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { lockDataDir } from '../../platform/db/index.ts'
 import { SECRET_KEY_FILE } from '../../platform/secrets/index.ts'
 
@@ -23,12 +23,18 @@ export function backup(dataDir: string, target: string, now = new Date()): Backu
   const source = join(dataDir, DB_FILE)
   if (!existsSync(source)) throw new BackupError(`no database at ${source}`)
   if (existsSync(target)) throw new BackupError(`${target} exists already; choose a new file`)
+  const folder = dirname(resolve(target))
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new BackupError(`cannot write ${target}: there is no folder ${folder}`)
   const keyFile = join(dataDir, SECRET_KEY_FILE)
   const secretKey = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : ''
   const db = new Sqlite(source, { readonly: true })
   try {
     db.exec('PRAGMA busy_timeout = 5000')
     db.query('VACUUM INTO ?').run(target)
+  } catch (err) {
+    // a folder this user may not write to, a full disk: SQLite names the cause
+    rmSync(target, { force: true })
+    throw new BackupError(`the backup to ${target} failed: ${(err as Error).message}`)
   } finally {
     db.close()
   }

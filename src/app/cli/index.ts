@@ -1,13 +1,14 @@
 // The executable's commands besides serving. Each returns an exit code; serving is main.ts's.
 import { parseArgs } from 'node:util'
 import pkg from '../../../package.json' with { type: 'json' }
-import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../../platform/config/index.ts'
+import { CONFIG_KEYS, type Config, ConfigError } from '../../platform/config/index.ts'
 import { type Db, DataDirLockedError, describeDatabase, maskDatabaseUrl, openConfigured, sqliteFileOf } from '../../platform/db/index.ts'
 import { createVoiceEngines } from '../../realtime/voice/index.ts'
-import { NAT_ADVICE, publicHostWarning, resolvePublicHost } from '../startup/index.ts'
+import { loadCheckedConfig, NAT_ADVICE, publicHostWarning, resolvePublicHost } from '../startup/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, restore } from './backup.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
+import { oneLine } from './failure.ts'
 import { checkHealth, healthUrl } from './health.ts'
 import { formatWorkspaces, listWorkspaces, NoWorkspaceError, soleWorkspace, WhichWorkspaceError } from './workspaces.ts'
 
@@ -31,19 +32,24 @@ Usage:
   voice-agent workspaces              list the workspaces: id, a tab, the name; oldest first
   voice-agent health [--url URL]      GET /health of the appliance of this configuration
                                       (HTTP_HOST, HTTP_PORT): exit 0 on 200, else 1
-  voice-agent check-config            validate the configuration and print it, secrets masked
+  voice-agent check-config            validate the configuration as a start does (the files it
+                                      names too) and print it, secrets masked
   voice-agent recordings gc [--dry-run] [--older-than-days N]
                                       list the recordings no call record points at (on this
                                       node's disk and in S3_BUCKET) and remove them; --dry-run
-                                      only lists them
+                                      only lists them; a last line "# N ..." counts them
   voice-agent --version | --help
 
+Results go to stdout; notes and errors to stderr, each error one line.
 Exit codes: 0 done, 1 failure, 2 bad configuration or usage, 3 DATA_DIR (or NODE_ID) in use.`
 
 type Out = { out(line: string): void; err(line: string): void }
 const stdio: Out = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }
 
-/** Runs a command; `serve` means main.ts should start the appliance. */
+/**
+ * Runs a command; `serve` means main.ts should start the appliance. Results go to stdout, notes
+ * and errors to stderr, each error on one line; an error not handled here is main.ts's.
+ */
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env, io: Out = stdio): Promise<number | 'serve'> {
   const [command, ...rest] = argv
   try {
@@ -62,10 +68,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         io.out(HELP)
         return 0
       case 'check-config':
-        return await checkConfig(loadConfig(env), io)
+        return await checkConfig(await loadCheckedConfig(env), io)
       case 'backup': {
         const file = oneFile(rest, 'backup')
-        const cfg = loadConfig(env)
+        const cfg = await loadCheckedConfig(env)
         if (!sqliteFileOf(cfg)) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_dump --format=custom --file=FILE "$DATABASE_URL" (then copy DATA_DIR/secret.key with it)`)
         const r = backup(cfg.DATA_DIR, file)
         io.out(`backup written to ${r.file} (${r.bytes} bytes, ${r.calls} calls); recordings are not included`)
@@ -73,7 +79,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       }
       case 'restore': {
         const file = oneFile(rest, 'restore')
-        const cfg = loadConfig(env)
+        const cfg = await loadCheckedConfig(env)
         if (!sqliteFileOf(cfg)) return fail(io, 2, `${NOT_FOR_POSTGRES} pg_restore --clean --if-exists --dbname="$DATABASE_URL" FILE (with every node stopped)`)
         const dataDir = cfg.DATA_DIR
         const r = restore(dataDir, file)
@@ -81,9 +87,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         return 0
       }
       case 'create-api-key':
-        return await adminKey(rest, loadConfig(env), io)
+        return await adminKey(rest, await loadCheckedConfig(env), io)
       case 'health': {
-        const url = healthArgs(rest) ?? healthUrl(loadConfig(env))
+        const url = healthArgs(rest) ?? healthUrl(await loadCheckedConfig(env))
         const r = await checkHealth(url)
         if (r.ok) io.out(r.line)
         else io.err(r.line)
@@ -91,18 +97,18 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       }
       case 'workspaces':
         if (rest.length) throw new UsageError('usage: voice-agent workspaces')
-        return await withDb(loadConfig(env), async (db) => {
+        return await withDb(await loadCheckedConfig(env), async (db) => {
           for (const line of formatWorkspaces(await listWorkspaces(db))) io.out(line)
           return 0
         })
       case 'recordings':
-        return await recordingsCommand(rest, loadConfig(env), io)
+        return await recordingsCommand(rest, await loadCheckedConfig(env), io)
       default:
-        io.err(`unknown command ${command}\n\n${HELP}`)
-        return 2
+        return fail(io, 2, `unknown command ${command}; voice-agent --help lists the commands`)
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UsageError || err instanceof RecordingsUsageError || err instanceof WhichWorkspaceError) return fail(io, 2, err.message)
+    if (err instanceof ConfigError) return fail(io, 2, `configuration error: ${err.message}`)
+    if (err instanceof UsageError || err instanceof RecordingsUsageError || err instanceof WhichWorkspaceError) return fail(io, 2, err.message)
     if (err instanceof DataDirLockedError) return fail(io, 3, `refusing: ${err.message}; stop it first`)
     if (err instanceof BackupError || err instanceof AdminKeyError || err instanceof NoWorkspaceError) return fail(io, 1, err.message)
     throw err
@@ -114,7 +120,7 @@ class UsageError extends Error {}
 const NOT_FOR_POSTGRES = 'backup and restore are for the SQLite database in DATA_DIR; with DATABASE_URL the state is in PostgreSQL, use its tools:'
 
 function fail(io: Out, code: number, message: string): number {
-  io.err(message)
+  io.err(oneLine(message))
   return code
 }
 
@@ -170,7 +176,7 @@ function healthArgs(args: string[]): string | undefined {
     if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new Error('--url must be an http(s) URL')
     return url
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}\nusage: voice-agent health [--url URL]`)
+    throw new UsageError(`${(err as Error).message}; usage: voice-agent health [--url URL]`)
   }
 }
 

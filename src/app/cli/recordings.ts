@@ -1,8 +1,9 @@
 // `voice-agent recordings gc [--dry-run]`: the recordings that no call record points at (left by
 // DELETE /api/calls/{id} without deleteRecording=true, or by a restore), on this node's disk and,
-// with S3_BUCKET set, in the bucket. Lists them; removes them unless --dry-run. Safe while the
-// appliance runs: a call's row is written before its recording is opened, so a recording of a
-// call in progress always has its row (see recordings/orphans.ts).
+// with S3_BUCKET set, in the bucket. Lists them on stdout, one location a line, then one line
+// `# <count> ...`; removes them unless --dry-run. Safe while the appliance runs: a call's row is
+// written before its recording is opened, so a recording of a call in progress always has its
+// row (see recordings/orphans.ts).
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -21,11 +22,11 @@ export async function recordingsCommand(args: string[], cfg: Config, io: Out): P
   try {
     parsed = parseArgs({ args, options: { 'dry-run': { type: 'boolean' }, 'older-than-days': { type: 'string' } }, allowPositionals: true, strict: true })
   } catch (err) {
-    throw new RecordingsUsageError(`${(err as Error).message}\n${RECORDINGS_USAGE}`)
+    throw new RecordingsUsageError(`${(err as Error).message}; ${RECORDINGS_USAGE}`)
   }
   if (parsed.positionals.length !== 1 || parsed.positionals[0] !== 'gc') throw new RecordingsUsageError(RECORDINGS_USAGE)
   const days = parsed.values['older-than-days']
-  if (days !== undefined && !/^\d{1,5}$/.test(days)) throw new RecordingsUsageError(`--older-than-days takes a whole number of days\n${RECORDINGS_USAGE}`)
+  if (days !== undefined && !/^\d{1,5}$/.test(days)) throw new RecordingsUsageError(`--older-than-days takes a whole number of days; ${RECORDINGS_USAGE}`)
   const dryRun = parsed.values['dry-run'] === true
   // an empty database would make every recording an orphan: refuse one that is not there
   const file = sqliteFileOf(cfg)
@@ -52,6 +53,7 @@ export async function recordingsCommand(args: string[], cfg: Config, io: Out): P
   } finally {
     await handle.close()
   }
-  io.err(dryRun ? `${count} recordings without a call record (dry run: nothing removed)` : `removed ${count} recordings without a call record`)
+  // the result, after the list: a `#` line is no location, whatever reads the list skips it
+  io.out(dryRun ? `# ${count} recordings without a call record (dry run: nothing removed)` : `# removed ${count} recordings without a call record`)
   return 0
 }

@@ -21,13 +21,12 @@ export const formatWorkspaces = (list: WorkspaceLine[]): string[] => list.map((w
 
 const SHOWN = 20
 
-/** The only workspace; with several the error lists them (at most 20) and asks for --workspace. */
+/** The only workspace; with several the error (one line) names them (at most 20) and asks for --workspace. */
 export async function soleWorkspace(db: Db): Promise<string> {
   const list = await db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').orderBy('id').limit(SHOWN + 1).execute()
   if (list.length === 0) throw new NoWorkspaceError('no workspace yet: start the appliance once on this DATA_DIR (it creates workspace "Default")')
   if (list.length === 1) return list[0]!.id
-  const more = list.length > SHOWN ? `\n(more: voice-agent workspaces lists them all)` : ''
-  throw new WhichWorkspaceError(
-    `there are several workspaces; name one with --workspace ID:\n${formatWorkspaces(list.slice(0, SHOWN)).join('\n')}${more}`,
-  )
+  const shown = list.slice(0, SHOWN).map((w) => `${w.id} (${w.name})`).join(', ')
+  const more = list.length > SHOWN ? ', ...' : ''
+  throw new WhichWorkspaceError(`there are several workspaces; name one with --workspace ID: ${shown}${more} (voice-agent workspaces lists them all)`)
 }

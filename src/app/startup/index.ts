@@ -4,3 +4,4 @@ export { adoptPublicHost, defaultRouteAddress, isLoopbackHost, NAT_ADVICE, type 
 export { describeFailure, type ProbeFailure, type ProbeTarget, ProviderProbes, probeTargets } from './probes.ts'
 export { once, type Running, type Step, startInOrder } from './in-order.ts'
 export { prepareDatabase } from './database.ts'
+export { loadCheckedConfig } from './config.ts'

@@ -1,16 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { parseNetworks } from '../net/networks.ts'
-import { parseSchedule } from './durations.ts'
-import { storageSettingsProblem } from './storage.ts'
-import { numberSettingsProblem } from './numbers.ts'
-import { MEDIA_ENCRYPTIONS, mediaPacerProblem, srtpSuitesProblem } from './media.ts'
-import { webrtcSettingsProblem } from './webrtc.ts'
+import { ConfigError } from './errors.ts'
+import { configFilesProblem } from './files.ts'
 import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './renamed.ts'
+import { configProblem } from './validate.ts'
 
+export { ConfigError } from './errors.ts'
 export { RENAMED_KEYS, renamedKeyNotes } from './renamed.ts'
-export { MEDIA_ENCRYPTIONS, mediaPacerProblem, parseSrtpSuiteList, type MediaEncryptionSetting } from './media.ts'
+export { MEDIA_CODEC_NAMES, MEDIA_ENCRYPTIONS, mediaPacerProblem, type MediaCodecName, parseMediaCodecs, parseSrtpSuiteList, type MediaEncryptionSetting } from './media.ts'
+export { type DigestAlgorithmName, parseCarrierSources, parseDigestAlgorithms } from './sip.ts'
+export { LOG_LEVELS } from './validate.ts'
 export { parseHostAddresses, parseIceServers, type IceServer } from './webrtc.ts'
+export { callWorkerCount } from './workers.ts'
 
 /**
  * Every configuration key, its default and its meaning. The README's configuration table is
@@ -23,7 +25,7 @@ export const CONFIG_KEYS = {
   SIP_TLS_PORT: { default: 5061, doc: 'SIP over TLS port' },
   SIP_HOST: { default: '0.0.0.0', doc: 'address the SIP listeners bind to' },
   SIP_TLS_CERT_FILE: { default: '', doc: 'PEM certificate for SIP over TLS; TLS is off while empty' },
-  SIP_TLS_KEY_FILE: { default: '', doc: 'PEM private key for SIP over TLS' },
+  SIP_TLS_KEY_FILE: { default: '', doc: 'PEM private key for SIP over TLS; set with SIP_TLS_CERT_FILE (both or neither)' },
   SIP_TLS_CA_FILE: { default: '', doc: 'PEM CA certificates trusted, besides the public roots, for TLS connections we open to trunks and PBXs (a PBX with a private or self-signed certificate)' },
   SIP_T1_MS: { default: 500, doc: 'SIP timer T1 (RFC 3261 round-trip estimate); timers A to K derive from it' },
   SIP_RING_TIMEOUT_MS: { default: 60_000, doc: 'an inbound call not answered within this time gets 480' },
@@ -165,9 +167,11 @@ type Keys = typeof CONFIG_KEYS
 type Widen<T> = T extends number ? number : T extends boolean ? boolean : string
 export type Config = { -readonly [K in keyof Keys]: Widen<Keys[K]['default']> }
 
-export class ConfigError extends Error {}
-
-/** Reads an optional JSON config file, then environment variables; env wins. Pure given its inputs. */
+/**
+ * Reads an optional JSON config file, then environment variables; env wins. Then checks every
+ * key (validate.ts) and the files the keys name (files.ts): a ConfigError names the first
+ * problem's key. Reads files, writes none.
+ */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   overrides: Partial<Config> = {},
@@ -195,40 +199,9 @@ export function loadConfig(
   }
   const cfg = out as Config
   rememberRenamedKeys(cfg, [...renamedEnv.used, ...renamedFile.used])
-  const numberProblem = numberSettingsProblem(cfg)
-  if (numberProblem) throw new ConfigError(numberProblem)
-  try {
-    parseNetworks(cfg.WEBHOOK_ALLOW_NETWORKS)
-  } catch (err) {
-    throw new ConfigError(`WEBHOOK_ALLOW_NETWORKS: ${(err as Error).message}`)
-  }
-  try {
-    parseSchedule(cfg.WEBHOOK_RETRY_SCHEDULE)
-  } catch (err) {
-    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`)
-  }
-  if (!(MEDIA_ENCRYPTIONS as readonly string[]).includes(cfg.MEDIA_ENCRYPTION)) throw new ConfigError(`MEDIA_ENCRYPTION must be none, optional or required, got ${cfg.MEDIA_ENCRYPTION}`)
-  const pacerProblem = mediaPacerProblem(cfg.MEDIA_PACER)
-  if (pacerProblem) throw new ConfigError(pacerProblem)
-  if (!(cfg.MEDIA_PACER_LEAD_MS >= 1 && cfg.MEDIA_PACER_LEAD_MS <= 40)) throw new ConfigError(`MEDIA_PACER_LEAD_MS must be 1-40 ms, got ${cfg.MEDIA_PACER_LEAD_MS}`)
-  const suitesProblem = srtpSuitesProblem(cfg.SRTP_SUITES)
-  if (suitesProblem) throw new ConfigError(`SRTP_SUITES: ${suitesProblem}`)
-  const webrtcProblem = webrtcSettingsProblem(cfg)
-  if (webrtcProblem) throw new ConfigError(webrtcProblem)
-  const storageProblem = storageSettingsProblem(cfg)
-  if (storageProblem) throw new ConfigError(storageProblem)
-  if (cfg.DATABASE_URL && !/^postgres(ql)?:\/\/[^/]/.test(cfg.DATABASE_URL)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// (or postgresql://) URL, or empty for SQLite')
-  }
-  if (cfg.DATABASE_URL) {
-    try {
-      new URL(cfg.DATABASE_URL)
-    } catch {
-      throw new ConfigError('DATABASE_URL is not a valid URL')
-    }
-  }
-  if (cfg.DATABASE_POOL_SIZE < 1) throw new ConfigError('DATABASE_POOL_SIZE must be at least 1')
   cfg.DATA_DIR = resolve(cfg.DATA_DIR)
+  const problem = configProblem(cfg, availableParallelism()) ?? configFilesProblem(cfg)
+  if (problem) throw new ConfigError(problem)
   return cfg
 }
 

@@ -1,6 +1,25 @@
-// The media encryption keys: MEDIA_ENCRYPTION (a number's default policy) and SRTP_SUITES.
-// The suite names are those of realtime/srtp, which this layer may not import; a unit test
-// keeps the two lists equal (test/unit/srtp/config-suites.test.ts).
+// The media keys: MEDIA_CODECS, MEDIA_ENCRYPTION (a number's default policy), SRTP_SUITES and
+// MEDIA_PACER. The suite names are those of realtime/srtp, which this layer may not import; a
+// unit test keeps the two lists equal (test/unit/srtp/config-suites.test.ts). The codec names
+// are the SDP layer's: it reads MEDIA_CODECS with parseMediaCodecs.
+
+/** The codecs SIP negotiates, as MEDIA_CODECS names them. */
+export const MEDIA_CODEC_NAMES = ['PCMU', 'PCMA', 'opus'] as const
+export type MediaCodecName = (typeof MEDIA_CODEC_NAMES)[number]
+
+/** A preference list such as "opus,PCMU,PCMA" (any case), each codec once; throws RangeError on an unknown name or an empty list. */
+export function parseMediaCodecs(list: string): MediaCodecName[] {
+  const out: MediaCodecName[] = []
+  for (const raw of list.split(',')) {
+    const name = raw.trim()
+    if (!name) continue
+    const match = MEDIA_CODEC_NAMES.find((c) => c.toLowerCase() === name.toLowerCase())
+    if (!match) throw new RangeError(`unknown codec ${JSON.stringify(name)} (known: ${MEDIA_CODEC_NAMES.join(', ')})`)
+    if (!out.includes(match)) out.push(match)
+  }
+  if (out.length === 0) throw new RangeError('the codec list is empty')
+  return out
+}
 
 export const MEDIA_ENCRYPTIONS = ['none', 'optional', 'required'] as const
 /** MEDIA_PACER: who puts a SIP call's RTP on the wire (docs/media.md, Pacing). */

@@ -1,6 +1,7 @@
 // The voice engine's public face: contracts, engines, the turn-taking core and the factory.
 export * from './audio.ts'
 export * from './base.ts'
+export { checkVoiceConfig } from './config-check.ts'
 export { createVoiceEngines, type HoldScope, type VoiceEngines } from './engines.ts'
 export { shareEngines, type SharedEnginePorts, useSharedEngines } from './shared-engines.ts'
 export type { AgentVoice, CallEngines } from './call-engines.ts'

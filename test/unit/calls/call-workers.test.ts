@@ -2,7 +2,7 @@
 // CALL_WORKERS is read.
 import { expect, test } from 'bun:test'
 import { availableParallelism } from 'node:os'
-import { ConfigError } from '../../../src/platform/config/index.ts'
+import { ConfigError, loadConfig } from '../../../src/platform/config/index.ts'
 import { callWorkerCount, portSlices } from '../../../src/features/calls/workers/index.ts'
 
 test('the RTP range is split into equal slices of whole even/odd pairs that never overlap', () => {
@@ -20,11 +20,12 @@ test('a range too small to give each worker one pair is refused with the keys na
   expect(() => portSlices(10000, 10003, 3)).toThrow(/RTP_PORT_MIN..RTP_PORT_MAX/)
 })
 
-test('CALL_WORKERS auto is one worker per core; a number is taken as it is; anything else is a ConfigError', () => {
+test('CALL_WORKERS auto is one worker per core; a number is taken as it is; anything else loadConfig refuses naming the key', () => {
   expect(callWorkerCount('auto')).toBe(availableParallelism())
   expect(callWorkerCount('0')).toBe(0)
   expect(callWorkerCount('3')).toBe(3)
-  expect(() => callWorkerCount('two')).toThrow(ConfigError)
-  expect(() => callWorkerCount('-1')).toThrow(ConfigError)
-  expect(() => callWorkerCount('1.5')).toThrow(ConfigError)
+  for (const bad of ['two', '-1', '1.5', '257']) {
+    expect(() => loadConfig({ CALL_WORKERS: bad })).toThrow(ConfigError)
+    expect(() => loadConfig({ CALL_WORKERS: bad })).toThrow(`CALL_WORKERS must be auto or a whole number 0..256, got ${bad}`)
+  }
 })

@@ -2,7 +2,7 @@
 // (the in-process path); otherwise CALL_WORKERS threads each carry whole calls (media, voice
 // session, brain, recording) and the main thread keeps SIP, HTTP and the database.
 import { availableParallelism } from 'node:os'
-import { ConfigError, type Config } from '../../../platform/config/index.ts'
+import { callWorkerCount as workersOf, type Config } from '../../../platform/config/index.ts'
 import type { Logger } from '../../../platform/log.ts'
 import { localPlacer, type CallPlacer, type ConversationDeps } from '../conversation/index.ts'
 import { shareEngines } from '../../../realtime/voice/index.ts'
@@ -12,13 +12,8 @@ import { CallWorkerPool, type PoolMetrics } from './pool.ts'
 export { CallWorkerPool, portSlices, type PoolMetrics } from './pool.ts'
 export type { WorkerStats } from './protocol.ts'
 
-/** CALL_WORKERS as configured: `auto` is one per core. */
-export function callWorkerCount(configured: string): number {
-  if (configured.trim() === 'auto') return availableParallelism()
-  const n = Number(configured)
-  if (!Number.isInteger(n) || n < 0 || n > 256) throw new ConfigError(`CALL_WORKERS must be auto or a whole number 0..256, got ${configured}`)
-  return n
-}
+/** CALL_WORKERS as configured: `auto` is one per core (loadConfig has refused anything else). */
+export const callWorkerCount = (configured: string): number => workersOf(configured, availableParallelism())
 
 export function callPlacer(config: Config, local: ConversationDeps, metrics: PoolMetrics | undefined, log: Logger): CallPlacer {
   const inProcess = localPlacer(local)

@@ -1,4 +1,5 @@
 // The audio codecs this appliance speaks and how they appear in SDP.
+import { parseMediaCodecs } from '../../../platform/config/index.ts'
 
 /**
  * The codecs a call's media runs. L16 (16 kHz 16-bit PCM, little-endian) is the media-stream
@@ -27,21 +28,9 @@ export const CODEC_DEFAULTS: Record<CodecName, CodecSpec> = {
 
 export const TELEPHONE_EVENT_PT = 101
 
-/** The codecs SIP negotiates (MEDIA_CODECS may list these). */
-const SDP_CODECS: readonly CodecName[] = ['PCMU', 'PCMA', 'opus']
-
-/** Parses a preference list such as "opus,PCMU,PCMA"; unknown names (and L16, which SIP never offers) are an error. */
+/** Parses a preference list such as "opus,PCMU,PCMA"; unknown names (and L16, which SIP never offers) are an error (MEDIA_CODECS is read so when the configuration loads). */
 export function parseCodecList(list: string): CodecName[] {
-  const out: CodecName[] = []
-  for (const raw of list.split(',')) {
-    const name = raw.trim()
-    if (!name) continue
-    const match = SDP_CODECS.find((c) => c.toLowerCase() === name.toLowerCase())
-    if (!match) throw new RangeError(`unknown codec ${JSON.stringify(name)} (known: PCMU, PCMA, opus)`)
-    if (!out.includes(match)) out.push(match)
-  }
-  if (out.length === 0) throw new RangeError('the codec list is empty')
-  return out
+  return parseMediaCodecs(list)
 }
 
 /** Packet times each codec can carry, in ms. */

@@ -1,8 +1,7 @@
 // Builds the user agent from the appliance configuration; the composition root calls this.
 import { readFileSync } from 'node:fs'
 import { rootCertificates } from 'node:tls'
-import { ConfigError, type Config } from '../../../platform/config/index.ts'
-import type { DigestAlgorithm } from './digest.ts'
+import { type Config, parseDigestAlgorithms } from '../../../platform/config/index.ts'
 import type { Log } from './call.ts'
 import type { NumberDirectory } from './directory.ts'
 import type { ConnectionLimits } from './transport.ts'
@@ -15,19 +14,8 @@ type SipConfig = Pick<
   | 'SIP_MAX_CONNECTIONS' | 'SIP_MAX_CONNECTIONS_PER_SOURCE' | 'SIP_IDLE_TIMEOUT_MS' | 'SIP_MESSAGE_TIMEOUT_MS' | 'SIP_TLS_HANDSHAKE_TIMEOUT_MS'
 >
 
-/** Reads `SHA-256,MD5`; anything else is a configuration error. */
-export function digestAlgorithms(value: string): DigestAlgorithm[] {
-  const algs = value.split(',').map((a) => a.trim().toUpperCase()).filter((a) => a !== '')
-  for (const a of algs) if (a !== 'SHA-256' && a !== 'MD5') throw new ConfigError(`SIP_DIGEST_ALGORITHMS: unknown algorithm ${a}`)
-  if (algs.length === 0) throw new ConfigError('SIP_DIGEST_ALGORITHMS must name at least one algorithm')
-  return algs as DigestAlgorithm[]
-}
-
-/** The connection limits from the SIP_* keys; a cap or deadline of 0 would refuse every connection, so it is an error. */
+/** The connection limits from the SIP_* keys (loadConfig has refused a cap or deadline of 0, which would refuse every connection). */
 export function connectionLimits(config: SipConfig, onRefused?: ConnectionLimits['onRefused']): ConnectionLimits {
-  for (const k of ['SIP_MAX_CONNECTIONS', 'SIP_IDLE_TIMEOUT_MS', 'SIP_MESSAGE_TIMEOUT_MS', 'SIP_TLS_HANDSHAKE_TIMEOUT_MS'] as const) {
-    if (config[k] < 1) throw new ConfigError(`${k} must be at least 1`)
-  }
   return {
     maxConnections: config.SIP_MAX_CONNECTIONS,
     maxConnectionsPerSource: config.SIP_MAX_CONNECTIONS_PER_SOURCE,
@@ -42,7 +30,6 @@ export function userAgentFromConfig(
   config: SipConfig, directory: NumberDirectory, log?: Log, observe?: UserAgentOptions['observe'], onRefused?: ConnectionLimits['onRefused'],
   onRequestRefused?: UserAgentOptions['onRefused'],
 ): UserAgent {
-  if (config.SIP_T1_MS < 1) throw new ConfigError('SIP_T1_MS must be at least 1')
   const tls = config.SIP_TLS_CERT_FILE && config.SIP_TLS_KEY_FILE
   return new UserAgent({
     host: config.SIP_HOST,
@@ -58,7 +45,8 @@ export function userAgentFromConfig(
     retryAfterSec: config.SIP_RETRY_AFTER_SEC,
     refusalsPerSec: config.SIP_REFUSALS_PER_SEC,
     refusalBurst: config.SIP_REFUSAL_BURST,
-    challengeAlgorithms: digestAlgorithms(config.SIP_DIGEST_ALGORITHMS),
+    // strongest first; loadConfig has refused any other
+    challengeAlgorithms: parseDigestAlgorithms(config.SIP_DIGEST_ALGORITHMS),
     connections: connectionLimits(config, onRefused),
     directory,
     log,

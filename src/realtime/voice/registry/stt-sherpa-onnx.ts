@@ -1,12 +1,20 @@
 // sherpa-onnx with the operator's models from STT_SHERPA_MODEL_DIR, each in a worker thread of
 // its own. With several models, a call gets the one whose folder names its agent's language.
 import { resolve } from 'node:path'
-import { ConfigError } from '../../../platform/config/index.ts'
+import { type Config, ConfigError } from '../../../platform/config/index.ts'
 import { sherpaByLanguage } from '../stt-languages.ts'
 import { STT_FINAL_SILENCE_MS } from '../stt/contract.ts'
-import { findSherpaModel } from '../stt/sherpa-model.ts'
+import { findSherpaModel, type SherpaModel } from '../stt/sherpa-model.ts'
 import { SherpaOnnxStt, sherpaRuntime } from '../stt/sherpa-onnx.ts'
 import { type SttEntry, withLanguage } from './entry.ts'
+
+/** The model of STT_SHERPA_MODEL_DIR a start loads (the first usable one by name); a ConfigError when it holds none. */
+export function configuredSherpaModel(cfg: Pick<Config, 'STT_SHERPA_MODEL_DIR'>): { root: string; model: SherpaModel } {
+  const root = resolve(cfg.STT_SHERPA_MODEL_DIR)
+  const { model, problems } = findSherpaModel(root)
+  if (!model) throw new ConfigError(`STT_SHERPA_MODEL_DIR: no usable sherpa-onnx model in ${root}${problems.length ? ` (${problems.join('; ')})` : ''}`)
+  return { root, model }
+}
 
 export const sherpaOnnxStt: SttEntry = {
   id: 'sherpa-onnx',
@@ -15,9 +23,7 @@ export const sherpaOnnxStt: SttEntry = {
   runs: 'resident',
   auto: (cfg) => sherpaRuntime().ok && findSherpaModel(resolve(cfg.STT_SHERPA_MODEL_DIR)).model !== undefined,
   async fromConfig(cfg) {
-    const root = resolve(cfg.STT_SHERPA_MODEL_DIR)
-    const { model, problems } = findSherpaModel(root)
-    if (!model) throw new ConfigError(`STT_SHERPA_MODEL_DIR: no usable sherpa-onnx model in ${root}${problems.length ? ` (${problems.join('; ')})` : ''}`)
+    const { root, model } = configuredSherpaModel(cfg)
     let stt: SherpaOnnxStt
     try {
       stt = await SherpaOnnxStt.load({ modelDir: model.dir, endpointingMs: STT_FINAL_SILENCE_MS })

@@ -1,11 +1,15 @@
 // flite compiled to WASI, in worker threads that call workers share and that stop while idle.
 // Its voices are compiled in: exactly these, none other.
+import type { Config } from '../../../platform/config/index.ts'
 import { oneOf } from '../settings.ts'
 import { FLITE_VOICES, type FliteVoice, FliteTts } from '../tts/flite.ts'
 import type { TtsEntry } from './entry.ts'
 
 /** All of flite's voices, in the order they are offered (kal is 8 kHz, the others 16 kHz). */
 const LISTED: readonly FliteVoice[] = ['slt', 'kal', 'awb', 'rms', 'kal16']
+
+/** FLITE_VOICE, checked: the voice flite speaks with when an agent names none. */
+export const configuredFliteVoice = (cfg: Pick<Config, 'FLITE_VOICE'>): FliteVoice => oneOf('FLITE_VOICE', cfg.FLITE_VOICE, FLITE_VOICES)
 
 export const fliteTts: TtsEntry = {
   id: 'flite',
@@ -18,7 +22,7 @@ export const fliteTts: TtsEntry = {
   defaultVoiceId: (cfg) => cfg.FLITE_VOICE,
   fromConfig(cfg, o) {
     const tts = new FliteTts({
-      voice: (o.voiceId as FliteVoice | undefined) ?? oneOf('FLITE_VOICE', cfg.FLITE_VOICE, FLITE_VOICES),
+      voice: (o.voiceId as FliteVoice | undefined) ?? configuredFliteVoice(cfg),
       speed: o.speed,
       sampleRate: o.sampleRate,
       workers: Math.max(1, Math.floor(cfg.FLITE_WORKERS)),
