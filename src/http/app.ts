@@ -18,6 +18,7 @@ import { type AppCallHost, AppCallSlots, WebCalls, webCallLimits } from '../feat
 import { webCallsController } from '../features/web-calls/web-calls.http.ts'
 import { MediaStreams } from '../features/web-calls/stream/media-streams.ts'
 import { mediaStreamController } from '../features/web-calls/stream/media-stream.http.ts'
+import { MAX_MESSAGE_BYTES } from '../features/web-calls/stream/protocol.ts'
 import { AppError } from '../platform/errors.ts'
 import { accessLog, type Logger } from '../platform/log.ts'
 import { metricsController } from '../platform/metrics/metrics.http.ts'
@@ -153,6 +154,9 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       development: false,
       error: (error) => lastResort(error, log),
     },
+    // Bun checks this against a frame's announced length before buffering it (1009); a check in
+    // the handler would come after Bun had read up to 16 MiB of every frame
+    websocket: { maxPayloadLength: MAX_MESSAGE_BYTES },
   })
     .onRequest((ctx) => {
       const given = ctx.request.headers.get('x-request-id')

@@ -6,7 +6,8 @@ import type { Role } from '../features/workspaces/workspaces.table.ts'
  */
 export const PERMISSIONS = {
   'workspaces:read': ['admin', 'member'],
-  'workspaces:create': ['admin', 'member'],
+  // and only in the operator's workspace (workspaces.service.ts)
+  'workspaces:create': ['admin'],
   'workspaces:update': ['admin'],
   'members:read': ['admin', 'member'],
   'members:manage': ['admin'],

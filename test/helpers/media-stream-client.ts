@@ -67,6 +67,8 @@ export interface RawStream {
   frame(match: (f: RawFrame) => boolean): Promise<RawFrame>
   /** Sends a masked client text frame. */
   sendText(text: string): boolean
+  /** Sends only the head of a masked binary frame announcing `length` bytes, and none of them. */
+  sendFrameHead(length: number): boolean
   /** Stops reading: the kernel's buffers fill, then the server's. */
   stopReading(): void
   resumeReading(): void
@@ -124,6 +126,13 @@ export function rawStream(port: number, path: string, headers: Record<string, st
       const head = len < 126 ? Buffer.from([0x81, 0x80 | len]) : Buffer.from([0x81, 0x80 | 126, len >> 8, len & 0xff])
       // a zero mask: masked as the protocol requires, the bytes unchanged
       return socket.write(Buffer.concat([head, Buffer.alloc(4), payload]))
+    },
+    sendFrameHead(length) {
+      const head = Buffer.alloc(14)
+      head[0] = 0x82
+      head[1] = 0x80 | 127
+      head.writeBigUInt64BE(BigInt(length), 2)
+      return socket.write(head) // the 4-byte mask follows the length, zero
     },
     stopReading: () => void socket.pause(),
     resumeReading: () => void socket.resume(),

@@ -133,6 +133,24 @@ describe('agents', () => {
       expect(fieldPaths(r.body)).toEqual(['webhookUrl'])
     })
 
+    test("a member is told the same for every name refused for what it resolves to, an admin what it resolved to", async () => {
+      const { key } = await memberKey(t, 'dns-probe@example.com')
+      const a = (await t.api('POST', '/api/agents', { body: { name: 'Probe' } })).body.agent
+      const said = async (url: string, as?: string) => {
+        const r = await t.api('PATCH', `/api/agents/${a.id}`, { body: { webhookUrl: url }, key: as })
+        expect(r.status).toBe(422)
+        return r.body.error.details.fields[0].message as string
+      }
+      // localhost resolves to a loopback address; a .invalid name resolves to nothing (RFC 2606)
+      const member = [await said('https://localhost/hook', key), await said('https://nothing-here.invalid/hook', key)]
+      expect(member[0]).toBe(member[1])
+      expect(member[0]).not.toMatch(/127\.0\.0\.1|loopback|resolve to 127/)
+      expect(await said('https://localhost/hook')).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/)
+      expect(await said('https://nothing-here.invalid/hook')).toMatch(/does not resolve/)
+      // a literal address tells nothing the member did not write: its class is said to everyone
+      expect(await said('https://10.0.0.1/hook', key)).toMatch(/a private address/)
+    })
+
     test('PUT refuses too and leaves the agent unchanged', async () => {
       const a = (await t.api('POST', '/api/agents', { body: { name: 'Safe', webhookUrl: 'https://93.184.216.34/ok' } })).body.agent
       const r = await t.api('PUT', `/api/agents/${a.id}`, { body: { webhookUrl: 'https://169.254.169.254/', name: 'Renamed' } })

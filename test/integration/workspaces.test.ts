@@ -54,6 +54,19 @@ describe('workspaces', () => {
     // A key acts only inside its own workspace.
     expect((await t.api('GET', `/api/workspaces/${r.body.workspace.id}`)).status).toBe(404)
   })
+
+  test("only an admin key of the operator's workspace creates workspaces: a member, and the admin of a workspace it made, get 403 and nothing is made", async () => {
+    const member = await memberKey(t, 'quota-hunter@example.com')
+    const byMember = await t.api('POST', '/api/workspaces', { body: { name: 'Fresh quotas' }, key: member.key })
+    expect([byMember.status, byMember.body.error.code, byMember.body.error.details.permission]).toEqual([403, 'forbidden', 'workspaces:create'])
+    const made = await t.api('POST', '/api/workspaces', { body: { name: 'Tenant' } })
+    const tenantAdmin = apiClient(t.url, made.body.apiKey.key)
+    const byTenant = await tenantAdmin('POST', '/api/workspaces', { body: { name: 'Tenant two' } })
+    expect([byTenant.status, byTenant.body.error.message]).toEqual([403, "creating a workspace takes an admin key of the operator's workspace (the first one, made at first start)"])
+    const names = (await t.api('GET', '/api/workspaces')).body.workspaces.map((w: { name: string }) => w.name)
+    expect(names).not.toContain('Fresh quotas')
+    expect(names).not.toContain('Tenant two')
+  })
 })
 
 describe('members', () => {

@@ -26,6 +26,7 @@ export function agentsController(
     defaultLlmModel: defaultLlmModel(config, service.DEFAULT_LLM_MODEL),
     defaultVoice: defaultVoice(config),
   }
+  const rulesFor = (p: { role: string }): service.AgentRules => ({ ...rules, revealResolution: p.role === 'admin' })
   const serving = servingFromConfig(config)
   const ready = async (a: Agent) => ({ ...a, readiness: agentReadiness({ ...a, hasWorkflow: await workflows.hasWorkflow(a.workspaceId, a.id) }, serving, unreachable()) })
   const AgentOut = t.Object({ ...Agent.properties, readiness: ReadinessSchema })
@@ -37,7 +38,7 @@ export function agentsController(
       async ({ body, principal }) => {
         const { template, ...rest } = body
         const tpl = template ? AGENT_TEMPLATES[template] : undefined
-        const agent = await service.createAgent(db, principal.workspaceId, tpl ? { ...tpl.agent, ...rest } : rest, rules)
+        const agent = await service.createAgent(db, principal.workspaceId, tpl ? { ...tpl.agent, ...rest } : rest, rulesFor(principal))
         if (tpl) {
           // the agent and its template's workflow come together or not at all
           await workflows.attachWorkflow(principal.workspaceId, agent.id, tpl.workflow).catch(async (err) => {
@@ -74,7 +75,7 @@ export function agentsController(
       response: One,
       detail: { summary: 'Get an agent' },
     })
-    .put('/:id', async ({ params, body, principal }) => ({ agent: await ready(await service.updateAgent(db, principal.workspaceId, params.id, body, rules)) }), {
+    .put('/:id', async ({ params, body, principal }) => ({ agent: await ready(await service.updateAgent(db, principal.workspaceId, params.id, body, rulesFor(principal))) }), {
       permission: 'agents:write',
       params: IdParams,
       body: UpdateAgentBody,
@@ -86,7 +87,7 @@ export function agentsController(
           'loopback, private, link-local or metadata addresses (WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE). 422 names each field path.',
       },
     })
-    .patch('/:id', async ({ params, body, principal }) => ({ agent: await ready(await service.updateAgent(db, principal.workspaceId, params.id, body, rules, 'merge')) }), {
+    .patch('/:id', async ({ params, body, principal }) => ({ agent: await ready(await service.updateAgent(db, principal.workspaceId, params.id, body, rulesFor(principal), 'merge')) }), {
       permission: 'agents:write',
       params: IdParams,
       body: UpdateAgentBody,

@@ -29,7 +29,17 @@ export interface AgentRules {
   defaultLlmModel?: string
   /** voice of a new agent that names none (the configured TTS voice); DEFAULT_VOICE when unset. */
   defaultVoice?: Voice
+  /**
+   * Whether a refused URL's message may say what its host resolved to (admins). Members get one
+   * message for every such refusal, or saving URLs would map the appliance's network for them.
+   */
+  revealResolution?: boolean
 }
+
+/** What a member is told of a URL refused for what its name resolved to, whatever that was. */
+export const UNREACHABLE_URL = 'refused: the host is not one the appliance may send to (it does not resolve, or resolves to an address the appliance may not reach); an admin sees the detail'
+
+const urlMessage = (v: { reason: string; resolved?: true }, rules: AgentRules) => (v.resolved && !rules.revealResolution ? UNREACHABLE_URL : v.reason)
 
 export const DEFAULT_WELCOME: Welcome = { mode: 'user_speaks_first', message: '', interruptible: true, delayMs: 0 }
 export const DEFAULT_VOICE: Voice = { provider: 'flite', voiceId: 'slt', speed: 1 }
@@ -147,13 +157,13 @@ async function validateAgent(next: AgentData, body: UpdateAgentBody, rules: Agen
   const resolve = rules.resolve ?? dnsResolver
   if (body.webhookUrl !== undefined && next.webhookUrl !== '') {
     const verdict = await checkOutboundUrl(next.webhookUrl, rules.urlPolicy, resolve)
-    if (!verdict.ok) issues.push({ path: 'webhookUrl', message: verdict.reason })
+    if (!verdict.ok) issues.push({ path: 'webhookUrl', message: urlMessage(verdict, rules) })
     else next.webhookUrl = verdict.url.href
   }
   const http = tools.configs.http_request as { url: string } | undefined
   if (body.toolConfigs !== undefined && http) {
     const verdict = await checkOutboundUrl(http.url, rules.urlPolicy, resolve)
-    if (!verdict.ok) issues.push({ path: 'toolConfigs.http_request.url', message: verdict.reason })
+    if (!verdict.ok) issues.push({ path: 'toolConfigs.http_request.url', message: urlMessage(verdict, rules) })
   }
   if (issues.length) throw validation(issues)
   return { ...next, toolConfigs: tools.configs }

@@ -7,6 +7,7 @@ import { AppLeg } from '../calls/index.ts'
 import type { Db } from '../../platform/db/index.ts'
 import { AppError, notFound } from '../../platform/errors.ts'
 import type { Logger } from '../../platform/log.ts'
+import { parseNetworks } from '../../platform/net/index.ts'
 import { parseHostAddresses, parseIceServers, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
 import type { WebLeg } from '../calls/index.ts'
 import type { Config } from '../../platform/config/index.ts'
@@ -135,8 +136,16 @@ function draftGraph(input: StartWebCallBody['workflow'] & object, enabledTools: 
 }
 
 /** The WebRTC options and limits of web calls, from the configuration. */
-export function webCallLimits(config: Pick<Config, 'WEBRTC_HOST_ADDRESSES' | 'WEBRTC_ICE_SERVERS' | 'WEBRTC_PORT_MIN' | 'WEBRTC_PORT_MAX' | 'WEB_CALLS_MAX' | 'WEB_CALL_CONNECT_MS'>) {
+export function webCallLimits(
+  config: Pick<Config, 'WEBRTC_HOST_ADDRESSES' | 'WEBRTC_ICE_SERVERS' | 'WEBRTC_PORT_MIN' | 'WEBRTC_PORT_MAX' | 'WEBRTC_ALLOW_NETWORKS' | 'WEBRTC_MAX_REMOTE_CANDIDATES' | 'WEB_CALLS_MAX' | 'WEB_CALL_CONNECT_MS'>,
+) {
   const portRange: [number, number] | undefined = config.WEBRTC_PORT_MIN > 0 && config.WEBRTC_PORT_MAX > config.WEBRTC_PORT_MIN ? [config.WEBRTC_PORT_MIN, config.WEBRTC_PORT_MAX] : undefined
-  const options: WebRtcOptions = { hostAddresses: parseHostAddresses(config.WEBRTC_HOST_ADDRESSES), iceServers: parseIceServers(config.WEBRTC_ICE_SERVERS), portRange }
+  const options: WebRtcOptions = {
+    hostAddresses: parseHostAddresses(config.WEBRTC_HOST_ADDRESSES),
+    iceServers: parseIceServers(config.WEBRTC_ICE_SERVERS),
+    portRange,
+    allowNetworks: parseNetworks(config.WEBRTC_ALLOW_NETWORKS).cidrs.slice(),
+    maxRemoteCandidates: config.WEBRTC_MAX_REMOTE_CANDIDATES,
+  }
   return { options, connectTimeoutMs: config.WEB_CALL_CONNECT_MS }
 }

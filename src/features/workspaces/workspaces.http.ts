@@ -21,11 +21,14 @@ import * as workspaces from './workspaces.service.ts'
 export function workspacesController(db: Db, auth: AuthPlugin) {
   return new Elysia({ prefix: '/api/workspaces', tags: ['Workspaces'] })
     .use(auth)
-    .post('', ({ body, principal }) => workspaces.createWorkspace(db, principal.userId, body.name), {
+    .post('', ({ body, principal }) => workspaces.createWorkspace(db, principal, body.name), {
       permission: 'workspaces:create',
       body: CreateWorkspaceBody,
       response: t.Object({ workspace: Workspace, apiKey: ApiKeyWithSecret }),
-      detail: { summary: 'Create a workspace; the caller becomes its admin and gets its first admin key' },
+      detail: {
+        summary: 'Create a workspace; the caller becomes its admin and gets its first admin key',
+        description: "Only with an admin key of the operator's workspace (the first one, made at first start): each workspace has its own quotas, so members and admins of other workspaces get 403.",
+      },
     })
     .get('', ({ query, principal }) => workspaces.listWorkspaces(db, principal.userId, query), {
       permission: 'workspaces:read',

@@ -4,6 +4,12 @@ import type { MembershipTable, Role, UserTable, WorkspaceTable } from './workspa
 
 export const insertWorkspace = (db: Db, row: WorkspaceTable) => db.insertInto('workspaces').values(row).execute()
 
+/** The operator's workspace: the first one, made at first start (workspaces are never deleted). */
+export async function operatorWorkspaceId(db: Db): Promise<string | undefined> {
+  const row = await db.selectFrom('workspaces').select('id').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst()
+  return row?.id
+}
+
 const readWorkspace = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
 
 // Workspace rows change only through updateWorkspaceName below, so rows are kept in memory and

@@ -1,6 +1,6 @@
 import { createKey } from '../api-keys/index.ts'
 import { type Db, finishPage, mapRead, pageLimit, type PageRequest, type Read } from '../../platform/db/index.ts'
-import { notFound } from '../../platform/errors.ts'
+import { AppError, notFound } from '../../platform/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { Workspace } from './workspaces.model.ts'
 import * as repo from './workspaces.repository.ts'
@@ -13,8 +13,16 @@ export const toWorkspace = (row: WorkspaceTable): Workspace => ({
   updatedAt: row.updated_at,
 })
 
-/** Creates a workspace whose admin is `userId`, with a first admin key (keys act inside one workspace). */
-export async function createWorkspace(db: Db, userId: string, name: string) {
+/**
+ * Creates a workspace whose admin is the caller, with a first admin key (keys act inside one
+ * workspace). Each workspace has quotas of its own, so making one is the operator's act: a key of
+ * an admin of the operator's workspace (the first, made at first start), not of any other.
+ */
+export async function createWorkspace(db: Db, by: { userId: string; workspaceId: string }, name: string) {
+  const userId = by.userId
+  if ((await repo.operatorWorkspaceId(db)) !== by.workspaceId) {
+    throw new AppError(403, 'forbidden', "creating a workspace takes an admin key of the operator's workspace (the first one, made at first start)", { permission: 'workspaces:create' })
+  }
   return db.transaction().execute(async (trx) => {
     const at = nowIso()
     const row: WorkspaceTable = { id: newId('ws'), name: name.trim(), created_at: at, updated_at: at }

@@ -151,6 +151,8 @@ export const CONFIG_KEYS = {
   KNOWLEDGE_MAX_BASES: { default: 100, doc: 'knowledge bases a workspace may have' },
   WEBRTC_HOST_ADDRESSES: { default: '', doc: 'comma-separated addresses offered to browsers as ICE host candidates for web calls; empty means every IPv4 interface address (the LAN, never loopback). Only host candidates unless WEBRTC_ICE_SERVERS is set, so nothing is asked of the internet (docs/webrtc.md)' },
   WEBRTC_ICE_SERVERS: { default: '', doc: 'JSON array of STUN/TURN servers for web calls behind NAT, as RTCConfiguration takes them: [{"urls":"turn:turn.example.com:3478","username":"u","credential":"p"}]; empty means none' },
+  WEBRTC_ALLOW_NETWORKS: { default: '', doc: 'comma-separated networks (192.0.2.0/24, fd00:1::/64) whose addresses a browser\'s ICE candidates may have although the address rules refuse them (link-local, documentation, reserved, cloud metadata); public, private and loopback candidates need nothing, multicast and unspecified stay refused (docs/webrtc.md)' },
+  WEBRTC_MAX_REMOTE_CANDIDATES: { default: 20, doc: 'ICE candidates one web call takes from the browser at most, offered and trickled together; the rest are ignored (each candidate costs connectivity checks sent to its address)' },
   WEBRTC_PORT_MIN: { default: 0, doc: 'lowest UDP port of web-call media (with WEBRTC_PORT_MAX); 0 means any free port' },
   WEBRTC_PORT_MAX: { default: 0, doc: 'highest UDP port of web-call media; 0 means any free port' },
   WEB_CALLS_MAX: { default: 50, doc: 'web and media-stream calls this node carries at once; more get 503' },

@@ -1,5 +1,6 @@
 // The web-call keys: WEBRTC_HOST_ADDRESSES, WEBRTC_ICE_SERVERS and the WebRTC port range. Pure.
 import { isIP } from 'node:net'
+import { parseNetworks } from '../net/networks.ts'
 
 export interface IceServer {
   urls: string | string[]
@@ -39,13 +40,27 @@ export function parseHostAddresses(list: string): string[] {
 }
 
 /** Why the web-call keys cannot be used, or undefined. */
-export function webrtcSettingsProblem(cfg: { WEBRTC_HOST_ADDRESSES: string; WEBRTC_ICE_SERVERS: string; WEBRTC_PORT_MIN: number; WEBRTC_PORT_MAX: number }): string | undefined {
+export function webrtcSettingsProblem(cfg: {
+  WEBRTC_HOST_ADDRESSES: string
+  WEBRTC_ICE_SERVERS: string
+  WEBRTC_PORT_MIN: number
+  WEBRTC_PORT_MAX: number
+  WEBRTC_ALLOW_NETWORKS: string
+  WEBRTC_MAX_REMOTE_CANDIDATES: number
+}): string | undefined {
   try {
     parseHostAddresses(cfg.WEBRTC_HOST_ADDRESSES)
     parseIceServers(cfg.WEBRTC_ICE_SERVERS)
   } catch (err) {
     return (err as Error).message
   }
+  try {
+    parseNetworks(cfg.WEBRTC_ALLOW_NETWORKS)
+  } catch (err) {
+    return `WEBRTC_ALLOW_NETWORKS: ${(err as Error).message}`
+  }
+  const cap = cfg.WEBRTC_MAX_REMOTE_CANDIDATES
+  if (!Number.isInteger(cap) || cap < 1 || cap > 100) return `WEBRTC_MAX_REMOTE_CANDIDATES must be an integer 1-100, got ${cap}`
   const { WEBRTC_PORT_MIN: min, WEBRTC_PORT_MAX: max } = cfg
   if (min === 0 && max === 0) return undefined
   if (!Number.isInteger(min) || !Number.isInteger(max) || min < 1024 || max > 65535 || min >= max) {

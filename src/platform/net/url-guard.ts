@@ -18,9 +18,10 @@ export type Resolver = (host: string) => Promise<string[]>
 
 export const dnsResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
 
-export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string }
+/** `resolved`: the refusal came from what the host name resolved to (or that it did not), which tells about this network. */
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string; resolved?: true }
 /** A target that passed the rules, with every address its host resolved to (all of them checked). */
-export type TargetVerdict = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }
+export type TargetVerdict = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string; resolved?: true }
 
 const RESOLVE_TIMEOUT_MS = 3000
 /** Never a server, whatever the operator allows. */
@@ -63,6 +64,7 @@ export async function resolveTarget(raw: string | URL, policy: UrlPolicy, resolv
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const refuse = (cls: ForbiddenClass | 'own', addr?: string) => ({
     ok: false as const,
+    ...(addr && addr !== host ? { resolved: true as const } : {}),
     reason:
       `refused: ${addr && addr !== host ? `${host} resolves to ${addr}, ` : ''}${cls === 'own' ? 'an address of this host' : describeClass(cls)}` +
       (cls !== 'own' && NEVER.has(cls) ? '' : ' (allowed only with WEBHOOK_ALLOW_PRIVATE=true or in WEBHOOK_ALLOW_NETWORKS)'),
@@ -74,12 +76,12 @@ export async function resolveTarget(raw: string | URL, policy: UrlPolicy, resolv
     try {
       addresses = await withTimeout(resolve(host), RESOLVE_TIMEOUT_MS)
     } catch {
-      return { ok: false, reason: `host ${host} does not resolve` }
+      return { ok: false, reason: `host ${host} does not resolve`, resolved: true }
     }
-    if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve` }
+    if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve`, resolved: true }
   }
   for (const addr of addresses) {
-    if (!isIP(addr)) return { ok: false, reason: `host ${host} resolves to something that is not an address` }
+    if (!isIP(addr)) return { ok: false, reason: `host ${host} resolves to something that is not an address`, resolved: true }
     // an address of one of this host's interfaces reaches its own services like loopback does
     const cls = classifyAddress(addr) ?? (isOwnAddress(addr) ? 'own' : null)
     if (!cls) continue

@@ -17,6 +17,10 @@ export interface WebRtcOptions {
   iceServers: IceServer[]
   /** The UDP ports WebRTC media binds (inclusive); undefined: any free port. */
   portRange?: [number, number]
+  /** WEBRTC_ALLOW_NETWORKS as CIDRs: remote candidates admitted although their address class is refused (candidates.ts). */
+  allowNetworks: string[]
+  /** WEBRTC_MAX_REMOTE_CANDIDATES: candidates one call takes at most, offered and trickled. */
+  maxRemoteCandidates: number
 }
 
 const isLoopback = (address: string) => address.startsWith('127.') || address === '::1'
@@ -30,12 +34,3 @@ export function admitsRemote(options: Pick<WebRtcOptions, 'hostAddresses' | 'ice
   const loopbackOnly = options.hostAddresses.length > 0 && options.hostAddresses.every(isLoopback) && options.iceServers.length === 0
   return !loopbackOnly || isLoopback(address)
 }
-
-// A browser that hides its addresses offers name.local candidates; resolving them would mean
-// multicast DNS queries on the LAN, which the appliance never sends.
-export const isMdnsCandidate = (line: string) => /^(a=)?candidate:\S+ \d+ \S+ \d+ \S+\.local /i.test(line.trim())
-export const withoutMdnsCandidates = (sdp: string) =>
-  sdp
-    .split(/\r?\n/)
-    .filter((l) => !isMdnsCandidate(l))
-    .join('\r\n')

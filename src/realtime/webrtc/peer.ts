@@ -4,7 +4,8 @@ import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, type RTCRtp
 import type { MediaLinkFactory } from '../media/index.ts'
 import type { NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { webrtcLink } from './link.ts'
-import { admitsRemote, isMdnsCandidate, WebRtcOfferError, withoutMdnsCandidates, type WebRtcOptions } from './options.ts'
+import { CandidateGate, candidatePolicyOf } from './candidates.ts'
+import { admitsRemote, WebRtcOfferError, type WebRtcOptions } from './options.ts'
 import { negotiatedOf } from './negotiated.ts'
 import { reportSocketErrors } from './sockets.ts'
 
@@ -42,6 +43,8 @@ export class WebPeer {
     transceiver: RTCRtpTransceiver,
     answerSdp: string,
     media: NegotiatedMedia,
+    /** The call's remote candidates, offered and trickled, against the address rules and the cap. */
+    readonly candidates: CandidateGate,
   ) {
     this.answerSdp = answerSdp
     this.media = media
@@ -60,6 +63,7 @@ export class WebPeer {
 
   /** Answers `offerSdp`; the answer carries every host candidate (no trickle needed from us). */
   static async answer(offerSdp: string, options: WebRtcOptions): Promise<WebPeer> {
+    const candidates = new CandidateGate(candidatePolicyOf(options))
     const pc = new RTCPeerConnection({
       codecs: CODECS,
       iceServers: options.iceServers,
@@ -72,7 +76,7 @@ export class WebPeer {
       iceFilterCandidatePair: (pair) => admitsRemote(options, pair.remoteCandidate.host),
     })
     try {
-      await pc.setRemoteDescription({ type: 'offer', sdp: withoutMdnsCandidates(offerSdp) })
+      await pc.setRemoteDescription({ type: 'offer', sdp: candidates.filterSdp(offerSdp) })
       const transceiver = pc.getTransceivers().find((t) => t.kind === 'audio')
       if (!transceiver) throw new WebRtcOfferError('the offer has no audio section')
       transceiver.setDirection('sendrecv')
@@ -81,7 +85,7 @@ export class WebPeer {
       await gathered(pc)
       const sdp = pc.localDescription?.sdp
       if (!sdp) throw new WebRtcOfferError('no answer could be made')
-      return new WebPeer(pc, transceiver, sdp, negotiatedOf(offerSdp, sdp))
+      return new WebPeer(pc, transceiver, sdp, negotiatedOf(offerSdp, sdp), candidates)
     } catch (err) {
       await pc.close().catch(() => {})
       if (err instanceof WebRtcOfferError) throw err
@@ -95,7 +99,7 @@ export class WebPeer {
 
   /** A candidate the browser trickled after its offer; `null` ends its candidates. */
   async addCandidate(c: TrickleCandidate | null): Promise<void> {
-    if (this.state === 'ended' || (c && isMdnsCandidate(c.candidate))) return
+    if (this.state === 'ended' || (c && !this.candidates.admit(c.candidate))) return
     await this.pc.addIceCandidate(c === null ? null : { candidate: c.candidate, sdpMid: c.sdpMid ?? undefined, sdpMLineIndex: c.sdpMLineIndex ?? undefined })
   }
 

@@ -172,8 +172,8 @@ test('bad frames and oversized messages are closed with 1003, 1007 or 1009 and a
     ['mulaw', new Uint8Array(160), 1003, /binary frames carry audio only with format=pcm16/],
     ['pcm16', JSON.stringify({ event: 'media', media: { payload: 'AAAA' } }), 1003, /audio travels in binary frames/],
     ['pcm16', new Uint8Array(641), 1007, /even number of bytes/],
-    ['mulaw', 'x'.repeat(70_000), 1009, /at most 65536 bytes/],
-    ['pcm16', new Uint8Array(70_000), 1009, /at most 65536 bytes/],
+    ['mulaw', 'x'.repeat(70_000), 1009, /too big/],
+    ['pcm16', new Uint8Array(70_000), 1009, /too big/],
   ]
   const closes = await Promise.all(
     cases.map(async ([format, bad]) => {
@@ -220,3 +220,13 @@ test('a client that stops reading is closed with 1008 once over 2 s of audio wai
   expect(closeOf(await closing)).toEqual({ code: 1008, reason: 'the client is not reading: over 2 s of audio waits unsent' })
   raw.socket.destroy()
 }, 60_000)
+
+test('a frame announcing 15 MiB is closed with 1009 after its head, before any of its bytes are sent or buffered', async () => {
+  const raw = rawStream(Number(new URL(t.url).port), `/api/agents/${agentId}/media-stream?format=pcm16`, { authorization: `Bearer ${t.adminKey}` })
+  expect((await raw.response).status).toBe(101)
+  const callId = jsonOf(await raw.frame((f) => jsonOf(f)?.event === 'start')).start.callSid
+  raw.sendFrameHead(15 * 1_048_576)
+  expect(closeOf(await raw.frame((f) => f.opcode === 8)).code).toBe(1009)
+  raw.socket.destroy()
+  expect((await waitForCall(t, (x) => x.id === callId && x.status === 'ended')).type).toBe('stream')
+})

@@ -5,7 +5,7 @@ import { WebPeer } from '../../../src/realtime/webrtc/peer.ts'
 import { iceSockets } from '../../../src/realtime/webrtc/sockets.ts'
 import { gatheredOffer, loopbackPeer } from '../../helpers/loopback-peer.ts'
 
-const loopback = { hostAddresses: ['127.0.0.1'], iceServers: [] }
+const loopback = { hostAddresses: ['127.0.0.1'], iceServers: [], allowNetworks: [], maxRemoteCandidates: 20 }
 const open: { close(): unknown }[] = []
 afterEach(() => {
   for (const o of open.splice(0)) o.close()

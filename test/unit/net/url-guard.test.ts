@@ -66,7 +66,7 @@ describe('checkOutboundUrl', () => {
   test('refuses a host name when any address it resolves to is private', async () => {
     const dns = fakeDns({ 'rebind.example': ['93.184.216.34', '10.1.2.3'], 'ok.example': ['93.184.216.34'] })
     const v = await checkOutboundUrl('https://rebind.example/x', strict, dns)
-    expect(v).toEqual({ ok: false, reason: expect.stringContaining('resolves to 10.1.2.3') })
+    expect(v).toEqual({ ok: false, reason: expect.stringContaining('resolves to 10.1.2.3'), resolved: true })
     expect((await checkOutboundUrl('https://ok.example/x', strict, dns)).ok).toBe(true)
   })
 
@@ -77,7 +77,9 @@ describe('checkOutboundUrl', () => {
   })
 
   test('a name that does not resolve is refused, and private targets pass when allowed', async () => {
-    expect(await checkOutboundUrl('https://nothing.invalid/x', strict, fakeDns({}))).toEqual({ ok: false, reason: 'host nothing.invalid does not resolve' })
+    expect(await checkOutboundUrl('https://nothing.invalid/x', strict, fakeDns({}))).toEqual({ ok: false, reason: 'host nothing.invalid does not resolve', resolved: true })
+    // a literal's refusal says nothing of name resolution
+    expect(await checkOutboundUrl('https://10.1.2.3/x', strict, fakeDns({}))).toEqual({ ok: false, reason: expect.stringContaining('a private address') })
     expect((await checkOutboundUrl('https://127.0.0.1/x', { allowHttp: false, allowPrivate: true })).ok).toBe(true)
   })
 

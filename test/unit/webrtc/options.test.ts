@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { admitsRemote, isMdnsCandidate, parseHostAddresses, parseIceServers, withoutMdnsCandidates } from '../../../src/realtime/webrtc/options.ts'
+import { admitsRemote, parseHostAddresses, parseIceServers } from '../../../src/realtime/webrtc/options.ts'
 import { ConfigError, loadConfig } from '../../../src/platform/config/index.ts'
 import { webrtcSettingsProblem } from '../../../src/platform/config/webrtc.ts'
 
@@ -10,15 +10,6 @@ test('loopback host candidates admit only loopback peers; LAN or TURN setups adm
   expect(admitsRemote({ hostAddresses: [], iceServers: [] }, '192.168.1.20')).toBe(true)
   expect(admitsRemote({ hostAddresses: ['127.0.0.1'], iceServers: [{ urls: 'turn:t.example:3478' }] }, '203.0.113.9')).toBe(true)
   expect(admitsRemote(loopback, 'not-an-ip')).toBe(false)
-})
-
-test('mDNS candidates are recognised and dropped from an offer, other lines kept', () => {
-  const mdns = 'a=candidate:1 1 udp 2122260223 3f1a9c2e-5d1b.local 54400 typ host'
-  const host = 'a=candidate:2 1 udp 2122260223 127.0.0.1 54401 typ host'
-  expect(isMdnsCandidate(mdns)).toBe(true)
-  expect(isMdnsCandidate(mdns.slice(2))).toBe(true)
-  expect(isMdnsCandidate(host)).toBe(false)
-  expect(withoutMdnsCandidates(['v=0', mdns, host, ''].join('\r\n'))).toBe(['v=0', host, ''].join('\r\n'))
 })
 
 test('WEBRTC_ICE_SERVERS and WEBRTC_HOST_ADDRESSES refuse what they cannot use, naming the key', () => {
@@ -35,10 +26,13 @@ test('WEBRTC_ICE_SERVERS and WEBRTC_HOST_ADDRESSES refuse what they cannot use, 
 })
 
 test('the appliance refuses to start with unusable web-call keys, naming them', () => {
-  const base = { WEBRTC_HOST_ADDRESSES: '', WEBRTC_ICE_SERVERS: '', WEBRTC_PORT_MIN: 0, WEBRTC_PORT_MAX: 0 }
+  const base = { WEBRTC_HOST_ADDRESSES: '', WEBRTC_ICE_SERVERS: '', WEBRTC_PORT_MIN: 0, WEBRTC_PORT_MAX: 0, WEBRTC_ALLOW_NETWORKS: '', WEBRTC_MAX_REMOTE_CANDIDATES: 20 }
   expect(webrtcSettingsProblem(base)).toBeUndefined()
   expect(webrtcSettingsProblem({ ...base, WEBRTC_PORT_MIN: 40000, WEBRTC_PORT_MAX: 40100 })).toBeUndefined()
   expect(webrtcSettingsProblem({ ...base, WEBRTC_PORT_MIN: 40100, WEBRTC_PORT_MAX: 40000 })).toMatch(/WEBRTC_PORT_MIN-WEBRTC_PORT_MAX/)
   expect(webrtcSettingsProblem({ ...base, WEBRTC_ICE_SERVERS: '[1]' })).toMatch(/WEBRTC_ICE_SERVERS\[0\]/)
+  expect(webrtcSettingsProblem({ ...base, WEBRTC_ALLOW_NETWORKS: '192.0.2.0/33' })).toMatch(/^WEBRTC_ALLOW_NETWORKS: not a network/)
+  expect(webrtcSettingsProblem({ ...base, WEBRTC_MAX_REMOTE_CANDIDATES: 0 })).toMatch(/WEBRTC_MAX_REMOTE_CANDIDATES/)
   expect(() => loadConfig({}, { WEBRTC_HOST_ADDRESSES: 'nope' })).toThrow(ConfigError)
+  expect(() => loadConfig({}, { WEBRTC_ALLOW_NETWORKS: 'lan' })).toThrow(/WEBRTC_ALLOW_NETWORKS/)
 })
