@@ -37,6 +37,7 @@ export const POSTGRES_PASS = [
   'test/integration/campaigns/contacts-preview.test.ts',
   'test/integration/campaigns/jobs-api.test.ts',
   'test/integration/campaigns/tenant-boundary.test.ts',
+  'test/integration/campaigns/time-zones.test.ts',
   'test/integration/knowledge/knowledge-api.test.ts',
   'test/integration/knowledge/retrieval-eval.test.ts',
   'test/integration/webrtc/web-call.test.ts',

@@ -48,4 +48,14 @@ describe('contacts from CSV', () => {
     expect(contactsFromCsv('First Name,Phone,notes\nAda,+14155550101,x\n', ['first', 'to', ''])).toEqual([{ to: '+14155550101', dynamicVariables: { first: 'Ada' }, line: 2 }])
     expect(() => contactsFromCsv('a,b\n1,2\n', ['to', 'to'])).toThrow('only one column may be `to`')
   })
+
+  test("a timezone column is the contact's own zone, not a variable; an empty cell gives none; a time-zone header is suggested as it", () => {
+    expect(contactsFromCsv('to,timezone,name\n+14155550101,America/Chicago,Ada\n+14155550102,,Bob\n')).toEqual([
+      { to: '+14155550101', dynamicVariables: { name: 'Ada' }, timezone: 'America/Chicago', line: 2 },
+      { to: '+14155550102', dynamicVariables: { name: 'Bob' }, line: 3 },
+    ])
+    expect(suggestColumns(['Phone', 'Time Zone', 'name'])).toEqual(['to', 'timezone', 'name'])
+    expect(suggestColumns(['tz', 'to', 'timezone'])).toEqual(['tz', 'to', 'timezone'])
+    expect(() => contactsFromCsv('a,b,c\n1,2,3\n', ['to', 'timezone', 'timezone'])).toThrow('only one column may be `timezone`')
+  })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { afterAttempt, DEFAULT_WINDOW, numberZone, startAtMs, windowOpensAt } from '../../src/features/campaigns/schedule.ts'
+import { afterAttempt, DEFAULT_WINDOW, localIso, startAtMs, windowOpensAt, windowOpensInAll } from '../../src/features/campaigns/schedule.ts'
+import { numberZones } from '../../src/features/campaigns/zones/index.ts'
 
 const at = (iso: string) => Date.parse(iso)
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -34,16 +35,45 @@ describe('calling windows', () => {
   })
 })
 
-describe('the zone of a number', () => {
-  const now = at('2026-11-23T12:00:00Z')
+describe('calling windows in several zones at once', () => {
+  const office = { start: '09:00', end: '17:00', days: DEFAULT_WINDOW.days }
+  const tollFree = numberZones('+18005550100') // every zone of +1: Pago Pago (UTC-11) to Guam (UTC+10)
+  const nyLa = ['America/New_York', 'America/Los_Angeles']
+  const londonNy = ['Europe/London', 'America/New_York']
   test.each([
-    ['+4930901820', 'America/Chicago', 'Europe/Berlin'], // one offset: the country's zone
-    ['+442071838750', 'UTC', 'Europe/London'],
-    ['+81312345678', 'UTC', 'Asia/Tokyo'],
-    ['+14155550123', 'America/Los_Angeles', 'America/Los_Angeles'], // several offsets: the job's zone
-    ['+61291234567', 'Australia/Perth', 'Australia/Perth'],
-  ])('%s with job zone %s is called in %s', (num, fallback, zone) => {
-    expect(numberZone(num, fallback, now)).toBe(zone)
+    // [what, now (UTC), window, zones, expected opening (UTC) or null for never]
+    ['New York and Los Angeles, 09:00-17:00, 07:00 in LA: at 09:00 in LA', '2026-12-01T15:00:00Z', office, nyLa, '2026-12-01T17:00:00.000Z'],
+    ['New York and Los Angeles, 16:59:59 in New York: still open', '2026-12-01T21:59:59Z', office, nyLa, '2026-12-01T21:59:59.000Z'],
+    ['New York and Los Angeles, 17:00 in New York: the next morning in LA', '2026-12-01T22:00:00Z', office, nyLa, '2026-12-02T17:00:00.000Z'],
+    // local days differ across the date line: 08:00 in Guam is 11:00 the day before in Pago Pago
+    ['Guam and Pago Pago: 08:00 in Guam', '2026-12-01T12:00:00Z', DEFAULT_WINDOW, ['Pacific/Guam', 'Pacific/Pago_Pago'], '2026-12-01T22:00:00.000Z'],
+    ['the 42 zones of +1 800: open 22:00-00:30Z, from 08:00 in Guam', '2026-12-01T12:20:00Z', DEFAULT_WINDOW, tollFree, '2026-12-01T22:00:00.000Z'],
+    ['the 42 zones of +1 800 at 23:00Z: open', '2026-12-01T23:00:00Z', DEFAULT_WINDOW, tollFree, '2026-12-01T23:00:00.000Z'],
+    ['the 42 zones of +1 800 at 00:30Z, 21:00 in St Johns: the next evening', '2026-12-02T00:30:00Z', DEFAULT_WINDOW, tollFree, '2026-12-02T22:00:00.000Z'],
+    ['the 42 zones of +1 800, 09:00-17:00: never (UTC-11 to UTC+10 is 10.5 hours round the clock)', '2026-12-01T12:20:00Z', office, tollFree, null],
+    // the US moved its clocks on 8 March 2026, the UK on 29 March: between them New York is 4 hours behind London
+    ['London and New York over the US clock change: 08:00 EDT', '2026-03-07T22:00:00Z', DEFAULT_WINDOW, londonNy, '2026-03-08T12:00:00.000Z'],
+    ['London and New York before it: 08:00 EST', '2026-03-06T22:00:00Z', DEFAULT_WINDOW, londonNy, '2026-03-07T13:00:00.000Z'],
+    // Monday in Kiritimati (UTC+14) is over before Monday starts in Pago Pago (UTC-11)
+    ['Mondays only in Kiritimati and Pago Pago: never', '2026-11-30T00:00:00Z', { ...DEFAULT_WINDOW, days: ['mon'] }, ['Pacific/Kiritimati', 'Pacific/Pago_Pago'], null],
+    ['no zone known: never', '2026-12-01T12:00:00Z', DEFAULT_WINDOW, [], null],
+  ] as const)('%s', (_, now, window, zones, opens) => {
+    const opensAt = windowOpensInAll(at(now), window as any, zones)
+    expect(Number.isFinite(opensAt) ? iso(opensAt) : null).toBe(opens)
+  })
+
+  test('in one zone it is the window of that zone', () => {
+    const weekdays = { start: '09:00', end: '20:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] as any }
+    for (const now of ['2026-11-23T12:00:00Z', '2026-11-24T01:30:00Z', '2026-11-27T23:00:00Z', '2026-03-28T20:00:00Z']) {
+      for (const zone of ['America/New_York', 'Europe/Berlin', 'Asia/Tokyo']) expect(windowOpensInAll(at(now), weekdays, [zone])).toBe(windowOpensAt(at(now), weekdays, zone))
+    }
+  })
+
+  test('the local time of a moment is shown when every zone has one offset then', () => {
+    expect(localIso(at('2026-12-02T16:00:00Z'), ['America/Los_Angeles'])).toBe('2026-12-02T08:00:00.000-08:00')
+    expect(localIso(at('2026-07-02T15:00:00Z'), ['America/Los_Angeles'])).toBe('2026-07-02T08:00:00.000-07:00')
+    expect(localIso(at('2026-12-02T08:00:00Z'), ['Europe/Guernsey', 'Europe/London'])).toBe('2026-12-02T08:00:00.000+00:00')
+    expect(localIso(at('2026-12-02T16:00:00Z'), ['America/Denver', 'America/Chicago'])).toBeNull()
   })
 })
 

@@ -49,7 +49,7 @@ export async function start(d: BackgroundDeps): Promise<RunningBackground> {
     concurrency: config.WEBHOOK_CONCURRENCY,
     pollMs: config.BACKGROUND_POLL_MS,
     leaseMs: config.WEBHOOK_LEASE_MS,
-    render: (row) => callWebhookDocument(recordsDeps(db, config, d.publicBase()), row.call_id, (id) => contactOfCall(db, id)),
+    render: (row) => callWebhookDocument(recordsDeps(db, config, d.publicBase()), row.call_id, (id) => contactOfCall(db, id, d.campaignClock?.() ?? Date.now())),
   })
   const retention = new RetentionSweeper(
     db,

@@ -84,10 +84,11 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
           description:
             `Up to ${MAX_CONTACTS} contacts (body limit OUTBOUND_JOB_MAX_BODY_BYTES, 16 MiB by default: larger gets 413), as contacts[] or as CSV: a contactsCsv field, or the body ` +
             'itself with Content-Type text/csv (then agentId, phoneNumberId, name, settings (JSON), defaultCountry and columns (JSON: what each column is read as) are query parameters); a `to` column, ' +
-            'every other column a dynamic variable. Numbers may hold spaces, dashes, dots and parentheses; without +country code they need ' +
+            "an optional `timezone` column (the contact's IANA zone, as contacts[].timezone), every other column a dynamic variable. Numbers may hold spaces, dashes, dots and parentheses; without +country code they need " +
             'defaultCountry (ISO 3166 alpha-2). Duplicate numbers are merged (called once, first contact wins) and reported in warnings, ' +
             'as are contacts lacking a variable the agent uses. Numbers on the do-not-call list count as suppressed. Without a future ' +
-            'settings.scheduling.startAt the job is in_progress at once. Errors: 422 validation_failed naming each field (contacts[17].to; in CSV the line counted from 1 with the header as line 1, and the column: contactsCsv[line 3].to); ' +
+            'settings.scheduling.startAt the job is in_progress at once. Each contact is called inside the calling window of its own timezone, else its number\'s zone, else (a number of several zones or none) ' +
+            'the job\'s scheduling.timezone, else every zone of the number at once; a contact that could thus never be called is refused (422 at contacts[i].to, naming the fix). Errors: 422 validation_failed naming each field (contacts[17].to; in CSV the line counted from 1 with the header as line 1, and the column: contactsCsv[line 3].to); ' +
             'an unknown agentId or phoneNumberId is refused as soon as it is read, before the contacts; 429 while 2 uploads are being processed. ' +
             'POST /api/outbound/jobs/preview shows what a CSV body would give, without creating anything.',
         },
@@ -121,12 +122,18 @@ export function campaignsController(d: CampaignsDeps, auth: AuthPlugin) {
       response: Detail,
       detail: { summary: 'Get an outbound job with its counters and progress' },
     })
-    .get('/:id/contacts', ({ params, query, principal }) => service.listContacts(d.db, principal.workspaceId, params.id, query), {
+    .get('/:id/contacts', ({ params, query, principal }) => service.listContacts(d.db, principal.workspaceId, params.id, query, d.now()), {
       permission: 'campaigns:read',
       params: IdParams,
       query: ContactsQuery,
       response: t.Object({ contacts: t.Array(OutboundContact), nextCursor: NextCursor }),
-      detail: { summary: "A job's contacts in the order given, optionally by status: attempts, last outcome, call ids, next attempt time" },
+      detail: {
+        summary: "A job's contacts in the order given, optionally by status: attempts, last outcome, call ids, next attempt time and the time zones it is read in",
+        description:
+          "Each contact's calling window is read in its own timezone if it was given one; else in its number's zone (libphonenumber's prefix data: +1 212 America/New_York); " +
+          "for a number that may be in several zones (+1 800) or none, in the job's settings.scheduling.timezone if set, else in every zone of the number at once. " +
+          'timezone, timezones and timezoneSource say which; nextAttemptAt is when the dispatcher will next call it, inside that window, and nextAttemptLocal the same moment in local time.',
+      },
     })
     .post(...action('pause', 'Pause: nothing new is dialled (calls in progress finish)'))
     .post(...action('resume', 'Resume a paused job'))

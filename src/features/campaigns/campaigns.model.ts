@@ -15,7 +15,7 @@ export const CallingWindow = t.Object(
     end: Time,
     days: t.Optional(t.Array(t.UnionEnum([...WEEKDAYS]), { minItems: 1, maxItems: 7, uniqueItems: true, description: 'default: every day' })),
   },
-  { description: "Hours in the contact's local time when it may be called; default 08:00-21:00 every day" },
+  { description: "Hours in the contact's local time when it may be called (in every zone at once when its number may be in several); default 08:00-21:00 every day" },
 )
 
 export const Amd = t.Object(
@@ -36,7 +36,9 @@ export const JobSettingsInput = t.Object({
   scheduling: t.Optional(
     t.Object({
       startAt: t.Optional(t.String({ description: 'ISO 8601; without an offset it is read in `timezone`' })),
-      timezone: t.Optional(t.String({ description: "IANA time zone; default UTC; also the calling window's zone for numbers whose zone is unknown" })),
+      timezone: t.Optional(
+        t.String({ description: "IANA time zone; startAt is read in it (default UTC); the calling window's zone for contacts whose number may be in several zones or none, and that have no timezone of their own" }),
+      ),
     }),
   ),
   callingWindow: t.Optional(CallingWindow),
@@ -71,6 +73,7 @@ export const ContactInput = t.Object({
   dynamicVariables: t.Optional(
     Guarded(t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()]), { maxProperties: MAX_VARIABLES, description: "filled into the agent's {{placeholders}} for this contact" }), `must be an object of at most ${MAX_VARIABLES} variables`),
   ),
+  timezone: t.Optional(t.String({ description: "IANA time zone (America/Chicago) of the person called: the calling window is read in it, before the number's zone and the job's" })),
 })
 
 export const CreateJobBody = t.Object({
@@ -78,7 +81,7 @@ export const CreateJobBody = t.Object({
   phoneNumberId: t.String(),
   name: t.Optional(t.String({ maxLength: 200 })),
   contacts: t.Optional(Guarded(t.Array(ContactInput, { maxItems: MAX_CONTACTS }), 'must be a list of contacts {to, dynamicVariables?}')),
-  contactsCsv: t.Optional(t.String({ description: 'CSV with a header row: a `to` column, every other column a dynamic variable' })),
+  contactsCsv: t.Optional(t.String({ description: 'CSV with a header row: a `to` column, an optional `timezone` column (the contact\'s IANA zone), every other column a dynamic variable' })),
   defaultCountry: t.Optional(
     t.String({ maxLength: 2, description: 'ISO 3166 alpha-2 code (US, GB, DE): the country of contact numbers written without +country code, such as (415) 555-0123' }),
   ),
@@ -126,7 +129,13 @@ export const OutboundContact = t.Object({
   attempts: t.Integer(),
   lastOutcome: t.Union([t.String(), t.Null()], { description: 'answered, no_answer, busy, voicemail, failed, suppressed or cancelled' }),
   callIds: t.Array(t.String()),
-  nextAttemptAt: t.Union([t.String(), t.Null()], { description: 'while pending: the earliest time of the next attempt' }),
+  nextAttemptAt: t.Union([t.String(), t.Null()], {
+    description: 'while pending: the earliest time of the next attempt, inside the calling window in every zone of `timezones`; null when not pending, or when that window is never open in all of them at once',
+  }),
+  nextAttemptLocal: t.Union([t.String(), t.Null()], { description: 'nextAttemptAt in local time with its offset (2026-12-02T08:00:00.000-08:00); null when its zones differ in offset then' }),
+  timezone: t.Union([t.String(), t.Null()], { description: 'the zone the calling window is read in; null when the window must be open in several zones at once (then timezones lists them)' }),
+  timezones: t.Array(t.String(), { description: 'every zone the window must be open in at once: one, several (a number such as +1 800 that may be in any of them), or none when no zone is known' }),
+  timezoneSource: t.UnionEnum(['contact', 'number', 'job'], { description: "where the zones come from: the contact's own timezone, its number's prefix, or the job's scheduling.timezone (for a number that may be in several zones or none)" }),
 })
 
 export const ContactsQuery = t.Object({
@@ -138,7 +147,7 @@ export const ContactsQuery = t.Object({
 export type ContactsQuery = typeof ContactsQuery.static
 
 export const PreviewQuery = t.Object({
-  columns: t.Optional(t.String({ description: 'a JSON array, one entry per column of the header: "to", a variable name, or "" to leave the column out; absent: the header as written' })),
+  columns: t.Optional(t.String({ description: 'a JSON array, one entry per column of the header: "to", "timezone", a variable name, or "" to leave the column out; absent: the header as written' })),
   defaultCountry: t.Optional(t.String({ description: 'the country (ISO 3166 alpha-2) of numbers written without +country code' })),
   agentId: t.Optional(t.String({ description: 'an outbound agent: rows lacking a variable it uses get a warning' })),
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 10, description: 'rows shown' })),
@@ -147,13 +156,14 @@ export const PreviewQuery = t.Object({
 export const ContactsPreview = t.Object({
   header: t.Array(t.String(), { description: 'the header row (line 1), trimmed, without a byte order mark' }),
   columns: t.Array(t.String(), { description: 'the name each column was read as: the columns given, else the header' }),
-  suggestedColumns: t.Array(t.String(), { description: 'a mapping to start from: the phone-like column as "to", the others as variable names' }),
+  suggestedColumns: t.Array(t.String(), { description: 'a mapping to start from: the phone-like column as "to", a time-zone column as "timezone", the others as variable names' }),
   rows: t.Array(
     t.Object({
       line: t.Integer({ description: 'the line the row starts on; the header is line 1' }),
       cells: t.Array(t.String()),
       to: t.Union([t.String(), t.Null()], { description: 'the number as the job would store it (E.164); null when it cannot be read' }),
       dynamicVariables: t.Record(t.String(), t.String()),
+      timezone: t.Union([t.String(), t.Null()], { description: "the row's own zone (the timezone column) as the job would store it; null when it has none or it is no IANA zone" }),
     }),
     { description: 'the first `limit` rows after the header' },
   ),

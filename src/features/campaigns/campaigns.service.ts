@@ -9,6 +9,8 @@ import { closeIfDone } from './claims.ts'
 import type { CampaignEvents } from './events.ts'
 import { logJobChange } from './job-log.ts'
 import type { Logger } from '../../platform/log.ts'
+import { localIso, windowOpensInAll } from './schedule.ts'
+import { callZones } from './zones/index.ts'
 
 type JobRow = OutboundJobRow & { agent_name: string | null; phone_e164: string | null }
 
@@ -43,7 +45,14 @@ export function toJobDetail(r: JobRow) {
   }
 }
 
-export function toContact(c: OutboundContactRow) {
+/**
+ * A contact as the API shows it, in a job of `settings`, at `nowMs`: the zones its window is read
+ * in, and its next attempt as the dispatcher will place it (at the window's opening in all of them).
+ */
+export function toContact(c: OutboundContactRow, settings: JobSettings, nowMs: number) {
+  const { zones, source } = callZones(c.to_number, c.timezone, settings.scheduling?.timezone)
+  const due = c.status === 'pending' && c.next_attempt_ms < Number.MAX_SAFE_INTEGER ? windowOpensInAll(Math.max(c.next_attempt_ms, nowMs), settings.callingWindow, zones) : Infinity
+  const next = Number.isFinite(due) ? due : undefined
   return {
     id: c.id,
     to: c.to_number,
@@ -52,7 +61,11 @@ export function toContact(c: OutboundContactRow) {
     attempts: c.attempts,
     lastOutcome: c.outcome,
     callIds: JSON.parse(c.call_ids) as string[],
-    nextAttemptAt: c.status === 'pending' && c.next_attempt_ms < Number.MAX_SAFE_INTEGER ? new Date(c.next_attempt_ms).toISOString() : null,
+    nextAttemptAt: next === undefined ? null : new Date(next).toISOString(),
+    nextAttemptLocal: next === undefined ? null : localIso(next, zones),
+    timezone: zones.length === 1 ? zones[0]! : null,
+    timezones: [...zones],
+    timezoneSource: source,
   }
 }
 
@@ -69,14 +82,14 @@ export async function listJobs(db: Db, workspaceId: string, q: { limit?: number;
   return { jobs: page.items.map((r) => toJob(r, { names: true })), nextCursor: page.nextCursor }
 }
 
-export async function listContacts(db: Db, workspaceId: string, jobId: string, q: { status?: string; limit?: number; cursor?: string }) {
-  await getJob(db, workspaceId, jobId)
+export async function listContacts(db: Db, workspaceId: string, jobId: string, q: { status?: string; limit?: number; cursor?: string }, nowMs: number) {
+  const settings = JSON.parse((await getJob(db, workspaceId, jobId)).settings) as JobSettings
   const after = q.cursor === undefined ? -1 : Number(q.cursor)
   if (!Number.isInteger(after) || after < -1) throw validation([{ path: 'cursor', message: 'not a cursor from this API' }])
   const limit = q.limit ?? 100
   const rows = await repo.listContacts(db, jobId, { status: q.status, limit, after })
   const items = rows.slice(0, limit)
-  return { contacts: items.map(toContact), nextCursor: rows.length > limit ? String(items.at(-1)!.position) : null }
+  return { contacts: items.map((c) => toContact(c, settings, nowMs)), nextCursor: rows.length > limit ? String(items.at(-1)!.position) : null }
 }
 
 export interface ActionDeps {

@@ -48,6 +48,8 @@ export interface OutboundContactTable {
   /** Index in the contacts given at creation. */
   position: number
   to_number: string
+  /** The contact's own IANA zone, as given at creation (canonical name); null: its number's or the job's (zones/). */
+  timezone: string | null
   variables: Generated<string>
   status: ContactStatus
   outcome: ContactOutcome | null

@@ -9,7 +9,8 @@ import * as repo from './campaigns.repository.ts'
 import type { ContactOutcome, OutboundContactRow, OutboundJobRow } from './campaigns.table.ts'
 import type { CampaignEvents } from './events.ts'
 import { logJobClosed } from './job-log.ts'
-import { afterAttempt, numberZone, windowOpensAt } from './schedule.ts'
+import { afterAttempt, windowOpensInAll } from './schedule.ts'
+import { callZones } from './zones/index.ts'
 import { type CallRow, ledger } from '../calls/index.ts'
 import type { Logger } from '../../platform/log.ts'
 
@@ -29,14 +30,16 @@ export interface ClaimContext {
 
 /** Contacts looked at per claim before giving the event loop back (window or do-not-call skips). */
 const SKIPS_PER_CLAIM = 100
+/** A contact whose window is not open in all its zones within a week (a daylight-saving change since it was accepted) is looked at again after this. */
+const NEVER_OPEN_RECHECK_MS = 86_400_000
 
 export const settingsOf = (job: Pick<OutboundJobRow, 'settings'>) => JSON.parse(job.settings) as JobSettings
 
 /**
  * Claims the next due contact of a running job with a free slot, under a lease, and inserts
  * its attempt's call row (queued) in the same transaction. Contacts outside their calling
- * window are moved to its opening; listed numbers are suppressed. undefined: nothing to dial
- * now; 'again': only skipped contacts so far, ask again.
+ * window (open in every zone of theirs at once) are moved to its opening; listed numbers are
+ * suppressed. undefined: nothing to dial now; 'again': only skipped contacts so far, ask again.
  */
 export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim | 'again' | undefined> {
   return db.transaction().execute(async (trx) => {
@@ -44,7 +47,6 @@ export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim
     if (!job || job.status !== 'in_progress') return undefined
     const settings = settingsOf(job)
     if (job.active >= settings.maxConcurrent) return undefined
-    const zone = settings.scheduling?.timezone ?? 'UTC'
     for (let i = 0; i < SKIPS_PER_CLAIM; i++) {
       const contact = await repo.nextDueContact(trx, jobId, c.nowMs)
       if (!contact) return undefined
@@ -54,9 +56,10 @@ export function claimNext(db: Db, jobId: string, c: ClaimContext): Promise<Claim
         await repo.bump(trx, jobId, { pending: -1, suppressed: 1 })
         continue
       }
-      const opens = windowOpensAt(c.nowMs, settings.callingWindow, numberZone(contact.to_number, zone, c.nowMs))
+      const { zones } = callZones(contact.to_number, contact.timezone, settings.scheduling?.timezone)
+      const opens = windowOpensInAll(c.nowMs, settings.callingWindow, zones)
       if (opens > c.nowMs) {
-        await trx.updateTable('outbound_contacts').set({ next_attempt_ms: Number.isFinite(opens) ? opens : Number.MAX_SAFE_INTEGER, updated_at }).where('id', '=', contact.id).execute()
+        await trx.updateTable('outbound_contacts').set({ next_attempt_ms: Number.isFinite(opens) ? opens : c.nowMs + NEVER_OPEN_RECHECK_MS, updated_at }).where('id', '=', contact.id).execute()
         continue
       }
       const callId = newId('call')

@@ -15,8 +15,10 @@ import type { OutboundContactTable, OutboundJobRow } from './campaigns.table.ts'
 import type { CampaignEvents } from './events.ts'
 import { logJobChange } from './job-log.ts'
 import type { Logger } from '../../platform/log.ts'
-import { DEFAULT_WINDOW, isZone, startAtMs } from './schedule.ts'
+import { csvPath } from './csv.ts'
+import { DEFAULT_WINDOW, startAtMs, windowOpensInAll } from './schedule.ts'
 import { MAX_ISSUES, type PreparedContacts } from './upload/index.ts'
+import { callZones, isZone } from './zones/index.ts'
 
 /** Variables every call has (calls/conversation/profile.ts): never missing. */
 const BUILT_IN = new Set(['caller_number', 'called_number', 'call_type', 'current_time', 'current_date'])
@@ -88,6 +90,16 @@ export async function agentVariables(d: CreateDeps, workspaceId: string, agentId
 
 type JobHead = Omit<CreateJobBody, 'contacts' | 'contactsCsv'>
 
+/** A contact that could never be called: its window is never open in all its zones at once, or it has none. */
+function neverOpenIssue(prepared: PreparedContacts, position: number, to: string, zones: readonly string[], window: JobSettings['callingWindow']): FieldIssue {
+  const origin = prepared.origins[position]!
+  const own = prepared.csv ? 'a timezone column' : `contacts[${origin}].timezone`
+  const fix = `give the contact a timezone (${own}) or the job settings.scheduling.timezone`
+  const named = zones.length <= 4 ? zones.join(', ') : `${zones.slice(0, 2).join(', ')} ... ${zones.at(-1)}`
+  const why = zones.length ? `${to} may be in any of ${zones.length} time zones (${named}); ${window.start}-${window.end} is never open in all of them at once` : `no time zone is known for ${to}`
+  return prepared.csv ? { path: csvPath(origin, 'to'), message: `line ${origin}: ${why}: ${fix}` } : { path: `contacts[${origin}].to`, message: `${why}: ${fix}` }
+}
+
 /** A job of contacts prepared off the event loop (upload/prepare.ts): the rest is checked here, then stored. */
 export async function createJob(d: CreateDeps, workspaceId: string, body: JobHead, prepared: PreparedContacts, nowMs: number) {
   const { issues, route, agent } = await targetIssues(d, workspaceId, body)
@@ -99,6 +111,7 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: JobHea
   const startMs = settings.scheduling?.startAt ? startAtMs(settings.scheduling.startAt, zone)! : nowMs
   const scheduled = startMs > nowMs
   const numbers = prepared.count ? prepared.numbers.split('\n') : []
+  const ownZones = prepared.count ? prepared.timezones.split('\n') : []
   const listed = await listedAmong(d.db, workspaceId, numbers)
   const createdAt = new Date(nowMs).toISOString()
   const jobId = newId('job')
@@ -118,6 +131,9 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: JobHea
     started_at: scheduled ? null : createdAt,
   }
   const contacts: Insertable<OutboundContactTable>[] = []
+  // by the zone, or by the prefix's own list: the prefix data hands out one array per prefix
+  const neverOpen = new Map<string | readonly string[], boolean>()
+  const closed: FieldIssue[] = []
   let from = 0
   // 100,000 rows must not hold the event loop
   await forEachChunk(numbers, ROWS_PER_TURN, (chunk, offset) => {
@@ -127,11 +143,20 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: JobHea
       const variables = prepared.variables.slice(from, end < 0 ? undefined : end)
       from = end + 1
       const suppressed = listed.has(to)
+      const own = ownZones[position] || null
+      if (!suppressed) {
+        const { zones } = callZones(to, own, settings.scheduling?.timezone)
+        const key = zones.length === 1 ? zones[0]! : zones
+        let never = neverOpen.get(key)
+        if (never === undefined) neverOpen.set(key, (never = !Number.isFinite(windowOpensInAll(startMs, settings.callingWindow, zones))))
+        if (never && closed.length < MAX_ISSUES) closed.push(neverOpenIssue(prepared, position, to, zones, settings.callingWindow))
+      }
       contacts.push({
         id: `${jobId}_${position}`,
         job_id: jobId,
         position,
         to_number: to,
+        timezone: own,
         variables,
         status: suppressed ? 'suppressed' : 'pending',
         outcome: suppressed ? 'suppressed' : null,
@@ -140,6 +165,7 @@ export async function createJob(d: CreateDeps, workspaceId: string, body: JobHea
       })
     }
   })
+  if (closed.length) throw validation(closed)
   await d.db.transaction().execute(async (trx) => {
     await repo.insertJob(trx, job, contacts)
     if (!scheduled) await d.events.emit(trx, { type: 'job.started', workspaceId, jobId, at: createdAt })

@@ -7,6 +7,8 @@ import { MAX_VARIABLES } from '../../platform/schema/index.ts'
 export interface CsvContact {
   to: string
   dynamicVariables: Record<string, string>
+  /** The `timezone` column's cell, trimmed; absent when empty or there is no such column. */
+  timezone?: string
   /** The line the row starts on, counted from 1 (the header is line 1; quoted line breaks and blank lines count). */
   line: number
 }
@@ -39,14 +41,20 @@ export function readCsv(text: string): CsvTable {
   return { header: (all[0] ?? []).map((h) => h.trim()), rows: all.slice(1), lines: lines.slice(1) }
 }
 
+/** The columns that are not variables: the number to call and the contact's own time zone. */
+const RESERVED = ['to', 'timezone']
+
 /**
  * The first guess at a column mapping for a header people wrote: the column named `to`, else the
- * first named like a phone number, is `to`; every other keeps its name made into a variable name.
+ * first named like a phone number, is `to`; the column named `timezone`, else the first named like
+ * a time zone, is `timezone`; every other keeps its name made into a variable name.
  */
 export function suggestColumns(header: readonly string[]): string[] {
   const phone = header.includes('to') ? header.indexOf('to') : header.findIndex((h) => /^(to|phone|number|phone[ _]?number|mobile|e164|tel|telephone)$/i.test(h))
+  const zone = header.includes('timezone') ? header.indexOf('timezone') : header.findIndex((h, i) => i !== phone && /^(time[ _]?zone|tz)$/i.test(h))
   return header.map((h, i) => {
     if (i === phone) return 'to'
+    if (i === zone) return 'timezone'
     if (h === '') return ''
     const name = h.replace(/[^A-Za-z0-9_.-]/g, '_')
     return VARIABLE_NAME.test(name) ? name : `_${name}`
@@ -63,15 +71,20 @@ function columnNames(header: readonly string[], columns?: readonly string[]): { 
   const issues: FieldIssue[] = []
   if (names.length > MAX_VARIABLES + 1) issues.push({ path: 'contactsCsv', message: `has ${names.length} columns: at most a \`to\` column and ${MAX_VARIABLES} variables` })
   names.forEach((name, c) => {
-    if (name === 'to' || name === '' || VARIABLE_NAME.test(name)) return
+    if (RESERVED.includes(name) || name === '' || VARIABLE_NAME.test(name)) return
     const message = `column ${c + 1}: variable names must look like {{placeholders}}: a letter or _, then letters, digits, _ . -`
     issues.push(columns ? { path: `columns[${c}]`, message } : { path: csvPath(1, name), message: `line 1, ${message}` })
   })
-  if (names.filter((n) => n === 'to').length > 1) issues.push({ path: columns ? 'columns' : csvPath(1, 'to'), message: 'only one column may be `to`' })
+  for (const reserved of RESERVED) {
+    if (names.filter((n) => n === reserved).length > 1) issues.push({ path: columns ? 'columns' : csvPath(1, reserved), message: `only one column may be \`${reserved}\`` })
+  }
   return { names, issues }
 }
 
-/** A header row with a `to` column (after the mapping, if any); every other named column becomes a dynamic variable. */
+/**
+ * A header row with a `to` column (after the mapping, if any); a `timezone` column is the
+ * contact's own zone; every other named column becomes a dynamic variable.
+ */
 export function csvContacts(text: string, columns?: readonly string[]): { table: CsvTable; names: string[]; contacts: CsvContact[]; issues: FieldIssue[] } {
   const table = readCsv(text)
   const { header, rows, lines } = table
@@ -81,6 +94,7 @@ export function csvContacts(text: string, columns?: readonly string[]): { table:
   }
   const { names, issues } = columnNames(header, columns)
   const toIndex = names.indexOf('to')
+  const zoneIndex = names.indexOf('timezone')
   if (toIndex < 0) issues.push({ path: 'contactsCsv', message: 'line 1 (the header) has no `to` column' })
   if (toIndex < 0 || issues.length) return { table, names, contacts: [], issues }
   let widthIssues = 0
@@ -89,9 +103,10 @@ export function csvContacts(text: string, columns?: readonly string[]): { table:
     if (row.length !== names.length && widthIssues++ < MAX_ROW_ISSUES) issues.push({ path: csvPath(line), message: `line ${line} has ${row.length} fields; the header (line 1) has ${names.length}` })
     const dynamicVariables: Record<string, string> = {}
     names.forEach((name, c) => {
-      if (c !== toIndex && name && row[c] !== undefined && row[c] !== '') dynamicVariables[name] = row[c]!
+      if (c !== toIndex && c !== zoneIndex && name && row[c] !== undefined && row[c] !== '') dynamicVariables[name] = row[c]!
     })
-    return { to: (row[toIndex] ?? '').trim(), dynamicVariables, line }
+    const timezone = zoneIndex < 0 ? '' : (row[zoneIndex] ?? '').trim()
+    return { to: (row[toIndex] ?? '').trim(), dynamicVariables, line, ...(timezone ? { timezone } : {}) }
   })
   return { table, names, contacts, issues }
 }

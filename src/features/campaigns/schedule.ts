@@ -1,13 +1,10 @@
 // Campaign time maths, pure: `now` is always an argument. Calling windows in a contact's local
-// time, the zone of a number, the start time of a job, and when (or whether) to retry.
+// time (in one zone or in several at once), the start time of a job, and when (or whether) to retry.
 import { DateTime } from 'luxon'
-import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import type { ContactOutcome } from './campaigns.table.ts'
 import { WEEKDAYS, type JobSettings, type Weekday } from './campaigns.model.ts'
 
 export const DEFAULT_WINDOW: JobSettings['callingWindow'] = { start: '08:00', end: '21:00', days: [...WEEKDAYS] }
-
-export const isZone = (zone: string): boolean => DateTime.now().setZone(zone).isValid
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
 
@@ -30,33 +27,74 @@ export function windowOpensAt(nowMs: number, window: JobSettings['callingWindow'
   return Number.POSITIVE_INFINITY
 }
 
+const DAY_MS = 86_400_000
+
+/** Sorted, disjoint [open, close) instants (epoch ms). */
+type Intervals = Array<readonly [number, number]>
+
+/**
+ * The earliest moment at or after `nowMs` when the window is open in every one of `zones` at once
+ * (a number that may be in several); Infinity when that never happens within 8 days (every weekday
+ * seen), or no zone is given.
+ */
+export function windowOpensInAll(nowMs: number, window: JobSettings['callingWindow'], zones: readonly string[]): number {
+  if (!zones.length) return Number.POSITIVE_INFINITY
+  const next = openTogether(nowMs, window, zones).find(([, close]) => close > nowMs)
+  return next && next[0] <= nowMs + 8 * DAY_MS ? Math.max(next[0], nowMs) : Number.POSITIVE_INFINITY
+}
+
+// a claim or a page of contacts asks for the same zones and window again and again: each set's
+// intervals are worked out once per UTC day (tens of ms for the 42 zones of +1 800)
+const together = new Map<string, Intervals>()
+const MEMO_MAX = 512
+
+/** When the window is open in all zones, exactly, from the UTC day of `nowMs` for 10 days. */
+function openTogether(nowMs: number, window: JobSettings['callingWindow'], zones: readonly string[]): Intervals {
+  const from = Math.floor(nowMs / DAY_MS) * DAY_MS
+  const key = `${from} ${window.start}-${window.end} ${window.days.join(',')} ${zones.join('&')}`
+  let open = together.get(key)
+  if (!open) {
+    open = zones.map((zone) => openIn(from, from + 10 * DAY_MS, window, zone)).reduce(intersect)
+    if (together.size >= MEMO_MAX) together.clear()
+    together.set(key, open)
+  }
+  return open
+}
+
+/** Every opening of the window in `zone` that overlaps [fromMs, toMs). */
+function openIn(fromMs: number, toMs: number, window: JobSettings['callingWindow'], zone: string): Intervals {
+  const start = minutesOf(window.start)
+  const end = minutesOf(window.end)
+  const open: Intervals = []
+  for (let day = DateTime.fromMillis(fromMs, { zone }).startOf('day'); day.toMillis() < toMs; day = day.plus({ days: 1 })) {
+    if (!window.days.includes(WEEKDAYS[day.weekday - 1] as Weekday)) continue
+    const span = [localTime(day, start), localTime(day, end)] as const
+    if (span[1] > fromMs && span[0] < span[1]) open.push(span)
+  }
+  return open
+}
+
+function intersect(a: Intervals, b: Intervals): Intervals {
+  const both: Intervals = []
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const open = Math.max(a[i]![0], b[j]![0])
+    const close = Math.min(a[i]![1], b[j]![1])
+    if (open < close) both.push([open, close])
+    if (a[i]![1] < b[j]![1]) i++
+    else j++
+  }
+  return both
+}
+
+/** `ms` as local ISO 8601 with its offset (2026-12-02T08:00:00.000-08:00) when every zone has one offset then; else null. */
+export function localIso(ms: number, zones: readonly string[]): string | null {
+  const times = zones.map((zone) => DateTime.fromMillis(ms, { zone }))
+  return times.length && times.every((t) => t.offset === times[0]!.offset) ? times[0]!.toISO() : null
+}
+
 // wall-clock hours, not elapsed minutes: a day with a daylight-saving change is 23 or 25 h long
 const localTime = (day: DateTime, minutes: number) =>
   minutes >= 24 * 60 ? day.plus({ days: 1 }).startOf('day').toMillis() : day.set({ hour: Math.floor(minutes / 60), minute: minutes % 60 }).toMillis()
-
-/**
- * The time zone a number is called in: its country's, when the country has one offset now (ICU's
- * zones of the region, through Intl.Locale); else (the US, Canada, Russia, Australia...) `fallback`.
- */
-export function numberZone(e164: string, fallback: string, nowMs: number): string {
-  const country = parsePhoneNumberFromString(e164)?.country
-  if (!country) return fallback
-  const zones = zonesOf(country)
-  if (!zones.length) return fallback
-  const offsets = new Set(zones.map((z) => DateTime.fromMillis(nowMs, { zone: z }).offset))
-  return offsets.size === 1 ? (zones[0] as string) : fallback
-}
-
-const zoneCache = new Map<string, string[]>()
-function zonesOf(country: string): string[] {
-  let zones = zoneCache.get(country)
-  if (!zones) {
-    const locale = new Intl.Locale(`und-${country}`) as Intl.Locale & { getTimeZones?(): string[] }
-    zones = locale.getTimeZones?.() ?? []
-    zoneCache.set(country, zones)
-  }
-  return zones
-}
 
 /** startAt read in `zone` when it carries no offset; undefined when it is not a date. */
 export function startAtMs(startAt: string, zone: string): number | undefined {

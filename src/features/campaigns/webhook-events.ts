@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/index.ts'
 import { enqueueWebhookEvent } from '../webhooks/index.ts'
 import * as repo from './campaigns.repository.ts'
 import { toContact, toJobDetail } from './campaigns.service.ts'
+import { settingsOf } from './claims.ts'
 import type { CampaignEvents } from './events.ts'
 
 export const outboxEvents: CampaignEvents = {
@@ -25,10 +26,11 @@ export const outboxEvents: CampaignEvents = {
   },
 }
 
-/** The campaign contact a call was placed for, as the contacts API shows it; null for other calls. */
-export async function contactOfCall(db: Db, callId: string): Promise<ReturnType<typeof toContact> | null> {
+/** The campaign contact a call was placed for, as the contacts API shows it at `nowMs`; null for other calls. */
+export async function contactOfCall(db: Db, callId: string, nowMs: number): Promise<ReturnType<typeof toContact> | null> {
   const call = await db.selectFrom('calls').select('outbound_contact_id').where('id', '=', callId).executeTakeFirst()
   if (!call?.outbound_contact_id) return null
   const contact = await repo.findContact(db, call.outbound_contact_id)
-  return contact ? toContact(contact) : null
+  const job = contact && (await repo.findJobById(db, contact.job_id))
+  return contact && job ? toContact(contact, settingsOf(job), nowMs) : null
 }

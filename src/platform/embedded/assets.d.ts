@@ -3,6 +3,10 @@ declare module '*.onnx' {
   const path: string
   export default path
 }
+declare module '*.bson' {
+  const path: string
+  export default path
+}
 declare module '*.so.1' {
   const path: string
   export default path

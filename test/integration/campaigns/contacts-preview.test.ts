@@ -37,8 +37,8 @@ describe('contacts preview', () => {
       columns: ['to', 'first', 'note'],
       suggestedColumns: ['to', 'first', 'note'],
       rows: [
-        { line: 2, cells: ['+14155550101', 'Doe, Jane', 'said "hi"\nthen left'], to: '+14155550101', dynamicVariables: { first: 'Doe, Jane', note: 'said "hi"\nthen left' } },
-        { line: 4, cells: ['+1 (415) 555-0102', 'Bob', '5" screen'], to: '+14155550102', dynamicVariables: { first: 'Bob', note: '5" screen' } },
+        { line: 2, cells: ['+14155550101', 'Doe, Jane', 'said "hi"\nthen left'], to: '+14155550101', dynamicVariables: { first: 'Doe, Jane', note: 'said "hi"\nthen left' }, timezone: null },
+        { line: 4, cells: ['+1 (415) 555-0102', 'Bob', '5" screen'], to: '+14155550102', dynamicVariables: { first: 'Bob', note: '5" screen' }, timezone: null },
       ],
       rowCount: 2,
       errors: [],

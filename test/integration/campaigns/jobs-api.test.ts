@@ -78,9 +78,12 @@ describe('POST /api/outbound/jobs', () => {
     expect(detail).toMatchObject({ agentName: 'Reception', phoneNumber: target.e164, pendingContacts: 2, activeContacts: 0, startedAt: null, progress: { answered: 0, noAnswer: 0, busy: 0, voicemail: 0, failed: 0 } })
     expect(detail.completedAt).toBeUndefined()
     const contacts = (await t.api('GET', `/api/outbound/jobs/${r.body.job.id}/contacts`)).body.contacts
+    // the job starts at 09:00 in Paris, midnight in San Francisco: its +1 415 contacts wait for 08:00 there
+    const waiting = { status: 'pending', attempts: 0, lastOutcome: null, callIds: [], nextAttemptAt: '2099-01-01T16:00:00.000Z', nextAttemptLocal: '2099-01-01T08:00:00.000-08:00' }
+    const zone = { timezone: 'America/Los_Angeles', timezones: ['America/Los_Angeles'], timezoneSource: 'number' }
     expect(contacts).toEqual([
-      { id: expect.any(String), to: '+14155550100', dynamicVariables: { name: 'Ann', date: 'Monday' }, status: 'pending', attempts: 0, lastOutcome: null, callIds: [], nextAttemptAt: '2099-01-01T08:00:00.000Z' },
-      { id: expect.any(String), to: '+14155550101', dynamicVariables: { name: 'Bob' }, status: 'pending', attempts: 0, lastOutcome: null, callIds: [], nextAttemptAt: '2099-01-01T08:00:00.000Z' },
+      { id: expect.any(String), to: '+14155550100', dynamicVariables: { name: 'Ann', date: 'Monday' }, ...waiting, ...zone },
+      { id: expect.any(String), to: '+14155550101', dynamicVariables: { name: 'Bob' }, ...waiting, ...zone },
     ])
   })
 

@@ -26,8 +26,8 @@ test('a contact outside its window waits, and is dialled when the window opens',
   const r = await t.api('POST', '/api/outbound/jobs', {
     body: {
       agentId: x.agentId, phoneNumberId: x.numberId,
-      // a US number spans several zones: its window is read in the job's zone
-      contacts: [{ to: '+14155550230' }],
+      // SIPp answers +1 415 numbers; this contact's own zone puts its window in London
+      contacts: [{ to: '+14155550230', timezone: 'Europe/London' }],
       settings: { scheduling: { timezone: 'Europe/London' }, callingWindow: { start: '09:00', end: '17:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] } },
     },
   })

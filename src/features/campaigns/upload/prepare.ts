@@ -7,6 +7,8 @@ import { fromValidation } from '../../../platform/schema/index.ts'
 // from the module itself, not numbers/index.ts: that face brings the SIP registration graph, with
 // which the executable's worker thread ends before its first message
 import { contactE164, countryCode } from '../../numbers/e164.ts'
+// names.ts alone: the zones' face loads the prefix data, which this thread never needs
+import { canonicalZone } from '../zones/names.ts'
 import type { CountryCode } from 'libphonenumber-js'
 import { CreateJobBody, MAX_CONTACTS } from '../campaigns.model.ts'
 import { csvContacts, csvPath, VARIABLE_NAME } from '../csv.ts'
@@ -25,6 +27,12 @@ export interface PreparedContacts {
   count: number
   numbers: string
   variables: string
+  /** One line per contact: its own time zone (canonical), or empty. */
+  timezones: string
+  /** Where each contact was given, for errors found later: its index in contacts[], or its CSV line. */
+  origins: Int32Array
+  /** The contacts came as CSV (origins are lines). */
+  csv: boolean
   /** How many contacts were given (before duplicates were merged). */
   given: number
   issues: FieldIssue[]
@@ -57,6 +65,7 @@ const CONTACTS_SCHEMA = CreateJobBody.properties.contacts
 interface Contact {
   to: unknown
   dynamicVariables?: Record<string, string | number | boolean>
+  timezone?: string
   /** A CSV row's line (from 1, the header is line 1): errors name it and the column instead of contacts[i]. */
   line?: number
 }
@@ -66,6 +75,8 @@ export interface NormaliseOptions {
   defaultCountry?: CountryCode
   /** A CSV's `to` column, counted from 1. */
   toColumn?: number
+  /** A CSV's `timezone` column, counted from 1. */
+  zoneColumn?: number
 }
 
 /** The job's defaultCountry, checked before any number is read with it. */
@@ -95,7 +106,7 @@ export function prepareUpload(input: UploadInput): PreparedUpload {
 function fromCsv(text: string, used: string[], defaultCountry: CountryCode | undefined, columns?: string[]): PreparedContacts {
   const { names, contacts, issues } = csvContacts(text, columns)
   if (issues.length) throw validation(issues.slice(0, MAX_ISSUES))
-  return normalise(contacts, used, { defaultCountry, toColumn: names.indexOf('to') + 1 })
+  return normalise(contacts, used, { defaultCountry, toColumn: names.indexOf('to') + 1, zoneColumn: names.indexOf('timezone') + 1 })
 }
 
 /** Numbers checked, variable names checked, duplicates merged (the first contact wins), missing variables reported. */
@@ -109,6 +120,8 @@ export function normalise(contacts: Contact[], used: string[], opts: NormaliseOp
   const firstAt = new Map<string, string>()
   const to: string[] = []
   const variableTexts: string[] = []
+  const zones: string[] = []
+  const origins: number[] = []
   let merged = 0
   for (let i = 0; i < contacts.length && issues.length < MAX_ISSUES; i++) {
     const c = contacts[i]!
@@ -126,6 +139,12 @@ export function normalise(contacts: Contact[], used: string[], opts: NormaliseOp
       if (!VARIABLE_NAME.test(k)) issue(`contacts[${i}].dynamicVariables.${k}`, 'names must look like {{placeholders}}: a letter or _, then letters, digits, _ . -')
       else variables[k] = String(v)
     }
+    const zone = c.timezone?.trim() ? canonicalZone(c.timezone.trim()) : ''
+    if (zone === undefined) {
+      const message = `unknown IANA time zone '${c.timezone}': write it as America/New_York, Europe/London, ...`
+      issue(csv ? csvPath(c.line!, 'timezone') : `contacts[${i}].timezone`, csv ? `line ${c.line}, column ${opts.zoneColumn ?? '?'} (timezone): ${message}` : message)
+      continue
+    }
     const first = firstAt.get(number)
     if (first !== undefined) {
       merged++
@@ -137,8 +156,21 @@ export function normalise(contacts: Contact[], used: string[], opts: NormaliseOp
     if (missing.length) warn(csv ? csvPath(c.line!) : `contacts[${i}].dynamicVariables`, `${csv ? `line ${c.line}: ` : ''}missing ${missing.join(', ')} used by the agent; spoken as the placeholder text`)
     to.push(number)
     variableTexts.push(JSON.stringify(variables))
+    zones.push(zone)
+    origins.push(csv ? c.line! : i)
   }
   if (warnings.length === MAX_WARNINGS) warnings.push({ path: 'contacts', message: `only the first ${MAX_WARNINGS} warnings are listed` })
   if (merged) warnings.unshift({ path: 'contacts', message: `${merged} duplicate number(s) merged` })
-  return { count: to.length, numbers: to.join('\n'), variables: variableTexts.join('\n'), given: contacts.length, issues, warnings, merged }
+  return {
+    count: to.length,
+    numbers: to.join('\n'),
+    variables: variableTexts.join('\n'),
+    timezones: zones.join('\n'),
+    origins: Int32Array.from(origins),
+    csv: contacts[0]?.line !== undefined,
+    given: contacts.length,
+    issues,
+    warnings,
+    merged,
+  }
 }

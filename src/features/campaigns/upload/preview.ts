@@ -4,6 +4,7 @@
 import type { FieldIssue } from '../../../platform/errors.ts'
 import { contactE164 } from '../../numbers/e164.ts'
 import { csvContacts, suggestColumns } from '../csv.ts'
+import { canonicalZone } from '../zones/names.ts'
 import { defaultCountryOf, MAX_ISSUES, normalise, type Warning } from './prepare.ts'
 
 export const PREVIEW_ROWS_DEFAULT = 10
@@ -27,6 +28,8 @@ export interface PreviewRow {
   /** The number as the job would store it (E.164); null when it cannot be read (errors say why). */
   to: string | null
   dynamicVariables: Record<string, string>
+  /** The row's own zone (its timezone column) as the job would store it; null when none or unknown (errors say why). */
+  timezone: string | null
 }
 
 export interface ContactsPreview {
@@ -48,11 +51,12 @@ export function previewContacts(input: PreviewInput): ContactsPreview {
   const defaultCountry = defaultCountryOf(input.defaultCountry)
   const { table, names, contacts, issues } = csvContacts(Buffer.from(input.bytes).toString('utf8'), input.columns)
   const toIndex = names.indexOf('to')
-  const checked = contacts.length || !issues.length ? normalise(contacts, input.used, { defaultCountry, toColumn: toIndex + 1 }) : undefined
+  const checked = contacts.length || !issues.length ? normalise(contacts, input.used, { defaultCountry, toColumn: toIndex + 1, zoneColumn: names.indexOf('timezone') + 1 }) : undefined
   const rows = table.rows.slice(0, input.limit).map((cells, r): PreviewRow => {
     const contact = contacts[r]
     const parsed = contact ? contactE164(contact.to, defaultCountry) : undefined
-    return { line: table.lines[r]!, cells, to: parsed && 'e164' in parsed ? parsed.e164 : null, dynamicVariables: contact?.dynamicVariables ?? {} }
+    const timezone = contact?.timezone ? (canonicalZone(contact.timezone) ?? null) : null
+    return { line: table.lines[r]!, cells, to: parsed && 'e164' in parsed ? parsed.e164 : null, dynamicVariables: contact?.dynamicVariables ?? {}, timezone }
   })
   return {
     header: table.header,

@@ -7,6 +7,16 @@ import { Field, html, Problem, Status, Table, useAction, useData, when } from '.
 
 const variables = (v) => Object.entries(v).map(([k, val]) => `${k}=${val}`).join(', ')
 
+/** The zone(s) a contact's calling window is read in, and where they come from (its own, its number's, the job's). */
+const zones = (c) => `${c.timezone ?? (c.timezones.length ? `all of ${c.timezones.join(', ')}` : 'none known')} (${c.timezoneSource})`
+
+/** The next attempt in the contact's local time ("2026-12-02 08:00 America/Los_Angeles"), else in the viewer's. */
+const nextAttempt = (c) => {
+  if (!c.nextAttemptAt) return ''
+  if (!c.nextAttemptLocal) return when(c.nextAttemptAt)
+  return `${c.nextAttemptLocal.slice(0, 16).replace('T', ' ')} ${c.timezone ?? `UTC${c.nextAttemptLocal.slice(-6)}`}`
+}
+
 /** The file, the mapping of its columns, and the appliance's preview of both (the latest asked for wins). */
 function useCsvPreview() {
   const [state, setState] = useState({})
@@ -75,11 +85,11 @@ function CreateCampaign({ onCreated }) {
     ${preview && csv.columns ? html`<fieldset><legend>Column mapping</legend>
       ${preview.header.map((h, i) => html`<${Field} label=${`Column "${h}"`} name=${`map-${i}`} value=${csv.columns[i]} list="map-targets" error=${columnIssue(i)}
         onInput=${(e) => csv.remap(i, e.target.value)} />`)}
-      <datalist id="map-targets"><option value="to" /></datalist>
-      <p class="hint">"to" is the number to call; any other name becomes a {{variable}}; empty leaves the column out.</p>
+      <datalist id="map-targets"><option value="to" /><option value="timezone" /></datalist>
+      <p class="hint">"to" is the number to call; "timezone" the contact's own time zone (America/Chicago), else its number's is used; any other name becomes a {{variable}}; empty leaves the column out.</p>
     </fieldset>
     <${Table} caption=${`Preview: ${preview.rowCount} contacts`} rows=${preview.rows.map((r) => ({ ...r, id: r.line }))}
-      columns=${[{ label: 'Line', cell: (r) => r.line }, { label: 'To', cell: (r) => r.to ?? '' }, { label: 'Variables', cell: (r) => variables(r.dynamicVariables) }]} />` : null}
+      columns=${[{ label: 'Line', cell: (r) => r.line }, { label: 'To', cell: (r) => r.to ?? '' }, { label: 'Time zone', cell: (r) => r.timezone ?? '' }, { label: 'Variables', cell: (r) => variables(r.dynamicVariables) }]} />` : null}
     ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
     <button type="submit" disabled=${busy || !preview || preview.errors.length > 0}>Start campaign</button>
   </form>`
@@ -130,6 +140,8 @@ export function CampaignPage({ id }) {
         { label: 'Status', cell: (c) => html`<${Status} value=${c.status} />` },
         { label: 'Attempts', cell: (c) => c.attempts },
         { label: 'Last outcome', cell: (c) => c.lastOutcome ?? '' },
+        { label: 'Next attempt', cell: nextAttempt },
+        { label: 'Time zone', cell: zones },
         { label: 'Calls', cell: (c) => c.callIds.map((cid) => html`<a href=${`#/calls/${cid}`}>${cid}</a> `) },
       ]} />`
 }
