@@ -4,6 +4,7 @@ import pkg from '../../../package.json' with { type: 'json' }
 import { CONFIG_KEYS, type Config, ConfigError, loadConfig } from '../../platform/config/index.ts'
 import { type Db, DataDirLockedError, describeDatabase, maskDatabaseUrl, openConfigured, sqliteFileOf } from '../../platform/db/index.ts'
 import { createVoiceEngines } from '../../realtime/voice/index.ts'
+import { priceTableFor } from '../../realtime/voice/registry/index.ts'
 import { NAT_ADVICE, publicHostWarning, resolvePublicHost } from '../startup/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, restore } from './backup.ts'
@@ -127,6 +128,7 @@ const SECRET = /KEY|TOKEN|SECRET|PASSWORD/
 
 /** Loads the configuration and the voice engines it names (as a start would), then prints both. */
 async function checkConfig(cfg: Config, io: Out): Promise<number> {
+  priceTableFor(cfg) // a VOICE_PRICE_TABLE that cannot be read fails here, as at start
   const engines = await createVoiceEngines(cfg)
   const problems = engines.problems()
   await engines.close()
