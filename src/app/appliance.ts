@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '../platform/log.ts'
 import { Metrics } from '../platform/metrics/index.ts'
 import type { TrunkRegistrations } from '../features/numbers/index.ts'
 import { recordingStorageFor } from '../features/recordings/index.ts'
-import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder } from './startup/index.ts'
+import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder, warnUnpriced } from './startup/index.ts'
 import * as telephony from './telephony.ts'
 import { createVoiceEngines, type VoiceEngines } from '../realtime/voice/index.ts'
 import { priceTableFor } from '../realtime/voice/registry/index.ts'
@@ -94,6 +94,7 @@ export async function startAppliance(
     async () => {
       const voice = (s.voice = await createVoiceEngines(config))
       log.info({ engines: voice.notes }, 'voice engines ready')
+      warnings.push(...(await warnUnpriced(prices, voice, s.database!.db, log)))
       return { stop: () => voice.close() }
     },
     () => (s.placer = callWorkers.start({ config, media: s.media!.media, voice: s.voice!, metrics: s.metrics, log })),
