@@ -121,7 +121,8 @@ export class AnalysisWorker {
     // detection heard the line; the model only read a transcript
     const result = { summary: parsed.summary, sentiment: parsed.sentiment, isVoicemail: call.answered_by ? call.answered_by === 'machine' : parsed.isVoicemail }
     const usage = { model: answer.model, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens }
-    const priced = callCost(this.o.prices, { direction: call.type, durationMs: 0, llm: [usage], tts: [], stt: [] })
+    const cached = answer.cachedInputTokens ? { cachedInputTokens: answer.cachedInputTokens } : {}
+    const priced = callCost(this.o.prices, { direction: call.type, durationMs: 0, llm: [{ ...usage, ...cached }], tts: [], stt: [] })
     return {
       result,
       ...usage,

@@ -229,6 +229,19 @@ describe('call cost from the session report', () => {
     })
   })
 
+  test('input tokens the prompt cache served reach the report and are priced at the cached price', async () => {
+    const { sessionCost } = await import('../../../../src/realtime/voice/session/index.ts')
+    const t = new Timeline({ llm: [{ text: 'Ten characters.', cachedInputTokens: 80 }], stt: ['hi'] }).start()
+    t.callerSays(200, 600)
+    await t.runUntil(3000)
+    t.session.callerHungUp()
+    const report = t.session.report()
+    expect(report.usage.llm).toEqual([{ model: 'scripted', inputTokens: 100, outputTokens: 10, cachedInputTokens: 80 }])
+    const prices = { llm: { scripted: { inputPerMTok: 1000, cachedInputPerMTok: 100, outputPerMTok: 2000 } }, tts: {}, stt: {}, telephony: { inbound: 0, outbound: 0 } }
+    // 20 tokens at $1000/M, 80 cached at $100/M, 10 out at $2000/M
+    expect(sessionCost(report, prices, 'web').llm).toBe(0.048)
+  })
+
   test("the registry's engines are priced by their provider's id, and one without a price is named", async () => {
     const { sessionCost } = await import('../../../../src/realtime/voice/session/index.ts')
     const t = new Timeline({ llm: [], stt: [] }).start()
