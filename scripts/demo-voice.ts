@@ -8,6 +8,7 @@ import { loadConfig } from '../src/platform/config/index.ts'
 import { concatFrames } from '../src/realtime/voice/audio.ts'
 import { createVoiceEngines } from '../src/realtime/voice/engines.ts'
 import { OpenAiLlm } from '../src/realtime/voice/llm/index.ts'
+import { priceTableFor } from '../src/realtime/voice/registry/index.ts'
 import { type EndReason, sessionCost, VoiceSession } from '../src/realtime/voice/session/index.ts'
 import { FliteTts } from '../src/realtime/voice/tts/index.ts'
 import { startFakeOpenAi } from '../test/fakes/openai.ts'
@@ -73,7 +74,7 @@ for (const t of report.turns) {
   console.log([t.endpointingMs, t.sttFinalMs, t.llmTtftMs, t.ttsTtfbMs, t.voiceToVoiceMs].map((v) => (v === undefined ? '-' : v.toFixed(0))).join(' / '))
 }
 console.log(`voice-to-voice p50 ${report.latency.voiceToVoiceMs.p50?.toFixed(0)} ms, p99 ${report.latency.voiceToVoiceMs.p99?.toFixed(0)} ms`)
-console.log('cost (USD):', sessionCost(report, engines.settings.prices, 'inbound'))
+console.log('cost (USD):', sessionCost(report, priceTableFor(cfg), 'inbound'))
 stand?.stop()
 FliteTts.shutdown()
 process.exit(0)

@@ -15,9 +15,10 @@ import { createLogger, type Logger } from '../platform/log.ts'
 import { Metrics } from '../platform/metrics/index.ts'
 import type { TrunkRegistrations } from '../features/numbers/index.ts'
 import { recordingStorageFor } from '../features/recordings/index.ts'
-import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder } from './startup/index.ts'
+import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder, warnUnpriced } from './startup/index.ts'
 import * as telephony from './telephony.ts'
 import { createVoiceEngines, type VoiceEngines } from '../realtime/voice/index.ts'
+import { priceTableFor } from '../realtime/voice/registry/index.ts'
 
 export interface Appliance {
   config: Config
@@ -49,6 +50,7 @@ export async function startAppliance(
 ): Promise<Appliance> {
   // a port in use stops the start here, before anything listens (exit code 2, naming its key)
   const ports = await checkPortsFree(config)
+  const prices = priceTableFor(config)
   const warnings = await adoptPublicHost(config, log)
   const shared = sharedByNodes(config)
   config.NODE_ID ||= shared ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
@@ -92,11 +94,12 @@ export async function startAppliance(
     async () => {
       const voice = (s.voice = await createVoiceEngines(config))
       log.info({ engines: voice.notes }, 'voice engines ready')
+      warnings.push(...(await warnUnpriced(prices, voice, s.database!.db, log)))
       return { stop: () => voice.close() }
     },
     () => (s.placer = callWorkers.start({ config, media: s.media!.media, voice: s.voice!, metrics: s.metrics, log })),
-    async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, ports, whileDraining: s.http!.stop })),
-    async () => (s.jobs = await background.start({ config, db: s.database!.db, log, voice: s.voice!, calls: s.sip!.calls, storage, publicBase: s.http!.publicBase, shared, campaignEvents, campaignClock: opts.campaignClock, drainCalls: s.sip!.drain })),
+    async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, prices, ports, whileDraining: s.http!.stop })),
+    async () => (s.jobs = await background.start({ config, db: s.database!.db, log, voice: s.voice!, prices, calls: s.sip!.calls, storage, publicBase: s.http!.publicBase, shared, campaignEvents, campaignClock: opts.campaignClock, drainCalls: s.sip!.drain })),
   ])
   log.info({ url: s.http!.url, dataDir: config.DATA_DIR }, 'appliance started')
   const { database, metrics, http: web, placer, sip, jobs } = s as Required<typeof s>

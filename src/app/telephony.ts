@@ -11,6 +11,7 @@ import { RecordingUploader, type RecordingStorage } from '../features/recordings
 import { secretBoxFor } from '../platform/secrets/index.ts'
 import { type PortCheck, portErrorOf } from './startup/index.ts'
 import type { VoiceEngines } from '../realtime/voice/index.ts'
+import type { PriceTable } from '../realtime/voice/turn/index.ts'
 import { userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
 import { describeSrtpCrypto } from '../realtime/srtp/index.ts'
 
@@ -53,6 +54,8 @@ export interface TelephonyDeps {
   placer: CallPlacer
   media: RunningMedia
   voice: VoiceEngines
+  /** What calls are costed at. */
+  prices: PriceTable
   ports: PortCheck
   /** What else closes while calls drain (the HTTP API), so a stop takes one drain, not two. */
   whileDraining(): Promise<void>
@@ -82,7 +85,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
     if (d.ports.rtpPairsTaken > 0) log.warn({ taken: d.ports.rtpPairsTaken, pairs: d.ports.rtpPairs }, 'some RTP port pairs of RTP_PORT_MIN-RTP_PORT_MAX are held by another program; calls use the others')
     const calls = new CallRuntime({
       db, log, config, ua, placer: d.placer, metrics,
-      prices: voice.settings.prices,
+      prices: d.prices,
       sdpOptions: (address, port) => media.media.sdpOptions(address, { port }),
       recorded: (id, path) => media.uploader.finished(id, path),
       holdEngines: () => voice.hold('threads'),

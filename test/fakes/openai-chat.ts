@@ -4,7 +4,8 @@ export interface ScriptedReply {
   /** Sent as content deltas, split on word boundaries like a real model. */
   text?: string
   toolCalls?: { name: string; arguments: string }[]
-  usage?: { prompt: number; completion: number }
+  /** cached: the part of prompt served from the prompt cache (sent as prompt_tokens_details, as OpenAI does). */
+  usage?: { prompt: number; completion: number; cached?: number }
   finishReason?: string
   /** Cut the stream after this many SSE events (a dropped connection). */
   truncateAfter?: number
@@ -43,7 +44,7 @@ export function openAiChatEvents(reply: ScriptedReply, model: string): string[] 
       model,
       system_fingerprint: 'fp_fake',
       choices: [],
-      usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+      usage: usageOf(usage),
     }),
   )
   out.push('data: [DONE]\n\n')
@@ -69,6 +70,10 @@ function completionJson(reply: ScriptedReply, model: string): Response {
     model,
     system_fingerprint: 'fp_fake',
     choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? '', refusal: null }, logprobs: null, finish_reason: reply.finishReason ?? 'stop' }],
-    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+    usage: usageOf(usage),
   })
+}
+
+function usageOf(u: NonNullable<ScriptedReply['usage']>) {
+  return { prompt_tokens: u.prompt, completion_tokens: u.completion, total_tokens: u.prompt + u.completion, prompt_tokens_details: { cached_tokens: u.cached ?? 0, audio_tokens: 0 } }
 }

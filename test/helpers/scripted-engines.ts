@@ -29,7 +29,8 @@ export class ScriptedStt implements Stt {
   }
 }
 
-export type ScriptedTurn = { text?: string; toolCalls?: { name: string; arguments: string }[] } | 'fail'
+/** Each turn reports 100 input tokens (`cachedInputTokens` of them from the prompt cache) and 10 output tokens. */
+export type ScriptedTurn = { text?: string; toolCalls?: { name: string; arguments: string }[]; cachedInputTokens?: number } | 'fail'
 
 export class ScriptedLlm implements Llm {
   readonly provider = 'scripted-llm'
@@ -45,7 +46,7 @@ export class ScriptedLlm implements Llm {
         if (turn === 'fail') throw new ProviderError('scripted-llm', 'status', 'scripted failure', false, 503)
         for (const word of turn.text?.match(/\S+\s*/g) ?? []) emit({ type: 'text', delta: word })
         ;(turn.toolCalls ?? []).forEach((c, i) => emit({ type: 'tool_call', call: { id: `call_${i}`, ...c } }))
-        emit({ type: 'usage', inputTokens: 100, outputTokens: 10 })
+        emit({ type: 'usage', inputTokens: 100, outputTokens: 10, ...(turn.cachedInputTokens ? { cachedInputTokens: turn.cachedInputTokens } : {}) })
         emit({ type: 'done', finishReason: turn.toolCalls?.length ? 'tool_calls' : 'stop' })
       }
     })('scripted-llm', NO_RETRY)

@@ -23,6 +23,7 @@ test.each([
   ['MEDIA_CODECS', { MEDIA_CODECS: 'G729' }, 'configuration error: MEDIA_CODECS: unknown codec "G729" (known: PCMU, PCMA, opus)'],
   ['SIP_TLS_CERT_FILE', { SIP_TLS_CERT_FILE: '/nonexistent.pem', SIP_TLS_KEY_FILE: '/nonexistent-key.pem' }, 'configuration error: SIP_TLS_CERT_FILE: cannot read /nonexistent.pem (ENOENT)'],
   ['ELEVENLABS_API_KEY', { TTS_PROVIDER: 'elevenlabs' }, 'configuration error: ELEVENLABS_API_KEY is required for TTS_PROVIDER=elevenlabs'],
+  ['VOICE_PRICE_TABLE', { VOICE_PRICE_TABLE: '{"tts":{"elevenlabs-tts":{"perMChars":1}}}' }, 'configuration error: VOICE_PRICE_TABLE: tts.elevenlabs-tts: no TTS provider has that id; use one of flite, elevenlabs, openai'],
 ])('%s: check-config and serve both refuse %j with one line and exit code 2, and nothing is created', async (_, bad, line) => {
   const dataDir = join(tempDir('cli-config-'), 'data')
   const checked = await run(['check-config'], { ...LOCAL, ...bad, DATA_DIR: dataDir })

@@ -50,6 +50,17 @@ test('check-config prints the effective configuration with secrets masked', () =
   expect(r.out).toContain('# LLM: openai')
 })
 
+test('check-config warns of a model with no price and refuses a price table it cannot read (exit 2)', () => {
+  const env = { DATA_DIR: scratch, VAD_ENGINE: 'energy', LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.2' }
+  const r = cli(['check-config'], env)
+  expect(r.code, r.err).toBe(0)
+  expect(r.out).toContain('# warning: no price for LLM llama3.2: calls leave them out of their cost and name them in cost.unpriced')
+  expect(cli(['check-config'], { ...env, VOICE_PRICE_TABLE: '{"llm": {"llama3.2": {"inputPerMTok": 0, "outputPerMTok": 0}}}' }).out).not.toContain('# warning: no price')
+  const bad = cli(['check-config'], { ...env, VOICE_PRICE_TABLE: '{"stt": {"deepgram-stt": 0.0077}}' })
+  expect(bad.code).toBe(2)
+  expect(bad.err).toContain('VOICE_PRICE_TABLE: stt.deepgram-stt: no STT provider has that id; use one of deepgram, sherpa-onnx, pocketsphinx, openai')
+})
+
 test('check-config masks the S3 credentials of object-storage recordings and refuses s3 without a bucket', () => {
   const s3 = { DATA_DIR: scratch, VAD_ENGINE: 'energy', RECORDINGS_STORAGE: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI' }
   const ok = cli(['check-config'], { ...s3, S3_BUCKET: 'call-recordings' })

@@ -12,6 +12,7 @@ import { type PublicBase, parseNetworks } from '../../platform/net/index.ts'
 import type { RecordingStorage } from '../../features/recordings/index.ts'
 import { secretBoxFor } from '../../platform/secrets/index.ts'
 import type { VoiceEngines } from '../../realtime/voice/index.ts'
+import type { PriceTable } from '../../realtime/voice/turn/index.ts'
 import { parseSchedule, WebhookWorker } from '../../features/webhooks/index.ts'
 
 export interface BackgroundDeps {
@@ -19,6 +20,8 @@ export interface BackgroundDeps {
   db: Db
   log: Logger
   voice: VoiceEngines
+  /** What the call analysis is costed at. */
+  prices: PriceTable
   calls: CallRuntime
   storage: RecordingStorage
   publicBase: PublicBase
@@ -57,7 +60,7 @@ export async function start(d: BackgroundDeps): Promise<RunningBackground> {
     log('retention'),
     d.storage,
   )
-  const analysis = new AnalysisWorker({ db, log: log('analysis'), llm: voice.llm, prices: voice.settings.prices, pollMs: config.BACKGROUND_POLL_MS, onReleased: () => webhooks.wake() })
+  const analysis = new AnalysisWorker({ db, log: log('analysis'), llm: voice.llm, prices: d.prices, pollMs: config.BACKGROUND_POLL_MS, onReleased: () => webhooks.wake() })
   const campaigns = new Dispatcher({
     db,
     box: secretBoxFor(config.DATA_DIR),

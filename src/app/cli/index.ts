@@ -4,7 +4,8 @@ import pkg from '../../../package.json' with { type: 'json' }
 import { CONFIG_KEYS, type Config, ConfigError } from '../../platform/config/index.ts'
 import { type Db, DataDirLockedError, describeDatabase, maskDatabaseUrl, openConfigured, sqliteFileOf } from '../../platform/db/index.ts'
 import { createVoiceEngines } from '../../realtime/voice/index.ts'
-import { loadCheckedConfig, NAT_ADVICE, publicHostWarning, resolvePublicHost } from '../startup/index.ts'
+import { priceTableFor } from '../../realtime/voice/registry/index.ts'
+import { loadCheckedConfig, NAT_ADVICE, publicHostWarning, resolvePublicHost, unpricedWarning } from '../startup/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, restore } from './backup.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
@@ -133,11 +134,14 @@ const SECRET = /KEY|TOKEN|SECRET|PASSWORD/
 
 /** Loads the configuration and the voice engines it names (as a start would), then prints both. */
 async function checkConfig(cfg: Config, io: Out): Promise<number> {
+  const prices = priceTableFor(cfg)
   const engines = await createVoiceEngines(cfg)
   const problems = engines.problems()
   await engines.close()
   io.out(problems.length ? `configuration is valid, but degraded: ${problems.join('; ')}` : 'configuration is valid')
   for (const note of engines.notes) io.out(`# ${note}`)
+  const unpriced = unpricedWarning(prices, engines, [])
+  if (unpriced) io.out(`# warning: ${unpriced}`)
   const advertised = await resolvePublicHost(cfg)
   const warning = publicHostWarning(advertised.host, cfg.SIP_HOST)
   const how = advertised.source === 'configured' ? 'as configured' : `PUBLIC_HOST unset: ${advertised.source === 'default route' ? 'the address of the default route' : 'no default route found'}`

@@ -9,6 +9,9 @@ export const findAgent = (db: Db, workspaceId: string, id: string) =>
 
 export const findAgentAnyWorkspace = (db: Db, id: string) => db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst()
 
+/** Every llmModel some agent of any workspace names. */
+export const agentLlmModels = async (db: Db): Promise<string[]> => (await db.selectFrom('agents').select('llm_model').distinct().execute()).map((r) => r.llm_model)
+
 export function listAgents(db: Db, workspaceId: string, filter: { agentType?: AgentType; role?: AgentRole }, page: PageRequest) {
   let q = db.selectFrom('agents').selectAll().where('workspace_id', '=', workspaceId)
   if (filter.agentType) q = q.where('agent_type', '=', filter.agentType)

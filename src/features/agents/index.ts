@@ -1,7 +1,7 @@
 // The agents feature's public face; its HTTP routes are agents.http.ts.
 export { Agent } from './agents.model.ts'
 export type { AgentRole, AgentType } from './agents.table.ts'
-export { findAgent as findAgentRow } from './agents.repository.ts'
+export { agentLlmModels, findAgent as findAgentRow } from './agents.repository.ts'
 export { type AgentSnapshot, snapshotAgent } from './snapshot.ts'
 export { agentReadiness, type BrainKind, type Readiness, type UnreachableProvider } from './readiness/index.ts'
 export { checkTools, TOOL_NAMES, TOOLS, type ToolDefinition } from './tools.ts'

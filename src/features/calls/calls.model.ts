@@ -60,6 +60,7 @@ export const CallCost = t.Object(
     stt: t.Number(),
     telephony: t.Number(),
     analysis: t.Optional(t.Number({ description: 'the post-call analysis and automatic evaluation (LLM), once done' })),
+    unpriced: t.Optional(t.Array(t.String(), { description: 'models the call used that have no price, so the numbers leave them out (present only when there are some)' })),
   },
   { description: 'USD, from the configured price table; total includes analysis' },
 )

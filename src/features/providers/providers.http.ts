@@ -38,7 +38,7 @@ export interface ListedTool {
 
 export function providersController(auth: AuthPlugin, config: Config, tools: ListedTool[] = []) {
   const serving = servingFromConfig(config)
-  const llm = LLM_PROVIDERS.map(({ backend, ...p }) => ({ ...p, available: backend === undefined || serving.llm.includes(backend) }))
+  const llm = LLM_PROVIDERS.map(({ backend, prices, ...p }) => ({ ...p, available: backend === undefined || serving.llm.includes(backend) }))
   const voice = VOICE_PROVIDERS.map((p) => ({ ...p, available: serving.voice.includes(p.id) }))
   const listed = tools.map(({ name, description, configRequired, config }) => ({ name, description, configRequired, config }))
   return new Elysia({ prefix: '/api/providers', tags: ['Providers'] }).use(auth).get(

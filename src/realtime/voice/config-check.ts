@@ -3,7 +3,7 @@
 // configuration layer cannot: which providers exist is the registry's. Loading an engine is
 // still the start's (a model that is there but broken shows when it loads).
 import type { Config } from '../../platform/config/index.ts'
-import { chosenName, type OverridesOf, type ProviderKind, providerOf } from './registry/index.ts'
+import { chosenName, type OverridesOf, priceTableFor, type ProviderKind, providerOf } from './registry/index.ts'
 import { configuredSherpaModel } from './registry/stt-sherpa-onnx.ts'
 import { configuredFliteVoice } from './registry/tts-flite.ts'
 import { voiceSettings } from './settings.ts'
@@ -14,6 +14,7 @@ const KINDS: readonly ProviderKind[] = ['vad', 'stt', 'llm', 'tts']
 /** Throws a ConfigError naming the first voice key that cannot be used. */
 export async function checkVoiceConfig(cfg: Config): Promise<void> {
   voiceSettings(cfg)
+  priceTableFor(cfg)
   configuredFliteVoice(cfg)
   for (const kind of KINDS) {
     const entry = providerOf(kind, chosenName(kind, cfg))

@@ -24,6 +24,8 @@ export interface ReplyResult {
   toolCalls: ToolCall[]
   inputTokens: number
   outputTokens: number
+  /** The part of inputTokens the provider's prompt cache served. */
+  cachedInputTokens?: number
   ttsCharacters: number
   ttsAudioMs: number
   /** Request sent -> first token. */
@@ -80,6 +82,7 @@ export async function streamReply(opts: ReplyOptions): Promise<ReplyResult> {
       else if (ev.type === 'usage') {
         result.inputTokens = ev.inputTokens
         result.outputTokens = ev.outputTokens
+        if (ev.cachedInputTokens) result.cachedInputTokens = ev.cachedInputTokens
       } else if (ev.type === 'error' && !ev.willRetry) fail(ev.error)
     }
     result.llmDoneAt = now()

@@ -1,7 +1,6 @@
 import { type Config, ConfigError } from '../../platform/config/index.ts'
 import { type ConnOptions } from './base.ts'
 import { type BargeInParams, validateBargeIn } from './turn/barge-in.ts'
-import { parsePriceTable, type PriceTable } from './turn/cost.ts'
 import type { EndpointingParams } from './turn/endpointing.ts'
 import { type HysteresisParams, validateHysteresis } from './vad/hysteresis.ts'
 
@@ -11,7 +10,6 @@ export interface VoiceSettings {
   endpointing: EndpointingParams
   bargeIn: BargeInParams
   conn: ConnOptions
-  prices: PriceTable
 }
 
 export function voiceSettings(cfg: Config): VoiceSettings {
@@ -35,7 +33,6 @@ export function voiceSettings(cfg: Config): VoiceSettings {
       }),
     ),
     conn: connOptions(cfg),
-    prices: guard('VOICE_PRICE_TABLE', () => parsePriceTable(cfg.VOICE_PRICE_TABLE)),
   }
 }
 

@@ -3,7 +3,7 @@
 // evaluation and cost as on an OpenAI-compatible server, asked for as a forced tool.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { DEFAULT_ANALYSIS_PROMPT } from '../../../src/features/calls/analysis/index.ts'
-import { DEFAULT_PRICES } from '../../../src/realtime/voice/turn/index.ts'
+import { LLM_PRICES } from '../../../src/realtime/voice/registry/index.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { seedCall } from '../../helpers/call-records.ts'
 import { untilAsync } from '../../helpers/until.ts'
@@ -69,7 +69,7 @@ describe('call analysis with Anthropic as the LLM', () => {
       status: 'completed', summary: analysed.summary, sentiment: 'positive', isVoicemail: false,
       model: 'claude-3-5-haiku-latest', inputTokens: 400, outputTokens: 60,
     })
-    const price = DEFAULT_PRICES.llm['claude-3-5-haiku-latest']!
+    const price = LLM_PRICES['claude-3-5-haiku-latest']!
     expect(doc.cost.analysis).toBeCloseTo((400 * price.inputPerMTok + 60 * price.outputPerMTok) / 1e6, 8)
     expect(doc.cost.total).toBeCloseTo(doc.cost.llm + doc.cost.tts + doc.cost.stt + doc.cost.telephony + doc.cost.analysis, 6)
     expect(doc.evaluations).toEqual([

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { validateArgs, type Schema } from '../../../src/realtime/voice/session/json-schema.ts'
-import { DEFAULT_PRICES } from '../../../src/realtime/voice/turn/index.ts'
+import { LLM_PRICES } from '../../../src/realtime/voice/registry/index.ts'
 import { concatFrames, writeWav } from '../../../src/realtime/voice/audio.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
@@ -110,7 +110,7 @@ describe('with the fake LLM', () => {
     expect(asked.length).toBe(1)
     expect(asked[0]!.body).toMatchObject({ model: 'gpt-4o-mini', response_format: { type: 'json_schema', json_schema: { name: 'call_analysis', strict: true } } })
     expect(doc.analysis).toMatchObject({ status: 'completed', summary: 'The caller booked a cleaning for Friday at ten.', sentiment: 'positive', isVoicemail: false, model: 'gpt-4o-mini', inputTokens: 400, outputTokens: 60 })
-    const price = DEFAULT_PRICES.llm['gpt-4o-mini']!
+    const price = LLM_PRICES['gpt-4o-mini']!
     expect(doc.cost.analysis).toBeCloseTo((400 * price.inputPerMTok + 60 * price.outputPerMTok) / 1e6, 8)
     expect(doc.cost.analysis).toBeGreaterThan(0)
     expect(doc.cost.total).toBeCloseTo(doc.cost.llm + doc.cost.tts + doc.cost.stt + doc.cost.telephony + doc.cost.analysis, 6)

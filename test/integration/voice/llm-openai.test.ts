@@ -31,6 +31,13 @@ describe('OpenAI-compatible chat completions adapter', () => {
     expect(sent.body).toMatchObject({ model: 'gpt-test', stream: true, stream_options: { include_usage: true } })
   })
 
+  test('reports the input tokens the prompt cache served, in the stream and in a whole completion', async () => {
+    fake.chat.push({ text: 'Hello.', usage: { prompt: 2048, completion: 3, cached: 1536 } }, { text: 'Again.', usage: { prompt: 2048, completion: 3, cached: 1536 } })
+    const { events } = await drain(llm().chat({ messages: [{ role: 'user', content: 'hi' }] }))
+    expect(events.find((e) => e.type === 'usage')).toEqual({ type: 'usage', inputTokens: 2048, outputTokens: 3, cachedInputTokens: 1536 })
+    expect(await llm().complete([{ role: 'user', content: 'hi' }])).toMatchObject({ inputTokens: 2048, outputTokens: 3, cachedInputTokens: 1536 })
+  })
+
   test('assembles tool calls whose arguments arrive in pieces and sends tools in the function format', async () => {
     const args = JSON.stringify({ url: 'https://example.com/x', method: 'GET' })
     fake.chat.push({ toolCalls: [{ name: 'http_request', arguments: args }, { name: 'end_call', arguments: '{}' }] })

@@ -40,7 +40,6 @@ describe('voice engine selection from config', () => {
     ['ElevenLabs without a key', { TTS_PROVIDER: 'elevenlabs' }, /ELEVENLABS_API_KEY is required/],
     ['Deepgram without a key', { STT_PROVIDER: 'deepgram' }, /DEEPGRAM_API_KEY is required/],
     ['an unknown flite voice', { FLITE_VOICE: 'hal9000' }, /FLITE_VOICE must be one of/],
-    ['a price table that is not JSON', { VOICE_PRICE_TABLE: '{oops' }, /VOICE_PRICE_TABLE: price table is not JSON/],
   ]
   for (const [name, env, message] of bad) {
     test(`rejects ${name} at start-up with a ConfigError`, async () => {

@@ -6,7 +6,7 @@ import type { Logger } from '../../../platform/log.ts'
 import type { Llm } from '../../../realtime/voice/llm/index.ts'
 import { callCost, type PriceTable } from '../../../realtime/voice/turn/index.ts'
 import { releaseCallEvents } from '../../webhooks/index.ts'
-import type { TranscriptItem } from '../calls.model.ts'
+import type { CallCost, TranscriptItem } from '../calls.model.ts'
 import type { CallRow } from '../calls.table.ts'
 import * as ledger from '../records/ledger.ts'
 import type { AnalysisRow } from '../records/records.table.ts'
@@ -38,6 +38,8 @@ interface Outcome {
   inputTokens: number
   outputTokens: number
   cost: number
+  /** The model, when it has no price (its cost is then not counted). */
+  unpriced?: string[]
   evaluation?: { score: number; criteria: LlmAnalysis['scores'] }
 }
 
@@ -119,11 +121,13 @@ export class AnalysisWorker {
     // detection heard the line; the model only read a transcript
     const result = { summary: parsed.summary, sentiment: parsed.sentiment, isVoicemail: call.answered_by ? call.answered_by === 'machine' : parsed.isVoicemail }
     const usage = { model: answer.model, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens }
-    const cost = callCost(this.o.prices, { direction: call.type, durationMs: 0, llm: [usage], tts: [], stt: [] }).llm
+    const cached = answer.cachedInputTokens ? { cachedInputTokens: answer.cachedInputTokens } : {}
+    const priced = callCost(this.o.prices, { direction: call.type, durationMs: 0, llm: [{ ...usage, ...cached }], tts: [], stt: [] })
     return {
       result,
       ...usage,
-      cost,
+      cost: priced.llm,
+      unpriced: priced.unpriced,
       evaluation: criteria.length ? { score: weightedScore(criteria, parsed.scores), criteria: parsed.scores } : undefined,
     }
   }
@@ -143,7 +147,7 @@ export class AnalysisWorker {
         .executeTakeFirst()
       if (res.numUpdatedRows === 0n) return
       const fresh = await trx.selectFrom('calls').select('cost').where('id', '=', call.id).executeTakeFirstOrThrow()
-      await ledger.recordAnalysisCost(trx, call.id, withAnalysisCost(fresh.cost, out.cost))
+      await ledger.recordAnalysisCost(trx, call.id, withAnalysisCost(fresh.cost, out.cost, out.unpriced))
       await trx.deleteFrom('call_evaluations').where('call_id', '=', call.id).where('type', '=', 'automatic').execute()
       if (out.evaluation) {
         await trx
@@ -162,12 +166,15 @@ export class AnalysisWorker {
 
 const money = (n: number) => Math.round(n * 1e6) / 1e6
 
-/** The call's cost with the analysis in it, the total recomputed. */
-export function withAnalysisCost(costJson: string, analysis: number): Record<string, number> {
-  let cost: Record<string, number> = {}
+/** The call's cost with the analysis in it, the total recomputed; an unpriced analysis model joins the call's unpriced ones. */
+export function withAnalysisCost(costJson: string, analysis: number, analysisUnpriced: string[] = []): CallCost {
+  let cost: Partial<CallCost> = {}
   try {
     cost = JSON.parse(costJson) ?? {}
   } catch {}
   const parts = { llm: cost.llm ?? 0, tts: cost.tts ?? 0, stt: cost.stt ?? 0, telephony: cost.telephony ?? 0 }
-  return { ...cost, ...parts, analysis: money(analysis), total: money(parts.llm + parts.tts + parts.stt + parts.telephony + analysis) }
+  const out: CallCost = { ...cost, ...parts, analysis: money(analysis), total: money(parts.llm + parts.tts + parts.stt + parts.telephony + analysis) }
+  const unpriced = [...new Set([...(cost.unpriced ?? []), ...analysisUnpriced])].sort()
+  if (unpriced.length) out.unpriced = unpriced
+  return out
 }

@@ -8,6 +8,7 @@ import type { Db } from '../../../platform/db/index.ts'
 import { nowIso } from '../../../platform/ids.ts'
 import { enqueueWebhookEvent } from '../../webhooks/index.ts'
 import type { AnsweredBy, CallOutcome, CallRow, CallTable } from '../calls.table.ts'
+import type { CallCost } from '../calls.model.ts'
 
 /** The post-call webhook waits this long for the analysis, then goes without it. */
 export const ANALYSIS_WAIT_MS = 60_000
@@ -81,7 +82,7 @@ export const failCall = (db: Db, callId: string, reason: string, opts: { now?: D
 }
 
 /** The call's cost once its analysis is priced in (withAnalysisCost), written with the analysis result. */
-export const recordAnalysisCost = (db: Db, callId: string, cost: Record<string, number>) =>
+export const recordAnalysisCost = (db: Db, callId: string, cost: CallCost) =>
   db.updateTable('calls').set({ cost: JSON.stringify(cost) }).where('id', '=', callId).execute()
 
 /**

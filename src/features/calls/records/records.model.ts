@@ -44,6 +44,7 @@ export const ExportCost = t.Object(
     stt: t.Number(),
     telephony: t.Number(),
     analysis: t.Number({ description: 'the post-call LLM analysis and automatic evaluation' }),
+    unpriced: t.Optional(t.Array(t.String(), { description: 'models the call used that have no price, so the numbers leave them out (present only when there are some)' })),
   },
   { description: 'USD; total includes analysis' },
 )

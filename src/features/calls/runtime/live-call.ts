@@ -10,7 +10,8 @@ import type { NumberRoute } from '../../numbers/index.ts'
 import { rekeyReoffer, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import type { SrtpSuite } from '../../../realtime/srtp/index.ts'
 import type { EndInfo } from '../../../realtime/telephony/sip/index.ts'
-import type { VoiceSettings } from '../../../realtime/voice/index.ts'
+import { providerOfEngine } from '../../../realtime/voice/registry/index.ts'
+import type { PriceTable } from '../../../realtime/voice/turn/index.ts'
 import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../../realtime/voice/session/index.ts'
 import type { WorkflowGraph } from '../../workflows/index.ts'
 import * as ledger from '../records/ledger.ts'
@@ -28,7 +29,7 @@ export const WORKER_FAILED = 'call-worker-failed'
 export interface LiveCallDeps {
   db: Db
   log: Logger
-  prices: VoiceSettings['prices']
+  prices: PriceTable
   /** The SDES suites a re-offer may switch an SRTP call to (SRTP_SUITES). */
   srtpSuites: readonly SrtpSuite[]
   /** The agent's workflow, if it has one (the brain runs it). */
@@ -299,8 +300,8 @@ export class LiveCall {
       patch.transcript = JSON.stringify(transcriptOf(s.report))
       const metrics = callMetrics(s.report, {
         model: s.report.usage.llm[0]?.model ?? (s.brain === 'llm' ? s.llmModel : ''),
-        ttsProvider: catalogId(s.ttsProvider),
-        sttProvider: catalogId(s.sttProvider),
+        ttsProvider: providerOfEngine('tts', s.ttsProvider)?.id ?? s.ttsProvider,
+        sttProvider: providerOfEngine('stt', s.sttProvider)?.id ?? s.sttProvider,
       })
       turns = metrics.turns
       patch.metrics = JSON.stringify(metrics)
@@ -324,6 +325,3 @@ export class LiveCall {
     })
   }
 }
-
-/** Engines name themselves `flite-tts`, `deepgram-stt`; the API and GET /api/providers say `flite`, `deepgram`. */
-const catalogId = (engine: string) => engine.replace(/-(tts|stt)$/, '')

@@ -3,7 +3,7 @@ import type { CallCost, CallMetrics, TranscriptItem, TurnMetrics } from '../call
 import type { CallOutcome } from '../calls.table.ts'
 import type { EndInfo } from '../../../realtime/telephony/sip/index.ts'
 import { sessionCost, type EndReason, type SessionReport } from '../../../realtime/voice/session/index.ts'
-import type { VoiceSettings } from '../../../realtime/voice/index.ts'
+import type { PriceTable } from '../../../realtime/voice/turn/index.ts'
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits
 const orNull = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? null : round(n, 1))
@@ -42,7 +42,7 @@ export function turnMetrics(t: SessionReport['turns'][number]): TurnMetrics {
   }
 }
 
-export function callCostOf(report: SessionReport, prices: VoiceSettings['prices'], direction: 'inbound' | 'outbound' | 'web' | 'stream', answeredMs: number): CallCost {
+export function callCostOf(report: SessionReport, prices: PriceTable, direction: 'inbound' | 'outbound' | 'web' | 'stream', answeredMs: number): CallCost {
   return sessionCost({ ...report, durationMs: answeredMs }, prices, direction)
 }
 

@@ -13,7 +13,7 @@ import { PortPoolExhaustedError, type MediaLinkFactory } from '../../../realtime
 import { normalizeE164, type NumberRoute } from '../../numbers/index.ts'
 import { acceptAnswer, answerOffer, createMediaOffer, DEFAULT_SRTP_SUITES, SdpError, type LocalMediaOptions, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
 import { parseSipUri, TargetRefusedError, targetTransport, type InboundCall, type UserAgent } from '../../../realtime/telephony/sip/index.ts'
-import type { VoiceSettings } from '../../../realtime/voice/index.ts'
+import type { PriceTable } from '../../../realtime/voice/turn/index.ts'
 import { optOut } from '../../do-not-call/index.ts'
 import { searchKnowledge } from '../../knowledge/index.ts'
 import { findWorkflowGraph } from '../../workflows/index.ts'
@@ -37,7 +37,7 @@ export interface CallRuntimeDeps {
   placer: CallPlacer
   /** Our SDP options (codecs, ptime) for a call whose RTP port is `port`. */
   sdpOptions(address: string, port: number): LocalMediaOptions
-  prices: VoiceSettings['prices']
+  prices: PriceTable
   metrics?: LiveCallDeps['metrics']
   recorded?: LiveCallDeps['recorded']
   /** Keeps the offline speech engines loaded while a call lives (see ENGINE_IDLE_RELEASE_MS). */

@@ -158,7 +158,7 @@ class LlmBrain implements Brain {
         now: host.now,
       })
       out.flush()
-      host.usage.llm.push({ model: llm.model, inputTokens: r.inputTokens, outputTokens: r.outputTokens })
+      host.usage.llm.push({ model: llm.model, inputTokens: r.inputTokens, outputTokens: r.outputTokens, ...(r.cachedInputTokens ? { cachedInputTokens: r.cachedInputTokens } : {}) })
       if (r.ttsCharacters > 0) host.usage.tts.push({ provider: out.tts.provider, characters: r.ttsCharacters, audioMs: r.ttsAudioMs })
       if (round === 0) host.noteLatency({ llmTtftMs: r.llmTtftMs, ttsTtfbMs: r.ttsTtfbMs })
       if (r.outcome === 'failed') {

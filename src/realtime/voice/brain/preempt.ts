@@ -26,9 +26,10 @@ export class Preemption {
   }
 
   /** Usage the provider reported, when it got that far (a reply thrown away is still billed). */
-  get usage(): { inputTokens: number; outputTokens: number } | undefined {
+  get usage(): { inputTokens: number; outputTokens: number; cachedInputTokens?: number } | undefined {
     const u = this.events.find((e) => e.type === 'usage')
-    return u?.type === 'usage' ? { inputTokens: u.inputTokens, outputTokens: u.outputTokens } : undefined
+    if (u?.type !== 'usage') return undefined
+    return { inputTokens: u.inputTokens, outputTokens: u.outputTokens, ...(u.cachedInputTokens ? { cachedInputTokens: u.cachedInputTokens } : {}) }
   }
 
   /** The model, whose next chat() is this reply (replayed, then live); later ones are new requests. */

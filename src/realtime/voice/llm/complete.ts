@@ -54,14 +54,14 @@ export async function completeByChat(llm: Pick<Llm, 'provider' | 'model' | 'chat
     : undefined
   let text = ''
   const calls: ToolCall[] = []
-  let usage = { inputTokens: 0, outputTokens: 0 }
+  let usage: Pick<Completion, 'inputTokens' | 'outputTokens' | 'cachedInputTokens'> = { inputTokens: 0, outputTokens: 0 }
   let finish: FinishReason | undefined
   let failure: ProviderError | undefined
   try {
     for await (const ev of stream) {
       if (ev.type === 'text') text += ev.delta
       else if (ev.type === 'tool_call') calls.push(ev.call)
-      else if (ev.type === 'usage') usage = { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens }
+      else if (ev.type === 'usage') usage = { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens, ...(ev.cachedInputTokens ? { cachedInputTokens: ev.cachedInputTokens } : {}) }
       else if (ev.type === 'done') finish = ev.finishReason
       else if (ev.type === 'error' && !ev.willRetry) failure = ev.error
     }

@@ -45,8 +45,8 @@ export type LlmEvent =
   | { type: 'text'; delta: string }
   /** Emitted once the call's arguments are complete. */
   | { type: 'tool_call'; call: ToolCall }
-  /** Token counts as the provider reports them. */
-  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  /** Token counts as the provider reports them; cachedInputTokens: the part of inputTokens its prompt cache served (billed less). */
+  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedInputTokens?: number }
   | { type: 'done'; finishReason: FinishReason }
 
 export interface LlmCapabilities {
@@ -79,6 +79,7 @@ export interface Completion {
   model: string
   inputTokens: number
   outputTokens: number
+  cachedInputTokens?: number
   finishReason: FinishReason
 }
 

@@ -62,7 +62,7 @@ interface ChunkToolCall {
 
 interface Chunk {
   choices?: { delta?: { content?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[]
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null
+  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null
   error?: { message?: string }
 }
 
@@ -138,7 +138,8 @@ export class OpenAiChatStream extends ProviderStream<never, LlmEvent> {
         if (choice.finish_reason) finish = FINISH[choice.finish_reason] ?? 'other'
       }
       if (chunk.usage) {
-        emit({ type: 'usage', inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 })
+        const cached = chunk.usage.prompt_tokens_details?.cached_tokens
+        emit({ type: 'usage', inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0, ...(cached ? { cachedInputTokens: cached } : {}) })
       }
     }
     if (signal.aborted) return

@@ -4,6 +4,7 @@
  * providers are the registry's (src/realtime/voice/registry/); the language models are named here, each
  * family with the registry backend that serves it.
  */
+import type { LlmPrice } from '../turn/cost.ts'
 import type { TtsEntry } from './entry.ts'
 import { providersOf } from './list.ts'
 
@@ -17,6 +18,8 @@ export interface LlmProvider {
   modelPrefix?: string
   /** The registry's LLM provider that runs these models; none for `workflow`. */
   backend?: string
+  /** USD list price of each of `models` (a test holds every one priced). */
+  prices: Readonly<Record<string, LlmPrice>>
 }
 
 export interface VoiceProvider {
@@ -33,17 +36,40 @@ export interface SttProvider {
   local: boolean
 }
 
+// List prices per million tokens as of 2026-12: https://platform.openai.com/docs/pricing (standard
+// tier; cached input is what OpenAI's automatic prompt cache bills),
+// https://platform.claude.com/docs/en/about-claude/pricing (no prompt caching is asked for),
+// https://groq.com/pricing (on demand).
+const OPENAI: Record<string, LlmPrice> = {
+  'gpt-4o': { inputPerMTok: 2.5, cachedInputPerMTok: 1.25, outputPerMTok: 10 },
+  'gpt-4o-mini': { inputPerMTok: 0.15, cachedInputPerMTok: 0.075, outputPerMTok: 0.6 },
+  'gpt-4.1': { inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 8 },
+  'gpt-4.1-mini': { inputPerMTok: 0.4, cachedInputPerMTok: 0.1, outputPerMTok: 1.6 },
+  'gpt-4.1-nano': { inputPerMTok: 0.1, cachedInputPerMTok: 0.025, outputPerMTok: 0.4 },
+}
+const ANTHROPIC: Record<string, LlmPrice> = {
+  'claude-sonnet-4-5': { inputPerMTok: 3, outputPerMTok: 15 },
+  'claude-haiku-4-5': { inputPerMTok: 1, outputPerMTok: 5 },
+  'claude-opus-4-1': { inputPerMTok: 15, outputPerMTok: 75 },
+  'claude-3-5-haiku-latest': { inputPerMTok: 0.8, outputPerMTok: 4 },
+}
+const GROQ: Record<string, LlmPrice> = {
+  'llama-3.3-70b-versatile': { inputPerMTok: 0.59, outputPerMTok: 0.79 },
+  'llama-3.1-8b-instant': { inputPerMTok: 0.05, outputPerMTok: 0.08 },
+}
+
 export const LLM_PROVIDERS: LlmProvider[] = [
-  { id: 'workflow', name: 'Workflow only (deterministic nodes, no language model)', local: true, models: ['workflow'] },
-  { id: 'openai', name: 'OpenAI', local: false, models: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano'], backend: 'openai' },
+  { id: 'workflow', name: 'Workflow only (deterministic nodes, no language model)', local: true, models: ['workflow'], prices: {} },
+  { id: 'openai', name: 'OpenAI', local: false, models: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano'], backend: 'openai', prices: OPENAI },
   {
     id: 'anthropic',
     name: 'Anthropic',
     local: false,
     models: ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-3-5-haiku-latest'],
     backend: 'anthropic',
+    prices: ANTHROPIC,
   },
-  { id: 'groq', name: 'Groq', local: false, models: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant'], backend: 'openai' },
+  { id: 'groq', name: 'Groq', local: false, models: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant'], backend: 'openai', prices: GROQ },
   {
     id: 'openai-compatible',
     name: 'Any OpenAI-compatible server (Ollama, vLLM, llama.cpp server)',
@@ -51,6 +77,8 @@ export const LLM_PROVIDERS: LlmProvider[] = [
     models: [],
     modelPrefix: 'openai-compatible/',
     backend: 'openai',
+    // the operator's own server: its models are priced by the operator (VOICE_PRICE_TABLE) or not at all
+    prices: {},
   },
 ]
 

@@ -5,6 +5,7 @@ import type { Config } from '../../../platform/config/index.ts'
 import type { Llm } from '../llm/contract.ts'
 import type { Stt, SttStreamOptions } from '../stt/contract.ts'
 import type { Tts } from '../tts/contract.ts'
+import type { TtsPrice } from '../turn/cost.ts'
 import type { VadModel } from '../vad/contract.ts'
 
 export type ProviderKind = 'vad' | 'stt' | 'tts' | 'llm'
@@ -68,12 +69,27 @@ interface EntryBase<K extends ProviderKind> {
 
 export type VadEntry = EntryBase<'vad'>
 
-export interface SttEntry extends EntryBase<'stt'> {
+/**
+ * What a speech provider bills: nothing (it runs on this machine), or by the model the
+ * configuration runs, at the list price (USD) of each model known; a model not listed has no
+ * price, which call records say (cost.unpriced).
+ */
+export type Pricing<P> = 'free' | { model(cfg: Config): string; prices: Readonly<Record<string, P>> }
+
+interface SpeechEntry {
+  /** The name its engines give themselves (`deepgram-stt`), which usage, logs and metrics carry. */
+  readonly engineName: string
+}
+
+export interface SttEntry extends EntryBase<'stt'>, SpeechEntry {
+  /** Per minute of audio sent to it. */
+  readonly pricing: Pricing<number>
   /** STT_PROVIDER=auto may pick it: this configuration and machine give it what it needs. */
   auto?(cfg: Config): boolean
 }
 
-export interface TtsEntry extends EntryBase<'tts'> {
+export interface TtsEntry extends EntryBase<'tts'>, SpeechEntry {
+  readonly pricing: Pricing<TtsPrice>
   /** Voice ids as listed: all of them when `knowsVoice` is exact, examples for cloud voices. */
   readonly voices: readonly string[]
   /** Agents may speak with it on this appliance now (a cloud voice needs its key). */

@@ -2,7 +2,7 @@
 // nowhere else. Within a kind the order is the preference of STT_PROVIDER=auto and
 // LLM_PROVIDER=auto, and the order of listings.
 import type { Config } from '../../../platform/config/index.ts'
-import type { EntryOf, LlmEntry, ProviderEntry, ProviderKind, TtsEntry } from './entry.ts'
+import type { EntryOf, LlmEntry, ProviderEntry, ProviderKind, SttEntry, TtsEntry } from './entry.ts'
 import { anthropicLlm } from './llm-anthropic.ts'
 import { openAiLlm } from './llm-openai.ts'
 import { deepgramStt } from './stt-deepgram.ts'
@@ -35,6 +35,11 @@ export function providersOf<K extends ProviderKind>(kind: K): EntryOf<K>[] {
 
 export function providerOf<K extends ProviderKind>(kind: K, id: string): EntryOf<K> | undefined {
   return providersOf(kind).find((e) => e.id === id)
+}
+
+/** The speech provider whose engines name themselves `engineName` (`deepgram-stt` is `deepgram`). */
+export function providerOfEngine(kind: 'stt' | 'tts', engineName: string): SttEntry | TtsEntry | undefined {
+  return (kind === 'stt' ? providersOf('stt') : providersOf('tts')).find((e) => e.engineName === engineName)
 }
 
 /** The LLM backends this configuration serves, preferred first: the one LLM_PROVIDER names, or with auto each that has what it needs. */

@@ -9,6 +9,10 @@ export const deepgramStt: SttEntry = {
   kind: 'stt',
   name: 'Deepgram streaming',
   runs: 'remote',
+  engineName: 'deepgram-stt',
+  // streaming, pay as you go, https://deepgram.com/pricing as of 2026-12; nova-3 with
+  // STT_LANGUAGE=multi bills more and other models are not listed here
+  pricing: { model: (cfg) => cfg.DEEPGRAM_MODEL, prices: { 'nova-3': 0.0077 } },
   auto: (cfg) => cfg.DEEPGRAM_API_KEY !== '',
   endpoint: (cfg) => cfg.DEEPGRAM_BASE_URL,
   fromConfig(cfg) {

@@ -11,6 +11,9 @@ export const openAiStt: SttEntry = {
   kind: 'stt',
   name: 'OpenAI transcription',
   runs: 'remote',
+  engineName: 'openai-stt',
+  // https://platform.openai.com/docs/pricing as of 2026-12 (the gpt-4o models' per-minute estimates; they bill by token)
+  pricing: { model: (cfg) => cfg.OPENAI_STT_MODEL, prices: { 'gpt-4o-transcribe': 0.006, 'gpt-4o-mini-transcribe': 0.003, 'whisper-1': 0.006 } },
   auto: (cfg) => cfg.OPENAI_API_KEY !== '',
   endpoint: (cfg) => cfg.OPENAI_BASE_URL,
   fromConfig(cfg) {

@@ -8,6 +8,8 @@ export const pocketsphinxStt: SttEntry = {
   kind: 'stt',
   name: 'PocketSphinx (on-device fallback)',
   runs: 'resident',
+  engineName: 'pocketsphinx-stt',
+  pricing: 'free',
   auto: () => PocketsphinxStt.available(),
   fromConfig(cfg) {
     const stt = new PocketsphinxStt({ mode: 'dictation', idleReleaseMs: cfg.ENGINE_IDLE_RELEASE_MS })

@@ -21,6 +21,8 @@ export const sherpaOnnxStt: SttEntry = {
   kind: 'stt',
   name: 'sherpa-onnx (on-device, operator-supplied model)',
   runs: 'resident',
+  engineName: 'sherpa-onnx-stt',
+  pricing: 'free',
   auto: (cfg) => sherpaRuntime().ok && findSherpaModel(resolve(cfg.STT_SHERPA_MODEL_DIR)).model !== undefined,
   async fromConfig(cfg) {
     const { root, model } = configuredSherpaModel(cfg)

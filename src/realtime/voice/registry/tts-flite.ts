@@ -16,6 +16,8 @@ export const fliteTts: TtsEntry = {
   kind: 'tts',
   name: 'Flite (on-device, 16 kHz)',
   runs: 'resident',
+  engineName: 'flite-tts',
+  pricing: 'free',
   voices: LISTED,
   available: () => true,
   knowsVoice: (voiceId) => (FLITE_VOICES as readonly string[]).includes(voiceId),

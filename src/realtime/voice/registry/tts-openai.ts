@@ -8,6 +8,10 @@ export const openAiTts: TtsEntry = {
   kind: 'tts',
   name: 'OpenAI TTS',
   runs: 'remote',
+  engineName: 'openai-tts',
+  // https://platform.openai.com/docs/pricing as of 2026-12; gpt-4o-mini-tts bills text and audio
+  // tokens, priced here at OpenAI's own estimate per minute of speech
+  pricing: { model: (cfg) => cfg.OPENAI_TTS_MODEL, prices: { 'gpt-4o-mini-tts': { perMinute: 0.015 }, 'tts-1': { perMChars: 15 }, 'tts-1-hd': { perMChars: 30 } } },
   voices: ['alloy', 'ash', 'coral', 'echo', 'nova', 'sage', 'shimmer'],
   available: (cfg) => cfg.OPENAI_API_KEY !== '',
   knowsVoice: () => true,

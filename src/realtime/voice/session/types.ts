@@ -180,7 +180,8 @@ export interface TranscriptItem {
 }
 
 export interface SessionUsage {
-  llm: { model: string; inputTokens: number; outputTokens: number }[]
+  /** cachedInputTokens: the part of inputTokens the provider's prompt cache served. */
+  llm: { model: string; inputTokens: number; outputTokens: number; cachedInputTokens?: number }[]
   tts: { provider: string; characters: number; audioMs: number }[]
   stt: { provider: string; audioMs: number }[]
 }

@@ -1,5 +1,6 @@
 import type { CallEngines } from '../call-engines.ts'
 import type { VoiceEngines } from '../engines.ts'
+import { providerOfEngine } from '../registry/index.ts'
 import { callCost, type CallCost, type CallUsage, type PriceTable } from '../turn/cost.ts'
 import { type SessionOptions, VoiceSession } from './session.ts'
 import type { AgentProfile, Brain, SessionHooks, SessionReport } from './types.ts'
@@ -21,13 +22,14 @@ export function sessionFromEngines(
   })
 }
 
-/** What the call cost, per component, from its report. */
+/** What the call cost, per component, from its report: its engines' usage priced by their providers' ids. */
 export function sessionCost(report: SessionReport, prices: PriceTable, direction: CallUsage['direction']): CallCost {
+  const idOf = (kind: 'tts' | 'stt', engineName: string) => providerOfEngine(kind, engineName)?.id ?? engineName
   return callCost(prices, {
     direction,
     durationMs: report.durationMs,
     llm: report.usage.llm,
-    tts: report.usage.tts,
-    stt: report.usage.stt,
+    tts: report.usage.tts.map((u) => ({ ...u, provider: idOf('tts', u.provider) })),
+    stt: report.usage.stt.map((u) => ({ ...u, provider: idOf('stt', u.provider) })),
   })
 }

@@ -1,37 +1,44 @@
 /**
- * Cost of a call per component from a price table (USD). Pure; the table comes from config
- * (VOICE_PRICE_TABLE, JSON) merged over the defaults below.
+ * Cost of a call per component from a price table (USD). Pure; the table is the catalogue's list
+ * prices for the models this configuration runs (voice/registry/prices.ts) with the operator's
+ * VOICE_PRICE_TABLE over them. Usage of a model the table has no price for costs nothing here and
+ * is named in `unpriced`, so a missing price never reads as a cost of 0.
  */
-export interface PriceTable {
-  /** Per million tokens, by model name; `*` is the fallback. */
-  llm: Record<string, { inputPerMTok: number; outputPerMTok: number }>
-  /** Per million characters, by TTS provider. */
-  tts: Record<string, number>
-  /** Per minute of audio, by STT provider. */
-  stt: Record<string, number>
-  /** Per minute of call, by direction. */
-  telephony: { inbound: number; outbound: number }
+export interface LlmPrice {
+  inputPerMTok: number
+  outputPerMTok: number
+  /** Input tokens the provider served from its prompt cache; at inputPerMTok when absent. */
+  cachedInputPerMTok?: number
 }
 
-/** Public list prices when this was written; operators override them with VOICE_PRICE_TABLE. */
-export const DEFAULT_PRICES: PriceTable = {
-  llm: {
-    '*': { inputPerMTok: 0, outputPerMTok: 0 },
-    'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
-    'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 },
-    'claude-3-5-haiku-latest': { inputPerMTok: 0.8, outputPerMTok: 4 },
-  },
-  tts: { 'flite-tts': 0, 'elevenlabs-tts': 50, 'openai-tts': 15 },
-  stt: { 'pocketsphinx-stt': 0, 'sherpa-onnx-stt': 0, 'deepgram-stt': 0.0077, 'openai-stt': 0.006 },
-  telephony: { inbound: 0, outbound: 0 },
+/** Per million characters, or (a model billed by the audio it makes) per minute of speech. */
+export type TtsPrice = { perMChars: number } | { perMinute: number }
+
+/** A speech provider as this configuration runs it: its model, and that model's price if known. */
+export interface SpeechPrice<P> {
+  model: string
+  price?: P
+}
+
+export interface PriceTable {
+  /** By model, as the backend is sent it; `*` (only when the operator sets it) prices any other. */
+  llm: Record<string, LlmPrice>
+  /** By provider id (the registry's: `openai`, `elevenlabs`). */
+  tts: Record<string, SpeechPrice<TtsPrice>>
+  /** Per minute of audio, by provider id. */
+  stt: Record<string, SpeechPrice<number>>
+  /** Per minute of call, by direction. */
+  telephony: { inbound: number; outbound: number }
 }
 
 export interface CallUsage {
   /** web and stream calls reach no carrier: no telephony cost. */
   direction: 'inbound' | 'outbound' | 'web' | 'stream'
   durationMs: number
-  llm: { model: string; inputTokens: number; outputTokens: number }[]
-  tts: { provider: string; characters: number }[]
+  /** cachedInputTokens: the part of inputTokens served from the provider's prompt cache. */
+  llm: { model: string; inputTokens: number; outputTokens: number; cachedInputTokens?: number }[]
+  /** By provider id. */
+  tts: { provider: string; characters: number; audioMs: number }[]
   stt: { provider: string; audioMs: number }[]
 }
 
@@ -41,31 +48,57 @@ export interface CallCost {
   stt: number
   telephony: number
   total: number
+  /** Models the call used that have no price, sorted; absent when every one has. */
+  unpriced?: string[]
 }
 
 /** Money to 6 decimals, so sums of many small items do not drift. */
 const money = (n: number) => Math.round(n * 1e6) / 1e6
 
 export function callCost(prices: PriceTable, usage: CallUsage): CallCost {
+  const unpriced = new Set<string>()
   let llm = 0
   for (const u of usage.llm) {
+    if (u.inputTokens === 0 && u.outputTokens === 0) continue
     const p = prices.llm[u.model] ?? prices.llm['*']
-    if (p) llm += (u.inputTokens * p.inputPerMTok + u.outputTokens * p.outputPerMTok) / 1e6
+    if (!p) {
+      unpriced.add(u.model)
+      continue
+    }
+    const cached = Math.min(u.cachedInputTokens ?? 0, u.inputTokens)
+    llm += ((u.inputTokens - cached) * p.inputPerMTok + cached * (p.cachedInputPerMTok ?? p.inputPerMTok) + u.outputTokens * p.outputPerMTok) / 1e6
   }
   let tts = 0
-  for (const u of usage.tts) tts += (u.characters * (prices.tts[u.provider] ?? 0)) / 1e6
+  for (const u of usage.tts) {
+    if (u.characters === 0 && u.audioMs === 0) continue
+    const p = prices.tts[u.provider]
+    if (!p?.price) unpriced.add(p?.model ?? u.provider)
+    else tts += 'perMChars' in p.price ? (u.characters * p.price.perMChars) / 1e6 : (u.audioMs / 60_000) * p.price.perMinute
+  }
   let stt = 0
-  for (const u of usage.stt) stt += (u.audioMs / 60_000) * (prices.stt[u.provider] ?? 0)
+  for (const u of usage.stt) {
+    if (u.audioMs === 0) continue
+    const p = prices.stt[u.provider]
+    if (p?.price === undefined) unpriced.add(p?.model ?? u.provider)
+    else stt += (u.audioMs / 60_000) * p.price
+  }
   const perMinute = usage.direction === 'inbound' || usage.direction === 'outbound' ? prices.telephony[usage.direction] : 0
   const telephony = (usage.durationMs / 60_000) * perMinute
   const parts = { llm: money(llm), tts: money(tts), stt: money(stt), telephony: money(telephony) }
-  return { ...parts, total: money(parts.llm + parts.tts + parts.stt + parts.telephony) }
+  const cost: CallCost = { ...parts, total: money(parts.llm + parts.tts + parts.stt + parts.telephony) }
+  if (unpriced.size) cost.unpriced = [...unpriced].sort()
+  return cost
 }
 
 export class PriceTableError extends Error {}
 
-/** Reads a JSON price table; every given number must be finite and non-negative. */
-export function parsePriceTable(json: string, base: PriceTable = DEFAULT_PRICES): PriceTable {
+/**
+ * Reads the operator's JSON price table over `base`; every given number must be finite and
+ * non-negative. TTS and STT are priced by provider id, for the model the configuration runs;
+ * only the providers `base` has can be priced. A TTS price is a number (per million
+ * characters) or `{"perMinute": n}`.
+ */
+export function parsePriceTable(json: string, base: PriceTable): PriceTable {
   if (!json.trim()) return base
   let raw: unknown
   try {
@@ -81,15 +114,13 @@ export function parsePriceTable(json: string, base: PriceTable = DEFAULT_PRICES)
     if (!isObject(raw.llm)) throw new PriceTableError('llm prices must be an object of models')
     for (const [model, p] of Object.entries(raw.llm)) {
       if (!isObject(p)) throw new PriceTableError(`llm.${model} must be an object`)
-      out.llm[model] = { inputPerMTok: price(p.inputPerMTok, `llm.${model}.inputPerMTok`), outputPerMTok: price(p.outputPerMTok, `llm.${model}.outputPerMTok`) }
+      const at = `llm.${model}`
+      out.llm[model] = { inputPerMTok: price(p.inputPerMTok, `${at}.inputPerMTok`), outputPerMTok: price(p.outputPerMTok, `${at}.outputPerMTok`) }
+      if (p.cachedInputPerMTok !== undefined) out.llm[model].cachedInputPerMTok = price(p.cachedInputPerMTok, `${at}.cachedInputPerMTok`)
     }
   }
-  for (const section of ['tts', 'stt'] as const) {
-    const s = raw[section]
-    if (s === undefined) continue
-    if (!isObject(s)) throw new PriceTableError(`${section} prices must be an object of providers`)
-    for (const [provider, p] of Object.entries(s)) out[section][provider] = price(p, `${section}.${provider}`)
-  }
+  for (const [id, p] of speechSection(raw, 'tts', base)) out.tts[id] = { model: base.tts[id]!.model, price: ttsPrice(p, `tts.${id}`) }
+  for (const [id, p] of speechSection(raw, 'stt', base)) out.stt[id] = { model: base.stt[id]!.model, price: price(p, `stt.${id}`) }
   if (raw.telephony !== undefined) {
     if (!isObject(raw.telephony)) throw new PriceTableError('telephony prices must be an object')
     for (const [dir, p] of Object.entries(raw.telephony)) {
@@ -98,6 +129,23 @@ export function parsePriceTable(json: string, base: PriceTable = DEFAULT_PRICES)
     }
   }
   return out
+}
+
+function speechSection(raw: Record<string, unknown>, section: 'tts' | 'stt', base: PriceTable): [string, unknown][] {
+  const s = raw[section]
+  if (s === undefined) return []
+  if (!isObject(s)) throw new PriceTableError(`${section} prices must be an object of providers`)
+  const ids = Object.keys(base[section])
+  for (const id of Object.keys(s)) {
+    if (!ids.includes(id)) throw new PriceTableError(`${section}.${id}: no ${section.toUpperCase()} provider has that id; use one of ${ids.join(', ')}`)
+  }
+  return Object.entries(s)
+}
+
+function ttsPrice(p: unknown, path: string): TtsPrice {
+  if (!isObject(p)) return { perMChars: price(p, path) }
+  if (Object.keys(p).join() !== 'perMinute') throw new PriceTableError(`${path} must be a number (per million characters) or {"perMinute": n}`)
+  return { perMinute: price(p.perMinute, `${path}.perMinute`) }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -229,16 +229,19 @@ describe('STT failure', () => {
 
 describe('call cost from the session report', () => {
   test('prices the tokens, TTS characters, STT seconds and minutes of the call', async () => {
-    const { parsePriceTable } = await import('../../../../src/realtime/voice/turn/index.ts')
     const { sessionCost } = await import('../../../../src/realtime/voice/session/index.ts')
     const t = new Timeline({ llm: [{ text: 'Ten characters.' }], stt: ['hi'] }).start()
     t.callerSays(200, 600)
     await t.runUntil(3000)
     t.session.callerHungUp()
     const report = t.session.report()
-    const prices = parsePriceTable(
-      JSON.stringify({ llm: { scripted: { inputPerMTok: 1000, outputPerMTok: 2000 } }, tts: { 'tone-tts': 1e6 }, stt: { 'scripted-stt': 60 }, telephony: { inbound: 0.6 } }),
-    )
+    // the scripted engines name no provider of the registry: their own names price them
+    const prices = {
+      llm: { scripted: { inputPerMTok: 1000, outputPerMTok: 2000 } },
+      tts: { 'tone-tts': { model: 'tone', price: { perMChars: 1e6 } } },
+      stt: { 'scripted-stt': { model: 'scripted', price: 60 } },
+      telephony: { inbound: 0.6, outbound: 0 },
+    }
     const sttMs = report.usage.stt.reduce((n, u) => n + u.audioMs, 0)
     expect(sessionCost(report, prices, 'inbound')).toEqual({
       llm: 0.12, // 100 tokens in at $1000/M + 10 out at $2000/M
@@ -247,6 +250,37 @@ describe('call cost from the session report', () => {
       telephony: 0.03, // 3 s at $0.60 a minute
       total: Math.round((0.12 + 15 + Math.round(sttMs) / 1000 + 0.03) * 1e6) / 1e6,
     })
+  })
+
+  test('input tokens the prompt cache served reach the report and are priced at the cached price', async () => {
+    const { sessionCost } = await import('../../../../src/realtime/voice/session/index.ts')
+    const t = new Timeline({ llm: [{ text: 'Ten characters.', cachedInputTokens: 80 }], stt: ['hi'] }).start()
+    t.callerSays(200, 600)
+    await t.runUntil(3000)
+    t.session.callerHungUp()
+    const report = t.session.report()
+    expect(report.usage.llm).toEqual([{ model: 'scripted', inputTokens: 100, outputTokens: 10, cachedInputTokens: 80 }])
+    const prices = { llm: { scripted: { inputPerMTok: 1000, cachedInputPerMTok: 100, outputPerMTok: 2000 } }, tts: {}, stt: {}, telephony: { inbound: 0, outbound: 0 } }
+    // 20 tokens at $1000/M, 80 cached at $100/M, 10 out at $2000/M
+    expect(sessionCost(report, prices, 'web').llm).toBe(0.048)
+  })
+
+  test("the registry's engines are priced by their provider's id, and one without a price is named", async () => {
+    const { sessionCost } = await import('../../../../src/realtime/voice/session/index.ts')
+    const t = new Timeline({ llm: [], stt: [] }).start()
+    t.session.callerHungUp()
+    const usage = {
+      llm: [{ model: 'llama3.2', inputTokens: 50, outputTokens: 5 }],
+      tts: [{ provider: 'elevenlabs-tts', characters: 1000, audioMs: 60_000 }],
+      stt: [{ provider: 'deepgram-stt', audioMs: 120_000 }],
+    }
+    const prices = {
+      llm: {},
+      tts: { elevenlabs: { model: 'eleven_flash_v2_5', price: { perMChars: 50 } } },
+      stt: { deepgram: { model: 'nova-3', price: 0.01 } },
+      telephony: { inbound: 0, outbound: 0 },
+    }
+    expect(sessionCost({ ...t.session.report(), usage }, prices, 'web')).toEqual({ llm: 0, tts: 0.05, stt: 0.02, telephony: 0, total: 0.07, unpriced: ['llama3.2'] })
   })
 })
 
