@@ -142,7 +142,7 @@ export const CONFIG_KEYS = {
   OPENAI_TTS_MODEL: { default: 'gpt-4o-mini-tts', doc: 'OpenAI speech model' },
   OPENAI_TTS_VOICE: { default: 'alloy', doc: 'OpenAI speech voice' },
   OPENAI_STT_MODEL: { default: 'gpt-4o-transcribe', doc: 'OpenAI transcription model' },
-  VOICE_PRICE_TABLE: { default: '', doc: 'JSON price table (USD) merged over the built-in list prices: {"llm":{"model":{"inputPerMTok":n,"outputPerMTok":n}},"tts":{"provider":perMillionChars},"stt":{"provider":perMinute},"telephony":{"inbound":perMinute,"outbound":perMinute}}' },
+  VOICE_PRICE_TABLE: { default: '', doc: 'JSON price table (USD) merged over the built-in list prices of the provider catalogue: {"llm":{"model":{"inputPerMTok":n,"outputPerMTok":n,"cachedInputPerMTok"?:n}},"tts":{"<provider id>":{"perMChars":n}|{"perMinute":n}},"stt":{"<provider id>":perMinute},"telephony":{"inbound":perMinute,"outbound":perMinute}}; speech is keyed by provider id (elevenlabs, deepgram, openai); a model with no price is named in a call\'s cost.unpriced and warned of at start' },
   OUTBOUND_MAX_CALLS: { default: 20, doc: 'live campaign calls this node places at once, across all outbound jobs (each job also keeps to its settings.maxConcurrent)' },
   OUTBOUND_JOB_MAX_BODY_BYTES: { default: 16_777_216, doc: 'largest request body of POST /api/outbound/jobs (up to 100,000 contacts, JSON or CSV) and of its CSV preview (POST /api/outbound/jobs/preview); larger gets 413' },
   KNOWLEDGE_MAX_DOCUMENT_BYTES: { default: 2_097_152, doc: 'largest knowledge-base document (UTF-8 bytes of its text; a larger upload gets 413)' },
