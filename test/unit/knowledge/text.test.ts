@@ -24,6 +24,42 @@ describe('HTML as text', () => {
     expect(htmlToText('<p class="one">onion=3</p>').runsScript).toBe(false)
   })
 
+  // the third hardening round stored each of these with 200, and Chromium ran their script
+  const bypasses: [string, string][] = [
+    ['a comment the browser closes at once', '<p>Hours</p><!--><script>alert(1)</script>-->'],
+    ['an iframe srcdoc with the script as references', '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>'],
+    ['a javascript: link with a hex reference', '<a href="jav&#x61;script:alert(1)">x</a>'],
+    ['a javascript: link with a named colon', '<a href="javascript&colon;alert(1)">x</a>'],
+    ['a javascript: link with a tab inside', '<a href="java&#9;script:alert(1)">x</a>'],
+    ['a javascript: link with a newline inside', '<a href="java\nscript:alert(1)">x</a>'],
+    ['a control character before the scheme', '<a href="&#1;javascript:alert(1)">x</a>'],
+    ['an SVG script', '<svg><script>alert(1)</script></svg>'],
+    ['an SVG animation setting href', '<svg><a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a></svg>'],
+    ['a handler in SVG', '<svg onload="alert(1)"></svg>'],
+    ['an upper-case handler', '<IMG SRC=x ONERROR=alert(1)>'],
+    ['a handler after a slash', '<img/src="x"/onerror=alert(1)>'],
+    ['a data: HTML iframe', '<iframe src="data:text/html,<script>alert(1)</script>"></iframe>'],
+    ['a meta refresh to javascript:', '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">'],
+    ['a form button action', '<form><button formaction="javascript:alert(1)">x</button></form>'],
+    ['a script in a template', '<template><script>alert(1)</script></template>'],
+    ['a srcdoc inside a srcdoc', `<iframe srcdoc="<iframe srcdoc='&lt;script&gt;alert(1)&lt;/script&gt;'></iframe>"></iframe>`],
+  ]
+  for (const [what, html] of bypasses) {
+    test(`a page that runs script through ${what} is told to run script`, () => {
+      expect(htmlToText(html).runsScript).toBe(true)
+    })
+  }
+
+  test('pages whose words, comments or plain links only mention script do not run it', () => {
+    for (const html of [
+      '<p>Turn on JavaScript: our booking page needs it.</p>',
+      '<!-- <script>old()</script> --><p>Hours</p>',
+      '<a href="https://example.org/javascript:faq">FAQ</a>',
+      '<p title="onload">x</p>',
+      '<textarea><script>not run</script></textarea>',
+    ]) expect({ html, runs: htmlToText(html).runsScript }).toEqual({ html, runs: false })
+  })
+
   test('a page of a million unclosed tags, comments or entities is read in one pass', () => {
     const started = performance.now()
     for (const bad of ['<a'.repeat(500_000), '<!--'.repeat(250_000), '&#'.repeat(500_000), '<p>'.repeat(300_000) + 'x', '<script>'.repeat(100_000)]) htmlToText(bad)

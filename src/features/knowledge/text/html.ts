@@ -1,100 +1,75 @@
-// Text out of an HTML page, in one linear pass over at most the document size limit: headings
+// Text out of an HTML page, read by parse5 (the WHATWG tokenizer and tree builder, as a browser
+// reads it: comments, character references and attributes are what the browser would see, so
+// `<!--><script>`, `jav&#x61;script:` or `java&#9;script:` are caught as what they are). Headings
 // become Markdown headings (so chunks follow them), list items "- " lines, table cells "; "
-// separated, and what is not content (script, style, head, nav, svg, template, comments) is
-// dropped. Pure.
+// separated; what is not content (script, style, head, nav, svg, template, comments) is dropped.
+// The tree is walked with a stack of its own: a page nested 100,000 deep costs no call stack. Pure.
+import { parse } from 'parse5'
+import { type HtmlNode, runsScript } from './html-script.ts'
 
 /** Elements whose whole content is skipped. */
-const SKIPPED = new Set(['script', 'style', 'head', 'nav', 'noscript', 'svg', 'template', 'iframe', 'object', 'select', 'button'])
+const SKIPPED = new Set(['script', 'style', 'head', 'nav', 'noscript', 'svg', 'math', 'template', 'iframe', 'object', 'select', 'button'])
 /** Elements that end a line of text where they open or close. */
 const BLOCKS = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'html',
   'main', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'caption',
 ])
 
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”',
-  hellip: '…', copy: '©', reg: '®', trade: '™', euro: '€', pound: '£', middot: '·', bull: '•', deg: '°', times: '×', eacute: 'é', egrave: 'è', uuml: 'ü', ouml: 'ö', auml: 'ä', ccedil: 'ç', ntilde: 'ñ',
-}
-
-/** Decodes character references; unknown ones stay as written. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
-      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : ''
-    }
-    return NAMED[ref.toLowerCase()] ?? whole
-  })
-}
-
 export interface HtmlText {
   /** The <title>, or the first heading; '' when neither. */
   title: string
   /** Markdown-like text: '#' headings, '- ' list items, paragraphs between blank lines. */
   text: string
-  /** The page runs script: a <script> element, an inline event handler or a javascript: URL. */
+  /** The page would run script in a browser (html-script.ts says how that is told). */
   runsScript: boolean
 }
 
-/** Attributes that run script; tested on one tag's text at a time, so the work stays linear. */
-const HANDLER = /\son[a-z]+\s*=|(href|src|action|formaction|data)\s*=\s*["']?\s*javascript:/i
+/** What is written when an element opens and when it closes. */
+function marks(name: string): [string, string] | undefined {
+  if (/^h[1-6]$/.test(name)) return [`\n\n${'#'.repeat(Number(name[1]))} `, '\n\n']
+  if (name === 'li') return ['\n- ', '']
+  if (name === 'br') return ['\n', '']
+  if (name === 'td' || name === 'th') return ['', '; ']
+  if (name === 'tr') return ['\n', '']
+  if (BLOCKS.has(name)) return ['\n\n', '\n\n']
+  return undefined
+}
+
+const textOf = (node: HtmlNode | undefined) => (node?.childNodes ?? []).map((c) => c.value ?? '').join('')
 
 export function htmlToText(html: string): HtmlText {
+  const doc = parse(html) as unknown as HtmlNode
   const out: string[] = []
   let title = ''
-  let skipping: string | null = null
-  let inTitle = false
-  let runsScript = false
-  let i = 0
-  const n = html.length
-  while (i < n) {
-    const lt = html.indexOf('<', i)
-    const textEnd = lt < 0 ? n : lt
-    if (textEnd > i) {
-      const raw = html.slice(i, textEnd)
-      if (inTitle) title += raw
-      else if (!skipping) out.push(raw.replace(/\s+/g, ' '))
-    }
-    if (lt < 0) break
-    if (html.startsWith('<!--', lt)) {
-      const end = html.indexOf('-->', lt + 4)
-      i = end < 0 ? n : end + 3
+  // children pushed in reverse; a string on the stack is text to write when it is reached
+  const stack: (HtmlNode | string)[] = [doc]
+  while (stack.length) {
+    const item = stack.pop()!
+    if (typeof item === 'string') {
+      out.push(item)
       continue
     }
-    const gt = html.indexOf('>', lt + 1)
-    if (gt < 0) break
-    const tag = /^<\s*(\/?)\s*([a-zA-Z][a-zA-Z0-9-]*)/.exec(html.slice(lt, Math.min(gt + 1, lt + 64)))
-    i = gt + 1
-    if (!tag) continue
-    const closing = tag[1] === '/'
-    const name = tag[2]!.toLowerCase()
-    if (name === 'script' || (!closing && HANDLER.test(html.slice(lt, gt)))) runsScript = true
-    if (name === 'title') {
-      inTitle = !closing && !skipping
-      if (!closing && skipping === 'head') inTitle = true
+    if (item.nodeName === '#text') {
+      out.push((item.value ?? '').replace(/\s+/g, ' '))
       continue
     }
-    if (skipping) {
-      if (closing && name === skipping) skipping = null
-      continue
-    }
-    if (!closing && SKIPPED.has(name) && !html.slice(lt, gt).endsWith('/')) {
-      skipping = name
-      continue
-    }
-    if (/^h[1-6]$/.test(name)) out.push(closing ? '\n\n' : `\n\n${'#'.repeat(Number(name[1]))} `)
-    else if (name === 'li') out.push(closing ? '' : '\n- ')
-    else if (name === 'br') out.push('\n')
-    else if (name === 'td' || name === 'th') out.push(closing ? '; ' : '')
-    else if (name === 'tr') out.push(closing ? '' : '\n')
-    else if (BLOCKS.has(name)) out.push('\n\n')
+    const name = item.tagName
+    if (name === 'head') title ||= textOf(item.childNodes?.find((c) => c.tagName === 'title'))
+    if (name === 'title') title ||= textOf(item)
+    if (name === 'title' || (name && SKIPPED.has(name))) continue
+    const around = name ? marks(name) : undefined
+    if (around) stack.push(around[1])
+    const children = item.childNodes ?? []
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
+    if (around) stack.push(around[0])
   }
-  const text = decodeEntities(out.join(''))
+  const text = out
+    .join('')
     .split('\n')
     .map((l) => l.replace(/[ \t\u00a0]+/g, ' ').replace(/(; )+$/, '').trim())
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
   const heading = /^#{1,6} (.+)$/m.exec(text)
-  return { title: decodeEntities(title).replace(/\s+/g, ' ').trim() || heading?.[1]?.trim() || '', text, runsScript }
+  return { title: title.replace(/\s+/g, ' ').trim() || heading?.[1]?.trim() || '', text, runsScript: runsScript(doc) }
 }
