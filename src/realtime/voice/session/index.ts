@@ -1,5 +1,6 @@
 export { Playout } from './playout.ts'
-export { MAX_TRANSCRIPT, type SessionOptions, VoiceSession } from './session.ts'
+export { type SessionOptions, VoiceSession } from './session.ts'
+export { MAX_TRANSCRIPT } from './transcript.ts'
 export { fillTemplate } from '../../../platform/template.ts'
 export { DTMF_PAUSE_MS } from './dtmf.ts'
 export { endMessage, runTool } from './tools.ts'

@@ -11,6 +11,7 @@ import { Playout } from './playout.ts'
 import { sayText } from './say.ts'
 import { fillTemplate } from '../../../platform/template.ts'
 import { TurnRecorder } from './turns.ts'
+import { Transcript } from './transcript.ts'
 import type {
   AgentProfile,
   Brain,
@@ -26,8 +27,6 @@ import type {
   TranscriptSource,
 } from './types.ts'
 
-/** Lines a transcript keeps: the oldest go first. */
-export const MAX_TRANSCRIPT = 2000
 
 export interface SessionOptions {
   engines: SessionEngines
@@ -54,7 +53,7 @@ export class VoiceSession {
   /** The caller's side: listening, turn-taking and the look-ahead. */
   private readonly hearing: Hearing
   private startedAt = 0
-  private readonly transcript: TranscriptItem[] = []
+  private readonly transcript: Transcript
   private readonly turns = new TurnRecorder()
   private readonly usage: SessionUsage = { llm: [], tts: [], stt: [] }
   private readonly firstFrameAt = new WeakMap<SpeechHandle, number>()
@@ -78,6 +77,7 @@ export class VoiceSession {
   constructor(opts: SessionOptions) {
     this.o = opts
     this.brain = opts.brain
+    this.transcript = new Transcript(() => this.startedAt, (item) => opts.hooks.transcribed?.(item))
     const send = (f: AudioFrame) => {
       this.agentAudioMs += (f.samples.length * 1000) / f.sampleRate
       opts.hooks.send(f)
@@ -166,7 +166,7 @@ export class VoiceSession {
 
   report(): SessionReport {
     return {
-      transcript: [...this.transcript].sort((a, b) => a.timestamp - b.timestamp),
+      transcript: this.transcript.lines(),
       turns: [...this.turns.turns],
       latency: summarizeTurns(this.turns.turns),
       usage: structuredClone(this.usage),
@@ -223,7 +223,7 @@ export class VoiceSession {
   private onUserTurn(turn: EndOfTurn, source: 'speech' | 'dtmf'): void {
     if (this.closing) return
     if (source === 'speech') this.hearing.committed()
-    this.addTranscript('user', turn.text, this.userSpeechStartAt)
+    this.transcript.add('user', turn.text, this.userSpeechStartAt)
     // a brain that answers keys got them as pressed, and may be answering already: the entry is
     // only transcript (its turn was opened at the keys)
     if (source === 'dtmf' && this.brain.answersKeys) {
@@ -249,12 +249,7 @@ export class VoiceSession {
     if (answers) this.turns.speechBegan(speech)
     void speech.done.then(() => {
       this.lastActivityAt = this.o.now()
-      const first = this.firstFrameAt.get(speech)
-      if (first === undefined) return
-      const cut = speech.state === 'interrupted'
-      // a line cut within its first word was still heard, once its voice went out
-      const text = speech.playedText || (cut && this.voiced.has(speech) ? speech.begunText : '')
-      if (text) this.addTranscript('agent', text, first, sources, cut)
+      this.transcript.spoken(speech, this.firstFrameAt.get(speech), this.voiced.has(speech), sources)
     })
     return speech
   }
@@ -310,7 +305,7 @@ export class VoiceSession {
     this.endReason = reason
     this.endedAt = this.o.now()
     // keys pressed but not yet complete (or still waiting for a spoken turn) belong in the transcript
-    for (const entry of this.keypad.drain(this.endedAt)) this.addTranscript('user', `[DTMF] ${entry.digits}`, entry.startAt)
+    for (const entry of this.keypad.drain(this.endedAt)) this.transcript.add('user', `[DTMF] ${entry.digits}`, entry.startAt)
     this.brain.stop()
     this.current?.interrupt()
     this.playout.stop()
@@ -318,10 +313,4 @@ export class VoiceSession {
     this.o.hooks.hangup(reason)
   }
 
-  private addTranscript(role: 'agent' | 'user', text: string, atMs: number, sources?: TranscriptSource[], interrupted = false): void {
-    if (this.transcript.length >= MAX_TRANSCRIPT) this.transcript.shift()
-    const item: TranscriptItem = { role, text, timestamp: Math.round(atMs - this.startedAt) / 1000, ...(sources?.length ? { sources } : {}), ...(interrupted ? { interrupted: true as const } : {}) }
-    this.transcript.push(item)
-    this.o.hooks.transcribed?.(item)
-  }
 }
