@@ -17,10 +17,10 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<DbHa
     if (boot) {
       const file = join(config.DATA_DIR, 'admin-api-key')
       writeFileSync(file, `${boot.key}\n`, { mode: 0o600 })
-      // Logged once, on the very first start, so the operator can find it; never again.
+      // Logs are shipped to log systems: the key itself goes only to the 0600 file the line names.
       log.warn(
-        { workspaceId: boot.workspace.id, adminEmail: boot.adminEmail, adminApiKey: boot.key, file },
-        'first start: created workspace "Default" and an admin API key',
+        { workspaceId: boot.workspace.id, adminEmail: boot.adminEmail, adminApiKeyFile: file, adminApiKeyPrefix: boot.key.slice(0, 8) },
+        `first start: created workspace "Default" and an admin API key, in ${file} (mode 0600)`,
       )
     }
     return database
