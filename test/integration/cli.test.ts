@@ -189,6 +189,8 @@ test('recordings gc --dry-run lists the recordings no call record points at, the
   const orphan = await seedCall(db, { workspaceId: t.workspaceId, recordingIn: t.dataDir })
   expect((await t.api('DELETE', `/api/calls/${orphan}`)).status).toBe(200) // the file stays, as the API contract says
   writeFileSync(join(dir, 'notes.txt'), 'not a recording')
+  // .wav files whose names are not call ids are the operator's, whatever they hold
+  for (const name of ['notacall.wav', 'call_short.wav', 'CALL_01M993Z1WZ00002JJGWNDZ34XA.wav']) writeFileSync(join(dir, name), 'RIFF')
 
   const dry = cli(['recordings', 'gc', '--dry-run'], env)
   expect(dry.code, dry.err).toBe(0)
@@ -199,6 +201,7 @@ test('recordings gc --dry-run lists the recordings no call record points at, the
   const gc = cli(['recordings', 'gc'], env)
   expect(gc.code, gc.err).toBe(0)
   expect(gc.out).toBe(`${join(dir, `${orphan}.wav`)}\n# removed 1 recordings without a call record\n`)
+  for (const name of ['notacall.wav', 'call_short.wav', 'CALL_01M993Z1WZ00002JJGWNDZ34XA.wav', 'notes.txt']) expect({ name, there: existsSync(join(dir, name)) }).toEqual({ name, there: true })
   expect(existsSync(join(dir, `${orphan}.wav`))).toBe(false)
   for (const f of [`${kept}.wav`, `${live}.wav`, 'notes.txt']) expect({ f, there: existsSync(join(dir, f)) }).toEqual({ f, there: true })
   expect(cli(['recordings', 'gc', '--dry-run'], env).out).toBe('# 0 recordings without a call record (dry run: nothing removed)\n')

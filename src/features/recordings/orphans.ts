@@ -14,8 +14,8 @@ import type { Db } from '../../platform/db/index.ts'
 import { parseObjectLocation, type RecordingStorage } from './storage.ts'
 
 const BATCH = 500
-/** A call id as newId() makes it, with room to spare; other files in the folder are never touched. */
-const NAME = /^([A-Za-z0-9_-]{1,100})\.wav$/
+/** `<callId>.wav` with a call id exactly as newId('call') makes it; other files in the folder are never touched. */
+const NAME = /^(call_[0-9a-hjkmnp-tv-z]{26})\.wav$/
 
 export interface OrphanScan {
   /** This node's recordings folder (DATA_DIR/recordings). */
