@@ -195,6 +195,8 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       deps.metrics?.http(ctx.request.method, (ctx as { route?: string }).route || 'unmatched', status, ms)
     })
     .use(openapiRoutes(() => self.app as AnyElysia))
+    // 302, not 308: browsers keep a permanent redirect for good, and / may serve something else one day
+    .get('/', ({ redirect }) => redirect('/console', 302), { detail: { hide: true } })
     .get('/health', () => ({ status: 'ok' as const }), { detail: { summary: 'Liveness', tags: ['Health'] } })
     .get(
       '/ready',
