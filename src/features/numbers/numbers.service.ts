@@ -1,5 +1,4 @@
 import type { Config } from '../../platform/config/index.ts'
-import { findAgentRow } from '../agents/index.ts'
 import { requirePaymentMethod } from '../billing/index.ts'
 import { carrierCall, carrierClient, CarrierError, fromCarrier } from '../carrier/index.ts'
 import { type Db, finishPage, isConstraintViolation, pageLimit, type PageRequest } from '../../platform/db/index.ts'
@@ -7,6 +6,7 @@ import { AppError, conflict, type FieldIssue, notFound, validation } from '../..
 import { newId, nowIso } from '../../platform/ids.ts'
 import { parseSipUri, type PublicBase, sipUriProblem } from '../../platform/net/index.ts'
 import type { SecretBox } from '../../platform/secrets/index.ts'
+import { assignAgents, type AgentSlots, checkAgents } from './agent-slots.ts'
 import { displayE164, strictE164 } from './e164.ts'
 import type { CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
 import * as repo from './numbers.repository.ts'
@@ -214,30 +214,6 @@ export async function getNumber(db: Db, workspaceId: string, id: string): Promis
   const row = await repo.findLiveNumber(db, workspaceId, id)
   if (!row) throw notFound('phone number')
   return toPhoneNumber(row)
-}
-
-async function checkAgent(db: Db, workspaceId: string, id: string, want: 'inbound' | 'outbound', path: string, issues: FieldIssue[]) {
-  const agent = await findAgentRow(db, workspaceId, id)
-  if (!agent) issues.push({ path, message: `no agent ${id} in this workspace` })
-  else if (agent.agent_type !== want) issues.push({ path, message: `agent ${id} is an ${agent.agent_type} agent; assign an ${want} agent` })
-}
-
-interface AgentSlots {
-  inboundAgentId?: string | null
-  outboundAgentId?: string | null
-}
-
-/** The agents a body assigns: each of this workspace and of its slot's agentType, on create as on PATCH. */
-async function checkAgents(db: Db, workspaceId: string, body: AgentSlots, issues: FieldIssue[]) {
-  if (body.inboundAgentId) await checkAgent(db, workspaceId, body.inboundAgentId, 'inbound', 'inboundAgentId', issues)
-  if (body.outboundAgentId) await checkAgent(db, workspaceId, body.outboundAgentId, 'outbound', 'outboundAgentId', issues)
-}
-
-/** A new number with agents is active at once (status.ts). */
-function assignAgents(row: PhoneNumberTable, agents: AgentSlots): void {
-  row.inbound_agent_id = agents.inboundAgentId ?? null
-  row.outbound_agent_id = agents.outboundAgentId ?? null
-  row.status = nextStatus(row.status, { hasAgent: row.inbound_agent_id !== null || row.outbound_agent_id !== null })
 }
 
 export async function updateNumber(deps: NumbersDeps, workspaceId: string, id: string, body: UpdatePhoneNumberBody): Promise<PhoneNumber> {
