@@ -44,6 +44,21 @@ type Operation = {
 
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
 
+type JsonSchema = { [key: string]: unknown; properties?: Record<string, unknown>; patternProperties?: Record<string, unknown> }
+const mapValues = (o: Record<string, unknown>, f: (v: unknown) => unknown) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]))
+
+/** A request body as the API reads it: an object that names its fields takes no others (http/fields.ts). */
+function closed(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema
+  const s = { ...(schema as JsonSchema) }
+  if (s.properties) s.properties = mapValues(s.properties, closed)
+  if (s.patternProperties) s.patternProperties = mapValues(s.patternProperties, closed)
+  for (const key of ['items', 'additionalProperties'] as const) if (s[key] && typeof s[key] === 'object') s[key] = closed(s[key])
+  for (const key of ['anyOf', 'allOf', 'oneOf'] as const) if (Array.isArray(s[key])) s[key] = (s[key] as unknown[]).map(closed)
+  if (s.properties && s.patternProperties === undefined && s.additionalProperties === undefined) s.additionalProperties = false
+  return s
+}
+
 /**
  * Builds the document from the routes, then adds what the generator cannot see: request bodies
  * (our JSON parser is a function, which the generator skips) and the shared error responses.
@@ -59,7 +74,7 @@ export function buildOpenApiDocument(app: AnyElysia) {
     if (!op) continue
     const body = (route.hooks as { body?: unknown }).body
     if (body && op.requestBody && !Object.keys(op.requestBody.content ?? {}).length) {
-      op.requestBody.content = { 'application/json': { schema: plain(body) } }
+      op.requestBody.content = { 'application/json': { schema: closed(plain(body)) } }
     }
     if (op.security) op.responses = { ...errorResponses, ...op.responses }
   }

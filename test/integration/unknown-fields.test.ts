@@ -129,6 +129,19 @@ describe('unknown fields are refused on every route', () => {
     expect((await t.api('GET', '/api/knowledge-bases')).body.knowledgeBases).toEqual([])
   })
 
+  test('the OpenAPI document says so: a body object that names its fields has additionalProperties false, a free-form map its key pattern', () => {
+    const agent = doc.paths['/api/agents']!.post!.requestBody!.content!['application/json']!.schema!
+    expect(agent.additionalProperties).toBe(false)
+    expect(agent.properties!.welcome!.additionalProperties).toBe(false)
+    expect(agent.properties!.toolConfigs!.patternProperties).toBeDefined()
+    const testRun = doc.paths['/api/agents/{id}/workflow/test-run']!.post!.requestBody!.content!['application/json']!.schema!
+    expect(testRun.properties!.inputs!.items!.additionalProperties).toBe(false)
+    expect(testRun.properties!.workflow!.properties!.nodes!.items!.additionalProperties).toBe(false)
+    expect(testRun.properties!.variables!.patternProperties).toBeDefined()
+    const call = doc.paths['/api/calls']!.post!.requestBody!.content!['application/json']!.schema!
+    expect(Object.values(call.properties!.dynamicVariables!.patternProperties!)).toEqual([expect.objectContaining({ type: 'string' })])
+  })
+
   test('a caller without a key gets 401 whatever the body holds', async () => {
     const r = await t.api('POST', '/api/agents', { key: null, body: { name: 'x', colour: 'red' } })
     expect(r.status).toBe(401)
