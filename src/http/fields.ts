@@ -13,7 +13,12 @@ interface Declared {
   query?: TSchema
 }
 
-type Issue = Omit<UnknownFieldIssue, 'message' | 'location'> & { location?: string; message: string }
+/** An issue of a validation error: ours (body or query) or Elysia's and the services' (location may be absent). */
+interface Issue {
+  path: string
+  location?: string
+  message: string
+}
 
 /**
  * Set on Elysia's per-request context when the body is parsed, read once the caller is known.
