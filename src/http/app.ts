@@ -35,6 +35,7 @@ import { workspacesController } from '../features/workspaces/workspaces.http.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { bodyLimitFor, checkContentLength, isJobUpload, knowledgeUploadLimit, readJsonBody } from './body.ts'
 import { errorBody, toAppError } from './errors.ts'
+import { declaredFields, type FieldsSeen } from './fields.ts'
 import { openapiRoutes } from './openapi.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { recordingStorageFor } from '../features/recordings/index.ts'
@@ -144,6 +145,7 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   // PostgreSQL cannot hold U+0000 in text (SQLite can): refused up front, before a streamed answer began
   const refuseNul = refusesNulText(db)
   const self: { app?: AnyElysia } = {}
+  const fields = declaredFields(() => self.app as AnyElysia)
   let app = new Elysia({
     serve: {
       // a backstop only: bodies are streamed, and refused by our own limits with an error body
@@ -167,15 +169,20 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       checkContentLength(ctx.request, bodyLimitFor(ctx.request, config))
       if (refuseNul && ctx.request.url.includes('%00')) throw new AppError(400, 'bad_request', 'the URL must not contain NUL (%00) characters')
     })
-    .onParse(({ request, contentType }) => {
+    .onParse(async (ctx) => {
+      const { request, contentType, route } = ctx
       // a campaign's upload is read by its route once the caller is known (campaigns/upload)
       if (isJobUpload(request)) return {}
-      return readJsonBody(request, contentType, bodyLimitFor(request, config))
+      const body = await readJsonBody(request, contentType, bodyLimitFor(request, config))
+      const undeclared = fields.inBody(request.method, route, body)
+      if (undeclared) (ctx as FieldsSeen).undeclared = undeclared
+      return body
     })
+    .onBeforeHandle((ctx) => fields.refuse((ctx as FieldsSeen).undeclared, ctx.request, ctx.route))
     .onError((ctx) => {
       const { code, error, set } = ctx
       const requestId = (ctx as Timed).requestId ?? nextRequestId()
-      const err = toAppError(code, error, log, requestId)
+      const err = fields.withUndeclared(toAppError(code, error, log, requestId), (ctx as FieldsSeen).undeclared, ctx.request, (ctx as { route?: string }).route)
       set.status = err.status
       set.headers['x-request-id'] = requestId
       set.headers['content-type'] = 'application/json'
@@ -192,6 +199,8 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
       deps.metrics?.http(ctx.request.method, (ctx as { route?: string }).route || 'unmatched', status, ms)
     })
     .use(openapiRoutes(() => self.app as AnyElysia))
+    // 302, not 308: browsers keep a permanent redirect for good, and / may serve something else one day
+    .get('/', ({ redirect }) => redirect('/console', 302), { detail: { hide: true } })
     .get('/health', () => ({ status: 'ok' as const }), { detail: { summary: 'Liveness', tags: ['Health'] } })
     .get(
       '/ready',

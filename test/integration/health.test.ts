@@ -36,6 +36,16 @@ describe('health and readiness', () => {
     }
   })
 
+  test('/ redirects to the console (302), for GET and HEAD, without a key', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(`${t.url}/`, { method, redirect: 'manual' })
+      expect([method, res.status, res.headers.get('location')]).toEqual([method, 302, '/console'])
+    }
+    const followed = await fetch(`${t.url}/`)
+    expect(followed.url).toBe(`${t.url}/console`)
+    expect(followed.headers.get('content-type')).toBe('text/html; charset=utf-8')
+  })
+
   test('/openapi serves a browsable page', async () => {
     const res = await fetch(`${t.url}/openapi`)
     expect(res.status).toBe(200)

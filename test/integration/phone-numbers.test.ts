@@ -496,3 +496,66 @@ describe('phone numbers: mediaEncryption from MEDIA_ENCRYPTION', () => {
     expect(routes.map((x) => x.mediaEncryption)).toEqual(['none'])
   })
 })
+
+describe('phone numbers: agents assigned at creation', () => {
+  let c: TestAppliance
+  let twilio: FakeTwilio
+  let inbound: string
+  let outbound: string
+  let foreign: string
+  beforeAll(async () => {
+    twilio = startFakeTwilio()
+    c = await startTestAppliance({ CARRIER_API_BASE: twilio.url, CARRIER_ACCOUNT_SID: twilio.accountSid, CARRIER_AUTH_TOKEN: twilio.authToken })
+    await c.api('POST', `/api/workspaces/${c.workspaceId}/payment-methods`, { body: { provider: 'manual', reference: 'agents at creation' } })
+    inbound = (await c.api('POST', '/api/agents', { body: { name: 'In' } })).body.agent.id
+    outbound = (await c.api('POST', '/api/agents', { body: { name: 'Out', agentType: 'outbound' } })).body.agent.id
+    const ws = await c.api('POST', '/api/workspaces', { body: { name: 'Elsewhere' } })
+    foreign = (await apiClient(c.url, ws.body.apiKey.key)('POST', '/api/agents', { body: { name: 'Theirs' } })).body.agent.id
+  })
+  afterAll(async () => {
+    await c.stop()
+    await twilio.stop()
+  })
+  const e164s = async () => (await c.api('GET', '/api/phone-numbers')).body.phoneNumbers.map((n: any) => n.e164)
+
+  test('a SIP number connected with its agents has them and is active at once', async () => {
+    const r = await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550501', sipTerminationUri: 'sip:pbx.example.com', inboundAgentId: inbound, outboundAgentId: outbound } })
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.phoneNumber).toMatchObject({ inboundAgentId: inbound, outboundAgentId: outbound, status: 'active', provider: 'sip' })
+    expect((await c.api('GET', `/api/phone-numbers/${r.body.phoneNumber.id}`)).body.phoneNumber).toMatchObject({ inboundAgentId: inbound, outboundAgentId: outbound, status: 'active' })
+    const one = await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550502', sipTerminationUri: 'sip:pbx.example.com', outboundAgentId: outbound, inboundAgentId: null } })
+    expect(one.body.phoneNumber).toMatchObject({ inboundAgentId: null, outboundAgentId: outbound, status: 'active' })
+    const none = await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550503', sipTerminationUri: 'sip:pbx.example.com', inboundAgentId: null } })
+    expect(none.body.phoneNumber).toMatchObject({ inboundAgentId: null, outboundAgentId: null, status: 'unconfigured' })
+  })
+
+  test('agents are checked as PATCH checks them: of this workspace and of the slot\'s type, else 422 naming each; nothing is created', async () => {
+    const wrong = await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550504', sipTerminationUri: 'sip:pbx.example.com', inboundAgentId: outbound, outboundAgentId: foreign } })
+    expect(wrong.status).toBe(422)
+    expect(wrong.body.error.details.fields).toEqual([
+      { path: 'inboundAgentId', message: `agent ${outbound} is an outbound agent; assign an inbound agent` },
+      { path: 'outboundAgentId', message: `no agent ${foreign} in this workspace` },
+    ])
+    const missing = await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550504', sipTerminationUri: 'sip:pbx.example.com', inboundAgentId: 'ag_00000000000000000000000000' } })
+    expect(missing.body.error.details.fields).toEqual([{ path: 'inboundAgentId', message: `no agent ag_00000000000000000000000000 in this workspace` }])
+    expect((await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550504', sipTerminationUri: 'sip:pbx.example.com', inboundAgentId: '' } })).status).toBe(422)
+    expect(await e164s()).not.toContain('+14155550504')
+  })
+
+  test('a number bought through POST /api/phone-numbers takes its agents too; a wrong agent buys nothing', async () => {
+    const bad = await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550123', provider: 'carrier', inboundAgentId: outbound } })
+    expect(bad.status).toBe(422)
+    expect(bad.body.error.details.fields.map((f: any) => f.path)).toEqual(['inboundAgentId'])
+    expect(twilio.incoming.size).toBe(0)
+    const r = await c.api('POST', '/api/phone-numbers', { body: { e164: '+14155550123', provider: 'carrier', inboundAgentId: inbound } })
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.phoneNumber).toMatchObject({ provider: 'carrier', source: 'purchased', inboundAgentId: inbound, outboundAgentId: null, status: 'active' })
+    expect(twilio.incoming.size).toBe(1)
+  })
+
+  test('an assigned agent cannot be deleted while a number created with it holds it', async () => {
+    const del = await c.api('DELETE', `/api/agents/${outbound}`)
+    expect(del.status).toBe(409)
+    expect(del.body.error.details.reason).toBe('agent_in_use')
+  })
+})

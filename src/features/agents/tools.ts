@@ -1,8 +1,9 @@
 import { type TSchema, Type as T } from '@sinclair/typebox'
+import { ValueErrorType } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import { isValidPhoneNumber } from 'libphonenumber-js'
 import type { FieldIssue } from '../../platform/errors.ts'
-import { pointerToPath } from '../../platform/schema/index.ts'
+import { pointerToPath, UNKNOWN_FIELD } from '../../platform/schema/index.ts'
 import { isSipUri } from '../../platform/net/index.ts'
 
 export interface ToolDefinition {
@@ -123,7 +124,7 @@ export function checkTools(enabledTools: string[], toolConfigs: Record<string, u
       const path = `toolConfigs.${name}${sub ? (sub.startsWith('[') ? sub : `.${sub}`) : ''}`
       if (reported.has(path)) continue
       reported.add(path)
-      issues.push({ path, message: e.message })
+      issues.push({ path, message: e.type === ValueErrorType.ObjectAdditionalProperties ? UNKNOWN_FIELD : e.message })
     }
     if (errors.length === 0) {
       issues.push(...semanticIssues(name, value))

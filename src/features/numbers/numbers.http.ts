@@ -44,7 +44,8 @@ export function numbersController(db: Db, config: Config, publicBase: PublicBase
           'mediaEncryption defaults to the MEDIA_ENCRYPTION setting, and required with transport udp or tcp is 422 on mediaEncryption. ' +
           'The trunk host may be public, private or loopback; link-local, cloud metadata, multicast, unspecified and reserved ' +
           'addresses and any maddr parameter are 422 on sipTerminationUri. ' +
-          'Starts as status unconfigured. Errors: 422 validation_failed, 402 payment_method_required, 409 conflict (e164 already in the workspace), 409 number_in_use ' +
+          'inboundAgentId and outboundAgentId assign agents at once, checked as PATCH checks them (an agent of this workspace of the matching agentType, else 422 naming the field); ' +
+          'a number starts as status active with an agent, unconfigured without. Errors: 422 validation_failed, 402 payment_method_required, 409 conflict (e164 already in the workspace), 409 number_in_use ' +
           '(e164 live in another workspace: a number takes inbound calls in one workspace at a time; releasing it frees the e164), ' +
           '422/502 carrier_error, 503 carrier_not_configured. sipPassword is stored encrypted and never returned.',
       },

@@ -33,9 +33,13 @@ export const PhoneNumber = t.Object({
 })
 export type PhoneNumber = typeof PhoneNumber.static
 
+const nullable = <T extends ReturnType<typeof t.String>>(s: T) => t.Optional(t.Union([s, t.Null()]))
+
 export const CreatePhoneNumberBody = t.Object({
   e164: t.String({ maxLength: 32, description: 'E.164, e.g. +14155550123' }),
   label: t.Optional(Name({ maxLength: 100 })),
+  inboundAgentId: nullable(t.String({ minLength: 1, description: 'an inbound agent of this workspace to answer its calls; null or omitted: none yet' })),
+  outboundAgentId: nullable(t.String({ minLength: 1, description: 'an outbound agent of this workspace to call from it; null or omitted: none yet' })),
   provider: t.Optional(NumberProviderSchema),
   sipTerminationUri: t.Optional(t.String({ maxLength: 300 })),
   sipUsername: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
@@ -45,8 +49,6 @@ export const CreatePhoneNumberBody = t.Object({
   mediaEncryption: t.Optional(MediaEncryptionSchema(`${MEDIA_ENCRYPTION_DOC}. sip numbers only; default: the MEDIA_ENCRYPTION setting (none unless configured)`)),
 })
 export type CreatePhoneNumberBody = typeof CreatePhoneNumberBody.static
-
-const nullable = <T extends ReturnType<typeof t.String>>(s: T) => t.Optional(t.Union([s, t.Null()]))
 
 export const UpdatePhoneNumberBody = t.Object({
   label: t.Optional(Name({ maxLength: 100 })),

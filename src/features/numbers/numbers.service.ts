@@ -1,5 +1,4 @@
 import type { Config } from '../../platform/config/index.ts'
-import { findAgentRow } from '../agents/index.ts'
 import { requirePaymentMethod } from '../billing/index.ts'
 import { carrierCall, carrierClient, CarrierError, fromCarrier } from '../carrier/index.ts'
 import { type Db, finishPage, isConstraintViolation, pageLimit, type PageRequest } from '../../platform/db/index.ts'
@@ -7,6 +6,7 @@ import { AppError, conflict, type FieldIssue, notFound, validation } from '../..
 import { newId, nowIso } from '../../platform/ids.ts'
 import { parseSipUri, type PublicBase, sipUriProblem } from '../../platform/net/index.ts'
 import type { SecretBox } from '../../platform/secrets/index.ts'
+import { assignAgents, type AgentSlots, checkAgents } from './agent-slots.ts'
 import { displayE164, strictE164 } from './e164.ts'
 import type { CreatePhoneNumberBody, PhoneNumber, UpdatePhoneNumberBody } from './numbers.model.ts'
 import * as repo from './numbers.repository.ts'
@@ -153,11 +153,12 @@ function baseRow(workspaceId: string, e164: string, label: string | undefined): 
 export async function addNumber(deps: NumbersDeps, workspaceId: string, body: CreatePhoneNumberBody): Promise<PhoneNumber> {
   const issues: FieldIssue[] = []
   const e164 = checkE164(body.e164, 'e164', issues)
+  await checkAgents(deps.db, workspaceId, body, issues)
   const provider = body.provider ?? (SIP_ONLY_FIELDS.some((f) => body[f] !== undefined) ? 'sip' : 'carrier')
   if (provider === 'carrier') {
     for (const f of SIP_ONLY_FIELDS) if (body[f] !== undefined) issues.push({ path: f, message: 'is only for sip numbers' })
     if (issues.length) throw validation(issues)
-    return buyNumber(deps, workspaceId, e164, body.label)
+    return buyNumber(deps, workspaceId, e164, body.label, body)
   }
   const transport = body.sipOutboundTransport ?? 'tls'
   // loadConfig refuses any MEDIA_ENCRYPTION but none, optional and required
@@ -168,6 +169,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   await requirePaymentMethod(deps.db, workspaceId)
   await refuseIfTaken(deps.db, workspaceId, e164)
   const row = baseRow(workspaceId, e164, body.label)
+  assignAgents(row, body)
   row.sip_termination_uri = body.sipTerminationUri ?? null
   row.sip_username = body.sipUsername ?? null
   row.sip_outbound_transport = transport
@@ -180,8 +182,8 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
 
 export const voiceUrl = (publicBase: PublicBase): string => `${publicBase()}/carrier/twilio/voice`
 
-/** Buys through the carrier and records it (provider carrier, source purchased). A failed record releases it again. */
-export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164: string, label?: string): Promise<PhoneNumber> {
+/** Buys through the carrier and records it (provider carrier, source purchased). A failed record releases it again. `agents` are checked already. */
+export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164: string, label?: string, agents: AgentSlots = {}): Promise<PhoneNumber> {
   const issues: FieldIssue[] = []
   const e164 = checkE164(rawE164, 'phoneNumber', issues)
   if (issues.length) throw validation(issues)
@@ -189,6 +191,7 @@ export async function buyNumber(deps: NumbersDeps, workspaceId: string, rawE164:
   await refuseIfTaken(deps.db, workspaceId, e164)
   const client = await carrierClient(deps.db, deps.box, deps.config, workspaceId)
   const row = baseRow(workspaceId, e164, label)
+  assignAgents(row, agents)
   const bought = await carrierCall(client.buyNumber({ phoneNumber: e164, friendlyName: row.label, voiceUrl: voiceUrl(deps.publicBase) }))
   // the carrier's leg is its own business: a bought number's media encryption is none, whatever MEDIA_ENCRYPTION says
   Object.assign(row, { provider: 'carrier', source: 'purchased', sip_outbound_transport: 'tls', media_encryption: 'none', carrier_sid: bought.sid })
@@ -213,18 +216,11 @@ export async function getNumber(db: Db, workspaceId: string, id: string): Promis
   return toPhoneNumber(row)
 }
 
-async function checkAgent(db: Db, workspaceId: string, id: string, want: 'inbound' | 'outbound', path: string, issues: FieldIssue[]) {
-  const agent = await findAgentRow(db, workspaceId, id)
-  if (!agent) issues.push({ path, message: `no agent ${id} in this workspace` })
-  else if (agent.agent_type !== want) issues.push({ path, message: `agent ${id} is an ${agent.agent_type} agent; assign an ${want} agent` })
-}
-
 export async function updateNumber(deps: NumbersDeps, workspaceId: string, id: string, body: UpdatePhoneNumberBody): Promise<PhoneNumber> {
   const current = await repo.findLiveNumber(deps.db, workspaceId, id)
   if (!current) throw notFound('phone number')
   const issues: FieldIssue[] = []
-  if (body.inboundAgentId) await checkAgent(deps.db, workspaceId, body.inboundAgentId, 'inbound', 'inboundAgentId', issues)
-  if (body.outboundAgentId) await checkAgent(deps.db, workspaceId, body.outboundAgentId, 'outbound', 'outboundAgentId', issues)
+  await checkAgents(deps.db, workspaceId, body, issues)
   const sipChanged = SIP_FIELDS.some((f) => body[f] !== undefined)
   const encryptionChanged = body.mediaEncryption !== undefined
   const set: Partial<PhoneNumberTable> = {}

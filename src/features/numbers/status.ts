@@ -3,6 +3,7 @@ import type { NumberStatus } from './numbers.table.ts'
 /**
  * PhoneNumber.status, one pure rule:
  *   (new)        -> unconfigured   connected or bought, no agent yet
+ *   (new)        -> active         connected or bought with an inbound or outbound agent
  *   unconfigured -> active         an inbound or outbound agent is assigned
  *   active       -> unconfigured   both agents are unassigned
  *   any live     -> error          the SIP layer reports the trunk failing (statusReason says why)

@@ -1,5 +1,6 @@
 // Field-level checks of one node or one edge: its schema, then rules a schema cannot state.
 import { Value } from '@sinclair/typebox/value'
+import { UNKNOWN_FIELD } from '../../platform/schema/index.ts'
 import { Condition as ConditionSchema, VARIABLE_NAME, WorkflowEdge as EdgeSchema, type WorkflowEdge, type WorkflowNode } from './workflow.model.ts'
 
 export interface FieldMessage {
@@ -69,7 +70,7 @@ type Schema = Parameters<typeof Value.Errors>[0]
 function humanize(message: string, schema: { anyOf?: { const?: unknown }[]; error?: unknown }): string {
   if (message === 'Expected required property') return 'is required'
   if (typeof schema.error === 'string' && message.startsWith('Expected string to match')) return schema.error
-  if (message === 'Unexpected property') return 'is not a known field'
+  if (message === 'Unexpected property') return `is an ${UNKNOWN_FIELD}`
   if (schema.anyOf?.every((s) => s.const !== undefined)) return `must be one of ${schema.anyOf.map((s) => String(s.const)).join(', ')}`
   return message.replace(/^Expected string to match/, 'must match').replace(/^Expected /, 'must be ')
 }

@@ -3,7 +3,7 @@
 import { Value } from '@sinclair/typebox/value'
 import { type FieldIssue, validation } from '../../../platform/errors.ts'
 import { JOB_JSON_LIMITS, parseJsonObject } from '../../../platform/schema/index.ts'
-import { fromValidation } from '../../../platform/schema/index.ts'
+import { fromValidation, refuseUnknownFields } from '../../../platform/schema/index.ts'
 // from the module itself, not numbers/index.ts: that face brings the SIP registration graph, with
 // which the executable's worker thread ends before its first message
 import { contactE164, countryCode } from '../../numbers/e164.ts'
@@ -89,7 +89,9 @@ export function defaultCountryOf(raw: unknown): CountryCode | undefined {
 
 export function prepareUpload(input: UploadInput): PreparedUpload {
   if (input.csv) return { head: {}, contacts: fromCsv(Buffer.from(input.bytes).toString('utf8'), input.used, defaultCountryOf(input.defaultCountry), input.columns) }
-  const { contacts, contactsCsv, ...head } = parseJsonObject(input.bytes, JOB_JSON_LIMITS) as Record<string, unknown>
+  const body = parseJsonObject(input.bytes, JOB_JSON_LIMITS) as Record<string, unknown>
+  refuseUnknownFields(CreateJobBody, body)
+  const { contacts, contactsCsv, ...head } = body
   const defaultCountry = defaultCountryOf(head.defaultCountry)
   if (contacts !== undefined && contactsCsv !== undefined) throw validation([{ path: 'contactsCsv', message: 'give contacts or contactsCsv, not both' }])
   if (contactsCsv !== undefined) {
