@@ -3,8 +3,9 @@
 // latencies are printed from the call record.
 // Run: npm run demo:call   (needs baresip and flite: bash scripts/setup.sh --test)
 // With no LLM configured (LLM_PROVIDER, LLM_BASE_URL...) a scripted stand-in speaking the
-// OpenAI protocol answers, so the demo runs with no network at all.
-import { mkdtempSync, rmSync } from 'node:fs'
+// OpenAI protocol answers, so the demo runs with no network at all; the demo says so. The
+// appliance stops at the end, so the recording is copied to ./demo-call.wav rather than linked.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
@@ -61,7 +62,12 @@ try {
 
   const rate = 16000
   const caller = concatFrames([silence(4500, rate), fliteSpeech('what are your opening hours'), silence(4500, rate), fliteSpeech('thank you very much'), silence(8000, rate)])
-  console.log(`appliance: ${appliance.url}, SIP udp ${appliance.sip.udp}; ${stand ? 'LLM: scripted stand-in' : `LLM: ${config.LLM_PROVIDER}`}`)
+  console.log(
+    stand
+      ? 'No LLM is configured: the agent\'s replies come from a scripted stand-in model (two fixed answers over the OpenAI protocol), not a language model. Set LLM_BASE_URL or LLM_API_KEY to hear a real one.'
+      : `The agent's replies come from the configured LLM (${config.LLM_PROVIDER}).`,
+  )
+  console.log('Speech: Silero VAD (or the energy VAD), the offline recogniser and flite, all on this machine.')
   console.log('baresip is calling +14155550123 ...')
   const phone = dialWithBaresip(`sip:14155550123@127.0.0.1:${appliance.sip.udp}`, writeWav({ samples: resample(caller.samples, rate, 8000), sampleRate: 8000 }), { timeoutSec: 40 })
   const established = await phone.saw('Call established')
@@ -79,7 +85,10 @@ try {
   console.log('\nper turn (ms): endpointing / STT final / LLM first token / TTS first audio / voice-to-voice')
   for (const t of call.metrics.turns) console.log([t.endpointingMs, t.sttFinalMs, t.llmTtftMs, t.ttsTtfbMs, t.voiceToVoiceMs].map((v: number | null) => (v === null ? '-' : v.toFixed(0))).join(' / '))
   console.log(`voice-to-voice p50 ${call.metrics.latencyP50 ?? '-'} ms, p99 ${call.metrics.latencyP99 ?? '-'} ms; cost ${JSON.stringify(call.cost)}`)
-  console.log(`recording: ${call.recordingUrl}`)
+  // the appliance and its data folder go when the demo ends: the recording is kept beside you, not linked
+  const saved = join(process.cwd(), 'demo-call.wav')
+  copyFileSync(join(dataDir, 'recordings', `${call.id}.wav`), saved)
+  console.log(`recording (stereo: caller left, agent right): ${saved}`)
 } finally {
   await appliance.stop()
   stand?.stop()
