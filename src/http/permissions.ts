@@ -2,7 +2,7 @@ import type { Role } from '../features/workspaces/workspaces.table.ts'
 
 /**
  * The permission matrix: every /api route declares exactly one permission (see auth.ts), and
- * this table says which workspace roles hold it. The README's role table mirrors it.
+ * this table says which workspace roles hold it. docs/api.md's role table mirrors it.
  */
 export const PERMISSIONS = {
   'workspaces:read': ['admin', 'member'],

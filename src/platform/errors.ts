@@ -1,4 +1,4 @@
-/** Stable error codes of the API; documented in the README. */
+/** Stable error codes of the API; documented in docs/api.md. */
 export type ErrorCode =
   | 'bad_request'
   | 'validation_failed'

@@ -1,9 +1,10 @@
 // The README quickstart runs as written: its `sh quickstart` blocks (and, with an LLM, the
 // `sh quickstart-llm` ones) are extracted and executed by bash against a started appliance,
-// with only the port, the key file and SIPp's local port substituted. The docs cannot rot.
+// with only the variables they read (PORT, SIP_PORT, DATA_DIR, SIPP_PORT) set. The docs cannot rot.
 import { afterAll, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai.ts'
 import { startTestAppliance, type TestAppliance } from '../helpers/appliance.ts'
 import { waitForCalls } from '../helpers/calls.ts'
@@ -16,16 +17,15 @@ function blocks(tag: string): string[] {
   return [...README.matchAll(/^```sh ([\w-]+)\n([\s\S]*?)^```$/gm)].filter((m) => m[1] === tag).map((m) => m[2]!)
 }
 
-async function runScript(t: TestAppliance, script: string): Promise<{ code: number; out: string }> {
-  const port = new URL(t.url).port
-  const text = script
-    .replaceAll('http://localhost:3000', `http://127.0.0.1:${port}`)
-    .replaceAll('data/admin-api-key', `${t.dataDir}/admin-api-key`)
-    .replaceAll('127.0.0.1:5060', `127.0.0.1:${t.appliance.sip.udp}`)
-    .replaceAll('-p 5070', `-p ${await freePort()} -mp ${await freePort()}`)
-  const proc = Bun.spawn(['bash', '-euo', 'pipefail', '-c', text], { stdout: 'pipe', stderr: 'pipe' })
+/** Runs the blocks with bash, the variables they read set to this test's appliance; in a folder of its own. */
+async function runScript(t: TestAppliance, script: string): Promise<{ code: number; out: string; cwd: string }> {
+  const cwd = mkdtempSync(join(tmpdir(), 'quickstart-'))
+  const env = { ...process.env, PORT: new URL(t.url).port, SIP_PORT: String(t.appliance.sip.udp), DATA_DIR: t.dataDir, SIPP_PORT: String(await freePort()) }
+  // SIPp's RTP port too, or parallel runs would share its default
+  const text = script.replaceAll('-p $SIPP_PORT', `-p $SIPP_PORT -mp ${await freePort()}`)
+  const proc = Bun.spawn(['bash', '-euo', 'pipefail', '-c', text], { cwd, env, stdout: 'pipe', stderr: 'pipe' })
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()])
-  return { code: await proc.exited, out: out + err }
+  return { code: await proc.exited, out: out + err, cwd }
 }
 
 const started: TestAppliance[] = []
@@ -47,6 +47,8 @@ test("offline, the quickstart's commands set up the template agent and a number,
   expect(r.code, r.out.slice(-3000)).toBe(0)
   const calls = await waitForCalls(t, (cs) => cs.length === 1 && cs[0].status === 'ended')
   expect(calls[0]).toMatchObject({ status: 'ended', to: '+14155550100', type: 'inbound', endReason: 'caller_hangup' })
+  // the recording saved with curl -o is the call's WAV
+  expect(readFileSync(join(r.cwd, 'call.wav')).subarray(0, 4).toString()).toBe('RIFF')
   expect(calls[0].transcript[0]).toMatchObject({ role: 'agent' })
   expect(calls[0].transcript[0].text).toStartWith('Hello, thank you for calling.')
   const agent = (await t.api('GET', `/api/agents/${calls[0].agentId}`)).body.agent

@@ -40,8 +40,8 @@ describe('renamed LLM keys', () => {
     expect(renamedKeyNotes(loadConfig({ LLM_ANTHROPIC_API_KEY: 'ak' }))).toEqual([])
   })
 
-  test('the README documents every old name as an alias of its new key', async () => {
-    const readme = await Bun.file(join(import.meta.dir, '..', '..', 'README.md')).text()
+  test('docs/configuration.md documents every old name as an alias of its new key', async () => {
+    const readme = await Bun.file(join(import.meta.dir, '..', '..', 'docs', 'configuration.md')).text()
     for (const [old, now] of Object.entries(RENAMED_KEYS)) expect(readme).toContain(`| \`${old}\` | \`${now}\` |`)
   })
 })

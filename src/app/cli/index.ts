@@ -19,7 +19,7 @@ export const HELP = `voice-agent ${VERSION}: AI voice agents that answer and pla
 
 Usage:
   voice-agent [serve]                 run the appliance (configuration from the environment
-                                      and CONFIG_FILE; see README "Configuration")
+                                      and CONFIG_FILE; see docs/configuration.md)
   voice-agent backup FILE             write a consistent copy of DATA_DIR's database and secret
                                       key to FILE, also while the appliance runs (recordings are
                                       not included: copy DATA_DIR/recordings yourself); SQLite

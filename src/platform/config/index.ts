@@ -15,7 +15,7 @@ export { parseHostAddresses, parseIceServers, type IceServer } from './webrtc.ts
 export { callWorkerCount } from './workers.ts'
 
 /**
- * Every configuration key, its default and its meaning. The README's configuration table is
+ * Every configuration key, its default and its meaning. docs/configuration.md's table is
  * generated from this list by hand; keep them in step.
  */
 export const CONFIG_KEYS = {
