@@ -212,6 +212,22 @@ describe('calls between two user agents', () => {
     }
   })
 
+  test('stopping the user agent while an outbound INVITE has had no answer at all ends that call (cancelled), and stop returns', async () => {
+    const silent = await import('node:dgram').then((d) => d.createSocket('udp4'))
+    await new Promise<void>((res) => silent.bind(0, '127.0.0.1', () => res()))
+    const ua = new UserAgent({ host: '127.0.0.1', publicHost: '127.0.0.1', port: 0, directory: new InMemoryNumberDirectory([]) })
+    await ua.start()
+    try {
+      const out = await ua.placeCall({ target: `sip:1@127.0.0.1:${silent.address().port}`, from: { user: '1' }, sdp: SDP(1) })
+      const ended = out.next('ended')
+      // no provisional response: RFC 3261 9.1 forbids the CANCEL, and the transactions end with the agent
+      await ua.stop()
+      expect((await ended)[0]).toEqual({ reason: 'cancelled' })
+    } finally {
+      silent.close()
+    }
+  })
+
   test('a call to a port where nobody listens over TCP ends as failed at once', async () => {
     const out = await caller.placeCall({ target: 'sip:1@127.0.0.1:9;transport=tcp', from: { user: '1' }, sdp: SDP(1) })
     expect((await out.next('ended'))[0]).toEqual({ reason: 'failed' })

@@ -153,6 +153,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
           }),
       ),
     )
+    for (const call of [...this.calls]) call.abandon()
     for (const tx of [...this.serverTx.values(), ...this.clientTx.values()]) tx.terminate()
     this.refusals.flush()
     this.refusals.stop()
