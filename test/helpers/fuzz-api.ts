@@ -105,7 +105,7 @@ function fromSchema(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unk
   else if (schema.enum) shaped = fc.constantFrom(...schema.enum)
   else if (schema.anyOf?.length) shaped = fc.oneof(...schema.anyOf.map((s) => fromSchema(s, depth + 1)))
   else if (schema.type === 'object' && schema.properties) {
-    const entries = Object.entries(schema.properties).map(([k, s]) => [k, fromSchema(s, depth + 1)] as const)
+    const entries = Object.entries(schema.properties).map(([k, s]) => [k, BY_NAME[k] ? fc.oneof({ weight: 4, arbitrary: BY_NAME[k]! }, fromSchema(s, depth + 1)) : fromSchema(s, depth + 1)] as const)
     shaped = fc.record(Object.fromEntries(entries), { requiredKeys: [] })
   } else if (schema.type === 'object') shaped = fc.dictionary(nearlyValidText, fc.oneof(nearlyValidText, value), { maxKeys: 3 })
   else if (schema.type === 'array') shaped = fc.array(fromSchema(schema.items ?? { type: 'object' }, depth + 1), { maxLength: 6 })
@@ -115,6 +115,31 @@ function fromSchema(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unk
   else shaped = fc.oneof(nearlyValidText, fc.dictionary(fc.constantFrom('from', 'to', 'id', 'condition', 'type'), nearlyValidText, { maxKeys: 4 }))
   return fc.oneof({ weight: 9, arbitrary: shaped }, { weight: 1, arbitrary: value })
 }
+
+// A browser's offer, as werift's loopback peer writes it: fuzzed web-call offers start from it, so
+// they reach the WebRTC answer (candidates, fingerprint, ICE credentials) and not only the schema.
+const OFFER_LINES = [
+  'v=0', 'o=- 66746440 0 IN IP4 0.0.0.0', 's=-', 't=0 0', 'a=group:BUNDLE 0', 'm=audio 9 UDP/TLS/RTP/SAVPF 96 0', 'c=IN IP4 0.0.0.0',
+  'a=candidate:626da4e5 1 udp 2116026367 127.0.0.1 54778 typ host generation 0 ufrag c5d8', 'a=end-of-candidates', 'a=ice-ufrag:c5d8',
+  'a=ice-pwd:520b8afdad605575b1809c', 'a=fingerprint:sha-256 E3:EA:AA:49:57:3F:82:B7:EE:75:1D:B4:3A:83:26:FA:99:22:97:3D:5A:6D:98:EA:39:65:E3:A1:F1:57:81:64',
+  'a=setup:actpass', 'a=sendrecv', 'a=mid:0', 'a=rtcp-mux', 'a=rtpmap:96 OPUS/48000/2', 'a=rtpmap:0 PCMU/8000',
+]
+const candidateLine = fc
+  .tuple(fc.constantFrom('udp', 'tcp', 'UDP', 'sctp'), fc.constantFrom('127.0.0.1', '169.254.169.254', '224.0.0.251', 'x.local', 'printer.localdomain', '::1', '999.1.1.1', ''), fc.integer({ min: -1, max: 70_000 }), fc.constantFrom('host', 'srflx', 'relay', 'prflx', ''))
+  .map(([tr, addr, port, typ]) => `candidate:1 1 ${tr} 2116026367 ${addr} ${port} typ ${typ}`)
+export const offerArb = fc
+  .array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('keep') }, fc.constantFrom('drop', 'twice'), candidateLine.map((c) => `a=${c}`), nasty), { minLength: OFFER_LINES.length, maxLength: OFFER_LINES.length })
+  .chain((edits) => fc.array(candidateLine.map((c) => `a=${c}`), { maxLength: 40 }).map((extra) => ({ edits, extra })))
+  .map(({ edits, extra }) =>
+    OFFER_LINES.flatMap((line, i) => {
+      const e = edits[i]!
+      return e === 'keep' ? [line] : e === 'drop' ? [] : e === 'twice' ? [line, line] : [line, e]
+    })
+      .concat(extra)
+      .join('\r\n') + '\r\n',
+  )
+/** Fields whose values are protocol text of their own, fuzzed as that text. */
+const BY_NAME: Record<string, fc.Arbitrary<unknown>> = { sdp: offerArb, candidate: fc.oneof(candidateLine, nasty, fc.constant(null)) }
 
 function bodyArb(props: string[], schema?: JsonSchema): fc.Arbitrary<string> {
   const key = props.length ? fc.oneof(fc.constantFrom(...props), nasty, fc.string({ maxLength: 10 })) : fc.oneof(nasty, fc.string({ maxLength: 10 }))
@@ -231,6 +256,8 @@ export async function startFuzzAppliance(): Promise<{ t: TestAppliance; ids: str
   const twilio = startFakeTwilio()
   const t = await startTestAppliance({
     RATE_LIMIT_PER_SEC: 0,
+    WEBRTC_HOST_ADDRESSES: '127.0.0.1',
+    WEB_CALL_CONNECT_MS: 2000,
     AUTH_FAILURE_BURST: 0,
     CARRIER_API_BASE: twilio.url,
     CARRIER_ACCOUNT_SID: twilio.accountSid,
@@ -239,9 +266,13 @@ export async function startFuzzAppliance(): Promise<{ t: TestAppliance; ids: str
   await t.api('POST', `/api/workspaces/${t.workspaceId}/payment-methods`, { body: { provider: 'manual', reference: 'fuzz' } })
   const agent = (await t.api('POST', '/api/agents', { body: { name: 'Fuzzed' } })).body.agent.id as string
   const number = (await t.api('POST', '/api/phone-numbers', { body: { e164: '+14155550190', sipTerminationUri: 'sip:127.0.0.1:5999' } })).body.phoneNumber.id as string
+  // a knowledge base with a document, and a web call in progress, so their routes reach the services
+  const base = (await t.api('POST', '/api/knowledge-bases', { body: { name: 'Fuzzed FAQ' } })).body.knowledgeBase.id as string
+  const doc = (await t.api('POST', `/api/knowledge-bases/${base}/documents`, { body: { name: 'hours.md', content: '# Hours\n\nWe open at nine on weekdays.\n' } })).body.document.id as string
+  const call = await t.api('POST', `/api/agents/${agent}/web-calls`, { body: { sdp: `${OFFER_LINES.join('\r\n')}\r\n` } })
   return {
     t,
-    ids: [agent, number],
+    ids: [agent, number, base, doc, ...(call.status === 201 ? [call.body.callId as string] : [])],
     async stop() {
       await t.stop()
       await twilio.stop()

@@ -24,6 +24,10 @@ export interface Target {
 }
 
 const SIPP_SDP = 'v=0\r\no=user1 53655765 2353687637 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 6000 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n'
+// SDES keys (RFC 4568) in an SRTP offer, as a PBX over TLS sends them: the crypto lines get mutated too
+const SRTP_SDP =
+  'v=0\r\no=pbx 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 6002 RTP/SAVP 0 8\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:8 PCMA/8000\r\n' +
+  'a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz|2^20|1:32\r\na=crypto:2 AEAD_AES_128_GCM inline:6wcUfy3ikSZ81yjVCFu2V7mN3/n5NYzu5kBx2A==\r\n'
 
 /** A request as SIPp's scenarios write it ([service], [call_id], [len] filled in). */
 function sippRequest(method: string, t: Target, n: number, opts: { body?: string; type?: string; toTag?: boolean; extra?: string[] } = {}): Buffer {
@@ -51,6 +55,9 @@ function sippRequest(method: string, t: Target, n: number, opts: { body?: string
 export function sippSeeds(t: Target): Seed[] {
   return [
     { name: 'sipp-invite', bytes: sippRequest('INVITE', t, 1, { body: SIPP_SDP }) },
+    { name: 'invite-srtp', bytes: sippRequest('INVITE', t, 8, { body: SRTP_SDP }) },
+    // RFC 4028 session timers, with Min-SE and a refresher the far end asks for
+    { name: 'invite-session-timer', bytes: sippRequest('INVITE', t, 9, { body: SIPP_SDP, extra: ['Supported: timer', 'Session-Expires: 1800;refresher=uac', 'Min-SE: 90'] }) },
     { name: 'sipp-ack', bytes: sippRequest('ACK', t, 2, { toTag: true }) },
     { name: 'sipp-bye', bytes: sippRequest('BYE', t, 3, { toTag: true }) },
     { name: 'sipp-cancel', bytes: sippRequest('CANCEL', t, 4) },
