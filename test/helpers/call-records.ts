@@ -11,7 +11,10 @@ export interface SeedCall {
   agentId?: string | null
   agentName?: string
   phoneNumberId?: string | null
-  type?: 'inbound' | 'outbound'
+  type?: 'inbound' | 'outbound' | 'web' | 'stream'
+  /** Default +14155550100 and +14155550123; a web call's are the member's user id and the agent id. */
+  from?: string
+  to?: string
   status?: 'ringing' | 'in_progress' | 'ended'
   outcome?: string
   createdAt?: string
@@ -41,8 +44,8 @@ export async function seedCall(db: Db, s: SeedCall): Promise<string> {
       agent_name: s.agentName ?? 'Seed agent',
       phone_number_id: s.phoneNumberId ?? null,
       type: s.type ?? 'inbound',
-      from_number: '+14155550100',
-      to_number: '+14155550123',
+      from_number: s.from ?? '+14155550100',
+      to_number: s.to ?? '+14155550123',
       status: s.status ?? 'ended',
       outcome: ended ? ((s.outcome ?? 'completed') as never) : null,
       end_reason: ended ? 'caller_hangup' : null,

@@ -66,7 +66,10 @@ const json = <T>(text: string, fallback: T): T => {
   }
 }
 
-export function toCall(r: CallRow, baseUrl: string): Call {
+const NO_NAMES: repo.CallNames = { memberEmails: new Map(), numberLabels: new Map() }
+
+/** A row as the API shows it; `names` (repo.namesFor) gives what its ids name. */
+export function toCall(r: CallRow, baseUrl: string, names: repo.CallNames = NO_NAMES): Call {
   const metrics = json<Partial<CallMetrics>>(r.metrics, {})
   const cost = json<Partial<CallCost>>(r.cost, {})
   return {
@@ -75,10 +78,12 @@ export function toCall(r: CallRow, baseUrl: string): Call {
     agentId: r.agent_id,
     agentName: r.agent_name,
     phoneNumberId: r.phone_number_id,
+    phoneNumberLabel: r.phone_number_id ? (names.numberLabels.get(r.phone_number_id) ?? null) : null,
     type: r.type,
     ...(r.test_draft === 'true' && { testDraft: true }),
     from: r.from_number,
     to: r.to_number,
+    memberEmail: r.type === 'web' || r.type === 'stream' ? (names.memberEmails.get(r.from_number) ?? null) : null,
     status: r.status,
     outcome: r.outcome,
     endReason: r.end_reason,
@@ -101,7 +106,7 @@ export function toCall(r: CallRow, baseUrl: string): Call {
 export async function getCall(deps: CallsDeps, workspaceId: string, id: string): Promise<Call> {
   const row = await repo.findCall(deps.db, workspaceId, id)
   if (!row) throw notFound('call')
-  return toCall(row, deps.baseUrl)
+  return toCall(row, deps.baseUrl, await repo.namesFor(deps.db, [row]))
 }
 
 export async function findCallRow(db: Db, workspaceId: string, id: string): Promise<CallRow> {
@@ -113,7 +118,8 @@ export async function findCallRow(db: Db, workspaceId: string, id: string): Prom
 export async function listCalls(deps: CallsDeps, workspaceId: string, q: CallsQuery) {
   const rows = await repo.listCalls(deps.db, workspaceId, q)
   const page = finishPage(rows, pageLimit(q), (r) => [r.created_at, r.id])
-  return { calls: page.items.map((r) => toCall(r, deps.baseUrl)), nextCursor: page.nextCursor }
+  const names = await repo.namesFor(deps.db, page.items)
+  return { calls: page.items.map((r) => toCall(r, deps.baseUrl, names)), nextCursor: page.nextCursor }
 }
 
 /**
