@@ -66,10 +66,8 @@ const json = <T>(text: string, fallback: T): T => {
   }
 }
 
-const NO_NAMES: repo.CallNames = { memberEmails: new Map(), numberLabels: new Map() }
-
 /** A row as the API shows it; `names` (repo.namesFor) gives what its ids name. */
-export function toCall(r: CallRow, baseUrl: string, names: repo.CallNames = NO_NAMES): Call {
+export function toCall(r: CallRow, baseUrl: string, names: repo.CallNames): Call {
   const metrics = json<Partial<CallMetrics>>(r.metrics, {})
   const cost = json<Partial<CallCost>>(r.cost, {})
   return {
@@ -77,6 +75,7 @@ export function toCall(r: CallRow, baseUrl: string, names: repo.CallNames = NO_N
     workspaceId: r.workspace_id,
     agentId: r.agent_id,
     agentName: r.agent_name,
+    agentDeleted: r.agent_id !== null && !names.agents.has(r.agent_id),
     phoneNumberId: r.phone_number_id,
     phoneNumberLabel: r.phone_number_id ? (names.numberLabels.get(r.phone_number_id) ?? null) : null,
     type: r.type,

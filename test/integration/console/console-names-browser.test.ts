@@ -1,7 +1,8 @@
 // Calls by name in Debian's Chromium: the API gives each call the email of the member who placed
 // a browser call and our number's label beside their ids, and the calls list and call page show
-// those and the agent's name, never a user or agent id; a deleted agent's call and a removed
-// member's call still read sensibly. Screenshots for docs/console.md.
+// those and the agent's name, never a user or agent id; a deleted agent's call (the API says
+// so) and a removed member's call still read sensibly, with no request that fails. Screenshots
+// for docs/console.md.
 import { afterAll, beforeAll, describe, expect } from 'bun:test'
 import { memberKey, startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { type ConsoleBrowser, externalRequests, hasChromium, openBrowser, screenshot, seriousViolations, signIn } from '../../helpers/browser.ts'
@@ -16,6 +17,7 @@ let member: { key: string; userId: string }
 let agentId = ''
 let goneAgentId = ''
 let numberId = ''
+const failed: string[] = []
 const calls: Record<'web' | 'inbound' | 'outbound' | 'gone', string> = { web: '', inbound: '', outbound: '', gone: '' }
 
 beforeAll(async () => {
@@ -38,6 +40,7 @@ beforeAll(async () => {
   calls.gone = await seedCall(db, { workspaceId: t.workspaceId, agentId: goneAgentId, agentName: 'Old desk', type: 'web', from: member.userId, to: goneAgentId, createdAt: at(1) })
   expect((await t.api('DELETE', `/api/agents/${goneAgentId}`)).status).toBe(200)
   b = await openBrowser()
+  b.page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`))
 }, 60_000)
 afterAll(async () => {
   await b?.close()
@@ -52,7 +55,8 @@ async function checkPage(name: string) {
 describe('calls are shown by name', () => {
   test("the API names a browser call's member and a phone call's number beside their ids", async () => {
     const get = async (id: string) => (await t.api('GET', `/api/calls/${id}`)).body.call
-    expect(await get(calls.web)).toMatchObject({ from: member.userId, to: agentId, memberEmail: 'caller@example.com', agentName: 'Front desk', phoneNumberLabel: null })
+    expect(await get(calls.web)).toMatchObject({ from: member.userId, to: agentId, memberEmail: 'caller@example.com', agentName: 'Front desk', agentDeleted: false, phoneNumberLabel: null })
+    expect(await get(calls.gone)).toMatchObject({ agentId: goneAgentId, agentName: 'Old desk', agentDeleted: true })
     expect(await get(calls.inbound)).toMatchObject({ from: '+14155550199', phoneNumberId: numberId, phoneNumberLabel: 'Front desk line', memberEmail: null })
     const listed = (await t.api('GET', '/api/calls')).body.calls
     expect(listed.map((c: any) => [c.id, c.memberEmail, c.phoneNumberLabel])).toEqual([
@@ -101,6 +105,7 @@ describe('calls are shown by name', () => {
     await page.goto(`${t.url}/console#/calls/${calls.web}`)
     await page.getByRole('heading', { name: 'Call caller@example.com → Front desk', level: 1 }).waitFor()
     expect(externalRequests(b.requests)).toEqual([])
+    expect(failed).toEqual([])
     expect(b.problems).toEqual([])
   }, 20_000)
 })

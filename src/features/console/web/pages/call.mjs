@@ -143,10 +143,10 @@ async function exportJson(id) {
 
 /** The call's agent by the name it had then, linked while the agent exists; a deleted one says so. */
 function AgentOf({ call }) {
-  const agent = useData(() => (call.agentId ? get(`/api/agents/${encodeURIComponent(call.agentId)}`) : Promise.resolve(undefined)), [call.agentId])
-  const name = call.agentName ?? agent.data?.agent?.name ?? call.agentId ?? 'none'
-  if (agent.data?.agent) return html`agent <a href=${`#/agents/${call.agentId}`}>${name}</a>`
-  return html`agent ${name}${agent.error?.status === 404 ? ' (deleted)' : ''}`
+  const name = call.agentName ?? call.agentId ?? 'none'
+  if (!call.agentId) return html`no agent`
+  if (call.agentDeleted) return html`agent ${name} (deleted)`
+  return html`agent <a href=${`#/agents/${call.agentId}`}>${name}</a>`
 }
 
 export function CallPage({ id }) {
@@ -170,7 +170,7 @@ export function CallPage({ id }) {
   const transcript = call.transcript ?? []
   const parties = callParties(call)
   return html`<h1>Call ${parties.from} → ${parties.to}</h1>
-    <p><${Status} value=${call.status} />${call.testDraft ? html` <span class="status status-draft">draft test</span>` : null} ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.type} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · <${AgentOf} key=${call.agentId} call=${call} /></p>
+    <p><${Status} value=${call.status} />${call.testDraft ? html` <span class="status status-draft">draft test</span>` : null} ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.type} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · <${AgentOf} call=${call} /></p>
     <div class="actions">
       <button onClick=${() => action.run(() => exportJson(id))} disabled=${!ended}>Export JSON</button>
       <button class="danger" onClick=${() => setDeleting(true)} disabled=${!ended}>Delete call</button>
