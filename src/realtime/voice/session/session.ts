@@ -54,7 +54,7 @@ export class VoiceSession {
   private readonly hearing: Hearing
   private startedAt = 0
   private readonly transcript: Transcript
-  private readonly turns: TurnRecorder
+  private readonly turns = new TurnRecorder((turn, latency) => this.o.hooks.turnMeasured?.(turn, latency))
   private readonly usage: SessionUsage = { llm: [], tts: [], stt: [] }
   private readonly firstFrameAt = new WeakMap<SpeechHandle, number>()
   private readonly voiced = new WeakSet<SpeechHandle>()
@@ -78,8 +78,6 @@ export class VoiceSession {
     this.o = opts
     this.brain = opts.brain
     this.transcript = new Transcript(() => this.startedAt, (item) => opts.hooks.transcribed?.(item))
-    // a copy: the hook may keep it while the recorder fills in the rest of the turn
-    this.turns = new TurnRecorder((turn, latency) => opts.hooks.turnMeasured?.(turn, { ...latency }))
     const send = (f: AudioFrame) => {
       this.agentAudioMs += (f.samples.length * 1000) / f.sampleRate
       opts.hooks.send(f)

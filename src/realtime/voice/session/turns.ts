@@ -8,8 +8,8 @@ const MAX_TURNS = 2000
  * Per-turn latencies, one path for every brain: a caller turn opens a record, the first speech
  * begun after it is its answer (voice-to-voice is measured to that speech's first frame), and
  * brains add the stages only they see (LLM first token, TTS first byte). Turns are numbered
- * from 1 in the order they opened; `measured` hears a turn's figures each time its answer's
- * first frame or first voiced frame fills them in.
+ * from 1 in the order they opened; `measured` hears a turn's figures (a copy) each time its
+ * answer's first frame or first voiced frame fills them in.
  */
 export class TurnRecorder {
   readonly turns: TurnLatency[] = []
@@ -71,7 +71,7 @@ export class TurnRecorder {
     if (cur?.answer !== speech || cur.firstFrameAt !== undefined) return
     cur.firstFrameAt = atMs
     cur.latency.responseMs = atMs - cur.decidedAtMs
-    this.measured?.(cur.turn, cur.latency)
+    this.measured?.(cur.turn, { ...cur.latency })
   }
 
   /** A speech's first voiced frame went out: the caller hears the answer now. */
@@ -84,7 +84,7 @@ export class TurnRecorder {
     l.leadingSilenceMs = atMs - cur.firstFrameAt
     // the parts add up to the whole by construction
     l.voiceToVoiceMs = l.endpointingMs! + l.responseMs + l.leadingSilenceMs
-    this.measured?.(cur.turn, l)
+    this.measured?.(cur.turn, { ...l })
   }
 
   /** Stages a brain measured for the turn being answered; the first value of each wins. */
