@@ -20,6 +20,8 @@ export interface SeedCall {
   createdAt?: string
   transcript?: { role: 'agent' | 'user'; text: string; timestamp: number }[]
   outboundJobId?: string | null
+  /** Members replacing the stored metrics' (latencyP50, latencyP99, turns ...). */
+  metrics?: Record<string, unknown>
   /** Writes a one-second WAV under dataDir/recordings. */
   recordingIn?: string
 }
@@ -51,7 +53,7 @@ export async function seedCall(db: Db, s: SeedCall): Promise<string> {
       end_reason: ended ? 'caller_hangup' : null,
       sip_call_id: null,
       transcript: JSON.stringify(s.transcript ?? [{ role: 'agent', text: 'Hello, how can I help?', timestamp: 0.2 }, { role: 'user', text: 'I love your service, thanks!', timestamp: 3.1 }]),
-      metrics: JSON.stringify({ totalTokens: 30, inputTokens: 20, outputTokens: 10, model: 'gpt-4o-mini', ttsProvider: 'flite', sttProvider: 'deepgram', ttsDuration: 1.5, ttsCharacters: 22, sttDuration: 2, latencyP50: 700, latencyP99: 900, turns: [] }),
+      metrics: JSON.stringify({ totalTokens: 30, inputTokens: 20, outputTokens: 10, model: 'gpt-4o-mini', ttsProvider: 'flite', sttProvider: 'deepgram', ttsDuration: 1.5, ttsCharacters: 22, sttDuration: 2, latencyP50: 700, latencyP99: 900, turns: [], ...s.metrics }),
       cost: JSON.stringify({ llm: 0.001, tts: 0, stt: 0.0003, telephony: 0, total: 0.0013 }),
       recording_path: recording,
       created_at: created,
