@@ -1,8 +1,9 @@
 // A workflow agent's page in Debian's Chromium: the form says the workflow runs its calls and
 // greets first (its start node's words, a link to it), and keeps the prompt, welcome, LLM model
-// and tools apart as not used; a template's {{business}} is asked for when the agent is created,
-// and a prompt variable no inbound call fills is pointed out. An agent without a workflow keeps
-// those fields in view. Screenshots for docs/console.md.
+// and tools apart as not used, with no "test the draft prompt" for its browser calls; a
+// template's {{business}} is asked for when the agent is created, and a prompt variable no
+// inbound call fills is pointed out. An agent without a workflow keeps those fields in view.
+// Screenshots for docs/console.md.
 import { afterAll, beforeAll, describe, expect } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { type ConsoleBrowser, externalRequests, hasChromium, openBrowser, screenshot, seriousViolations, signIn } from '../../helpers/browser.ts'
@@ -63,6 +64,8 @@ describe('a workflow agent\'s form shows what applies to its calls', () => {
     expect([await tool.count(), await tool.isVisible()]).toEqual([1, false])
     // what does apply stays in view
     for (const label of ['Voice provider', 'Language']) expect([label, await form.getByLabel(label, { exact: true }).isVisible()]).toEqual([label, true])
+    // its calls never read the draft prompt: no "test the draft prompt" here (the workflow editor tests an unsaved graph)
+    expect(await page.getByRole('checkbox', { name: /^Test the draft/ }).count()).toBe(0)
     await checkPage('agent-workflow')
 
     await form.getByText('Not used while the workflow runs calls').click()
@@ -97,6 +100,7 @@ describe('a workflow agent\'s form shows what applies to its calls', () => {
     await form.getByLabel('Voice provider').waitFor()
     for (const label of ['Prompt (draft)', 'Welcome mode', 'LLM model']) expect([label, await form.getByLabel(label, { exact: true }).isVisible()]).toEqual([label, true])
     expect(await page.getByRole('region', { name: 'How calls run' }).count()).toBe(0)
+    expect(await page.getByRole('checkbox', { name: /^Test the draft/ }).count()).toBe(1)
     expect(await form.getByText('Not used while the workflow runs calls').count()).toBe(0)
     expect(externalRequests(b.requests)).toEqual([])
     expect(b.problems).toEqual([])

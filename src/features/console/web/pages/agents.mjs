@@ -237,10 +237,11 @@ export function AgentPage({ id }) {
     await del(`/api/agents/${id}`)
     location.hash = '#/agents'
   }
+  // a workflow agent's calls never read the draft prompt: its unsaved graph is tested in the workflow editor
   return html`<h1>Agent: ${agent.name}</h1>
     <${Readiness} readiness=${agent.readiness} />
     <p><a href=${`#/agents/${id}/workflow`}>Workflow and test-run</a></p>
-    <${BrowserCall} agentId=${id} draftLabel="Test the draft: run the draft prompt (saved, not yet published)" />
+    <${BrowserCall} agentId=${id} draftLabel=${byWorkflow ? '' : 'Test the draft: run the draft prompt (saved, not yet published)'} />
     <${AgentForm} key=${agent.updatedAt + (providers.data ? '+' : '')} agent=${agent} providers=${providers.data} workflow=${workflow.data?.workflow} onSaved=${reload} />
     <button class="danger" onClick=${remove}>Delete agent</button>`
 }

@@ -109,7 +109,7 @@ export function BrowserCall({ agentId, draftLabel = 'Test the draft prompt', dra
   return html`<section class="card browser-call" aria-label="Talk to the agent">
     <h2>Talk to the agent</h2>
     <p class="hint">Uses this browser's microphone; the call is recorded and listed like a phone call (type web).</p>
-    <label class="check"><input type="checkbox" name="testDraft" checked=${testDraft} disabled=${busy} onChange=${(e) => setTestDraft(e.target.checked)} /> ${draftLabel}</label>
+    ${draftLabel ? html`<label class="check"><input type="checkbox" name="testDraft" checked=${testDraft} disabled=${busy} onChange=${(e) => setTestDraft(e.target.checked)} /> ${draftLabel}</label>` : null}
     <div class="actions">
       <button type="button" onClick=${start} disabled=${busy}>Call from browser</button>
       ${phase === 'live' ? html`<button type="button" class="danger" onClick=${hangUp}>Hang up</button>` : null}
