@@ -65,11 +65,11 @@ function drawnTicks(u, axisIdx) {
   return { values, labels }
 }
 
-/** What the chart drew, on its figure for tests and for anyone reading the page's markup. */
-function describeDrawn(u) {
+/** What the chart drew, on its `figure` for tests and for anyone reading the page's markup. */
+function describeDrawn(u, figure) {
   const x = drawnTicks(u, 0)
   const y = drawnTicks(u, 1)
-  Object.assign(u.root.parentElement.dataset, { xTicks: JSON.stringify(x.values), xLabels: JSON.stringify(x.labels), yTicks: JSON.stringify(y.values) })
+  Object.assign(figure.dataset, { xTicks: JSON.stringify(x.values), xLabels: JSON.stringify(x.labels), yTicks: JSON.stringify(y.values) })
 }
 
 /**
@@ -80,7 +80,8 @@ export function LineChart({ title, x, series, xLabel, yLabel, time = false, summ
   const box = useRef()
   useEffect(() => {
     if (!x.length) return
-    const width = Math.min(720, box.current.clientWidth || 600)
+    const figure = box.current
+    const width = Math.min(720, figure.clientWidth || 600)
     const lo = Math.min(...x)
     const hi = Math.max(...x)
     // one point: uPlot itself widens the scale to min + 86400 / opts.ms (about 2.7 years in
@@ -98,10 +99,10 @@ export function LineChart({ title, x, series, xLabel, yLabel, time = false, summ
       series: [{ label: xLabel }, ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: true } }))],
       hooks: {
         // the drawn range and tick labels, for tests and for anyone reading the page's markup
-        setScale: [(u, key) => key === 'x' && Object.assign(u.root.parentElement.dataset, { xMin: String(u.scales.x.min), xMax: String(u.scales.x.max) })],
-        draw: [describeDrawn],
+        setScale: [(u, key) => key === 'x' && Object.assign(figure.dataset, { xMin: String(u.scales.x.min), xMax: String(u.scales.x.max) })],
+        draw: [(u) => describeDrawn(u, figure)],
       },
-    }, [x, ...series.map((s) => s.values)], box.current)
+    }, [x, ...series.map((s) => s.values)], figure)
     return () => plot.destroy()
   }, [JSON.stringify([x, series])])
   return html`<figure class="chart" ref=${box} aria-label=${title}><figcaption class="sr-only">${summary}</figcaption></figure>`
