@@ -93,6 +93,33 @@ describe('a workflow agent\'s form shows what applies to its calls', () => {
     await page.getByText("{{business}}, {{offer}}: filled on each call from its dynamic variables (a campaign contact's column of that name)").waitFor()
   }, 30_000)
 
+  test("from a workflow agent's page to another agent's, the page never takes the first agent's workflow for the second's (no request for a workflow the second has not)", async () => {
+    const { page } = b
+    const desk = (await t.api('POST', '/api/agents', { body: { name: 'Desk two', template: 'receptionist' } })).body.agent.id
+    const plain = (await t.api('POST', '/api/agents', { body: { name: 'Plain two' } })).body.agent.id
+    await page.goto(`${t.url}/console#/agents/${desk}`)
+    await page.getByRole('region', { name: 'How calls run' }).waitFor()
+    // the second agent's answer is held, so the page shows its new id with the first agent's data meanwhile
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(`**/api/agents/${plain}`, async (route) => {
+      await held
+      await route.continue()
+    })
+    const asked: string[] = []
+    const onRequest = (r: { url(): string }) => asked.push(new URL(r.url()).pathname)
+    page.on('request', onRequest)
+    const requested = page.waitForRequest((r) => new URL(r.url()).pathname === `/api/agents/${plain}`)
+    await page.evaluate((id) => (location.hash = `#/agents/${id}`), plain)
+    await requested
+    release()
+    await page.getByRole('heading', { name: 'Agent: Plain two' }).waitFor()
+    await page.getByRole('form', { name: 'Edit the agent' }).getByLabel('Prompt (draft)').waitFor()
+    page.off('request', onRequest)
+    await page.unroute(`**/api/agents/${plain}`)
+    expect(asked.filter((p) => p.endsWith('/workflow'))).toEqual([])
+  }, 30_000)
+
   test('an agent without a workflow shows its prompt, welcome and model in the form, and no workflow notice', async () => {
     const { page } = b
     await create('Plain', '')

@@ -228,7 +228,8 @@ function AgentForm({ agent, providers, workflow, onSaved }) {
 export function AgentPage({ id }) {
   const { data, error, reload } = useData(() => get(`/api/agents/${id}`), [id])
   const providers = useData(() => get('/api/providers'))
-  const agent = data?.agent
+  // the page stays mounted from one agent to the next: until this one loads, data holds the last one
+  const agent = data?.agent?.id === id ? data.agent : undefined
   const byWorkflow = agent?.readiness?.brain === 'workflow'
   const workflow = useData(() => (byWorkflow ? get(`/api/agents/${id}/workflow`) : Promise.resolve(undefined)), [id, byWorkflow])
   if (!agent) return html`<h1>Agent</h1><${Problem} error=${error} />`
