@@ -110,7 +110,7 @@ describe('a workflow agent\'s form shows what applies to its calls', () => {
     const onRequest = (r: { url(): string }) => asked.push(new URL(r.url()).pathname)
     page.on('request', onRequest)
     const requested = page.waitForRequest((r) => new URL(r.url()).pathname === `/api/agents/${plain}`)
-    await page.evaluate((id) => (location.hash = `#/agents/${id}`), plain)
+    await page.evaluate((id) => ((globalThis as any).location.hash = `#/agents/${id}`), plain)
     await requested
     release()
     await page.getByRole('heading', { name: 'Agent: Plain two' }).waitFor()
