@@ -47,7 +47,8 @@ describe('a workflow agent\'s form shows what applies to its calls', () => {
   test('created from the receptionist template with a business name: the workflow greets first with its start node and is linked; prompt, welcome, model and tools are set apart as not used; the prompt names the business', async () => {
     const { page } = b
     const id = await create('Desk', 'receptionist', 'Acme Dental')
-    const runs = page.getByRole('region', { name: 'How calls run' })
+    // the greeting shows once the workflow has loaded
+    const runs = page.getByRole('region', { name: 'How calls run' }).filter({ hasText: 'It greets first' })
     await runs.waitFor()
     const start = (await t.api('GET', `/api/agents/${id}/workflow`)).body.workflow.nodes.find((n: any) => n.type === 'start').config.text
     expect(await runs.textContent()).toContain(`It greets first, with its start node: ${start}`)
