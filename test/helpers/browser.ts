@@ -53,6 +53,23 @@ export async function openBrowser(opts: { width?: number; height?: number } = {}
   return { browser, page, requests, problems, close: () => browser.close() }
 }
 
+/**
+ * A headless Chromium whose microphone is a fake device playing `wav` once, for calls from the
+ * console to the appliance on 127.0.0.1.
+ */
+export function launchWithMicrophone(wav: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    env: chromiumEnv(),
+    headless: true,
+    args: [
+      '--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--mute-audio',
+      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}%noloop`,
+      '--allow-loopback-in-peer-connection',
+    ],
+  })
+}
+
 /** Requests that left 127.0.0.1 (data: and blob: URLs stay in the page). */
 export function externalRequests(requests: string[]): string[] {
   return requests.filter((u) => {

@@ -11,12 +11,17 @@ export interface SeedCall {
   agentId?: string | null
   agentName?: string
   phoneNumberId?: string | null
-  type?: 'inbound' | 'outbound'
+  type?: 'inbound' | 'outbound' | 'web' | 'stream'
+  /** Default +14155550100 and +14155550123; a web call's are the member's user id and the agent id. */
+  from?: string
+  to?: string
   status?: 'ringing' | 'in_progress' | 'ended'
   outcome?: string
   createdAt?: string
   transcript?: { role: 'agent' | 'user'; text: string; timestamp: number }[]
   outboundJobId?: string | null
+  /** Members replacing the stored metrics' (latencyP50, latencyP99, turns ...). */
+  metrics?: Record<string, unknown>
   /** Writes a one-second WAV under dataDir/recordings. */
   recordingIn?: string
 }
@@ -41,14 +46,14 @@ export async function seedCall(db: Db, s: SeedCall): Promise<string> {
       agent_name: s.agentName ?? 'Seed agent',
       phone_number_id: s.phoneNumberId ?? null,
       type: s.type ?? 'inbound',
-      from_number: '+14155550100',
-      to_number: '+14155550123',
+      from_number: s.from ?? '+14155550100',
+      to_number: s.to ?? '+14155550123',
       status: s.status ?? 'ended',
       outcome: ended ? ((s.outcome ?? 'completed') as never) : null,
       end_reason: ended ? 'caller_hangup' : null,
       sip_call_id: null,
       transcript: JSON.stringify(s.transcript ?? [{ role: 'agent', text: 'Hello, how can I help?', timestamp: 0.2 }, { role: 'user', text: 'I love your service, thanks!', timestamp: 3.1 }]),
-      metrics: JSON.stringify({ totalTokens: 30, inputTokens: 20, outputTokens: 10, model: 'gpt-4o-mini', ttsProvider: 'flite', sttProvider: 'deepgram', ttsDuration: 1.5, ttsCharacters: 22, sttDuration: 2, latencyP50: 700, latencyP99: 900, turns: [] }),
+      metrics: JSON.stringify({ totalTokens: 30, inputTokens: 20, outputTokens: 10, model: 'gpt-4o-mini', ttsProvider: 'flite', sttProvider: 'deepgram', ttsDuration: 1.5, ttsCharacters: 22, sttDuration: 2, latencyP50: 700, latencyP99: 900, turns: [], ...s.metrics }),
       cost: JSON.stringify({ llm: 0.001, tts: 0, stt: 0.0003, telephony: 0, total: 0.0013 }),
       recording_path: recording,
       created_at: created,

@@ -94,6 +94,22 @@ describe('agent templates', () => {
     })
   }
 
+  test("business is written in place of the template prompt's {{business}}; without it the placeholder stays for dynamic variables; without a template it is refused and nothing is created", async () => {
+    const named = await t.api('POST', '/api/agents', { body: { name: 'Desk', template: 'receptionist', business: 'Acme Dental' } })
+    expect(named.status, JSON.stringify(named.body)).toBe(200)
+    expect(named.body.agent.promptDraft).toBe('You are the friendly receptionist of Acme Dental. Answer in one or two short sentences.')
+    expect(named.body.agent.promptPublished).toBe(named.body.agent.promptDraft)
+    expect(named.body.agent.variables).toEqual([])
+    const sales = await t.api('POST', '/api/agents', { body: { name: 'Caller', template: 'sales', business: 'Acme Dental' } })
+    expect(sales.body.agent.variables).toEqual(['offer'])
+    expect((await fromTemplate('booking')).agent.variables).toEqual(['business'])
+    const before = (await t.api('GET', '/api/agents?limit=100')).body.agents.length
+    const refused = await t.api('POST', '/api/agents', { body: { name: 'Blank', business: 'Acme Dental' } })
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.details.fields).toEqual([expect.objectContaining({ path: 'business' })])
+    expect((await t.api('GET', '/api/agents?limit=100')).body.agents.length).toBe(before)
+  })
+
   test('GET /api/providers lists the built-in tools with the JSON Schema of their settings (the console builds its tool fields from it)', async () => {
     const r = await t.api('GET', '/api/providers')
     expect(r.status).toBe(200)

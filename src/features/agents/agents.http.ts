@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../platform/config/index.ts'
 import type { Db } from '../../platform/db/index.ts'
+import { invalidField } from '../../platform/errors.ts'
 import type { AuthPlugin } from '../../http/auth.ts'
 import { IdParams, NextCursor, Ok } from '../../platform/schema/index.ts'
 import { parseNetworks, type Resolver } from '../../platform/net/index.ts'
@@ -8,7 +9,7 @@ import { defaultLlmModel, defaultVoice, servingFromConfig } from '../providers/i
 import { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody } from './agents.model.ts'
 import * as service from './agents.service.ts'
 import { agentReadiness, ReadinessSchema, type UnreachableProvider } from './readiness/index.ts'
-import { AGENT_TEMPLATES } from './templates.ts'
+import { AGENT_TEMPLATES, templateAgent } from './templates.ts'
 import { type AgentWorkflowHooks, NO_WORKFLOWS } from './workflow-hooks.ts'
 
 
@@ -36,9 +37,10 @@ export function agentsController(
     .post(
       '',
       async ({ body, principal }) => {
-        const { template, ...rest } = body
+        const { template, business, ...rest } = body
         const tpl = template ? AGENT_TEMPLATES[template] : undefined
-        const agent = await service.createAgent(db, principal.workspaceId, tpl ? { ...tpl.agent, ...rest } : rest, rulesFor(principal))
+        if (business !== undefined && !tpl) throw invalidField('business', 'is only for a template: without one, write the name into the prompt')
+        const agent = await service.createAgent(db, principal.workspaceId, tpl ? { ...templateAgent(tpl, business), ...rest } : rest, rulesFor(principal))
         if (tpl) {
           // the agent and its template's workflow come together or not at all
           await workflows.attachWorkflow(principal.workspaceId, agent.id, tpl.workflow).catch(async (err) => {
@@ -56,7 +58,8 @@ export function agentsController(
           summary: 'Create an agent (only name is required; see the docs for defaults)',
           description:
             'template "receptionist" fills what the body leaves out and attaches a workflow that works with no LLM and no STT ' +
-            '(keys 1 and 2, or the words hours and message). readiness says whether calls can converse and what runs them.',
+            '(keys 1 and 2, or the words hours and message). business (with a template only, else 422) is written in place of ' +
+            "{{business}} in the template's prompts. readiness says whether calls can converse and what runs them.",
         },
       },
     )

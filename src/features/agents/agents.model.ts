@@ -156,10 +156,18 @@ export const CreateAgentBody = t.Object({
         'start from a template: its fields fill what the body leaves out, and its workflow (works offline) is attached; sales and followup are outbound agents',
     }),
   ),
+  business: t.Optional(
+    Name({
+      minLength: 1,
+      maxLength: 100,
+      notBlank: true,
+      description: "with template: the business the template's prompt speaks for, written in place of its {{business}} (else {{business}} stays, for dynamic variables to fill)",
+    }),
+  ),
 })
 export type CreateAgentBody = typeof CreateAgentBody.static
 
-export const UpdateAgentBody = t.Partial(t.Omit(CreateAgentBody, ['template']))
+export const UpdateAgentBody = t.Partial(t.Omit(CreateAgentBody, ['template', 'business']))
 export type UpdateAgentBody = typeof UpdateAgentBody.static
 
 export const ListAgentsQuery = t.Object({

@@ -133,3 +133,13 @@ const followup: AgentTemplate = {
 
 export const AGENT_TEMPLATES: Record<string, AgentTemplate> = { receptionist, booking, sales, followup }
 export const TEMPLATE_NAMES = Object.keys(AGENT_TEMPLATES)
+
+/**
+ * Pure: the agent fields `template` gives. `business` is written in place of `{{business}}` in
+ * its prompts; without it the placeholder stays, for an outbound contact's column to fill.
+ */
+export function templateAgent(template: AgentTemplate, business?: string): AgentTemplate['agent'] {
+  if (business === undefined) return template.agent
+  const fill = (text: string | undefined) => text?.replaceAll('{{business}}', business.trim())
+  return { ...template.agent, promptDraft: fill(template.agent.promptDraft), promptPublished: fill(template.agent.promptPublished) }
+}

@@ -66,7 +66,8 @@ const json = <T>(text: string, fallback: T): T => {
   }
 }
 
-export function toCall(r: CallRow, baseUrl: string): Call {
+/** A row as the API shows it; `names` (repo.namesFor) gives what its ids name. */
+export function toCall(r: CallRow, baseUrl: string, names: repo.CallNames): Call {
   const metrics = json<Partial<CallMetrics>>(r.metrics, {})
   const cost = json<Partial<CallCost>>(r.cost, {})
   return {
@@ -74,11 +75,14 @@ export function toCall(r: CallRow, baseUrl: string): Call {
     workspaceId: r.workspace_id,
     agentId: r.agent_id,
     agentName: r.agent_name,
+    agentDeleted: r.agent_id !== null && !names.agents.has(r.agent_id),
     phoneNumberId: r.phone_number_id,
+    phoneNumberLabel: r.phone_number_id ? (names.numberLabels.get(r.phone_number_id) ?? null) : null,
     type: r.type,
     ...(r.test_draft === 'true' && { testDraft: true }),
     from: r.from_number,
     to: r.to_number,
+    memberEmail: r.type === 'web' || r.type === 'stream' ? (names.memberEmails.get(r.from_number) ?? null) : null,
     status: r.status,
     outcome: r.outcome,
     endReason: r.end_reason,
@@ -101,7 +105,7 @@ export function toCall(r: CallRow, baseUrl: string): Call {
 export async function getCall(deps: CallsDeps, workspaceId: string, id: string): Promise<Call> {
   const row = await repo.findCall(deps.db, workspaceId, id)
   if (!row) throw notFound('call')
-  return toCall(row, deps.baseUrl)
+  return toCall(row, deps.baseUrl, await repo.namesFor(deps.db, [row]))
 }
 
 export async function findCallRow(db: Db, workspaceId: string, id: string): Promise<CallRow> {
@@ -113,7 +117,8 @@ export async function findCallRow(db: Db, workspaceId: string, id: string): Prom
 export async function listCalls(deps: CallsDeps, workspaceId: string, q: CallsQuery) {
   const rows = await repo.listCalls(deps.db, workspaceId, q)
   const page = finishPage(rows, pageLimit(q), (r) => [r.created_at, r.id])
-  return { calls: page.items.map((r) => toCall(r, deps.baseUrl)), nextCursor: page.nextCursor }
+  const names = await repo.namesFor(deps.db, page.items)
+  return { calls: page.items.map((r) => toCall(r, deps.baseUrl, names)), nextCursor: page.nextCursor }
 }
 
 /**

@@ -41,7 +41,12 @@ export function webCallsController(calls: WebCalls, auth: AuthPlugin) {
       permission: 'agents:test',
       params: WebCallParams,
       response: LiveViewSchema,
-      detail: { summary: 'The live call: status, transcript so far and each turn\'s latency (404 once it has ended: read GET /api/calls/{id})' },
+      detail: {
+        summary: 'The live call: status, transcript so far and each turn\'s latency (404 once it has ended: read GET /api/calls/{id})',
+        description:
+          "A turn's responseMs and voiceToVoiceMs are null from the moment the caller's turn is committed until the agent's answer " +
+          "sends its first frame and its first voiced frame; then they are the figures the call record's metrics.turns keeps (rounded the same way).",
+      },
     })
     .delete(
       '/:call_id',

@@ -82,6 +82,8 @@ describe('the web console in a browser', () => {
     await page.getByLabel('Voice (JSON)').fill('{"provider": 42}')
     await page.getByRole('button', { name: 'Save' }).click()
     await page.locator('[name="voice"][aria-invalid="true"]').waitFor()
+    // a workflow agent's prompt is set apart as not used by its calls
+    await page.getByText('Not used while the workflow runs calls').click()
     await page.getByLabel('Prompt (draft)').fill('You are the front desk of Acme.')
     await page.getByLabel('Voice (JSON)').fill(JSON.stringify((await t.api('GET', `/api/agents/${agentId}`)).body.agent.voice))
     await page.getByRole('button', { name: 'Save' }).click()

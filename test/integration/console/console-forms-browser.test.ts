@@ -79,6 +79,8 @@ describe('editing and reading in the console', () => {
     await page.goto(`${t.url}/console#/agents/${agent.id}`)
     await page.getByLabel('Voice provider').waitFor()
     const providers = (await t.api('GET', '/api/providers')).body
+    // a workflow agent (the template's): its model and tools are set apart as not used by its calls
+    await page.getByText('Not used while the workflow runs calls').click()
     // every catalogue voice provider and tool is offered
     expect(await page.getByLabel('Voice provider').locator('option').count()).toBe(providers.voice.length)
     for (const tool of providers.tools) await page.getByRole('checkbox', { name: new RegExp(`^${tool.name}:`) }).waitFor()

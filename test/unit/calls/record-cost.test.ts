@@ -13,12 +13,14 @@ const row = (cost: string): CallRow => ({
   started_at: '2026-11-25T10:00:00.000Z', answered_at: '2026-11-25T10:00:01.000Z', ended_at: '2026-11-25T10:00:06.000Z', duration_sec: 5,
   outbound_job_id: null, outbound_contact_id: null, answered_by: null, node_id: null, test_draft: 'false',
 })
+// the names toCall gets from the database; these tests read the cost only
+const NAMES = { memberEmails: new Map<string, string>(), numberLabels: new Map<string, string>(), agents: new Set<string>() }
 const exported = (cost: string) => exportDocument(row(cost), { analysis: undefined, evaluations: [], labels: [], recordingUrl: null })
 const csvCell = (line: string, column: (typeof CSV_COLUMNS)[number]) => line.trimEnd().split(',')[CSV_COLUMNS.indexOf(column)]
 
 test('unpriced models are in the API record, the export document and the CSV; a fully priced call has none', () => {
   const unpriced = JSON.stringify({ total: 0.01, llm: 0, tts: 0, stt: 0.01, telephony: 0, unpriced: ['llama3.2', 'nova-2'] })
-  expect(toCall(row(unpriced), 'http://x').cost).toMatchObject({ total: 0.01, unpriced: ['llama3.2', 'nova-2'] })
+  expect(toCall(row(unpriced), 'http://x', NAMES).cost).toMatchObject({ total: 0.01, unpriced: ['llama3.2', 'nova-2'] })
   expect(exported(unpriced).cost).toEqual({ total: 0.01, llm: 0, tts: 0, stt: 0.01, telephony: 0, analysis: 0, unpriced: ['llama3.2', 'nova-2'] })
   expect(csvCell(csvLine(exported(unpriced)), 'costUnpriced')).toBe('"llama3.2;nova-2"')
   const priced = JSON.stringify({ total: 0.02, llm: 0.01, tts: 0, stt: 0.01, telephony: 0 })

@@ -10,6 +10,8 @@ import type { SessionReport } from '../../../src/realtime/voice/session/index.ts
 import { summarizeTurns, type TurnLatency } from '../../../src/realtime/voice/turn/metrics.ts'
 
 const engines = { model: '', ttsProvider: 'flite', sttProvider: 'pocketsphinx' }
+// the names toCall gets from the database; these tests read metrics only
+const NAMES = { memberEmails: new Map<string, string>(), numberLabels: new Map<string, string>(), agents: new Set<string>() }
 
 function report(turns: TurnLatency[]): SessionReport {
   return {
@@ -43,7 +45,7 @@ describe('call record metrics', () => {
     expect(d.metrics).toMatchObject({ latencyP50: 0, latencyP99: 0, turns: [] })
     const line = csvLine(d)
     expect([csvCell(line, 'latencyP50'), csvCell(line, 'latencyP99')]).toEqual(['0', '0'])
-    expect(toCall(row(JSON.stringify(m)), 'http://x').metrics).toMatchObject({ latencyP50: 0, latencyP99: 0, turns: [] })
+    expect(toCall(row(JSON.stringify(m)), 'http://x', NAMES).metrics).toMatchObject({ latencyP50: 0, latencyP99: 0, turns: [] })
   })
 
   test('a record stored when such a call gave null reads back 0 in the API and the export; its old turns get null for the parts added since', () => {
@@ -51,7 +53,7 @@ describe('call record metrics', () => {
       totalTokens: 0, inputTokens: 0, outputTokens: 0, model: '', ttsProvider: 'flite', sttProvider: '', ttsDuration: 0, ttsCharacters: 0, sttDuration: 0,
       latencyP50: null, latencyP99: null, turns: [{ endpointingMs: 420, sttFinalMs: null, llmTtftMs: null, ttsTtfbMs: 30, voiceToVoiceMs: null }],
     })
-    for (const metrics of [exported(old).metrics, toCall(row(old), 'http://x').metrics!]) {
+    for (const metrics of [exported(old).metrics, toCall(row(old), 'http://x', NAMES).metrics!]) {
       expect(metrics.latencyP50).toBe(0)
       expect(metrics.latencyP99).toBe(0)
       expect(metrics.turns).toEqual([
@@ -75,6 +77,6 @@ describe('call record metrics', () => {
     expect(m).toMatchObject({ latencyP50: 490, latencyP99: 535 })
     const d = exported(JSON.stringify(m))
     expect(d.metrics.turns).toEqual(m.turns)
-    expect(toCall(row(JSON.stringify(m)), 'http://x').metrics!.turns).toEqual(m.turns)
+    expect(toCall(row(JSON.stringify(m)), 'http://x', NAMES).metrics!.turns).toEqual(m.turns)
   })
 })

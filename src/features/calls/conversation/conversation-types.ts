@@ -39,7 +39,10 @@ export interface ConversationEvents {
   /** The answer gate decided the call ends. */
   gateHangup(): void
   providerFailed(provider: string, error: string): void
-  turn(text: string, latency: TurnLatency): void
+  /** A caller turn was committed; `turn` numbers it from 1 in the call. */
+  turn(text: string, latency: TurnLatency, turn: number): void
+  /** Turn `turn`'s latencies filled in as its answer started (what the call record will keep). */
+  turnMeasured(turn: number, latency: TurnLatency): void
   /** A line joined the transcript: kept by the main thread in case the call's worker dies. */
   transcribed(item: TranscriptItem): void
   transfer(target: string): Promise<TransferOutcome>

@@ -122,7 +122,8 @@ export class LocalConversation implements Conversation {
           this.events.hangup(reason)
         },
         providerFailed: (provider, error) => this.events.providerFailed(provider, error),
-        turn: (text, latency) => this.events.turn(text, latency),
+        turn: (text, latency, turn) => this.events.turn(text, latency, turn),
+        turnMeasured: (turn, latency) => this.events.turnMeasured(turn, latency),
         transcribed: (item) => this.events.transcribed(item),
       },
     })

@@ -13,11 +13,12 @@ import type { EndInfo } from '../../../realtime/telephony/sip/index.ts'
 import { providerOfEngine } from '../../../realtime/voice/registry/index.ts'
 import type { PriceTable } from '../../../realtime/voice/turn/index.ts'
 import { type EndReason, MAX_TRANSCRIPT, type TranscriptItem } from '../../../realtime/voice/session/index.ts'
+import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
 import type { WorkflowGraph } from '../../workflows/index.ts'
 import * as ledger from '../records/ledger.ts'
 import type { CallLog } from './call-log.ts'
 import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
-import { answeredOutcome, callCostOf, callMetrics, transcriptOf, unansweredOutcome } from './record.ts'
+import { answeredOutcome, callCostOf, callMetrics, transcriptOf, turnMetrics, unansweredOutcome } from './record.ts'
 import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from '../conversation/index.ts'
 import type { TransferableCall, Transferrer } from './transfer.ts'
 import { AppLeg, legEvents, remoteOf, type CallLeg } from './app-leg.ts'
@@ -83,7 +84,8 @@ export class LiveCall {
   /** The transcript as it grew: what the record keeps when the call's worker died with the session. */
   private readonly heard: TranscriptItem[] = []
   private transferred = false
-  private readonly turnsHeard: { text: string; voiceToVoiceMs: number | null; responseMs: number | null }[] = []
+  /** Each caller turn with its latencies as they fill in, rounded as the record rounds them. */
+  private readonly turnsHeard: { turn: number; text: string; voiceToVoiceMs: number | null; responseMs: number | null }[] = []
   /** We hung up on an answer whose media we cannot take (a plain answer to a call that requires SRTP). */
   private mediaRefused = false
   private negotiated?: NegotiatedMedia
@@ -162,7 +164,7 @@ export class LiveCall {
   /** The call as a live panel shows it: where it is, what was said, each turn's latency. */
   liveView() {
     const status = this.finishing ? ('ended' as const) : this.answeredAt === undefined ? ('ringing' as const) : ('in_progress' as const)
-    return { status, transcript: this.transcriptSoFar(), turns: [...this.turnsHeard] }
+    return { status, transcript: this.transcriptSoFar(), turns: this.turnsHeard.map(({ text, voiceToVoiceMs, responseMs }) => ({ text, voiceToVoiceMs, responseMs })) }
   }
 
   private events(): ConversationEvents {
@@ -174,9 +176,13 @@ export class LiveCall {
         this.deps.metrics?.providerError(provider)
         this.deps.callLog.providerFailed(this, provider, error)
       },
-      turn: (text, latency) => {
-        if (this.turnsHeard.push({ text, voiceToVoiceMs: latency.voiceToVoiceMs ?? null, responseMs: latency.responseMs ?? null }) > MAX_TRANSCRIPT) this.turnsHeard.shift()
+      turn: (text, latency, turn) => {
+        if (this.turnsHeard.push({ turn, text, ...liveLatency(latency) }) > MAX_TRANSCRIPT) this.turnsHeard.shift()
         this.deps.callLog.turn(this, text, latency)
+      },
+      turnMeasured: (turn, latency) => {
+        const heard = this.turnsHeard.findLast((t) => t.turn === turn)
+        if (heard) Object.assign(heard, liveLatency(latency))
       },
       transcribed: (item) => {
         if (this.heard.push(item) > MAX_TRANSCRIPT) this.heard.shift()
@@ -324,4 +330,10 @@ export class LiveCall {
       rtp: rtp && { received: rtp.packetsReceived, sent: rtp.packetsSent, lost: rtp.packetsLost, jitterMs: rtp.jitterMs, srtp: rtp.srtp },
     })
   }
+}
+
+/** A turn's figures on the live panel: the record's own rounding, so the two never disagree. */
+function liveLatency(latency: TurnLatency): { voiceToVoiceMs: number | null; responseMs: number | null } {
+  const m = turnMetrics(latency)
+  return { voiceToVoiceMs: m.voiceToVoiceMs, responseMs: m.responseMs }
 }

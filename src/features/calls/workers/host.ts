@@ -118,7 +118,8 @@ export class CallHost {
       hangup: (reason) => event({ e: 'hangup', reason }),
       gateHangup: () => event({ e: 'gateHangup' }),
       providerFailed: (provider, error) => event({ e: 'providerFailed', provider, error }),
-      turn: (text, latency) => event({ e: 'turn', text, latency }),
+      turn: (text, latency, turn) => event({ e: 'turn', text, latency, turn }),
+      turnMeasured: (turn, latency) => event({ e: 'turnMeasured', turn, latency }),
       transcribed: (item) => event({ e: 'transcribed', item }),
       transfer: (target) => {
         const { rid, reply } = this.pending.open<TransferOutcome>()

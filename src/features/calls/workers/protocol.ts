@@ -36,7 +36,8 @@ export type CallEvent =
   | { e: 'hangup'; reason: import('../../../realtime/voice/session/index.ts').EndReason }
   | { e: 'gateHangup' }
   | { e: 'providerFailed'; provider: string; error: string }
-  | { e: 'turn'; text: string; latency: import('../../../realtime/voice/turn/metrics.ts').TurnLatency }
+  | { e: 'turn'; text: string; latency: import('../../../realtime/voice/turn/metrics.ts').TurnLatency; turn: number }
+  | { e: 'turnMeasured'; turn: number; latency: import('../../../realtime/voice/turn/metrics.ts').TurnLatency }
   | { e: 'transcribed'; item: import('../../../realtime/voice/session/index.ts').TranscriptItem }
 
 /** Worker -> main. */

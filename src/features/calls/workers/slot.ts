@@ -119,7 +119,8 @@ export class WorkerSlot implements WorkerLink {
         else if (e.e === 'gateHangup') ev.gateHangup()
         else if (e.e === 'providerFailed') ev.providerFailed(e.provider, e.error)
         else if (e.e === 'transcribed') ev.transcribed(e.item)
-        else ev.turn(e.text, e.latency)
+        else if (e.e === 'turnMeasured') ev.turnMeasured(e.turn, e.latency)
+        else ev.turn(e.text, e.latency, e.turn)
         return
       }
       case 'transfer':

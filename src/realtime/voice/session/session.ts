@@ -54,7 +54,7 @@ export class VoiceSession {
   private readonly hearing: Hearing
   private startedAt = 0
   private readonly transcript: Transcript
-  private readonly turns = new TurnRecorder()
+  private readonly turns = new TurnRecorder((turn, latency) => this.o.hooks.turnMeasured?.(turn, latency))
   private readonly usage: SessionUsage = { llm: [], tts: [], stt: [] }
   private readonly firstFrameAt = new WeakMap<SpeechHandle, number>()
   private readonly voiced = new WeakSet<SpeechHandle>()
@@ -227,7 +227,7 @@ export class VoiceSession {
     // a brain that answers keys got them as pressed, and may be answering already: the entry is
     // only transcript (its turn was opened at the keys)
     if (source === 'dtmf' && this.brain.answersKeys) {
-      this.o.hooks.turn?.(turn.text, this.turns.latest() ?? {})
+      this.o.hooks.turn?.(turn.text, this.turns.latest() ?? {}, this.turns.latestTurn())
       return this.brain.onUserTurn(turn.text, source)
     }
     // a new turn before the previous answer was heard: drop that answer
@@ -236,7 +236,7 @@ export class VoiceSession {
       this.playout.stop()
     }
     const latency = this.turns.open(turn, source === 'speech' ? this.hearing.lastFinalAt : undefined)
-    this.o.hooks.turn?.(turn.text, latency)
+    this.o.hooks.turn?.(turn.text, latency, this.turns.latestTurn())
     this.brain.onUserTurn(turn.text, source)
   }
 

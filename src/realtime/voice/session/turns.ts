@@ -7,13 +7,18 @@ const MAX_TURNS = 2000
 /**
  * Per-turn latencies, one path for every brain: a caller turn opens a record, the first speech
  * begun after it is its answer (voice-to-voice is measured to that speech's first frame), and
- * brains add the stages only they see (LLM first token, TTS first byte).
+ * brains add the stages only they see (LLM first token, TTS first byte). Turns are numbered
+ * from 1 in the order they opened; `measured` hears a turn's figures (a copy) each time its
+ * answer's first frame or first voiced frame fills them in.
  */
 export class TurnRecorder {
   readonly turns: TurnLatency[] = []
+  private opened = 0
   private current:
-    | { latency: TurnLatency; speechEndMs: number; decidedAtMs: number; answer?: SpeechHandle; firstFrameAt?: number; key?: boolean }
+    | { latency: TurnLatency; turn: number; speechEndMs: number; decidedAtMs: number; answer?: SpeechHandle; firstFrameAt?: number; key?: boolean }
     | undefined
+
+  constructor(private readonly measured?: (turn: number, latency: TurnLatency) => void) {}
 
   /** A caller turn was committed. */
   open(turn: EndOfTurn, sttFinalAt: number | undefined): TurnLatency {
@@ -25,7 +30,7 @@ export class TurnRecorder {
     }
     if (this.turns.length >= MAX_TURNS) this.turns.shift()
     this.turns.push(latency)
-    this.current = { latency, speechEndMs: turn.speechEndMs, decidedAtMs: turn.decidedAtMs }
+    this.current = { latency, turn: ++this.opened, speechEndMs: turn.speechEndMs, decidedAtMs: turn.decidedAtMs }
     return latency
   }
 
@@ -48,6 +53,11 @@ export class TurnRecorder {
     return this.current?.latency
   }
 
+  /** The number of the latest turn (1 for the call's first), 0 before any. */
+  latestTurn(): number {
+    return this.current?.turn ?? 0
+  }
+
   /** A speech began; the first one after a caller turn answers it. */
   speechBegan(speech: SpeechHandle): void {
     const cur = this.current
@@ -61,6 +71,7 @@ export class TurnRecorder {
     if (cur?.answer !== speech || cur.firstFrameAt !== undefined) return
     cur.firstFrameAt = atMs
     cur.latency.responseMs = atMs - cur.decidedAtMs
+    this.measured?.(cur.turn, { ...cur.latency })
   }
 
   /** A speech's first voiced frame went out: the caller hears the answer now. */
@@ -73,6 +84,7 @@ export class TurnRecorder {
     l.leadingSilenceMs = atMs - cur.firstFrameAt
     // the parts add up to the whole by construction
     l.voiceToVoiceMs = l.endpointingMs! + l.responseMs + l.leadingSilenceMs
+    this.measured?.(cur.turn, { ...l })
   }
 
   /** Stages a brain measured for the turn being answered; the first value of each wins. */

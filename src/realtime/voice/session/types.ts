@@ -153,8 +153,13 @@ export interface SessionHooks {
   hangup(reason: EndReason): void
   /** A provider failed for good (the call then says the fallback line and ends). */
   providerFailed?(provider: string, error: string): void
-  /** A caller turn was answered (latencies may still fill in while the answer plays). */
-  turn?(text: string, latency: TurnLatency): void
+  /**
+   * A caller turn was committed; `turn` numbers it from 1. Its latencies fill in while the
+   * answer starts: `turnMeasured` then gives them again.
+   */
+  turn?(text: string, latency: TurnLatency, turn: number): void
+  /** Turn `turn`'s answer sent its first frame or its first voiced frame: the figures so far. */
+  turnMeasured?(turn: number, latency: TurnLatency): void
   /** A line joined the transcript (what the call record keeps if the session's report never comes). */
   transcribed?(item: TranscriptItem): void
 }

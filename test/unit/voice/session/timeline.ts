@@ -38,6 +38,8 @@ export class Timeline {
   /** Frames dropped from the media by flushes. */
   flushedFrames = 0
   private readonly keys: [number, string][] = []
+  /** What the session's turn hooks said, in order: each turn's number, and its figures as they filled in. */
+  readonly turnHooks: { hook: 'turn' | 'turnMeasured'; turn: number; voiceToVoiceMs?: number }[] = []
 
   constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[] | Stt; agent?: Partial<AgentProfile>; brain?: Brain; media?: boolean; tts?: ToneTts }) {
     this.tts = opts.tts ?? new ToneTts(RATE)
@@ -64,6 +66,8 @@ export class Timeline {
         hangup: (reason) => {
           this.hangup = { reason, atMs: this.now }
         },
+        turn: (_text, latency, turn) => this.turnHooks.push({ hook: 'turn', turn, voiceToVoiceMs: latency.voiceToVoiceMs }),
+        turnMeasured: (turn, latency) => this.turnHooks.push({ hook: 'turnMeasured', turn, voiceToVoiceMs: latency.voiceToVoiceMs }),
       },
       sampleRate: RATE,
       now: () => this.now,

@@ -71,6 +71,22 @@ describe('conversation timing in the voice session', () => {
     expect(Math.abs(turn.voiceToVoiceMs! - (firstVoiced - 1000))).toBeLessThanOrEqual(20)
   })
 
+  test("each caller turn is numbered when committed, and its voice-to-voice figure reaches the turnMeasured hook as the answer is heard, the same as the report's", async () => {
+    const t = new Timeline({ llm: [{ text: 'We open at nine.' }, { text: 'Until five.' }], stt: ['When do you open?', 'And close?'], media: true }).start()
+    t.callerSays(200, 800)
+    t.callerSays(4000, 800)
+    await t.runUntil(8000)
+    const report = t.session.report().turns
+    expect(report.length).toBe(2)
+    // committed before the answer started: no figure yet
+    expect(t.turnHooks.filter((h) => h.hook === 'turn')).toEqual([{ hook: 'turn', turn: 1, voiceToVoiceMs: undefined }, { hook: 'turn', turn: 2, voiceToVoiceMs: undefined }])
+    for (const n of [1, 2]) {
+      const last = t.turnHooks.filter((h) => h.hook === 'turnMeasured' && h.turn === n).at(-1)
+      expect(report[n - 1]!.voiceToVoiceMs).toBeGreaterThan(0)
+      expect(last?.voiceToVoiceMs).toBe(report[n - 1]!.voiceToVoiceMs!)
+    }
+  })
+
   test('barge-in drops the frames queued in the media: the agent falls silent within a frame of the caller being heard', async () => {
     const long = 'Our clinic offers cleanings, fillings, crowns, implants, whitening and emergency care on weekdays and Saturdays.'
     const t = new Timeline({ llm: [{ text: long }, { text: 'Sure.' }], stt: ['What are your services?', 'Saturday please.'], media: true }).start()

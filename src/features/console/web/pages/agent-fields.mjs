@@ -1,6 +1,7 @@
 // An agent's voice, model and tools as form fields built from GET /api/providers. They read and
 // write the same JSON text the advanced view shows, so the two views never disagree. Then the
-// knowledge bases an agent links (their pages are knowledge.mjs).
+// knowledge bases an agent links (their pages are knowledge.mjs), what runs a workflow agent's
+// calls, and the {{variables}} its prompt uses.
 import { get } from '../api.mjs'
 import { Field, html, Problem, useData, when } from '../ui.mjs'
 
@@ -132,4 +133,36 @@ export function KnowledgeFields({ linked, autoSearch, onLinked, onAutoSearch, fi
     <label class="check"><input type="checkbox" name="knowledgeAutoSearch" checked=${autoSearch} onChange=${(e) => onAutoSearch(e.target.checked)} />
       Search the linked bases on every caller turn (an LLM agent; otherwise only when it calls knowledge_search)</label>
   </fieldset>`
+}
+
+/** What a workflow agent's calls get: the workflow speaks first with its start node, whatever the welcome says. */
+export function WorkflowRuns({ agentId, workflow }) {
+  const text = workflow?.nodes?.find((n) => n.type === 'start')?.config?.text
+  return html`<section class="readiness ok" aria-label="How calls run">
+    <p><strong>Calls are run by the workflow.</strong> ${text
+      ? html`It greets first, with its start node: <q>${text}</q>`
+      : workflow ? 'Its start node says nothing, so the caller speaks first.' : ''}</p>
+    <p><a href=${`#/agents/${agentId}/workflow`}>Open the workflow</a> to change what it says and where the call goes.</p>
+  </section>`
+}
+
+// the variables every call fills (callVariables in src/features/calls/conversation/profile.ts)
+const BUILT_IN = ['caller_number', 'called_number', 'call_type', 'current_time', 'current_date']
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g
+
+/** Pure: the {{names}} in `texts` that no call fills by itself, sorted. */
+export function openVariables(...texts) {
+  const names = new Set()
+  for (const text of texts) for (const m of (text ?? '').matchAll(PLACEHOLDER)) if (!BUILT_IN.includes(m[1])) names.add(m[1])
+  return [...names].sort()
+}
+
+/** Where the prompt's own {{variables}} come from; on an inbound agent, that nothing fills them. */
+export function PromptVariables({ texts, agentType }) {
+  const open = openVariables(...texts)
+  if (!open.length) return null
+  const list = open.map((n) => `{{${n}}}`).join(', ')
+  return agentType === 'inbound'
+    ? html`<p class="warn" role="note">${list}: an inbound call fills only ${BUILT_IN.join(', ')}, so callers get ${open.length > 1 ? 'these' : 'this'} empty. Write the words in instead.</p>`
+    : html`<p class="hint">${list}: filled on each call from its dynamic variables (a campaign contact's column of that name); empty on a call without one.</p>`
 }

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { apiResponse, del, get, post, put } from '../api.mjs'
 import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
-import { EndpointingFields, KnowledgeFields, ModelSelect, ToolFields, VoiceFields } from './agent-fields.mjs'
+import { EndpointingFields, KnowledgeFields, ModelSelect, PromptVariables, ToolFields, VoiceFields, WorkflowRuns } from './agent-fields.mjs'
 import { BrowserCall } from './browser-call.mjs'
 
 const TEMPLATES = [
@@ -24,11 +24,12 @@ function Readiness({ readiness }) {
 function CreateAgent({ onCreated }) {
   const [name, setName] = useState('')
   const [template, setTemplate] = useState('receptionist')
+  const [business, setBusiness] = useState('')
   const { error, busy, run, fieldError } = useAction()
   const submit = (e) => {
     e.preventDefault()
     run(async () => {
-      const r = await post('/api/agents', { name, ...(template ? { template } : {}) })
+      const r = await post('/api/agents', { name, ...(template ? { template, ...(business.trim() ? { business } : {}) } : {}) })
       onCreated(r.agent)
     })
   }
@@ -39,6 +40,8 @@ function CreateAgent({ onCreated }) {
       ${TEMPLATES.map(([v, l]) => html`<option value=${v}>${l}</option>`)}
       <option value="">Blank</option>
     <//>
+    ${template ? html`<${Field} label="Business (fills {{business}} in its prompt)" placeholder="Acme Dental" name="business" value=${business}
+      onInput=${(e) => setBusiness(e.target.value)} error=${fieldError('business')} />` : null}
     ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
     <button type="submit" disabled=${busy}>Create agent</button>
   </form>`
@@ -114,7 +117,11 @@ function PublishConfirm({ agent, diff, busy, onPublish, onCancel }) {
   </div>`
 }
 
-function AgentForm({ agent, providers, onSaved }) {
+/**
+ * A workflow agent's calls never use its prompt, welcome, LLM model or tools (the workflow greets
+ * and decides), so its form puts them apart, closed, under a heading that says so.
+ */
+function AgentForm({ agent, providers, workflow, onSaved }) {
   const [form, setForm] = useState({
     name: agent.name,
     agentType: agent.agentType,
@@ -165,26 +172,36 @@ function AgentForm({ agent, providers, onSaved }) {
     onSaved((await post(`/api/agents/${agent.id}/publish`)).agent)
   })
   const emptyDraft = !(agent.promptDraft ?? '').trim() && (agent.promptPublished ?? '').trim()
-  return html`<form class="card" onSubmit=${submit} aria-label="Edit the agent">
-    <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} error=${fieldError('name')} />
-    <${Field} label="Type" name="agentType" as="select" value=${form.agentType} onChange=${set('agentType')} error=${fieldError('agentType')}>
-      <option value="inbound">inbound</option><option value="outbound">outbound</option>
-    <//>
+  const byWorkflow = agent.readiness?.brain === 'workflow'
+  // never shown for a workflow agent's calls: the workflow speaks and decides
+  const conversation = html`
     <${Field} label="Prompt (draft)" name="promptDraft" as="textarea" rows="6" value=${form.promptDraft} onInput=${set('promptDraft')} error=${fieldError('promptDraft')} />
+    <${PromptVariables} texts=${[form.promptDraft, form.welcomeMessage]} agentType=${form.agentType} />
     ${emptyDraft && !form.promptDraft ? html`<p class="hint">The draft is empty; calls use the live prompt.
       <button type="button" onClick=${() => setForm({ ...form, promptDraft: agent.promptPublished })}>Start the draft from the live prompt</button></p>` : null}
     <${Field} label="Welcome mode" name="welcomeMode" as="select" value=${form.welcomeMode} onChange=${set('welcomeMode')} error=${fieldError('welcome.mode')}>
       <option value="agent_speaks_first">agent speaks first</option><option value="user_speaks_first">caller speaks first</option>
     <//>
     <${Field} label="Welcome message" name="welcomeMessage" value=${form.welcomeMessage} onInput=${set('welcomeMessage')} error=${fieldError('welcome.message')} />
-    <${EndpointingFields} value=${form.endpointing} onChange=${setValue('endpointing')} error=${fieldError('endpointing')} />
     ${providers ? html`<${ModelSelect} providers=${providers} value=${form.llmModel} onChange=${setValue('llmModel')} error=${fieldError('llmModel')} />` : null}
+    ${providers ? html`<${ToolFields} tools=${providers.tools ?? []} enabled=${enabled} configsText=${form.toolConfigs}
+      onEnabled=${(names) => setValue('enabledTools')(names.join(', '))} onConfigsText=${setValue('toolConfigs')}
+      errorFor=${(name) => nested(error, `toolConfigs.${name}`) ?? (enabled.includes(name) ? fieldError(`enabledTools[${enabled.indexOf(name)}]`) : undefined)} />` : null}`
+  return html`<form class="card" onSubmit=${submit} aria-label="Edit the agent">
+    ${byWorkflow ? html`<${WorkflowRuns} agentId=${agent.id} workflow=${workflow} />` : null}
+    <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} error=${fieldError('name')} />
+    <${Field} label="Type" name="agentType" as="select" value=${form.agentType} onChange=${set('agentType')} error=${fieldError('agentType')}>
+      <option value="inbound">inbound</option><option value="outbound">outbound</option>
+    <//>
+    ${byWorkflow ? html`<details class="advanced without-workflow">
+      <summary>Not used while the workflow runs calls: prompt, welcome, LLM model and tools</summary>
+      <p class="hint">They take over only if the workflow is removed, for an LLM conversation.</p>
+      ${conversation}
+    </details>` : conversation}
+    <${EndpointingFields} value=${form.endpointing} onChange=${setValue('endpointing')} error=${fieldError('endpointing')} />
     <${Field} label="Language" name="language" value=${form.language} onInput=${set('language')} error=${fieldError('language')} />
     ${providers ? html`<${VoiceFields} providers=${providers} voiceText=${form.voice} onVoiceText=${setValue('voice')} error=${nested(error, 'voice')} />` : null}
     <${VoicePreview} agentId=${agent.id} voiceText=${form.voice} />
-    ${providers ? html`<${ToolFields} tools=${providers.tools ?? []} enabled=${enabled} configsText=${form.toolConfigs}
-      onEnabled=${(names) => setValue('enabledTools')(names.join(', '))} onConfigsText=${setValue('toolConfigs')}
-      errorFor=${(name) => nested(error, `toolConfigs.${name}`) ?? (enabled.includes(name) ? fieldError(`enabledTools[${enabled.indexOf(name)}]`) : undefined)} />` : null}
     <${KnowledgeFields} linked=${form.knowledgeBaseIds} autoSearch=${form.knowledgeAutoSearch} fields=${error?.fields}
       onLinked=${setValue('knowledgeBaseIds')} onAutoSearch=${setValue('knowledgeAutoSearch')} />
     <details class="advanced">
@@ -211,17 +228,21 @@ function AgentForm({ agent, providers, onSaved }) {
 export function AgentPage({ id }) {
   const { data, error, reload } = useData(() => get(`/api/agents/${id}`), [id])
   const providers = useData(() => get('/api/providers'))
-  const agent = data?.agent
+  // the page stays mounted from one agent to the next: until this one loads, data holds the last one
+  const agent = data?.agent?.id === id ? data.agent : undefined
+  const byWorkflow = agent?.readiness?.brain === 'workflow'
+  const workflow = useData(() => (byWorkflow ? get(`/api/agents/${id}/workflow`) : Promise.resolve(undefined)), [id, byWorkflow])
   if (!agent) return html`<h1>Agent</h1><${Problem} error=${error} />`
   const remove = async () => {
     if (!confirm(`Delete agent ${agent.name}?`)) return
     await del(`/api/agents/${id}`)
     location.hash = '#/agents'
   }
+  // a workflow agent's calls never read the draft prompt: its unsaved graph is tested in the workflow editor
   return html`<h1>Agent: ${agent.name}</h1>
     <${Readiness} readiness=${agent.readiness} />
     <p><a href=${`#/agents/${id}/workflow`}>Workflow and test-run</a></p>
-    <${BrowserCall} agentId=${id} draftLabel="Test the draft: run the draft prompt (saved, not yet published)" />
-    <${AgentForm} key=${agent.updatedAt + (providers.data ? '+' : '')} agent=${agent} providers=${providers.data} onSaved=${reload} />
+    <${BrowserCall} agentId=${id} draftLabel=${byWorkflow ? '' : 'Test the draft: run the draft prompt (saved, not yet published)'} />
+    <${AgentForm} key=${agent.updatedAt + (providers.data ? '+' : '')} agent=${agent} providers=${providers.data} workflow=${workflow.data?.workflow} onSaved=${reload} />
     <button class="danger" onClick=${remove}>Delete agent</button>`
 }

@@ -1,6 +1,7 @@
 // "Call from browser": talk to an agent through this browser's microphone. While the call lives
 // the panel shows both audio levels, the live transcript and each turn's latency (the live view,
-// read every 500 ms); at the end a link to the call's page. "Test the draft" runs what `draftBody`
+// read every 500 ms, whose figures fill in as each answer starts); at the end the call record's
+// transcript and latencies and a link to the call's page. "Test the draft" runs what `draftBody`
 // names (the draft prompt, or the unsaved workflow too), and such a call is marked testDraft.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { get } from '../api.mjs'
@@ -38,7 +39,14 @@ export function BrowserCall({ agentId, draftLabel = 'Test the draft prompt', dra
     setPhase('ended')
     try {
       const stored = (await get(`/api/calls/${handle.callId}`)).call
-      setLive((v) => ({ ...v, status: 'ended', transcript: stored.transcript?.length ? stored.transcript : (v?.transcript ?? []) }))
+      // the record is the account of the call from now on: its transcript and each turn's latency
+      const recorded = stored.metrics?.turns ?? []
+      setLive((v) => ({
+        ...v,
+        status: 'ended',
+        transcript: stored.transcript?.length ? stored.transcript : (v?.transcript ?? []),
+        turns: recorded.length ? recorded : (v?.turns ?? []),
+      }))
     } catch {}
   }
 
@@ -101,7 +109,7 @@ export function BrowserCall({ agentId, draftLabel = 'Test the draft prompt', dra
   return html`<section class="card browser-call" aria-label="Talk to the agent">
     <h2>Talk to the agent</h2>
     <p class="hint">Uses this browser's microphone; the call is recorded and listed like a phone call (type web).</p>
-    <label class="check"><input type="checkbox" name="testDraft" checked=${testDraft} disabled=${busy} onChange=${(e) => setTestDraft(e.target.checked)} /> ${draftLabel}</label>
+    ${draftLabel ? html`<label class="check"><input type="checkbox" name="testDraft" checked=${testDraft} disabled=${busy} onChange=${(e) => setTestDraft(e.target.checked)} /> ${draftLabel}</label>` : null}
     <div class="actions">
       <button type="button" onClick=${start} disabled=${busy}>Call from browser</button>
       ${phase === 'live' ? html`<button type="button" class="danger" onClick=${hangUp}>Hang up</button>` : null}

@@ -5,6 +5,7 @@ import WaveSurfer from 'wavesurfer.js'
 import { api, del, get, post } from '../api.mjs'
 import { LineChart } from '../chart.mjs'
 import { Field, html, money, Problem, Status, useAction, useData, when } from '../ui.mjs'
+import { callParties } from './calls.mjs'
 
 // The console is served by the appliance it shows: the signed link's path and query reach the
 // recording whatever host the link names (PUBLIC_HTTP_URL, or PUBLIC_HOST, which may be an
@@ -140,6 +141,14 @@ async function exportJson(id) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000)
 }
 
+/** The call's agent by the name it had then, linked while the agent exists; a deleted one says so. */
+function AgentOf({ call }) {
+  const name = call.agentName ?? call.agentId ?? 'none'
+  if (!call.agentId) return html`no agent`
+  if (call.agentDeleted) return html`agent ${name} (deleted)`
+  return html`agent <a href=${`#/agents/${call.agentId}`}>${name}</a>`
+}
+
 export function CallPage({ id }) {
   const { data, error, reload } = useData(() => get(`/api/calls/${id}`), [id])
   const call = data?.call
@@ -159,8 +168,9 @@ export function CallPage({ id }) {
   const cost = call.cost ?? {}
   const a = d?.analysis
   const transcript = call.transcript ?? []
-  return html`<h1>Call ${call.from} → ${call.to}</h1>
-    <p><${Status} value=${call.status} />${call.testDraft ? html` <span class="status status-draft">draft test</span>` : null} ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · agent ${call.agentName ?? ''}</p>
+  const parties = callParties(call)
+  return html`<h1>Call ${parties.from} → ${parties.to}</h1>
+    <p><${Status} value=${call.status} />${call.testDraft ? html` <span class="status status-draft">draft test</span>` : null} ${call.outcome ?? ''} ${call.endReason ? `(${call.endReason})` : ''} · ${call.type} · ${call.duration ?? 0} s · started ${when(call.startedAt)} · <${AgentOf} call=${call} /></p>
     <div class="actions">
       <button onClick=${() => action.run(() => exportJson(id))} disabled=${!ended}>Export JSON</button>
       <button class="danger" onClick=${() => setDeleting(true)} disabled=${!ended}>Delete call</button>

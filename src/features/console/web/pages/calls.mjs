@@ -5,10 +5,29 @@ import { Field, html, Problem, Status, Table, useData, when } from '../ui.mjs'
 
 const OUTCOMES = ['completed', 'transferred', 'busy', 'no_answer', 'not_found', 'declined', 'cancelled', 'failed', 'silence_timeout', 'max_duration', 'provider_error', 'shutdown']
 
+const digits = (s) => s.replace(/[^\d+]/g, '')
+
+/**
+ * Pure: who called whom, by name. A browser or stream call is the member (its `from` is their
+ * user id) calling the agent (its `to` is the agent id); a phone call shows our number's label
+ * beside its E.164 unless the label is that number written out. An id stands in for a name
+ * the API no longer has.
+ */
+export function callParties(c) {
+  if (c.type === 'web' || c.type === 'stream') return { from: c.memberEmail ?? c.from, to: c.agentName ?? c.to }
+  const label = c.phoneNumberLabel
+  const ours = (e164) => (label && digits(label) !== digits(e164) ? `${label} (${e164})` : e164)
+  return c.type === 'outbound' ? { from: ours(c.from), to: c.to } : { from: c.from, to: ours(c.to) }
+}
+
 export function CallsTable({ calls, caption = 'Calls' }) {
   return html`<${Table} caption=${caption} rows=${calls} empty="No call matches."
     columns=${[
-      { label: 'Call', cell: (c) => html`<a href=${`#/calls/${c.id}`}>${c.type} ${c.from} → ${c.to}</a>${c.testDraft ? html` <span class="status status-draft">draft test</span>` : null}` },
+      { label: 'Call', cell: (c) => {
+        const p = callParties(c)
+        return html`<a href=${`#/calls/${c.id}`}>${c.type} ${p.from} → ${p.to}</a>${c.testDraft ? html` <span class="status status-draft">draft test</span>` : null}`
+      } },
+      { label: 'Agent', cell: (c) => c.agentName ?? '' },
       { label: 'Status', cell: (c) => html`<${Status} value=${c.status} />` },
       { label: 'Outcome', cell: (c) => c.outcome ?? '' },
       { label: 'Duration', cell: (c) => `${c.duration ?? 0} s` },

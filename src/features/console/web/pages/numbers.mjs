@@ -3,15 +3,33 @@ import { useState } from 'preact/hooks'
 import { del, get, patch, post, qs, workspaceId } from '../api.mjs'
 import { Field, html, Problem, Status, Table, useAction, useData } from '../ui.mjs'
 
+const ENCRYPTION = [
+  ['none', 'none: plain RTP'],
+  ['optional', 'optional: SRTP offered, plain accepted'],
+  ['required', 'required: SRTP only (needs tls)'],
+]
+
+/** A sip number's SRTP policy and REGISTER setting, as POST and PATCH take them. */
+function TrunkMediaFields({ mediaEncryption, sipRegister, onMediaEncryption, onSipRegister, fieldError, withDefault = false }) {
+  return html`<${Field} label="Media encryption (SRTP)" name="mediaEncryption" as="select" value=${mediaEncryption} onChange=${(e) => onMediaEncryption(e.target.value)} error=${fieldError('mediaEncryption')}>
+      ${withDefault ? html`<option value="">the appliance's default (MEDIA_ENCRYPTION)</option>` : null}
+      ${ENCRYPTION.map(([v, l]) => html`<option value=${v}>${l}</option>`)}
+    <//>
+    <label class="check"><input type="checkbox" name="sipRegister" checked=${sipRegister} onChange=${(e) => onSipRegister(e.target.checked)} />
+      Register with the trunk (a REGISTER binding kept fresh; a failure shows in the status)</label>
+    ${fieldError('sipRegister') ? html`<p class="field-error" role="alert">${fieldError('sipRegister')}</p>` : null}`
+}
+
 function Connect({ onDone }) {
-  const [form, setForm] = useState({ e164: '', label: '', sipTerminationUri: '', sipOutboundTransport: 'udp', sipUsername: '', sipPassword: '' })
+  const [form, setForm] = useState({ e164: '', label: '', sipTerminationUri: '', sipOutboundTransport: 'udp', sipUsername: '', sipPassword: '', mediaEncryption: '', sipRegister: false })
   const { error, busy, run, fieldError } = useAction()
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
+  const setValue = (k) => (v) => setForm((f) => ({ ...f, [k]: v }))
   const submit = (e) => {
     e.preventDefault()
     run(async () => {
       const body = { ...form, provider: 'sip' }
-      for (const k of ['label', 'sipUsername', 'sipPassword']) if (!body[k]) delete body[k]
+      for (const k of ['label', 'sipUsername', 'sipPassword', 'mediaEncryption']) if (!body[k]) delete body[k]
       await post('/api/phone-numbers', body)
       setForm({ ...form, e164: '', label: '' })
       onDone()
@@ -27,6 +45,8 @@ function Connect({ onDone }) {
     <//>
     <${Field} label="SIP username (optional)" name="sipUsername" autocomplete="off" value=${form.sipUsername} onInput=${set('sipUsername')} error=${fieldError('sipUsername')} />
     <${Field} label="SIP password (optional)" name="sipPassword" type="password" autocomplete="new-password" value=${form.sipPassword} onInput=${set('sipPassword')} error=${fieldError('sipPassword')} />
+    <${TrunkMediaFields} withDefault=${true} mediaEncryption=${form.mediaEncryption} sipRegister=${form.sipRegister} fieldError=${fieldError}
+      onMediaEncryption=${setValue('mediaEncryption')} onSipRegister=${setValue('sipRegister')} />
     ${error && !Object.keys(error.fields).length ? html`<${Problem} error=${error} />` : null}
     <button type="submit" disabled=${busy}>Connect number</button>
   </form>`
@@ -51,16 +71,21 @@ function AgentSelect({ number, field, agents, onDone }) {
 /** Label, trunk and credentials of one number (the password is never shown: blank keeps it), and release. */
 function EditNumber({ number, onDone, onClose }) {
   const sip = number.provider === 'sip'
-  const [form, setForm] = useState({ label: number.label ?? '', sipTerminationUri: number.sipTerminationUri ?? '', sipOutboundTransport: number.sipOutboundTransport, sipUsername: number.sipUsername ?? '', sipPassword: '', clearCredentials: false })
+  const [form, setForm] = useState({
+    label: number.label ?? '', sipTerminationUri: number.sipTerminationUri ?? '', sipOutboundTransport: number.sipOutboundTransport, sipUsername: number.sipUsername ?? '', sipPassword: '',
+    clearCredentials: false, mediaEncryption: number.mediaEncryption, sipRegister: number.sipRegister,
+  })
   const [releasing, setReleasing] = useState(false)
   const { error, busy, run, fieldError } = useAction()
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value })
+  const setValue = (k) => (v) => setForm((f) => ({ ...f, [k]: v }))
   const submit = (e) => {
     e.preventDefault()
     run(async () => {
       const body = { label: form.label }
       if (sip) {
-        Object.assign(body, { sipTerminationUri: form.sipTerminationUri, sipOutboundTransport: form.sipOutboundTransport })
+        // both always: the API checks the pair (required needs tls) whichever of them changed
+        Object.assign(body, { sipTerminationUri: form.sipTerminationUri, sipOutboundTransport: form.sipOutboundTransport, mediaEncryption: form.mediaEncryption, sipRegister: form.sipRegister })
         if (form.clearCredentials) Object.assign(body, { sipUsername: null, sipPassword: null })
         else {
           if (form.sipUsername !== (number.sipUsername ?? '')) body.sipUsername = form.sipUsername || null
@@ -88,7 +113,9 @@ function EditNumber({ number, onDone, onClose }) {
       <${Field} label="SIP username" name="sipUsername" autocomplete="off" value=${form.sipUsername} disabled=${form.clearCredentials} onInput=${set('sipUsername')} error=${fieldError('sipUsername')} />
       <${Field} label=${number.hasSipPassword ? 'New SIP password (blank keeps the current one)' : 'SIP password'} name="sipPassword" type="password" autocomplete="new-password"
         value=${form.sipPassword} disabled=${form.clearCredentials} onInput=${set('sipPassword')} error=${fieldError('sipPassword')} />
-      ${number.sipUsername || number.hasSipPassword ? html`<label class="check"><input type="checkbox" name="clearCredentials" checked=${form.clearCredentials} onChange=${set('clearCredentials')} /> Remove the username and password</label>` : null}` : null}
+      ${number.sipUsername || number.hasSipPassword ? html`<label class="check"><input type="checkbox" name="clearCredentials" checked=${form.clearCredentials} onChange=${set('clearCredentials')} /> Remove the username and password</label>` : null}
+      <${TrunkMediaFields} mediaEncryption=${form.mediaEncryption} sipRegister=${form.sipRegister} fieldError=${fieldError}
+        onMediaEncryption=${setValue('mediaEncryption')} onSipRegister=${setValue('sipRegister')} />` : null}
     ${error && !Object.keys(error.fields ?? {}).length ? html`<${Problem} error=${error} />` : null}
     <div class="actions">
       <button type="submit" disabled=${busy}>Save number</button>
@@ -152,7 +179,8 @@ export function NumbersPage() {
         { label: 'Number', cell: (n) => html`${n.e164}${n.label ? html` <small>${n.label}</small>` : null}` },
         { label: 'Source', cell: (n) => n.source },
         // an agent that cannot converse (no LLM, or its LLM unreachable) is not the green "active"
-        { label: 'Status', cell: (n) => html`${n.needsAttention ? html`<span class="status status-attention">needs attention</span>` : html`<${Status} value=${n.status} />`}${n.statusDetail ? html`<br /><small>${n.statusDetail}</small>` : null}` },
+        { label: 'Status', cell: (n) => html`${n.needsAttention ? html`<span class="status status-attention">needs attention</span>` : html`<${Status} value=${n.status} />`}${[n.statusReason, n.statusDetail].filter(Boolean).map((why) => html`<br /><small>${why}</small>`)}` },
+        { label: 'Trunk', cell: (n) => (n.provider === 'sip' ? `${n.sipOutboundTransport} · SRTP ${n.mediaEncryption}${n.sipRegister ? ' · registers' : ''}` : 'carrier') },
         { label: 'Inbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="inboundAgentId" agents=${list} onDone=${numbers.reload} />` },
         { label: 'Outbound agent', cell: (n) => html`<${AgentSelect} number=${n} field="outboundAgentId" agents=${list} onDone=${numbers.reload} />` },
         { label: 'Actions', cell: (n) => html`<button aria-label=${`Edit ${n.e164}`} onClick=${() => setEditing(n.id)}>Edit</button>` },
