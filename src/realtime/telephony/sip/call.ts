@@ -95,13 +95,8 @@ export abstract class Call extends Emitter<CallEvents> {
     this.end({ reason: 'local_hangup' })
   }
 
-  /**
-   * The user agent is stopping and its transactions end with it: a call still waiting for an
-   * answer it could not cancel (no provisional response yet, RFC 3261 9.1) ends here, unsent.
-   */
-  abandon(): void {
-    this.end({ reason: 'cancelled' })
-  }
+  /** The agent stops: a call awaiting an answer it could not cancel (RFC 3261 9.1) ends unsent. */
+  abandon(): void { this.end({ reason: 'cancelled' }) }
 
   protected sendBye(): void {
     const d = this.dialog!
