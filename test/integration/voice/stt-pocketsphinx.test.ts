@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AudioFrame } from '../../../src/realtime/voice/audio.ts'
 import { drain } from '../../../src/realtime/voice/base.ts'
@@ -53,6 +55,19 @@ describe('pocketsphinx offline STT (Debian libpocketsphinx3 through bun:ffi)', (
     const child = Bun.spawnSync([process.execPath, '-e', script], { stdout: 'pipe', stderr: 'pipe' })
     expect(child.stderr.toString()).toBe('')
     expect(child.stdout.toString().trim()).toBe('mapped')
+  })
+
+  test('a model that cannot be loaded is reported by ready() and problem(), not only to the first caller', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sphinx-broken-'))
+    try {
+      mkdirSync(join(dir, 'en-us'))
+      const stt = new PocketsphinxStt({ mode: 'dictation', modelDir: dir, threads: 1 })
+      engines.push(stt)
+      await stt.ready()
+      expect(stt.problem()).toMatch(/^STT: pocketsphinx could not load its model \(.+\)$/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('dictation transcribes clear 16 kHz speech', async () => {
