@@ -57,10 +57,10 @@ export interface VoiceEngineOptions {
   /** Where the idle release is logged. */
   log?: Logger
   /**
-   * Loads each offline engine once, so that a broken one shows in problems() (/ready) at start,
-   * then unloads it until the first call needs it: the main thread, which may wait long for its
-   * first call. A call worker starts for a call and keeps what it loads. No effect with
-   * ENGINE_IDLE_RELEASE_MS=0, which keeps the engines loaded.
+   * Loads each offline engine once, so that a broken one shows in problems() (/ready), then,
+   * once all have loaded, unloads them until the first call needs them: the main thread, which
+   * may wait long for its first call. A call worker starts for a call and keeps what it loads.
+   * No effect with ENGINE_IDLE_RELEASE_MS=0, which keeps the engines loaded.
    */
   unloadAfterStart?: boolean
 }
@@ -121,12 +121,14 @@ export async function createVoiceEngines(cfg: Config, opts: VoiceEngineOptions =
   const unloadIdle = async (): Promise<string[]> => {
     // an engine whose own countdown ended first may still be unloading: this waits for it too
     await Promise.all(built.map(([, p]) => p.idle?.release()))
+    // one a call holds now stays for the next release to report
+    const released = [...heldSince].filter((id) => loaded()[id] === false)
+    for (const id of released) heldSince.delete(id)
+    if (released.length === 0) return released
     // then the process gives back what the engines and calls left: a full collection, then
     // glibc's free pages (Bun's own allocator returns its pages on collection)
     Bun.gc(true)
     trimHeap()
-    const released = [...heldSince].filter((id) => loaded()[id] === false)
-    heldSince.clear()
     return released
   }
   const idleProcess = new IdleRelease(cfg.ENGINE_IDLE_RELEASE_MS, async () => {
@@ -147,10 +149,14 @@ export async function createVoiceEngines(cfg: Config, opts: VoiceEngineOptions =
   const hold = (scope: HoldScope = 'all') => bracket(scope, 'hold')
   const keep = (scope: HoldScope = 'all') => bracket(scope, 'keep')
   if (opts.unloadAfterStart && cfg.ENGINE_IDLE_RELEASE_MS > 0) {
-    await Promise.all(built.map(([, p]) => p.idle?.ready()))
-    for (const [id, p] of built) if (p.state().loaded) heldSince.add(id)
-    const released = await unloadIdle()
-    opts.log?.info({ engines: released }, 'voice engines loaded, then unloaded until the first call')
+    // in the background: the start waits as before for the Silero host, not for flite's warm-up
+    // (which reports a failure as a problem when it comes); a call meanwhile holds what it needs
+    void (async () => {
+      await Promise.all(built.map(([, p]) => p.idle?.ready()))
+      for (const [id, p] of built) if (p.state().loaded) heldSince.add(id)
+      const released = await unloadIdle()
+      opts.log?.info({ engines: released }, 'voice engines loaded, then unloaded until the first call')
+    })()
   }
   const close = async () => {
     for (const [, p] of built) await p.close?.()

@@ -14,7 +14,7 @@ import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { sileroHostsOf } from '../../helpers/children.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { sippKeyCall } from '../../helpers/sipp-call.ts'
-import { untilAsync } from '../../helpers/until.ts'
+import { until, untilAsync } from '../../helpers/until.ts'
 
 const installed = PocketsphinxStt.available()
 const test = testNeedingPackage('libpocketsphinx3', installed)
@@ -46,8 +46,11 @@ describe('the appliance after start', () => {
     const ready = await t.api('GET', '/ready', { key: null })
     expect(ready.status).toBe(200)
     expect(ready.body.status).toBe('ready')
+    // they finish loading after the start (flite's threads warm up), and go as soon as all have loaded
+    await untilAsync(async () => Object.values(await loaded(t.url)).every((v) => v === 0), 10_000, 'the engines loaded at start to unload', 50)
     expect(await loaded(t.url)).toEqual({ flite: 0, pocketsphinx: 0, silero: 0 })
     expect(sileroHostsOf(process.pid)).toEqual([])
+    expect((await t.api('GET', '/ready', { key: null })).body.status).toBe('ready')
 
     const target = await setupCallTarget(t)
     const graph = {
@@ -85,6 +88,7 @@ describe('a call worker starting while the engines are unloaded', () => {
     const config = loadConfig({}, { ...ENGINES, FLITE_WORKERS: 2 })
     const voice = await createVoiceEngines(config, { unloadAfterStart: true })
     try {
+      await until(() => !Object.values(voice.loaded()).some(Boolean), 10_000, 'the engines loaded at start to unload')
       expect(voice.loaded('threads')).toEqual({ flite: false, pocketsphinx: false })
       const share = engineShare(voice)
       try {
