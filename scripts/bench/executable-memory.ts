@@ -78,6 +78,8 @@ async function run(built: string): Promise<Run> {
   try {
     while ((await exe.api('GET', '/ready', { key: null })).body?.status !== 'ready') await Bun.sleep(50) // polling a process we started; not a test
     await Bun.sleep(2000) // the start settles (the engines that load in the background have loaded)
+    // an appliance that unloads what it loaded at start does so once all has loaded: read after that (10 s at most)
+    for (const until = performance.now() + 10_000; performance.now() < until && (await loadedNow(exe)).engines.length > 0; ) await Bun.sleep(100)
     const afterStart = await memory(exe.pid)
     const workspaceId = (await exe.api('GET', '/api/workspaces')).body.workspaces[0].id
     const target = await setupCallTarget({ api: exe.api, workspaceId } as any)
