@@ -125,10 +125,13 @@ export async function createVoiceEngines(cfg: Config, opts: VoiceEngineOptions =
     const released = [...heldSince].filter((id) => loaded()[id] === false)
     for (const id of released) heldSince.delete(id)
     if (released.length === 0) return released
-    // then the process gives back what the engines and calls left: a full collection, then
-    // glibc's free pages (Bun's own allocator returns its pages on collection)
+    // then the process gives back what the engines and calls left: a full collection, glibc's
+    // free pages (Bun's own allocator returns its pages on collection), and JavaScriptCore's
+    // free heap pages and compiled code once it is idle (20 MB after 100 calls; the next call
+    // compiles its code again, while the engines load)
     Bun.gc(true)
     trimHeap()
+    ;(Bun as { shrink?: () => void }).shrink?.()
     return released
   }
   const idleProcess = new IdleRelease(cfg.ENGINE_IDLE_RELEASE_MS, async () => {

@@ -47,7 +47,7 @@ describe('the appliance after start', () => {
     expect(ready.status).toBe(200)
     expect(ready.body.status).toBe('ready')
     // they finish loading after the start (flite's threads warm up), and go as soon as all have loaded
-    await untilAsync(async () => Object.values(await loaded(t.url)).every((v) => v === 0), 10_000, 'the engines loaded at start to unload', 50)
+    await untilAsync(async () => Object.values(await loaded(t.url)).every((v) => v === 0), 30_000, 'the engines loaded at start to unload', 50)
     expect(await loaded(t.url)).toEqual({ flite: 0, pocketsphinx: 0, silero: 0 })
     expect(sileroHostsOf(process.pid)).toEqual([])
     expect((await t.api('GET', '/ready', { key: null })).body.status).toBe('ready')
@@ -80,6 +80,32 @@ describe('the appliance after start', () => {
   }, 60_000)
 })
 
+describe('the unload after start', () => {
+  afterAll(() => FliteTts.shutdown())
+
+  test('gives the memory back: once the engines have gone, JavaScriptCore is asked for its free heap pages and compiled code (Bun.shrink)', async () => {
+    FliteTts.shutdown()
+    const bun = Bun as unknown as { shrink(): void }
+    const shrink = bun.shrink
+    let asked = 0
+    bun.shrink = () => {
+      asked++
+      shrink()
+    }
+    try {
+      const voice = await createVoiceEngines(loadConfig({}, ENGINES), { unloadAfterStart: true })
+      try {
+        await until(() => asked > 0, 30_000, 'the runtime to be asked to shrink')
+        expect(voice.loaded()).toEqual({ flite: false, pocketsphinx: false, silero: false })
+      } finally {
+        await voice.close()
+      }
+    } finally {
+      bun.shrink = shrink
+    }
+  })
+})
+
 describe('a call worker starting while the engines are unloaded', () => {
   afterAll(() => FliteTts.shutdown())
 
@@ -88,7 +114,7 @@ describe('a call worker starting while the engines are unloaded', () => {
     const config = loadConfig({}, { ...ENGINES, FLITE_WORKERS: 2 })
     const voice = await createVoiceEngines(config, { unloadAfterStart: true })
     try {
-      await until(() => !Object.values(voice.loaded()).some(Boolean), 10_000, 'the engines loaded at start to unload')
+      await until(() => !Object.values(voice.loaded()).some(Boolean), 30_000, 'the engines loaded at start to unload')
       expect(voice.loaded('threads')).toEqual({ flite: false, pocketsphinx: false })
       const share = engineShare(voice)
       try {
