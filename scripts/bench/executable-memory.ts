@@ -3,8 +3,8 @@
 // after start, at the peak of N SIPp calls 10 at a time (greeting, a key, hang-up), and after
 // the idle release that follows them; when that release came after the last call ended, with
 // ENGINE_IDLE_RELEASE_MS = CALL_WORKER_IDLE_MS (equal, as by default); and how long a caller
-// waits for the greeting on the first call after start, on a call with the engines loaded, and
-// on the first call after the release. With --baseline COMMIT the same run is made first on that
+// waits for the greeting (from its INVITE, and from the 200 OK) on the first call after start,
+// on the next one, and on the first call after the release. With --baseline COMMIT the same run is made first on that
 // commit's executable, built in the same session, and each figure's ratio (this tree / baseline)
 // is printed.
 //   bun run scripts/bench/executable-memory.ts [--calls 10] [--idle-ms 10000] [--baseline COMMIT]
@@ -16,7 +16,7 @@ import { setupCallTarget } from '../../test/helpers/calls.ts'
 import { buildExecutable, runExecutable, type RunningExecutable } from '../../test/helpers/executable.ts'
 import { SIPP_PCAP_DIR } from '../../test/helpers/pcap.ts'
 import { freePort, scenarioFrom, sipp } from '../../test/helpers/sipp.ts'
-import { greetingDelayMs } from './greeting-call.ts'
+import { type GreetingDelay, greetingDelay } from './greeting-call.ts'
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -65,8 +65,8 @@ interface Run {
   afterRelease: Memory
   /** Seconds from the end of the last SIPp call until engines unloaded, call workers stopped, no host left. */
   released: { engines: number; workers: number; hosts: number }
-  /** ms from the 200 OK to the greeting's first loud packet. */
-  greeting: { first: number; loaded: number; afterRelease: number }
+  /** The wait for the greeting's first loud packet. */
+  greeting: { first: GreetingDelay; loaded: GreetingDelay; afterRelease: GreetingDelay }
 }
 
 async function run(built: string): Promise<Run> {
@@ -91,8 +91,8 @@ async function run(built: string): Promise<Run> {
       edges: [{ from: 'start', to: 'bye' }],
     }
     await exe.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })
-    const first = await greetingDelayMs(exe.sipUdp, target.e164)
-    const loaded = await greetingDelayMs(exe.sipUdp, target.e164)
+    const first = await greetingDelay(exe.sipUdp, target.e164)
+    const loaded = await greetingDelay(exe.sipUdp, target.e164)
     const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf.xml'), { PCAP: join(SIPP_PCAP_DIR, 'dtmf_2833_5.pcap'), KEY_AFTER_MS: '200' })
     const peak: Memory = { main: 0, hosts: 0, helpers: 0 }
     const sampler = setInterval(async () => {
@@ -118,7 +118,7 @@ async function run(built: string): Promise<Run> {
     }
     await Bun.sleep(2000) // the threads' exits and the collection after the release settle before /proc is read
     const afterRelease = await memory(exe.pid)
-    const afterReleaseGreeting = await greetingDelayMs(exe.sipUdp, target.e164)
+    const afterReleaseGreeting = await greetingDelay(exe.sipUdp, target.e164)
     return { afterStart, peak, afterRelease, released, greeting: { first, loaded, afterRelease: afterReleaseGreeting } }
   } finally {
     await exe.stop()
@@ -153,7 +153,8 @@ for (const [name, r] of runs) {
   console.log(`  peak in calls            ${mb(r.peak)}`)
   console.log(`  after the idle release   ${mb(r.afterRelease)}`)
   console.log(`  released after the last call: engines ${r.released.engines.toFixed(1)} s, call workers ${r.released.workers.toFixed(1)} s, Silero hosts ${r.released.hosts.toFixed(1)} s (configured ${(IDLE_MS / 1000).toFixed(1)} s)`)
-  console.log(`  greeting after the 200 OK: first call ${r.greeting.first.toFixed(0)} ms, engines loaded ${r.greeting.loaded.toFixed(0)} ms, first call after the release ${r.greeting.afterRelease.toFixed(0)} ms`)
+  const g = (d: GreetingDelay) => `${d.fromInvite.toFixed(0)} ms (${d.fromAnswer.toFixed(0)} after the 200 OK)`
+  console.log(`  greeting after the INVITE: first call ${g(r.greeting.first)}, the next ${g(r.greeting.loaded)}, first call after the release ${g(r.greeting.afterRelease)}`)
 }
 if (runs.length === 2) {
   const [[, b], [, a]] = runs as [[string, Run], [string, Run]]
@@ -162,5 +163,5 @@ if (runs.length === 2) {
   console.log('ratio this tree / baseline:')
   console.log(`  after start ${ratio(all(a.afterStart), all(b.afterStart))}, peak in calls ${ratio(all(a.peak), all(b.peak))}, after the idle release ${ratio(all(a.afterRelease), all(b.afterRelease))}`)
   console.log(`  time to the release: engines ${ratio(a.released.engines, b.released.engines)}, call workers ${ratio(a.released.workers, b.released.workers)}`)
-  console.log(`  greeting: first call ${ratio(a.greeting.first, b.greeting.first)}, first call after the release ${ratio(a.greeting.afterRelease, b.greeting.afterRelease)}`)
+  console.log(`  greeting after the INVITE: first call ${ratio(a.greeting.first.fromInvite, b.greeting.first.fromInvite)}, first call after the release ${ratio(a.greeting.afterRelease.fromInvite, b.greeting.afterRelease.fromInvite)}`)
 }

@@ -1,5 +1,5 @@
-// One raw SIP call to an appliance with its own RTP socket: how long after the 200 OK the
-// caller hears the agent's first loud packet (its greeting), then BYE. For the benchmarks that
+// One raw SIP call to an appliance with its own RTP socket: how long after its INVITE, and
+// after the 200 OK, the caller hears the agent's first loud packet (its greeting), then BYE. For the benchmarks that
 // compare a call on loaded engines with one that loads them.
 import { decodeG711 } from '../../src/realtime/media/codec/index.ts'
 import { header, type SipMessage, type SipResponse } from '../../src/realtime/telephony/sip/index.ts'
@@ -9,8 +9,14 @@ import { SipPeer } from '../../test/helpers/sip-peer.ts'
 const peak = (payload: Uint8Array) => decodeG711('ulaw', payload).reduce((m, s) => Math.max(m, Math.abs(s)), 0)
 let calls = 0
 
-/** Calls `e164` at 127.0.0.1:`sipPort`; resolves with the ms from the 200 OK to the first packet of speech. */
-export async function greetingDelayMs(sipPort: number, e164: string): Promise<number> {
+export interface GreetingDelay {
+  /** ms from the INVITE sent (what the caller waits, ringing included) and from the 200 OK to the first packet of speech. */
+  fromInvite: number
+  fromAnswer: number
+}
+
+/** Calls `e164` at 127.0.0.1:`sipPort` and waits for the greeting. */
+export async function greetingDelay(sipPort: number, e164: string): Promise<GreetingDelay> {
   const rtp = await RtpPeer.open()
   const sip = await SipPeer.udp(sipPort)
   const callId = `greeting-${process.pid}-${++calls}`
@@ -32,16 +38,17 @@ export async function greetingDelayMs(sipPort: number, e164: string): Promise<nu
     ].join('\r\n')
   const sdp = `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio ${rtp.port} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\na=sendrecv\r\n`
   try {
+    const invitedAt = performance.now()
     sip.send(request('INVITE', 1, '', sdp))
     const ok = (await sip.waitFor((m: SipMessage) => m.kind === 'response' && m.status === 200, 15_000)) as SipResponse
     const answeredAt = performance.now()
     const toTag = /tag=([^;>\s]+)/.exec(header(ok, 'to')!)![1]!
     sip.send(request('ACK', 1, toTag))
     await rtp.waitFor(() => rtp.received.some((r) => peak(r.packet.payload) > 1000), 15_000)
-    const heard = rtp.received.find((r) => peak(r.packet.payload) > 1000)!.atMs - answeredAt
+    const heardAt = rtp.received.find((r) => peak(r.packet.payload) > 1000)!.atMs
     sip.send(request('BYE', 2, toTag))
     await sip.waitFor((m: SipMessage) => m.kind === 'response' && m.status === 200 && header(m, 'cseq') === '2 BYE')
-    return heard
+    return { fromInvite: heardAt - invitedAt, fromAnswer: heardAt - answeredAt }
   } finally {
     sip.close()
     rtp.close()
