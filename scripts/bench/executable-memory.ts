@@ -1,79 +1,86 @@
-// Benchmark: resident memory of the compiled appliance with its offline engines (Silero in its
-// host processes, pocketsphinx, flite): loaded after start, idle once ENGINE_IDLE_RELEASE_MS has unloaded them,
-// at the end of 100 SIPp calls (greeting, a key, hang-up; 10 at a time) and idle again after
-// them. The same-run baseline is the same executable with ENGINE_IDLE_RELEASE_MS=0 (engines kept).
-//   bun run scripts/bench/executable-memory.ts [--calls 100]
-import { readdirSync } from 'node:fs'
+// Benchmark: what `ps` shows of the compiled appliance (its process and its Silero host
+// processes) with the offline engines (Silero VAD, pocketsphinx, flite) and two call workers:
+// after start, at the peak of N SIPp calls 10 at a time (greeting, a key, hang-up), and after
+// the idle release that follows them; when that release came after the last call ended, with
+// ENGINE_IDLE_RELEASE_MS = CALL_WORKER_IDLE_MS (equal, as by default); and how long a caller
+// waits for the greeting (from its INVITE, and from the 200 OK) on the first call after start,
+// on the next one, and on the first call after the release. With --baseline COMMIT the same run is made first on that
+// commit's executable, built in the same session, and each figure's ratio (this tree / baseline)
+// is printed.
+//   bun run scripts/bench/executable-memory.ts [--calls 10] [--idle-ms 10000] [--baseline COMMIT]
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadavg } from 'node:os'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { setupCallTarget } from '../../test/helpers/calls.ts'
-import { runExecutable, type RunningExecutable } from '../../test/helpers/executable.ts'
+import { buildExecutable, runExecutable, type RunningExecutable } from '../../test/helpers/executable.ts'
 import { SIPP_PCAP_DIR } from '../../test/helpers/pcap.ts'
 import { freePort, scenarioFrom, sipp } from '../../test/helpers/sipp.ts'
+import { type GreetingDelay, greetingDelay } from './greeting-call.ts'
 
-const arg = (name: string, def: number) => {
+const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : def
+  return i > 0 ? process.argv[i + 1] : undefined
 }
-const CALLS = arg('calls', 100)
-const IDLE_MS = 3000
-const FIXTURES = join(import.meta.dir, '../../test/fixtures/sip')
+const CALLS = Number(arg('calls') ?? 10)
+const IDLE_MS = Number(arg('idle-ms') ?? 10_000)
+const BASELINE = arg('baseline')
+const ROOT = join(import.meta.dir, '../..')
+const FIXTURES = join(ROOT, 'test/fixtures/sip')
 
 const field = async (pid: number, file: string, name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(await Bun.file(`/proc/${pid}/${file}`).text())![1]) / 1024
 
 interface Memory {
-  /** RSS of the appliance process and of each helper process (the Silero hosts), added up. */
-  rss: number
-  /** The same processes' PSS: pages they share (the executable, onnxruntime's library) counted once. */
-  pss: number
-  /** RSS of the appliance process alone, and how many helper processes there were: what `ps` lists. */
+  /** RSS of the appliance process alone, and of its helper processes (the Silero hosts) added up. */
   main: number
+  hosts: number
   helpers: number
 }
 
 async function memory(pid: number): Promise<Memory> {
   // each thread's children are listed under that thread (call workers start their own hosts)
-  const pids = [pid]
+  const pids: number[] = []
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     const list = await Bun.file(`/proc/${pid}/task/${task}/children`).text().catch(() => '')
     pids.push(...list.split(' ').filter(Boolean).map(Number))
   }
-  const m = { rss: 0, pss: 0, main: 0, helpers: pids.length - 1 }
-  for (const p of pids) {
-    const rss = await field(p, 'status', 'VmRSS').catch(() => 0)
-    if (p === pid) m.main = rss
-    m.rss += rss
-    m.pss += await field(p, 'smaps_rollup', 'Pss').catch(() => 0)
+  let hosts = 0
+  for (const p of pids) hosts += await field(p, 'status', 'VmRSS').catch(() => 0)
+  return { main: await field(pid, 'status', 'VmRSS'), hosts, helpers: pids.length }
+}
+
+/** Engines in memory (voice_agent_engine_loaded) and call workers running (the series of voice_agent_call_worker_calls). */
+async function loadedNow(exe: RunningExecutable): Promise<{ engines: string[]; workers: number }> {
+  const families = parsePrometheusTextFormat(await (await fetch(`${exe.url}/metrics`)).text()) as any[]
+  const family = (name: string) => families.find((f) => f.name === name)?.metrics ?? []
+  return {
+    engines: family('voice_agent_engine_loaded').filter((m: any) => Number(m.value) === 1).map((m: any) => m.labels.engine),
+    workers: family('voice_agent_call_worker_calls').length,
   }
-  return m
 }
 
-async function enginesLoaded(exe: RunningExecutable): Promise<boolean> {
-  const text = await (await fetch(`${exe.url}/metrics`)).text()
-  const family = (parsePrometheusTextFormat(text) as any[]).find((f: any) => f.name === 'voice_agent_engine_loaded')
-  return (family?.metrics ?? []).some((m: any) => Number(m.value) === 1)
+interface Run {
+  afterStart: Memory
+  peak: Memory
+  afterRelease: Memory
+  /** Seconds from the end of the last SIPp call until engines unloaded, call workers stopped, no host left. */
+  released: { engines: number; workers: number; hosts: number }
+  /** The wait for the greeting's first loud packet. */
+  greeting: { first: GreetingDelay; loaded: GreetingDelay; afterRelease: GreetingDelay }
 }
 
-/** Polls until the engines are unloaded (or, when they are kept, until the idle time has passed). */
-async function idle(exe: RunningExecutable, release: boolean): Promise<void> {
-  const start = Date.now()
-  while (release ? await enginesLoaded(exe) : Date.now() - start < IDLE_MS + 1000) {
-    if (Date.now() - start > 30_000) throw new Error('the engines did not unload')
-    await Bun.sleep(200) // polling a process's metrics; not a test
-  }
-  await Bun.sleep(500) // let the threads' exits settle before reading /proc
-}
-
-async function run(release: boolean) {
-  const exe = await runExecutable({ STT_PROVIDER: 'pocketsphinx', LLM_PROVIDER: 'none', ENGINE_IDLE_RELEASE_MS: String(release ? IDLE_MS : 0), CALL_WORKER_IDLE_MS: String(release ? IDLE_MS : 0) })
+async function run(built: string): Promise<Run> {
+  const exe = await runExecutable(
+    { STT_PROVIDER: 'pocketsphinx', VAD_ENGINE: 'silero', LLM_PROVIDER: 'none', CALL_WORKERS: '2', ENGINE_IDLE_RELEASE_MS: String(IDLE_MS), CALL_WORKER_IDLE_MS: String(IDLE_MS), LOG_LEVEL: 'info' },
+    [],
+    { built },
+  )
   try {
-    // engines keep loading for a moment after the start line (flite's wasm, pocketsphinx's model): read once /ready is ready and 2 s have passed
-    while ((await exe.api('GET', '/ready', { key: null })).body?.status !== 'ready') await Bun.sleep(50)
-    await Bun.sleep(2000)
+    while ((await exe.api('GET', '/ready', { key: null })).body?.status !== 'ready') await Bun.sleep(50) // polling a process we started; not a test
+    await Bun.sleep(2000) // the start settles (the engines that load in the background have loaded)
+    // an appliance that unloads what it loaded at start does so once all has loaded: read after that (10 s at most)
+    for (const until = performance.now() + 10_000; performance.now() < until && (await loadedNow(exe)).engines.length > 0; ) await Bun.sleep(100)
     const afterStart = await memory(exe.pid)
-    await idle(exe, release)
-    const idleStart = await memory(exe.pid)
     const workspaceId = (await exe.api('GET', '/api/workspaces')).body.workspaces[0].id
     const target = await setupCallTarget({ api: exe.api, workspaceId } as any)
     const graph = {
@@ -84,36 +91,77 @@ async function run(release: boolean) {
       edges: [{ from: 'start', to: 'bye' }],
     }
     await exe.api('PUT', `/api/agents/${target.agentId}/workflow`, { body: graph })
+    const first = await greetingDelay(exe.sipUdp, target.e164)
+    const loaded = await greetingDelay(exe.sipUdp, target.e164)
     const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf.xml'), { PCAP: join(SIPP_PCAP_DIR, 'dtmf_2833_5.pcap'), KEY_AFTER_MS: '200' })
-    const peak = { rss: 0, pss: 0, main: 0, helpers: 0 }
+    const peak: Memory = { main: 0, hosts: 0, helpers: 0 }
     const sampler = setInterval(async () => {
-      const m = await memory(exe.pid)
+      const m = await memory(exe.pid).catch(() => peak)
       // the sample with the most RSS in all, as one `ps` would show it
-      if (m.rss > peak.rss) Object.assign(peak, { rss: m.rss, main: m.main, helpers: m.helpers })
-      peak.pss = Math.max(peak.pss, m.pss)
+      if (m.main + m.hosts > peak.main + peak.hosts) Object.assign(peak, m)
     }, 250)
     const p = sipp(['-sf', scenario, `127.0.0.1:${exe.sipUdp}`, '-s', target.e164.slice(1), '-m', String(CALLS), '-l', '10', '-r', '10', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())], 120)
     const result = await p.exited
+    const ended = performance.now()
     clearInterval(sampler)
     if (result.code !== 0) throw new Error(`sipp: ${result.stderr.slice(-500)}`)
-    const afterCalls = await memory(exe.pid)
-    await idle(exe, release)
-    const idleAfter = await memory(exe.pid)
-    return { afterStart, idleStart, peak, afterCalls, idleAfter }
+    const released = { engines: 0, workers: 0, hosts: 0 }
+    while (!released.engines || !released.workers || !released.hosts) {
+      const now = await loadedNow(exe)
+      const hosts = (await memory(exe.pid)).helpers
+      const s = (performance.now() - ended) / 1000
+      if (!released.engines && now.engines.length === 0) released.engines = s
+      if (!released.workers && now.workers === 0) released.workers = s
+      if (!released.hosts && hosts === 0) released.hosts = s
+      if (s > 4 * (IDLE_MS / 1000) + 30) throw new Error(`nothing released ${s.toFixed(0)} s after the calls: ${JSON.stringify(now)}, ${hosts} hosts`)
+      await Bun.sleep(100) // polling a process's metrics; not a test
+    }
+    await Bun.sleep(2000) // the threads' exits and the collection after the release settle before /proc is read
+    const afterRelease = await memory(exe.pid)
+    const afterReleaseGreeting = await greetingDelay(exe.sipUdp, target.e164)
+    return { afterStart, peak, afterRelease, released, greeting: { first, loaded, afterRelease: afterReleaseGreeting } }
   } finally {
     await exe.stop()
   }
 }
 
-const kept = await run(false)
-const released = await run(true)
-console.log(`executable memory (MB, the process and its Silero host processes: RSS / PSS), ${CALLS} calls 10 at a time, loadavg ${loadavg()[0]!.toFixed(2)}:`)
-console.log('                          after start        idle  peak in calls  end of calls  idle after calls')
-const cell = (m: Memory, width: number) => `${m.rss.toFixed(0)} / ${m.pss.toFixed(0)}`.padStart(width)
-for (const [name, r] of [['engines kept (0)', kept], [`released after ${IDLE_MS} ms`, released]] as const) {
-  console.log(`  ${name.padEnd(24)} ${cell(r.afterStart, 11)} ${cell(r.idleStart, 11)} ${cell(r.peak, 14)} ${cell(r.afterCalls, 13)} ${cell(r.idleAfter, 17)}`)
+/** The executable of `commit`, built from its tree (git archive) with this checkout's node_modules. */
+function buildAt(commit: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-baseline-'))
+  const archive = Bun.spawnSync(['sh', '-c', `git archive ${commit} | tar -x -C ${dir}`], { cwd: ROOT, stderr: 'pipe' })
+  if (archive.exitCode !== 0) throw new Error(`git archive ${commit}: ${archive.stderr.toString()}`)
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+  const out = join(dir, 'dist', 'voice-agent')
+  const build = Bun.spawnSync([process.execPath, 'scripts/build.ts', out], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
+  if (build.exitCode !== 0) throw new Error(`build of ${commit}: ${build.stderr.toString()}`)
+  return out
 }
-const ps = (m: Memory) => `${m.main.toFixed(0)} + ${(m.rss - m.main).toFixed(0)} (${m.helpers} Silero host${m.helpers === 1 ? '' : 's'}) = ${m.rss.toFixed(0)}`
-console.log(`what ps shows, released after ${IDLE_MS} ms (RSS MB: appliance + its helper processes):`)
-for (const [when, m] of [['after start', released.afterStart], ['idle before calls', released.idleStart], ['peak in calls', released.peak], ['end of calls', released.afterCalls], ['idle after calls', released.idleAfter]] as const) console.log(`  ${when.padEnd(18)} ${ps(m)}`)
-console.log(`  ratio released/kept (RSS): idle ${(released.idleStart.rss / kept.idleStart.rss).toFixed(2)}, idle after calls ${(released.idleAfter.rss / kept.idleAfter.rss).toFixed(2)}`)
+
+const runs: [string, Run][] = []
+if (BASELINE) {
+  const exe = buildAt(BASELINE)
+  runs.push([`baseline ${BASELINE}`, await run(exe)])
+  rmSync(join(exe, '../..'), { recursive: true, force: true })
+}
+runs.push(['this tree', await run(buildExecutable())])
+
+const mb = (m: Memory) => `${m.main.toFixed(0)} + ${m.hosts.toFixed(0)} (${m.helpers} host${m.helpers === 1 ? '' : 's'}) = ${(m.main + m.hosts).toFixed(0)} MB`
+console.log(`executable memory: RSS of voice-agent + its Silero hosts; ${CALLS} calls 10 at a time, 2 call workers, ENGINE_IDLE_RELEASE_MS = CALL_WORKER_IDLE_MS = ${IDLE_MS} ms, loadavg ${loadavg()[0]!.toFixed(2)}`)
+for (const [name, r] of runs) {
+  console.log(`${name}:`)
+  console.log(`  after start              ${mb(r.afterStart)}`)
+  console.log(`  peak in calls            ${mb(r.peak)}`)
+  console.log(`  after the idle release   ${mb(r.afterRelease)}`)
+  console.log(`  released after the last call: engines ${r.released.engines.toFixed(1)} s, call workers ${r.released.workers.toFixed(1)} s, Silero hosts ${r.released.hosts.toFixed(1)} s (configured ${(IDLE_MS / 1000).toFixed(1)} s)`)
+  const g = (d: GreetingDelay) => `${d.fromInvite.toFixed(0)} ms (${d.fromAnswer.toFixed(0)} after the 200 OK)`
+  console.log(`  greeting after the INVITE: first call ${g(r.greeting.first)}, the next ${g(r.greeting.loaded)}, first call after the release ${g(r.greeting.afterRelease)}`)
+}
+if (runs.length === 2) {
+  const [[, b], [, a]] = runs as [[string, Run], [string, Run]]
+  const all = (m: Memory) => m.main + m.hosts
+  const ratio = (x: number, y: number) => (x / y).toFixed(2)
+  console.log('ratio this tree / baseline:')
+  console.log(`  after start ${ratio(all(a.afterStart), all(b.afterStart))}, peak in calls ${ratio(all(a.peak), all(b.peak))}, after the idle release ${ratio(all(a.afterRelease), all(b.afterRelease))}`)
+  console.log(`  time to the release: engines ${ratio(a.released.engines, b.released.engines)}, call workers ${ratio(a.released.workers, b.released.workers)}`)
+  console.log(`  greeting after the INVITE: first call ${ratio(a.greeting.first.fromInvite, b.greeting.first.fromInvite)}, first call after the release ${ratio(a.greeting.afterRelease.fromInvite, b.greeting.afterRelease.fromInvite)}`)
+}

@@ -68,6 +68,8 @@ export const BUSY_PASS = [
   'test/integration/fuzz.test.ts',
   'test/integration/sip-fuzz.test.ts',
   'test/integration/voice/engine-idle-release.test.ts',
+  'test/integration/voice/engine-idle-on-time.test.ts',
+  'test/integration/voice/engines-at-start.test.ts',
   'test/integration/voice/session-cloud.test.ts',
   'test/integration/voice/silero-host.test.ts',
   'test/unit/voice/engines.test.ts',

@@ -92,7 +92,8 @@ export async function startAppliance(
     async () => (s.media = await telephony.startMedia(config, s.database!.db, storage, log)),
     () => (probes.start(), { stop: () => probes.stop() }),
     async () => {
-      const voice = (s.voice = await createVoiceEngines(config))
+      // loaded once to show they work, then unloaded until the first call (ENGINE_IDLE_RELEASE_MS)
+      const voice = (s.voice = await createVoiceEngines(config, { log: log.child({ component: 'voice' }), unloadAfterStart: true }))
       log.info({ engines: voice.notes }, 'voice engines ready')
       warnings.push(...(await warnUnpriced(prices, voice, s.database!.db, log)))
       return { stop: () => voice.close() }

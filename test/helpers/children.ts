@@ -34,3 +34,15 @@ export function childrenOf(pid: number): Child[] {
 
 /** Children that exited and were never reaped. */
 export const zombiesOf = (pid: number): Child[] => childrenOf(pid).filter((c) => c.state === 'Z')
+
+/** The Silero host processes (`voice-agent __silero-host`) a process's threads started and that still run. */
+export function sileroHostsOf(pid: number): Child[] {
+  return childrenOf(pid).filter((c) => {
+    if (c.state === 'Z') return false
+    try {
+      return readFileSync(`/proc/${c.pid}/cmdline`, 'utf8').split('\0').includes('__silero-host')
+    } catch {
+      return false // gone meanwhile
+    }
+  })
+}

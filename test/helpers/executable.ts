@@ -71,13 +71,17 @@ export class ExecutableStartError extends Error {
   }
 }
 
-/** Copies the executable to an empty folder and starts it from another one; resolves once it listens, rejects with ExecutableStartError. */
-export async function runExecutable(env: Record<string, string> = {}, args: string[] = []): Promise<RunningExecutable> {
+/**
+ * Copies the executable (this checkout's, or `built`: one a benchmark built from another commit)
+ * to an empty folder and starts it from another one; resolves once it listens, rejects with ExecutableStartError.
+ */
+export async function runExecutable(env: Record<string, string> = {}, args: string[] = [], opts: { built?: string } = {}): Promise<RunningExecutable> {
+  const source = opts.built ?? buildExecutable()
   const home = mkdtempSync(join(tmpdir(), 'voice-agent-bin-'))
   const exe = join(home, 'voice-agent')
-  copyFileSync(buildExecutable(), exe)
+  copyFileSync(source, exe)
   // what dist/ holds beside the executable: sherpa-onnx, whose native addon cannot be embedded
-  cpSync(join(buildExecutable(), '..', SHERPA_BESIDE), join(home, SHERPA_BESIDE), { recursive: true })
+  cpSync(join(source, '..', SHERPA_BESIDE), join(home, SHERPA_BESIDE), { recursive: true })
   const cwd = mkdtempSync(join(tmpdir(), 'voice-agent-cwd-'))
   const dataDir = join(mkdtempSync(join(tmpdir(), 'voice-agent-data-')), 'data')
   const rtpBase = 24000 + 200 * Math.floor(Math.random() * 40)

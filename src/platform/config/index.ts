@@ -50,7 +50,7 @@ export const CONFIG_KEYS = {
   MEDIA_PACER_LEAD_MS: { default: 6, doc: 'with a pacer, how far ahead of its instant a packet is prepared, in ms (1-40): what the media thread may be late by without the packet being late' },
   JITTER_MAX_MS: { default: 200, doc: 'upper bound of the adaptive jitter buffer delay, in ms' },
   CALL_WORKERS: { default: 'auto', doc: 'call worker threads carrying whole calls (media, voice session, recording): auto is one per core, 0 keeps every call on the main thread' },
-  CALL_WORKER_IDLE_MS: { default: 60_000, doc: 'a call worker without calls for this long stops (and starts again with the next call, 0.2-0.4 s); while one runs the offline engines it shares stay loaded. 0 keeps workers running' },
+  CALL_WORKER_IDLE_MS: { default: 60_000, doc: 'a call worker without calls for this long stops (and starts again with the next call, 0.2-0.4 s), at the latest with the engines\' idle release (ENGINE_IDLE_RELEASE_MS); logged. 0 keeps workers running, and the offline engines they share loaded' },
   RECORD_CALLS: { default: true, doc: 'write a stereo WAV per call to DATA_DIR/recordings' },
   CALL_MAX_DURATION_MS: { default: 1_800_000, doc: 'a call is ended (with the goodbye line) after this long' },
   CALL_SILENCE_TIMEOUT_MS: { default: 20_000, doc: 'silence from both sides before the agent reprompts once; the next such silence hangs up' },
@@ -131,7 +131,7 @@ export const CONFIG_KEYS = {
   VOICE_PREVIEW_PER_MIN: { default: 20, doc: 'voice previews one workspace may ask for per minute on this node; more get 429 with Retry-After (0: no limit)' },
   ENGINE_IDLE_RELEASE_MS: {
     default: 60_000,
-    doc: 'with no call for this long, the offline engines (flite workers, the pocketsphinx model, the Silero host processes) are unloaded to give their memory back; a new call loads them again while it rings (0.2-0.3 s). 0 keeps them loaded',
+    doc: 'with no call for this long, the offline engines (flite workers, the pocketsphinx model, the Silero host processes) are unloaded to give their memory back, and logged; a new call loads them again while it rings (0.2-0.3 s). At start they are loaded once, to show they work, and unloaded until the first call. 0 keeps them loaded from the start',
   },
   ELEVENLABS_BASE_URL: { default: 'https://api.elevenlabs.io', doc: 'ElevenLabs API base URL' },
   ELEVENLABS_API_KEY: { default: '', doc: 'ElevenLabs API key' },

@@ -1,4 +1,5 @@
 import type { Config } from '../../platform/config/index.ts'
+import type { Logger } from '../../platform/log.ts'
 import type { Serving } from './registry/index.ts'
 import { type AgentVoice, type CallEngines, callEnginesFactory } from './call-engines.ts'
 import type { Llm } from './llm/index.ts'
@@ -40,14 +41,32 @@ export interface VoiceEngines {
    * `scope` says which (see HoldScope).
    */
   hold(scope?: HoldScope): () => void
+  /**
+   * As hold(), without counting as use (IdleRelease.keep): a call worker sharing the engine
+   * threads while it runs. The countdown from the last call runs on meanwhile, so the engines go
+   * with the worker when it stops for want of calls, not ENGINE_IDLE_RELEASE_MS after that.
+   */
+  keep(scope?: HoldScope): () => void
   /** Ends what runs outside this process's threads (the Silero host) now; resolves once it has exited. */
   close(): Promise<void>
   /** The offline engines that unload while idle (those of `scope`), by provider id, and whether each is in memory now. */
   loaded(scope?: HoldScope): Record<string, boolean>
 }
 
+export interface VoiceEngineOptions {
+  /** Where the idle release is logged. */
+  log?: Logger
+  /**
+   * Loads each offline engine once, so that a broken one shows in problems() (/ready), then,
+   * once all have loaded, unloads them until the first call needs them: the main thread, which
+   * may wait long for its first call. A call worker starts for a call and keeps what it loads.
+   * No effect with ENGINE_IDLE_RELEASE_MS=0, which keeps the engines loaded.
+   */
+  unloadAfterStart?: boolean
+}
+
 /** Picks and builds the engines named by config (see registry/); fails with a ConfigError on a bad choice. */
-export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
+export async function createVoiceEngines(cfg: Config, opts: VoiceEngineOptions = {}): Promise<VoiceEngines> {
   const settings = voiceSettings(cfg)
   const vad = await choose('vad', cfg)
   const stt = await choose('stt', cfg)
@@ -87,19 +106,6 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     return out
   }
   const { serving, forAgent } = callEnginesFactory(cfg, { tts: callTts, stt: stt.provided })
-  // after the engines unload, the process gives back what the calls left: a full collection,
-  // then glibc's free pages (Bun's own allocator returns its pages on collection)
-  const idleProcess = new IdleRelease(cfg.ENGINE_IDLE_RELEASE_MS > 0 ? cfg.ENGINE_IDLE_RELEASE_MS + 1000 : 0, () => {
-    Bun.gc(true)
-    trimHeap()
-  })
-  const hold = (scope: HoldScope = 'all') => {
-    const releases: (() => void)[] = [idleProcess.hold()]
-    for (const [, p] of built) if (inScope(p, scope)) releases.push(p.idle!.hold())
-    return () => {
-      for (const r of releases.splice(0)) r()
-    }
-  }
   const loaded = (scope: HoldScope = 'all') => {
     const out: Record<string, boolean> = {}
     for (const [id, p] of built) {
@@ -108,8 +114,55 @@ export async function createVoiceEngines(cfg: Config): Promise<VoiceEngines> {
     }
     return out
   }
+  /** The engines held since the last idle release: what the next one reports. */
+  const heldSince = new Set<string>()
+  // Each engine also counts down from its own last use (a voice preview holds flite alone); this
+  // one counts from the last call and unloads every engine that nothing else holds at once.
+  const unloadIdle = async (): Promise<string[]> => {
+    // an engine whose own countdown ended first may still be unloading: this waits for it too
+    await Promise.all(built.map(([, p]) => p.idle?.release()))
+    // one a call holds now stays for the next release to report
+    const released = [...heldSince].filter((id) => loaded()[id] === false)
+    for (const id of released) heldSince.delete(id)
+    if (released.length === 0) return released
+    // then the process gives back what the engines and calls left: a full collection, glibc's
+    // free pages (Bun's own allocator returns its pages on collection), and JavaScriptCore's
+    // free heap pages and compiled code once it is idle (20 MB after 100 calls; the next call
+    // compiles its code again, while the engines load)
+    Bun.gc(true)
+    trimHeap()
+    ;(Bun as { shrink?: () => void }).shrink?.()
+    return released
+  }
+  const idleProcess = new IdleRelease(cfg.ENGINE_IDLE_RELEASE_MS, async () => {
+    const released = await unloadIdle()
+    if (released.length) opts.log?.info({ engines: released, idleMs: cfg.ENGINE_IDLE_RELEASE_MS }, 'voice engines released: no call for ENGINE_IDLE_RELEASE_MS')
+  })
+  const bracket = (scope: HoldScope, how: 'hold' | 'keep') => {
+    const releases: (() => void)[] = [idleProcess[how]()]
+    for (const [id, p] of built) {
+      if (!inScope(p, scope)) continue
+      releases.push(p.idle![how]())
+      heldSince.add(id)
+    }
+    return () => {
+      for (const r of releases.splice(0)) r()
+    }
+  }
+  const hold = (scope: HoldScope = 'all') => bracket(scope, 'hold')
+  const keep = (scope: HoldScope = 'all') => bracket(scope, 'keep')
+  if (opts.unloadAfterStart && cfg.ENGINE_IDLE_RELEASE_MS > 0) {
+    // in the background: the start waits as before for the Silero host, not for flite's warm-up
+    // (which reports a failure as a problem when it comes); a call meanwhile holds what it needs
+    void (async () => {
+      await Promise.all(built.map(([, p]) => p.idle?.ready()))
+      for (const [id, p] of built) if (p.state().loaded) heldSince.add(id)
+      const released = await unloadIdle()
+      opts.log?.info({ engines: released }, 'voice engines loaded, then unloaded until the first call')
+    })()
+  }
   const close = async () => {
     for (const [, p] of built) await p.close?.()
   }
-  return { vad: vad.provided!.engine, stt: stt.provided?.engine, llm: llm.provided?.engine, tts: callTts, settings, notes, problems, serving, forAgent, hold, loaded, close }
+  return { vad: vad.provided!.engine, stt: stt.provided?.engine, llm: llm.provided?.engine, tts: callTts, settings, notes, problems, serving, forAgent, hold, keep, loaded, close }
 }

@@ -1,4 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AudioFrame } from '../../../src/realtime/voice/audio.ts'
 import { drain } from '../../../src/realtime/voice/base.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
@@ -35,6 +38,36 @@ describe('pocketsphinx offline STT (Debian libpocketsphinx3 through bun:ffi)', (
     const { symbols } = n.ffi.dlopen('libsphinxbase.so.3', { err_get_logfp: { args: [], returns: 'ptr' } })
     SphinxDecoder.create(n, 'yesno', DEBIAN_MODEL_DIR).free()
     expect(symbols.err_get_logfp()).toBeNull()
+  })
+
+  test("once it is loaded, a large block freed no longer raises glibc's mmap threshold: the next large block gets pages of its own, so a released model's memory goes back whole", () => {
+    // in a process of its own: in this one the heap's free top may serve the block whatever the threshold
+    const ffi = join(import.meta.dir, '../../../src/realtime/voice/stt/pocketsphinx-ffi.ts')
+    const script = `
+      const { loadNative } = await import(${JSON.stringify(ffi)})
+      const n = loadNative()
+      const libc = n.ffi.dlopen('libc.so.6', { malloc: { args: ['u64'], returns: 'ptr' }, free: { args: ['ptr'], returns: 'void' } }).symbols
+      // left alone, glibc would serve blocks up to 8 MiB from its heap after this free
+      libc.free(libc.malloc(8 << 20))
+      const next = libc.malloc(1 << 20)
+      // glibc's chunk header before the block: bit 1 of its size field is IS_MMAPPED
+      console.log((n.ffi.read.u64(next, -8) & 2n) !== 0n ? 'mapped' : 'from the heap')`
+    const child = Bun.spawnSync([process.execPath, '-e', script], { stdout: 'pipe', stderr: 'pipe' })
+    expect(child.stderr.toString()).toBe('')
+    expect(child.stdout.toString().trim()).toBe('mapped')
+  })
+
+  test('a model that cannot be loaded is reported by ready() and problem(), not only to the first caller', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sphinx-broken-'))
+    try {
+      mkdirSync(join(dir, 'en-us'))
+      const stt = new PocketsphinxStt({ mode: 'dictation', modelDir: dir, threads: 1 })
+      engines.push(stt)
+      await stt.ready()
+      expect(stt.problem()).toMatch(/^STT: pocketsphinx could not load its model \(.+\)$/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('dictation transcribes clear 16 kHz speech', async () => {

@@ -31,7 +31,7 @@ const media = new MediaEngine({ ...config, RTP_PORT_MIN: data.rtp.min, RTP_PORT_
 await media.startPacer()
 // the main thread logs the common case (no real-time priority) once; a pacer that failed here is this worker's own
 if (!media.pacer && config.MEDIA_PACER !== 'off') log.warn(media.pacerWarning() ?? 'the RTP pacer did not start')
-const voice = await createVoiceEngines(config)
+const voice = await createVoiceEngines(config, { log })
 const host = new CallHost(
   { media, voice, lines: config, workflowLlm: workflowLlm(config), maxVisits: config.WORKFLOW_MAX_VISITS, allowPrivateTools: config.TOOLS_ALLOW_PRIVATE, log },
   post,

@@ -20,9 +20,27 @@ export function callPlacer(config: Config, local: ConversationDeps, metrics: Poo
   const workers = callWorkerCount(config.CALL_WORKERS)
   if (workers === 0) return inProcess
   log.info({ callWorkers: workers }, 'calls run in call worker threads')
-  // a running worker holds the main thread's engine threads: its ports to them stay valid until it stops
-  const share = () => ({ ...shareEngines(), release: local.voice.hold('threads') })
-  return new CallWorkerPool({ config, workers, idleMs: config.CALL_WORKER_IDLE_MS, log: log.child({ component: 'call-workers' }), local: inProcess, metrics, shareEngines: share })
+  return new CallWorkerPool({ config, workers, idleMs: workerIdleMs(config), log: log.child({ component: 'call-workers' }), local: inProcess, metrics, shareEngines: () => engineShare(local.voice) })
+}
+
+/**
+ * Ports to the main thread's engine threads for a call worker starting now. The worker keeps
+ * them (loading them first: the engines may have been released while idle) until it stops, so
+ * its ports stay valid; keeping is not using, so the engines' idle countdown runs from the last
+ * call, whether the worker is still there or not.
+ */
+export function engineShare(voice: ConversationDeps['voice']): ReturnType<typeof shareEngines> & { release: () => void } {
+  const release = voice.keep('threads')
+  return { ...shareEngines(), release }
+}
+
+/**
+ * How long a call worker without calls runs on: CALL_WORKER_IDLE_MS, and no longer than
+ * ENGINE_IDLE_RELEASE_MS, since it keeps the engines it shares loaded. 0: it runs for good.
+ */
+export function workerIdleMs(config: Pick<Config, 'CALL_WORKER_IDLE_MS' | 'ENGINE_IDLE_RELEASE_MS'>): number {
+  const { CALL_WORKER_IDLE_MS: worker, ENGINE_IDLE_RELEASE_MS: engines } = config
+  return worker > 0 && engines > 0 ? Math.min(worker, engines) : worker
 }
 
 /** Starts where calls run, on the loaded media and speech engines: the placer stops the workers. */

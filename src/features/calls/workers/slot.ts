@@ -94,7 +94,13 @@ export class WorkerSlot implements WorkerLink {
 
   done(cid: number): void {
     this.calls.delete(cid)
-    if (this.load === 0 && this.hooks.idleMs > 0 && this.worker) this.idle = setTimeout(() => this.stop(), this.hooks.idleMs)
+    if (this.load === 0 && this.hooks.idleMs > 0 && this.worker) {
+      clearTimeout(this.idle)
+      this.idle = setTimeout(() => {
+        this.hooks.log.info({ worker: this.index, idleMs: this.hooks.idleMs }, 'call worker stopped: no call for its idle time')
+        void this.stop()
+      }, this.hooks.idleMs)
+    }
   }
 
   private onMessage(m: FromWorker): void {
@@ -176,11 +182,18 @@ export class WorkerSlot implements WorkerLink {
     clearTimeout(this.idle)
     this.worker = undefined
     this.ready = undefined
-    this.letGoOfEngines()
+    // its hold on the shared engine threads goes once it has ended: ended before, their ports
+    // would close under a worker still stopping, which takes that for a lost thread
+    const release = this.releaseEngines
+    this.releaseEngines = undefined
     this.pending.failAll(new CallWorkerFailed(`call worker ${this.index} stopped`))
     this.calls.clear()
-    await this.shutdown(worker)
-    await worker.terminate()
+    try {
+      await this.shutdown(worker)
+      await worker.terminate()
+    } finally {
+      release?.()
+    }
     this.hooks.stats(this.index, undefined)
   }
 

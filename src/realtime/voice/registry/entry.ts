@@ -35,6 +35,18 @@ export interface ProviderState {
   problem?: string
 }
 
+/** A resident engine that unloads while idle (see IdleRelease). */
+export interface IdleEngine {
+  /** Keeps it loaded (loading it now) until the returned function is called; the idle countdown starts when the last holder lets go. */
+  hold(): () => void
+  /** As hold(), without counting as use: the countdown runs on, and the engine goes once it has run out and the keeper lets go. */
+  keep(): () => void
+  /** Resolves once what is loading now has loaded, or failed (state().problem then says why). */
+  ready(): Promise<void>
+  /** Unloads it now unless something holds or keeps it; resolves once it is out of memory. */
+  release(): Promise<void>
+}
+
 /** A built engine with what the appliance needs to know of it beyond its contract. */
 export interface Provided<T> {
   readonly engine: T
@@ -42,11 +54,10 @@ export interface Provided<T> {
   readonly notes?: readonly string[]
   state(): ProviderState
   /**
-   * Resident engines that unload while idle: `hold` keeps them loaded (loading them now) until the
-   * returned function is called. `shared`: their threads serve the call workers too (held by
-   * the main thread for them); otherwise each thread that runs calls has its own.
+   * Resident engines that unload while idle. `shared`: their threads serve the call workers too
+   * (held by the main thread for them); otherwise each thread that runs calls has its own.
    */
-  readonly idle?: { readonly shared: boolean; hold(): () => void }
+  readonly idle?: IdleEngine & { readonly shared: boolean }
   /** Ends what runs outside this process's threads; resolves once it has exited. */
   close?(): Promise<void>
   /** The engine for callers speaking `language` (BCP 47), with that language on every stream. */
@@ -116,6 +127,15 @@ export interface LlmEntry extends EntryBase<'llm'> {
 export type ProviderEntry = VadEntry | SttEntry | TtsEntry | LlmEntry
 
 export type EntryOf<K extends ProviderKind> = Extract<ProviderEntry, { kind: K }>
+
+/** What Provided.idle says of `engine`. */
+export const unloadsWhileIdle = (engine: IdleEngine, shared: boolean): Provided<unknown>['idle'] => ({
+  shared,
+  hold: () => engine.hold(),
+  keep: () => engine.keep(),
+  ready: () => engine.ready(),
+  release: () => engine.release(),
+})
 
 /** A remote engine: nothing in memory to report, nothing to hold. */
 export const remote = <T>(engine: T, forLanguage?: (language: string) => T): Provided<T> => ({ engine, state: () => ({}), forLanguage })

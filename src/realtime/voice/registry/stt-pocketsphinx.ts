@@ -1,7 +1,7 @@
 // CMU pocketsphinx (Debian libpocketsphinx3 + pocketsphinx-en-us) in decoder threads that call
 // workers share; its model is freed while idle. The built-in fallback when no model is supplied.
 import { PocketsphinxStt } from '../stt/pocketsphinx.ts'
-import type { SttEntry } from './entry.ts'
+import { type SttEntry, unloadsWhileIdle } from './entry.ts'
 
 export const pocketsphinxStt: SttEntry = {
   id: 'pocketsphinx',
@@ -13,6 +13,6 @@ export const pocketsphinxStt: SttEntry = {
   auto: () => PocketsphinxStt.available(),
   fromConfig(cfg) {
     const stt = new PocketsphinxStt({ mode: 'dictation', idleReleaseMs: cfg.ENGINE_IDLE_RELEASE_MS })
-    return { engine: stt, state: () => ({ loaded: stt.loaded }), idle: { shared: true, hold: () => stt.hold() } }
+    return { engine: stt, state: () => ({ loaded: stt.loaded, problem: stt.problem() }), idle: unloadsWhileIdle(stt, true) }
   },
 }

@@ -3,7 +3,7 @@
 import type { Config } from '../../../platform/config/index.ts'
 import { oneOf } from '../settings.ts'
 import { FLITE_VOICES, type FliteVoice, FliteTts } from '../tts/flite.ts'
-import type { TtsEntry } from './entry.ts'
+import { type TtsEntry, unloadsWhileIdle } from './entry.ts'
 
 /** All of flite's voices, in the order they are offered (kal is 8 kHz, the others 16 kHz). */
 const LISTED: readonly FliteVoice[] = ['slt', 'kal', 'awb', 'rms', 'kal16']
@@ -36,7 +36,7 @@ export const fliteTts: TtsEntry = {
         const broken = tts.problem()
         return { loaded: tts.loaded, problem: broken && `TTS: ${broken}` }
       },
-      idle: { shared: true, hold: () => tts.hold() },
+      idle: unloadsWhileIdle(tts, true),
     }
   },
 }

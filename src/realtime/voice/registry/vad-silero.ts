@@ -3,7 +3,7 @@
 import { EnergyVad } from '../vad/energy.ts'
 import { SileroVad } from '../vad/silero.ts'
 import type { VadModel } from '../vad/contract.ts'
-import type { Provided, VadEntry } from './entry.ts'
+import { type Provided, unloadsWhileIdle, type VadEntry } from './entry.ts'
 
 export const sileroVad: VadEntry = {
   id: 'silero',
@@ -22,7 +22,7 @@ export const sileroVad: VadEntry = {
       engine: vad,
       notes: [`VAD: ${vad.name}`],
       state: () => ({ loaded: vad.loaded, problem: vad.problem() }),
-      idle: { shared: false, hold: () => vad.hold() },
+      idle: unloadsWhileIdle(vad, false),
       close: () => vad.close(),
     }
   },

@@ -23,8 +23,8 @@ export type SphinxRequest =
   /** The last samples (maybe none) and the end of the utterance. */
   | { op: 'end'; sid: number; samples: Int16Array; audioMs: number }
   | { op: 'drop'; sid: number }
-  /** Makes a decoder of this kind now when there is none (the model loads in 0.1-0.3 s). */
-  | ({ op: 'load' } & SphinxKind)
+  /** Makes a decoder of this kind now when there is none (the model loads in 0.1-0.3 s); answered with `loaded`. */
+  | ({ op: 'load'; sid: number } & SphinxKind)
 
 export type SphinxReply =
   /** The decoder has consumed the audio up to `audioMs`; `interim`: the words so far, when they changed. */
@@ -32,6 +32,8 @@ export type SphinxReply =
   /** `framesAfterEnd`: 10 ms frames of audio still to decode when the end arrived (0: the decoder was caught up). */
   | { op: 'final'; sid: number; text: string; framesAfterEnd: number }
   | { op: 'error'; sid: number; error: string }
+  /** The answer to `load`: a decoder of the kind is in memory, or `error` says why none can be made. */
+  | { op: 'loaded'; sid: number; error?: string }
 
 /** Frees every decoder not in use (the en-us model is about 90 MB of native memory each). */
 export interface SphinxRelease {
@@ -107,8 +109,9 @@ function handle(client: Client, m: SphinxRequest): void {
   if (m.op === 'load') {
     try {
       poolFor(m).warm()
-    } catch {
-      // the first utterance reports it
+      client.post({ op: 'loaded', sid: m.sid })
+    } catch (err) {
+      client.post({ op: 'loaded', sid: m.sid, error: (err as Error).message })
     }
     return
   }

@@ -46,6 +46,10 @@ export class PocketsphinxStt implements Stt {
   private readonly kind: SphinxKind
   private readonly idle: IdleRelease
   private modelLoaded = false
+  /** The loads asked for last, answered once every decoder thread has its model. */
+  private loading: Promise<void> = Promise.resolve()
+  /** Why the last load failed; undefined once one succeeds. */
+  private failure: string | undefined
 
   constructor(private readonly opts: PocketsphinxOptions) {
     if (!loadNative()) throw new Error('pocketsphinx is not installed (Debian packages libpocketsphinx3 and pocketsphinx-en-us)')
@@ -67,16 +71,55 @@ export class PocketsphinxStt implements Stt {
     return this.modelLoaded
   }
 
+  /** Why the model could not be loaded the last time it was, or undefined. */
+  problem(): string | undefined {
+    return this.failure && `STT: pocketsphinx could not load its model (${this.failure})`
+  }
+
   /** Keeps the model loaded (loading it if it was released) until the returned function is called. */
   hold(): () => void {
     const release = this.idle.hold()
-    if (!this.modelLoaded) {
-      this.modelLoaded = true
-      this.link()
-      // every decoder thread loads now, or the first caller it serves waits for the model
-      for (const link of this.own.length ? this.own : [this.link()]) link.send({ op: 'load', ...this.kind })
-    }
+    this.load()
     return release
+  }
+
+  /** As hold(), without counting as use: a call worker shares the decoder threads while it runs (see IdleRelease.keep). */
+  keep(): () => void {
+    const release = this.idle.keep()
+    this.load()
+    return release
+  }
+
+  /** Resolves once every decoder thread has answered the last load (problem() says whether one failed). */
+  ready(): Promise<void> {
+    return this.loading
+  }
+
+  /** Frees the model now unless something holds it. */
+  release(): Promise<void> {
+    return this.idle.releaseNow()
+  }
+
+  /** Every decoder thread loads now, or the first caller it serves waits for the model. */
+  private load(): void {
+    if (this.modelLoaded) return
+    this.modelLoaded = true
+    this.failure = undefined
+    this.link()
+    const links = this.own.length ? this.own : [this.link()]
+    this.loading = Promise.all(links.map((link) => this.loadOn(link))).then(() => {})
+  }
+
+  private loadOn(link: SphinxLink): Promise<void> {
+    return new Promise((resolve) => {
+      const { sid, forget } = link.listen((r) => {
+        if (r.op !== 'loaded' && r.op !== 'error') return
+        forget()
+        if (r.error) this.failure = r.error
+        resolve()
+      })
+      link.send({ op: 'load', sid, ...this.kind })
+    })
   }
 
   /** True when the libraries and the en-us model are present. */
@@ -196,7 +239,7 @@ export class PocketsphinxStream extends ProviderStream<AudioFrame, SttEvent> {
           if (r.text) emit({ type: 'final', text: r.text, confidence: 1, startMs: 0, endMs, endOfTurn: true })
           emit({ type: 'usage', audioMs: endMs })
           return
-        } else {
+        } else if (r.op === 'error') {
           done = true
           throw new ProviderError(this.provider, 'protocol', r.error, false)
         }

@@ -24,6 +24,8 @@ interface Entry {
   worker: Endpoint
   load: number
   thread?: Worker
+  /** A thread of this pool that has not yet said it is ready (compiled and warmed up). */
+  warming?: boolean
 }
 
 /** Ports to another thread's flite workers; `warn` hears of each one lost. */
@@ -62,6 +64,10 @@ export class FlitePool {
   private readonly warn: (message: string) => void
   private readonly replyMs: number
   private own: FlitePool | undefined
+  /** Resolves once the threads started last are ready, or one failed. */
+  private warm: { done: Promise<void>; resolve(): void } | undefined
+  /** The threads being terminated, until they have ended. */
+  private ending: Promise<void> = Promise.resolve()
   /** Why the pool cannot synthesize (a worker failed to load or crashed); jobs then fail at once. */
   broken: string | undefined
 
@@ -86,23 +92,51 @@ export class FlitePool {
   /** Keeps the workers running (starting them if they were stopped) until the returned function is called. */
   hold(): () => void {
     if (this.shared) return this.own?.hold() ?? (() => {})
-    if (this.workers.length === 0) {
-      for (let i = 0; i < Math.max(1, this.size); i++) {
-        const thread = new Worker(workerScript('realtime/voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url)))
-        thread.onerror = (ev) => this.fail(`flite worker failed: ${ev.message}`)
-        thread.unref()
-        this.add(thread, 1, thread)
-      }
-    }
+    this.start()
     return this.idle.hold()
+  }
+
+  /** As hold(), without counting as use (see IdleRelease.keep): another thread shares the workers while it runs. */
+  keep(): () => void {
+    if (this.shared) return () => {}
+    this.start()
+    return this.idle.keep()
+  }
+
+  /** Resolves once the workers started last have compiled flite and spoken their warm-up, or one of them failed (`broken` says why). */
+  ready(): Promise<void> {
+    return this.warm?.done ?? Promise.resolve()
+  }
+
+  /** Stops the workers now unless something holds or keeps them; resolves once their threads have ended. Another thread's, shared, are its to stop. */
+  async release(): Promise<void> {
+    if (this.shared) return this.own?.release()
+    await this.idle.releaseNow()
+    await this.ending
+  }
+
+  private start(): void {
+    if (this.workers.length > 0) return
+    let resolve!: () => void
+    this.warm = { done: new Promise<void>((r) => (resolve = r)), resolve }
+    for (let i = 0; i < Math.max(1, this.size); i++) {
+      const thread = new Worker(workerScript('realtime/voice/tts/flite-worker.ts', new URL('./flite-worker.ts', import.meta.url)))
+      thread.onerror = (ev) => this.fail(`flite worker failed: ${ev.message}`)
+      thread.unref()
+      this.add(thread, 1, thread)
+    }
   }
 
   private add(worker: Endpoint, load: number, thread?: Worker): void {
     // a shared worker has warmed up in its owner's thread already
-    const entry: Entry = { worker, load, thread }
+    const entry: Entry = { worker, load, thread, warming: thread !== undefined }
     entry.worker.onmessage = (ev: MessageEvent<FliteResult | FliteReady>) => {
       if ('ready' in ev.data) {
         entry.load--
+        if (entry.warming) {
+          entry.warming = false
+          if (!this.workers.some((w) => w.warming)) this.warm?.resolve()
+        }
         return
       }
       const p = this.pending.get(ev.data.id)
@@ -117,6 +151,7 @@ export class FlitePool {
 
   private fail(reason: string): void {
     this.broken = reason
+    this.warm?.resolve()
     for (const [id, p] of this.pending) p.resolve({ id, ok: false, error: reason })
     this.pending.clear()
   }
@@ -184,10 +219,13 @@ export class FlitePool {
     })
   }
 
-  terminate(): void {
+  /** Stops the workers (whatever holds them); resolves once their threads have ended. */
+  terminate(): Promise<void> {
     this.idle.cancel()
-    for (const w of this.workers) w.thread ? w.thread.terminate() : w.worker.close?.()
+    const ending = this.workers.map((w) => (w.thread ? w.thread.terminate() : w.worker.close?.()))
     this.workers.length = 0
-    this.own?.terminate()
+    this.warm?.resolve()
+    this.ending = Promise.all([this.ending, ...ending, this.own?.terminate()]).then(() => {})
+    return this.ending
   }
 }

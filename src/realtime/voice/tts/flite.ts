@@ -72,6 +72,21 @@ export class FliteTts implements Tts {
     return this.pool().hold()
   }
 
+  /** As hold(), without counting as use: a call worker shares the threads while it runs (see IdleRelease.keep). */
+  keep(): () => void {
+    return this.pool().keep()
+  }
+
+  /** Resolves once the worker threads have loaded flite, or failed (problem() says why). */
+  ready(): Promise<void> {
+    return this.pool().ready()
+  }
+
+  /** Stops the worker threads now unless something holds them; resolves once they have ended. */
+  release(): Promise<void> {
+    return this.pool().release()
+  }
+
   /** Whether the worker threads are running now (false after an idle release). */
   get loaded(): boolean {
     return this.pool().loaded

@@ -47,7 +47,7 @@ export class SileroVad implements VadModel {
   ) {
     this.host = Promise.resolve(host)
     this.started = host
-    this.idle = new IdleRelease(idleReleaseMs, () => void this.release())
+    this.idle = new IdleRelease(idleReleaseMs, () => this.stopHost())
     this.idle.arm()
   }
 
@@ -80,11 +80,28 @@ export class SileroVad implements VadModel {
     return release
   }
 
+  /** As hold(), without counting as use (see IdleRelease.keep). */
+  keep(): () => void {
+    const release = this.idle.keep()
+    void this.running().catch(() => {})
+    return release
+  }
+
+  /** Resolves once the host starting now has loaded the model, or failed to. */
+  async ready(): Promise<void> {
+    await this.host?.catch(() => {})
+  }
+
+  /** Ends the host now unless something holds it; resolves once it has exited. The next window starts another. */
+  release(): Promise<void> {
+    return this.idle.releaseNow()
+  }
+
   /** Ends the host process for good (the appliance or its call worker is stopping): later windows fail. Resolves once it has exited. */
   async close(): Promise<void> {
     this.closed = true
     this.idle.cancel()
-    await this.release()
+    await this.stopHost()
   }
 
   windowSamples(sampleRate: number): number {
@@ -125,7 +142,7 @@ export class SileroVad implements VadModel {
   }
 
   /** Stops the host; close() waits for every stop still under way (an idle release at the same moment), so a thread about to end leaves no host behind. */
-  private async release(): Promise<void> {
+  private async stopHost(): Promise<void> {
     const host = this.host
     this.host = undefined
     const stopping = host?.then((h) => h.stop()).catch(() => {})
