@@ -67,13 +67,15 @@ test("SIPp's uac_pcap (g711a.pcap, then key 1) calls the appliance: the recordin
   const call = await newCall(before)
   expect(call).toMatchObject({ outcome: 'completed', endReason: 'caller_hangup' })
   expect(call.transcript.filter((i: any) => i.role === 'user').map((i: any) => i.text)).toEqual(['[DTMF] 1'])
-  // the recorded speech starts while the agent says its menu: the cut line stays, as far as it was said
+  // the recorded speech starts while the agent greets (which of its two lines it cuts depends on when
+  // the greeting started): the cut line stays, as far as it was said, and is marked
+  const said = ['Hello.', 'Press 9 to leave.']
   const agent = call.transcript.filter((i: any) => i.role === 'agent')
-  expect(agent[0]).toMatchObject({ text: 'Hello.' })
-  expect(agent[0].interrupted).toBeUndefined()
-  expect(agent[1]).toMatchObject({ interrupted: true })
-  expect(agent[1].text.length).toBeGreaterThan(0)
-  expect('Press 9 to leave.'.startsWith(agent[1].text)).toBe(true)
+  expect(agent.some((i: any) => i.interrupted === true)).toBe(true)
+  for (const line of agent) {
+    if (line.interrupted) expect(said.some((s) => line.text.length > 0 && s.startsWith(line.text))).toBe(true)
+    else expect(said).toContain(line.text)
+  }
 
   const packets = readPcapUdp(join(SIPP_PCAP_DIR, 'g711a.pcap')).map((p) => parseRtp(p.payload)).filter((p) => p.payloadType === 8)
   const reference = decodeG711('alaw', Uint8Array.from(packets.flatMap((p) => [...p.payload])))
