@@ -118,7 +118,7 @@ describe('a workflow agent\'s form shows what applies to its calls', () => {
     await page.getByRole('form', { name: 'Edit the agent' }).getByLabel('Prompt (draft)').waitFor()
     page.off('request', onRequest)
     await page.unroute(`**/api/agents/${plain}`)
-    expect(asked.filter((p) => p.endsWith('/workflow'))).toEqual([])
+    expect(asked.filter((p) => p === `/api/agents/${plain}/workflow`)).toEqual([])
   }, 30_000)
 
   test('an agent without a workflow shows its prompt, welcome and model in the form, and no workflow notice', async () => {
