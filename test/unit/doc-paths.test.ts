@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const ROOT = join(import.meta.dir, '..', '..')
-const DOCS = ['README.md', 'CONTRIBUTING.md', 'BENCHMARKS.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const DOCS = ['README.md', 'CONTRIBUTING.md', 'BENCHMARKS.md', 'ARCHITECTURE.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 /** A path into the tree, not part of a longer word or path; globs and <placeholders> are not paths. */
 const PATH = /(?<![\w./-])((?:src|test|scripts|deploy)\/[\w./@-]+)/g
 
