@@ -13,6 +13,7 @@ export { type DigestAlgorithmName, parseCarrierSources, parseDigestAlgorithms } 
 export { LOG_LEVELS } from './validate.ts'
 export { parseHostAddresses, parseIceServers, type IceServer } from './webrtc.ts'
 export { callWorkerCount } from './workers.ts'
+export { outboundUrlPolicy } from './outbound.ts'
 
 /**
  * Every configuration key, its default and its meaning. docs/configuration.md's table is
