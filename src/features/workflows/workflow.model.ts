@@ -57,7 +57,7 @@ export const ToolConfig = t.Object(
 )
 export const TransferConfig = t.Object(
   {
-    target: t.String({ minLength: 1, maxLength: 256, description: 'E.164 number (+15551234567) or SIP URI (sip:desk@pbx.example)' }),
+    target: t.String({ minLength: 1, maxLength: 256, description: 'E.164 number that is a real number (+14155550123) or SIP URI (sip:desk@pbx.example)' }),
     text: t.Optional(Text('said before transferring')),
   },
   { additionalProperties: false },
