@@ -39,6 +39,14 @@ function headingAnchors(text: string): Set<string> {
 /** A relative Markdown link: `[text](target)` or `[text](target#anchor)`, outside code spans. */
 const LINK = /\]\((?!https?:|mailto:|#)([^)\s#]*)(?:#([^)\s]+))?\)/g
 
+/** A path of src/ written from its layer, in code: `features/calls/conversation/`, `platform/config/index.ts`. */
+const LAYER_PATH = /`((?:platform|realtime|features|http|app)\/[\w./@-]*)`/g
+
+test('every path of src/ the docs write from its layer (`features/...`) exists', () => {
+  const missing = DOCS.flatMap((doc) => [...readFileSync(join(ROOT, doc), 'utf8').matchAll(LAYER_PATH)].map((m) => m[1]!).filter((p) => !existsSync(join(ROOT, 'src', p))).map((p) => `${doc}: ${p}`))
+  expect(missing).toEqual([])
+})
+
 test('every relative link in the README and docs/ leads to a file that exists, and to a heading it has', () => {
   const broken: string[] = []
   for (const doc of DOCS) {
