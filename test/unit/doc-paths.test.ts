@@ -23,12 +23,12 @@ test('every src/, test/, scripts/ and deploy/ path named in the README and docs/
   expect(missing).toEqual([])
 })
 
-/** GitHub's anchor of each heading of a Markdown text (lower case, punctuation dropped, spaces as hyphens, repeats numbered). */
+/** GitHub's anchor of each heading of a Markdown text (a link as its text, lower case, punctuation dropped, spaces as hyphens, repeats numbered). */
 function headingAnchors(text: string): Set<string> {
   const seen = new Map<string, number>()
   const out = new Set<string>()
   for (const m of text.matchAll(/^#{1,6}\s+(.+?)\s*$/gm)) {
-    const slug = m[1]!.toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-')
+    const slug = m[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-')
     const n = seen.get(slug) ?? 0
     seen.set(slug, n + 1)
     out.add(n === 0 ? slug : `${slug}-${n}`)
@@ -61,9 +61,9 @@ test('every relative link in the README and docs/ leads to a file that exists, a
   expect(broken).toEqual([])
 })
 
-test("the anchors match GitHub's: punctuation dropped, spaces as hyphens, a repeated heading numbered", () => {
+test("the anchors match GitHub's: a link read as its text, punctuation dropped, spaces as hyphens, a repeated heading numbered", () => {
   expect([...headingAnchors('## Cluster (issue 17, [docs/scale-out.md](docs/scale-out.md))\n## What `PUBLIC_HOST` is\n## Recordings\n### Recordings')]).toEqual([
-    'cluster-issue-17-docsscale-outmddocsscale-outmd', 'what-public_host-is', 'recordings', 'recordings-1',
+    'cluster-issue-17-docsscale-outmd', 'what-public_host-is', 'recordings', 'recordings-1',
   ])
 })
 
