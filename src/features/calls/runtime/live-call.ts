@@ -299,6 +299,7 @@ export class LiveCall {
       ended_at: nowIso(),
       duration_sec: Math.round(answeredMs / 1000),
       recording_path: closed?.recording?.path ?? null,
+      media: closed?.media ? JSON.stringify(closed.media) : null,
     }
     const s = closed?.session
     if (!s && this.heard.length) patch.transcript = JSON.stringify(this.heard)
@@ -316,7 +317,7 @@ export class LiveCall {
     // the call-records hook: the end, its analysis and its post-call webhook in one transaction
     await ledger.finaliseCall(this.deps.db, this.id, patch)
     if (patch.recording_path) this.deps.recorded?.(this.id, patch.recording_path)
-    this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
+    this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs, media: closed?.media })
     // answered and conversed, not handed to a person: the caller must have heard the agent
     if (s && !this.transferred) {
       this.deps.callLog.heard(this, { agentAudioMs: s.report.agentAudioMs, welcome: s.report.welcome, endReason })
