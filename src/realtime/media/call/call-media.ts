@@ -102,8 +102,6 @@ export class CallMedia {
     this.pacer = opts.ports ? opts.pacer : undefined
     this.media = opts.media
     this.now = opts.now ?? (() => performance.now())
-    this.watch = new ReceiveWatch(opts.rtpTimeoutMs ?? 0)
-    this.watch.expect(mediaDue(opts.media), this.now())
     this.codec = createAudioCodec(opts.media.codec.name)
     this.jb = this.newJitterBuffer()
     this.dtmfIn = new DtmfReceiver(opts.media.telephoneEvent?.clockRate ?? 8000)
@@ -123,6 +121,8 @@ export class CallMedia {
         ...handlers,
       })
     } else throw new TypeError('call media needs ports or a link')
+    this.watch = new ReceiveWatch(this.session.quietAllowed ? 0 : (opts.rtpTimeoutMs ?? 0))
+    this.watch.expect(mediaDue(opts.media), this.now())
     this.sub = this.subscribe()
   }
 

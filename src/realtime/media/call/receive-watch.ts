@@ -4,7 +4,7 @@
 
 export interface ReceiveWatchStats {
   bytesReceived: number
-  /** The longest time between two packets (or from the start to the first) while we expected media. */
+  /** The longest time between two packets while media was due (and from the last one to the end). */
   maxGapMs: number
 }
 
@@ -16,7 +16,7 @@ export class ReceiveWatch {
   private heardAny = false
   private fired = false
   /** Off while on hold: a held call may send nothing for as long as it likes. */
-  private expecting = true
+  private expecting = false
 
   /** `timeoutMs`: quiet this long ends the call (0: never). */
   constructor(private readonly timeoutMs: number) {}
