@@ -57,3 +57,31 @@ export function mediaFacts(media: NegotiatedMedia, stats: CallMediaStats): Media
     maxGapMs: receive.maxGapMs,
   }
 }
+
+/** The facts of a call whose media never flowed (a web call that did not connect): its codec and address, nothing counted. */
+export function unflowedFacts(media: NegotiatedMedia): MediaFacts {
+  return {
+    codec: `${media.codec.name}/${media.codec.clockRate}`,
+    remoteAddress: media.remoteAddress,
+    remotePort: media.remotePort,
+    srtpSuite: null,
+    packetsSent: 0, bytesSent: 0, packetsReceived: 0, bytesReceived: 0, packetsLost: 0, packetsLate: 0, packetsDiscarded: 0,
+    jitterMs: 0,
+    maxGapMs: 0,
+  }
+}
+
+/**
+ * A web call's facts with its ICE and DTLS outcome: a peer that never connected failed ICE (no
+ * pair succeeded) or DTLS (a pair did); one that connected but whose media watchdog fired with
+ * nothing received had no media.
+ */
+export function webCallFacts(facts: MediaFacts | undefined, notConnected: 'ice_failed' | 'dtls_failed' | undefined, mediaTimedOut: boolean, offered: NegotiatedMedia | undefined): MediaFacts | undefined {
+  if (notConnected) {
+    const base = facts ?? (offered && unflowedFacts(offered))
+    const web = notConnected === 'ice_failed' ? { ice: 'failed', dtls: 'new' } : { ice: 'connected', dtls: 'failed' }
+    return base && { ...base, web: { ...web, failure: notConnected } }
+  }
+  if (!facts) return undefined
+  return { ...facts, web: { ice: 'connected', dtls: 'connected', failure: mediaTimedOut && facts.packetsReceived === 0 ? 'no_media' : null } }
+}
