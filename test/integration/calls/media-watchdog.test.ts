@@ -68,3 +68,16 @@ test('a caller that stops sending RTP without a BYE gets our BYE and the call en
   const end = lines.find((l) => l.event === 'call_end' && l.callId === call.id)
   expect(end).toMatchObject({ level: 30, outcome: 'media_timeout', media })
 }, 90_000)
+
+test('a call on hold is not ended for its silence; once taken off hold, the silence ends it media_timeout', async () => {
+  const target = await setupCallTarget(t, { agent: { welcome: { mode: 'user_speaks_first' } } })
+  // on hold for twice the timeout, without a packet: the scenario fails if our BYE comes then
+  const scenario = scenarioFrom(join(FIXTURES, 'uac-hold-quiet.xml'), { HOLD_MS: String(2 * RTP_TIMEOUT_MS), BYE_WITHIN_MS: '30000' })
+  const args = ['-sf', scenario, `127.0.0.1:${t.appliance.sip.udp}`, '-s', target.e164.slice(1), '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())]
+  const run = await sipp(args, 60).exited
+  expect(run.code, run.stderr + run.stdout.slice(-1000)).toBe(0)
+  const call = await waitForCall(t, (c) => c.status === 'ended' && c.to === target.e164, 20_000)
+  expect(call).toMatchObject({ outcome: 'media_timeout', endReason: 'media_timeout' })
+  expect(call.duration).toBeGreaterThanOrEqual(Math.floor((3 * RTP_TIMEOUT_MS) / 1000))
+  expect(call.media).toMatchObject({ packetsReceived: 0, bytesReceived: 0 })
+}, 90_000)

@@ -198,10 +198,11 @@ export class LiveCall {
     }
   }
 
+  /** A hold while the conversation is still starting is kept, and reaches it once it runs (answered). */
   private direction(direction: NegotiatedMedia['direction']): void {
-    if (!this.conv || !this.negotiated || this.sipEnd) return
+    if (!this.negotiated || this.sipEnd) return
     this.negotiated = { ...this.negotiated, direction }
-    this.conv.update(this.negotiated)
+    this.conv?.update(this.negotiated)
   }
 
   /** Hang up from our side. */
