@@ -18,7 +18,7 @@ const lines: any[] = []
 beforeAll(async () => {
   llm = startFakeOpenAi()
   t = await startTestAppliance(
-    { LOG_LEVEL: 'info', WEBRTC_HOST_ADDRESSES: '127.0.0.1', WEB_CALL_CONNECT_MS: 2000, RTP_TIMEOUT_MS: 1500, LLM_PROVIDER: 'openai', LLM_BASE_URL: llm.url, LLM_API_KEY: 'test' },
+    { LOG_LEVEL: 'info', WEBRTC_HOST_ADDRESSES: '127.0.0.1', WEB_CALL_CONNECT_MS: 5000, RTP_TIMEOUT_MS: 1500, LLM_PROVIDER: 'openai', LLM_BASE_URL: llm.url, LLM_API_KEY: 'test' },
     undefined,
     { write: (line) => void lines.push(JSON.parse(line)) },
   )
