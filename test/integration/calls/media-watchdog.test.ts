@@ -11,25 +11,31 @@ import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { until } from '../../helpers/until.ts'
 import { parseCsv } from '../../../src/platform/csv/read.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
+import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
 const RTP_TIMEOUT_MS = 1500
 let t: TestAppliance
 let llm: FakeOpenAi
+let rx: Receiver
 const lines: any[] = []
 
 beforeAll(async () => {
   llm = startFakeOpenAi()
-  t = await startTestAppliance({ LOG_LEVEL: 'info', RTP_TIMEOUT_MS, LLM_PROVIDER: 'openai', LLM_BASE_URL: llm.url, LLM_API_KEY: 'test' }, undefined, { write: (line) => void lines.push(JSON.parse(line)) })
+  rx = startReceiver()
+  t = await startTestAppliance({ LOG_LEVEL: 'info', RTP_TIMEOUT_MS, LLM_PROVIDER: 'openai', LLM_BASE_URL: llm.url, LLM_API_KEY: 'test', WEBHOOK_ALLOW_HTTP: true, WEBHOOK_ALLOW_PRIVATE: true, BACKGROUND_POLL_MS: 50 }, undefined, { write: (line) => void lines.push(JSON.parse(line)) })
 })
 
 afterAll(async () => {
   await t?.stop()
   llm?.stop()
+  await rx?.stop()
 })
 
-test('a caller that stops sending RTP without a BYE gets our BYE and the call ends media_timeout, its media facts recorded, exported and logged', async () => {
-  const target = await setupCallTarget(t, { agent: { welcome: { mode: 'agent_speaks_first', message: 'Hello.' } } })
+test('a caller that stops sending RTP without a BYE gets our BYE and the call ends media_timeout, its media facts in the record, the export, the CSV, the call_end line and the webhook', async () => {
+  const target = await setupCallTarget(t, { agent: { welcome: { mode: 'agent_speaks_first', message: 'Hello.' }, webhookUrl: rx.url } })
+  // the post-call analysis the webhook waits for
+  llm.structured.push({ text: JSON.stringify({ summary: 'The caller went silent.', sentiment: 'neutral', isVoicemail: false, scores: [] }), usage: { prompt: 50, completion: 10 } })
   const mediaPort = await freePort()
   const scenario = scenarioFrom(join(FIXTURES, 'uac-vanish.xml'), { PCAP: join(SIPP_PCAP_DIR, 'g711a.pcap'), BYE_WITHIN_MS: '30000' })
   const args = ['-sf', scenario, `127.0.0.1:${t.appliance.sip.udp}`, '-s', target.e164.slice(1), '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(mediaPort)]
@@ -67,6 +73,12 @@ test('a caller that stops sending RTP without a BYE gets our BYE and the call en
   await until(() => lines.some((l) => l.event === 'call_end' && l.callId === call.id), 10_000, 'the call end line')
   const end = lines.find((l) => l.event === 'call_end' && l.callId === call.id)
   expect(end).toMatchObject({ level: 30, outcome: 'media_timeout', media })
+
+  // the post-call webhook carries the export document, media and all
+  await until(() => rx.received.length === 1, 15_000, 'the post-call webhook')
+  const event = JSON.parse(rx.received[0]!.body)
+  expect(event.data.call.outcome).toBe('media_timeout')
+  expect(event.data.media).toEqual(media)
 }, 90_000)
 
 test('a call on hold is not ended for its silence; once taken off hold, the silence ends it media_timeout', async () => {
