@@ -71,6 +71,8 @@ test('a browser that connects and never sends audio: the call fails no_media onc
     expect(call).toMatchObject({ type: 'web', outcome: 'failed', endReason: 'no_media' })
     expect(call.media).toMatchObject({ packetsReceived: 0, web: { ice: 'connected', dtls: 'connected', failure: 'no_media' } })
     expect(call.media.packetsSent).toBeGreaterThan(0)
+    // DTLS-SRTP keyed the media, by the name SDES gives the same suite
+    expect(['AES_CM_128_HMAC_SHA1_80', 'AEAD_AES_128_GCM']).toContain(call.media.srtpSuite)
     expect(line).toMatchObject({ level: 40, failure: 'no_media' })
   } finally {
     await pc.close()

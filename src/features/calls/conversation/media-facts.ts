@@ -45,7 +45,7 @@ export function mediaFacts(media: NegotiatedMedia, stats: CallMediaStats): Media
     codec: `${media.codec.name}/${media.codec.clockRate}`,
     remoteAddress: from.address,
     remotePort: from.port,
-    srtpSuite: rtp.srtp?.suite ?? media.srtp?.suite ?? null,
+    srtpSuite: rtp.srtp?.suite ?? stats.linkSrtpSuite ?? media.srtp?.suite ?? null,
     packetsSent: rtp.packetsSent,
     bytesSent: rtp.octetsSent,
     packetsReceived: rtp.packetsReceived,

@@ -56,6 +56,8 @@ export interface CallMediaStats {
   pacing: { packets: number; p50Ms: number; p99Ms: number; maxMs: number }
   ignoredPackets: number
   receive: ReceiveWatchStats
+  /** The suite of a link's own SRTP (DTLS-SRTP), which rtp.srtp does not count. */
+  linkSrtpSuite?: string
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
@@ -206,6 +208,7 @@ export class CallMedia {
       pacing: { packets: this.pacing.count, p50Ms: this.pacing.percentile(50), p99Ms: this.pacing.percentile(99), maxMs: this.pacing.maxMs },
       ignoredPackets: this.ignored,
       receive: this.watch.stats(this.now()),
+      linkSrtpSuite: this.session.srtpSuite?.(),
     }
   }
 
