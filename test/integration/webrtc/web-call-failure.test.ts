@@ -62,6 +62,24 @@ test('a browser that leaves after its offer: the call fails ice_failed, recorded
   expect(line).toMatchObject({ level: 40, failure: 'ice_failed', outcome: 'failed', reason: 'ice_failed', msg: 'web call failed: ice_failed' })
 }, 60_000)
 
+test('a browser whose certificate is not the one its offer named: ICE connects, DTLS does not, the call fails dtls_failed', async () => {
+  const { pc } = loopbackPeer()
+  try {
+    const sdp = await gatheredOffer(pc)
+    // the fingerprint of another certificate: the appliance must refuse the handshake
+    const forged = sdp.replace(/(a=fingerprint:sha-256 )([0-9A-F:]+)/i, (_m, head: string, hex: string) => head + hex.split(':').map((b) => (255 - parseInt(b, 16)).toString(16).padStart(2, '0').toUpperCase()).join(':'))
+    expect(forged).not.toBe(sdp)
+    const started = await offer(forged)
+    await pc.setRemoteDescription({ type: 'answer', sdp: started.sdp })
+    const { call, line } = await endedWith(started.callId)
+    expect(call).toMatchObject({ type: 'web', outcome: 'failed', endReason: 'dtls_failed' })
+    expect(call.media).toMatchObject({ packetsReceived: 0, web: { ice: 'connected', dtls: 'failed', failure: 'dtls_failed' } })
+    expect(line).toMatchObject({ level: 40, failure: 'dtls_failed' })
+  } finally {
+    await pc.close()
+  }
+}, 60_000)
+
 test('a browser that connects and never sends audio: the call fails no_media once RTP_TIMEOUT_MS has passed', async () => {
   const { pc } = loopbackPeer()
   try {
