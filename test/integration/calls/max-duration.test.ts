@@ -37,6 +37,10 @@ test("an agent's maxDurationSec is null by default, takes 10-43200 whole seconds
   expect((await t.api('GET', `/api/agents/${id}`)).body.agent.maxDurationSec).toBeNull()
   expect((await t.api('PATCH', `/api/agents/${id}`, { body: { maxDurationSec: 43_200 } })).body.agent.maxDurationSec).toBe(43_200)
   expect((await t.api('PATCH', `/api/agents/${id}`, { body: { maxDurationSec: null } })).body.agent.maxDurationSec).toBeNull()
+  // and the OpenAPI document shows it on the agent
+  const spec = JSON.stringify((await t.api('GET', '/openapi/json', { key: null })).body)
+  expect(spec).toContain('"maxDurationSec"')
+  expect(spec).toContain('CALL_MAX_DURATION_MS')
 })
 
 test("the agent's maximum duration ends the call after the goodbye line is spoken: outcome max_duration, our BYE", async () => {

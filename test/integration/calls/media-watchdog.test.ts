@@ -58,6 +58,9 @@ test('a caller that stops sending RTP without a BYE gets our BYE and the call en
   expect(media.maxGapMs).toBeGreaterThanOrEqual(RTP_TIMEOUT_MS)
   expect(media.web).toBeUndefined()
 
+  // the OpenAPI document describes the field on the call and its export
+  const spec = JSON.stringify((await t.api('GET', '/openapi/json', { key: null })).body)
+  for (const field of ['maxGapMs', 'packetsDiscarded', 'media_timeout', 'dtls_failed']) expect(spec).toContain(`"${field}"`)
   const exported = (await t.api('GET', `/api/calls/${call.id}/export`)).body
   expect(exported.call.outcome).toBe('media_timeout')
   expect(exported.media).toEqual(media)
