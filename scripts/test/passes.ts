@@ -82,4 +82,9 @@ export const BUSY_PASS = [
   'test/integration/voice/stt-pocketsphinx-streaming.test.ts',
   'test/integration/voice/stt-pocketsphinx-shared.test.ts',
   'test/unit/voice/session/turn-timing.test.ts',
+  // watchdogs: media silence, hold and session timers measured against real timers
+  'test/integration/calls/media-watchdog.test.ts',
+  'test/integration/calls/max-duration.test.ts',
+  'test/integration/webrtc/web-call-failure.test.ts',
+  'test/integration/sip/uas-calls.test.ts',
 ]

@@ -72,6 +72,7 @@ export function toAgent(row: AgentTable): Agent {
     agentType: row.agent_type,
     role: row.role,
     endpointing: endpointingOf(row.endpointing),
+    maxDurationSec: row.max_duration_sec ? Number(row.max_duration_sec) : null,
     knowledgeBaseIds: JSON.parse(row.knowledge_base_ids),
     knowledgeAutoSearch: row.knowledge_auto_search === 'true',
     variables: templateVariables(row.prompt_draft, row.prompt_published, welcome.message),
@@ -99,6 +100,7 @@ function toColumns(d: AgentData): SettingColumns {
     agent_type: d.agentType,
     role: d.role,
     endpointing: String(d.endpointing),
+    max_duration_sec: d.maxDurationSec === null ? '' : String(d.maxDurationSec),
     knowledge_base_ids: JSON.stringify(d.knowledgeBaseIds),
     knowledge_auto_search: String(d.knowledgeAutoSearch),
   }
@@ -183,6 +185,7 @@ const DEFAULTS: AgentData = {
   agentType: 'inbound',
   role: 'reception',
   endpointing: DEFAULT_ENDPOINTING,
+  maxDurationSec: null,
   knowledgeBaseIds: [],
   knowledgeAutoSearch: false,
 }
