@@ -5,7 +5,7 @@
 // on, the same on both engines.
 import { sql } from 'kysely'
 import { type Db, fullTextSearch } from '../../../platform/db/index.ts'
-import { callerQuery, confidence, evidenceOf, passageWords, rareTerms, soundsFor, unknownTerms } from '../text/index.ts'
+import { type CallerQuery, callerQuery, confidence, evidenceOf, passageWords, rareTerms, soundsFor, unknownTerms } from '../text/index.ts'
 import type { Candidate, FullTextEngine } from './contracts.ts'
 import { postgresEngine } from './postgres.ts'
 import { sqliteEngine } from './sqlite.ts'
@@ -48,6 +48,7 @@ export async function searchBases(db: Db, bases: SearchedBase[], query: string, 
     const passages = await passagesIn(db, baseIds)
     const forms = q.terms.flatMap((t) => t.forms)
     const formDf = await engine.df(db, group, english, forms.map((form) => ({ form })), COMMON + 1)
+    lexicalOnlyWhenMissing(q.terms, formDf)
     const first = evidenceOf(q, formDf, [], [], passages)
     const sounds = soundsFor(q, unknownTerms(first), rareTerms(first, Math.max(2, passages * RARE_SHARE)))
     const soundDf = (await engine.df(db, group, english, sounds.map((s) => ({ sound: s.key })), COMMON + 1)).map((d) => d ?? 0)
@@ -66,6 +67,19 @@ export async function searchBases(db: Db, bases: SearchedBase[], query: string, 
   // one engine's ranks compare among themselves only: with bases in two languages, the better score leads
   if (bases.some((b) => isEnglish(b.language)) && bases.some((b) => !isEnglish(b.language))) hits.sort((a, b) => b.score - a.score)
   return { hits: hits.slice(0, limit), words: [...new Set(words)] }
+}
+
+/**
+ * WordNet's words for a term count only when no passage holds the term as said or as
+ * caller-words.ts has it: "fridge" finds refrigerators in a base that never says fridge, while in
+ * one that does, its synonyms' other senses would only add noise. Marks them dropped (null).
+ */
+function lexicalOnlyWhenMissing(terms: CallerQuery['terms'], formDf: (number | null)[]) {
+  let at = 0
+  for (const t of terms) {
+    if (t.forms.some((f, k) => !f.wordnet && (formDf[at + k] ?? 0) > 0)) t.forms.forEach((f, k) => f.wordnet && (formDf[at + k] = null))
+    at += t.forms.length
+  }
 }
 
 /** Passages of the bases (each document counts its own: a few rows, not one per passage). */

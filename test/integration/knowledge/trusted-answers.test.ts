@@ -1,0 +1,51 @@
+// Answers a caller can trust (issue 43), against a real appliance and its SQLite file (PostgreSQL
+// in its pass): everyday words find the documents' words, fillers never lower a score, the
+// excerpt spoken is the sentence that answers, and a question the documents do not answer scores
+// under the threshold although its words are there.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+
+let t: TestAppliance
+let baseId: string
+
+const PICKUP = `# Bulky item collection
+
+## Appliances
+We collect refrigerators, freezers and air conditioners from the curb on your regular collection day. Doors must be removed from refrigerators and freezers before they are put out. Appliances that hold refrigerant are taken to a licensed recycler.
+
+## Fees
+Bulky item collection is booked online or by phone. The city provides one free bulky pickup a year for each household. Each additional bulky pickup costs $35 per item. Payment is taken when you book, by card only.
+
+## Missed collections
+If your bin was not emptied, report it by 5 pm on the day after your collection day. A crew returns within two working days. Bins must be at the curb by 6 am, with the lid closed.
+
+## Yard waste
+Yard waste goes in the green cart. Branches must be cut to four feet or shorter and tied in bundles. Yard waste is collected every other week from April to November.
+`
+
+const search = async (q: string, limit = 3) => {
+  const r = await t.api('GET', `/api/knowledge-bases/${baseId}/search?limit=${limit}&q=${encodeURIComponent(q)}`)
+  expect(r.status, JSON.stringify(r.body)).toBe(200)
+  return r.body.results as { text: string; score: number; spoken: string; section: string }[]
+}
+
+beforeAll(async () => {
+  t = await startTestAppliance({ RATE_LIMIT_PER_SEC: 0 })
+  baseId = (await t.api('POST', '/api/knowledge-bases', { body: { name: 'Sanitation' } })).body.knowledgeBase.id
+  const r = await t.api('POST', `/api/knowledge-bases/${baseId}/documents`, { body: { name: 'bulky.md', content: PICKUP } })
+  expect(r.status, JSON.stringify(r.body)).toBe(200)
+})
+afterAll(() => t.stop())
+
+test('a question with "fridge" finds the passage about refrigerators (WordNet: a fridge is a refrigerator)', async () => {
+  const [best] = await search('hey um will you guys take my old fridge')
+  expect(best?.section).toBe('Appliances')
+  expect(best!.score).toBeGreaterThan(0)
+})
+
+test('fillers ("like", "gonna", "supposed to", "you know", "kinda") never lower a score', async () => {
+  const [plain] = await search('when is yard waste collected')
+  const [filled] = await search('so like, you know, when is the yard waste gonna be, like, collected, am I supposed to know that, kinda basically')
+  expect(filled?.section).toBe(plain!.section)
+  expect(filled!.score).toBeGreaterThanOrEqual(plain!.score)
+})
