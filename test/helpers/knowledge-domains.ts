@@ -68,7 +68,7 @@ export function auc(outcomes: Outcome[]): number {
 }
 
 export interface Summary {
-  top1: number; top3: number; heardClean: number; heardAsr: number; wrongSpoken: number; refused: number; auc: number
+  top1: number; top3: number; excerpt: number; heardClean: number; heardAsr: number; wrongSpoken: number; refused: number; auc: number
 }
 
 /** Shares, 0..1, at threshold `min`: of the answerable (top-1, top-3, heard), of all questions (wrong spoken), of the unanswerable (refused). */
@@ -79,6 +79,8 @@ export function summarise(outcomes: Outcome[], min = KNOWLEDGE_MIN_SCORE): Summa
   return {
     top1: share(answerable, (o) => o.top1),
     top3: share(answerable, (o) => o.top3),
+    // of the right passages, the spoken excerpt holds the fact
+    excerpt: share(answerable.filter((o) => o.top1), (o) => o.heard),
     heardClean: share(answerable.filter((o) => o.q.kind === 'clean'), (o) => spoken(o) && o.heard),
     heardAsr: share(answerable.filter((o) => o.q.kind === 'asr'), (o) => spoken(o) && o.heard),
     // a passage spoken that does not hold the fact, or any passage spoken for an unanswerable question
@@ -90,4 +92,4 @@ export function summarise(outcomes: Outcome[], min = KNOWLEDGE_MIN_SCORE): Summa
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`
 export const summaryLine = (label: string, s: Summary) =>
-  `${label.padEnd(16)} top-1 ${pct(s.top1)}  top-3 ${pct(s.top3)}  heard clean ${pct(s.heardClean)}  heard asr ${pct(s.heardAsr)}  wrong spoken ${pct(s.wrongSpoken)}  refused ${pct(s.refused)}  AUC ${s.auc.toFixed(3)}`
+  `${label.padEnd(16)} top-1 ${pct(s.top1)}  top-3 ${pct(s.top3)}  excerpt ${pct(s.excerpt)}  heard clean ${pct(s.heardClean)}  heard asr ${pct(s.heardAsr)}  wrong spoken ${pct(s.wrongSpoken)}  refused ${pct(s.refused)}  AUC ${s.auc.toFixed(3)}`

@@ -4,6 +4,7 @@
 // under the threshold although its words are there.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+import { searchKnowledge } from '../../../src/features/knowledge/index.ts'
 
 let t: TestAppliance
 let baseId: string
@@ -14,7 +15,7 @@ const PICKUP = `# Bulky item collection
 We collect refrigerators, freezers and air conditioners from the curb on your regular collection day. Doors must be removed from refrigerators and freezers before they are put out. Appliances that hold refrigerant are taken to a licensed recycler.
 
 ## Fees
-Bulky item collection is booked online or by phone. The city provides one free bulky pickup a year for each household. Each additional bulky pickup costs $35 per item. Payment is taken when you book, by card only.
+Bulky item collection is booked online or by phone. The city provides one free bulky pickup a year for each household. After that, each item is $35. Payment is taken when you book, by card only.
 
 ## Missed collections
 If your bin was not emptied, report it by 5 pm on the day after your collection day. A crew returns within two working days. Bins must be at the curb by 6 am, with the lid closed.
@@ -28,6 +29,8 @@ const search = async (q: string, limit = 3) => {
   expect(r.status, JSON.stringify(r.body)).toBe(200)
   return r.body.results as { text: string; score: number; spoken: string; section: string }[]
 }
+
+const spoken = (q: string, maxChars: number) => searchKnowledge(t.appliance.database.db, t.workspaceId, [baseId], q, 1, maxChars)
 
 beforeAll(async () => {
   t = await startTestAppliance({ RATE_LIMIT_PER_SEC: 0 })
@@ -48,4 +51,19 @@ test('fillers ("like", "gonna", "supposed to", "you know", "kinda") never lower 
   const [filled] = await search('so like, you know, when is the yard waste gonna be, like, collected, am I supposed to know that, kinda basically')
   expect(filled?.section).toBe(plain!.section)
   expect(filled!.score).toBeGreaterThanOrEqual(plain!.score)
+})
+
+test('the spoken excerpt of a "how much" question holds the price sentence, within maxChars', async () => {
+  // as an answer node with maxChars 80 searches: one sentence fits
+  const [best] = await spoken('um so how much is a bulky pickup', 80)
+  expect(best?.section).toBe('Fees')
+  expect(best!.spoken).toContain('each item is $35')
+  expect(best!.spoken.length).toBeLessThanOrEqual(80)
+})
+
+test('a "when" question hears the time, a "can I" question the yes or no', async () => {
+  const [when] = await spoken('my bin wasnt emptied, when do I have to report it by', 100)
+  expect(when!.spoken).toContain('by 5 pm on the day after')
+  const [can] = await spoken('can I pay for a bulky pickup with cash', 100)
+  expect(can!.spoken).toContain('by card only')
 })
