@@ -37,18 +37,27 @@ const ANSWER_CHARS = 300
 
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ')
 
-export async function evaluateDomain(db: Db, workspaceId: string, d: Domain): Promise<DomainFigures> {
+/** The domain's documents uploaded to a new base of the workspace, and its questions. */
+export async function loadDomain(db: Db, workspaceId: string, d: Domain): Promise<{ baseId: string; questions: DomainQuestion[] }> {
   const dir = join(DOMAINS_DIR, d.domain)
   const limits = loadConfig({}, {})
   const base = await createBase(db, workspaceId, { name: d.domain }, limits)
   for (const name of readdirSync(join(dir, 'documents')).sort()) {
     await uploadDocument(db, workspaceId, base.id, { name, content: readFileSync(join(dir, 'documents', name), 'utf8') }, { ...limits, KNOWLEDGE_MAX_DOCUMENTS: 100_000, KNOWLEDGE_MAX_WORKSPACE_BYTES: 1e12 })
   }
-  const questions: DomainQuestion[] = JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8'))
+  return { baseId: base.id, questions: JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) }
+}
+
+/** Whether a passage's text holds the question's fact (case and spacing aside). */
+export const holdsFact = (q: DomainQuestion, text: string | undefined) => q.contains !== null && text !== undefined && norm(text).includes(norm(q.contains))
+
+export async function evaluateDomain(db: Db, workspaceId: string, d: Domain): Promise<DomainFigures> {
+  const { baseId, questions } = await loadDomain(db, workspaceId, d)
+  const base = { id: baseId }
   const outcomes: Outcome[] = []
   for (const q of questions) {
     const hits = await searchKnowledge(db, workspaceId, [base.id], q.question, 3, ANSWER_CHARS)
-    const has = (text: string | undefined) => q.contains !== null && text !== undefined && norm(text).includes(norm(q.contains))
+    const has = (text: string | undefined) => holdsFact(q, text)
     outcomes.push({
       q, score: hits[0]?.score ?? 0,
       top1: has(hits[0] && `${hits[0].text}`), top3: hits.some((h) => has(h.text)), heard: has(hits[0]?.spoken),

@@ -5,7 +5,8 @@
 // on, the same on both engines.
 import { sql } from 'kysely'
 import { type Db, fullTextSearch } from '../../../platform/db/index.ts'
-import { type CallerQuery, callerQuery, confidence, evidenceOf, passageWords, rareTerms, soundsFor, unknownTerms } from '../text/index.ts'
+import { type CallerQuery, callerQuery, evidenceOf, type PassageFeatures, passageFeatures, passageWords, rareTerms, soundsFor, unknownTerms } from '../text/index.ts'
+import { CONFIDENCE, probability, RANKING } from './calibration.ts'
 import type { Candidate, FullTextEngine } from './contracts.ts'
 import { postgresEngine } from './postgres.ts'
 import { sqliteEngine } from './sqlite.ts'
@@ -20,9 +21,14 @@ const RARE_SHARE = 0.002
  * search of a large base.
  */
 const COMMON = 200
+/** Candidates weighed per search at least: the runner-up's margin needs more than one. */
+const POOL = 8
+
 export interface SearchHit extends Candidate {
-  /** 0..1: the share of what the caller said (weighted by how much each word says) the passage holds. */
+  /** 0..1: the calibrated probability that the passage answers the question (calibration.ts). */
   score: number
+  /** What the score was computed from. */
+  features: PassageFeatures & { rankShare: number; margin: number }
 }
 
 export interface SearchedBase {
@@ -57,16 +63,29 @@ export async function searchBases(db: Db, bases: SearchedBase[], query: string, 
     const heard = sounds.filter((_, i) => soundDf[i]! > 0 && soundDf[i]! <= COMMON).map((s) => s.key)
     if (!held.length && !heard.length) continue
     // only common words said: they rank as well as they can
-    const candidates = await engine.candidates(db, group, english, ranking.length || heard.length ? ranking : held.map((f) => f.form), heard, limit)
-    const evidence = evidenceOf(q, formDf, sounds, soundDf, passages)
-    for (const c of candidates) {
-      const score = confidence(passageWords(`${c.title} ${c.section} ${c.body}`, english, c.sounds), evidence, english)
-      hits.push({ ...c, score: Math.round(score * 1000) / 1000 })
-    }
+    const candidates = await engine.candidates(db, group, english, ranking.length || heard.length ? ranking : held.map((f) => f.form), heard, Math.max(limit, POOL))
+    hits.push(...weigh(candidates, evidenceOf(q, formDf, sounds, soundDf, passages), english))
   }
   // one engine's ranks compare among themselves only: with bases in two languages, the better score leads
   if (bases.some((b) => isEnglish(b.language)) && bases.some((b) => !isEnglish(b.language))) hits.sort((a, b) => b.score - a.score)
   return { hits: hits.slice(0, limit), words: [...new Set(words)] }
+}
+
+/** Candidates in the ranking model's order, each with its calibrated confidence. */
+function weigh(candidates: Candidate[], evidence: ReturnType<typeof evidenceOf>, english: boolean): SearchHit[] {
+  const best = Math.max(...candidates.map((c) => c.rank), 0)
+  const ranked = candidates
+    .map((c) => {
+      const f = passageFeatures(passageWords(`${c.title} ${c.section} ${c.body}`, english, c.sounds), passageWords(`${c.title} ${c.section}`, english), evidence, english)
+      const features = { ...f, rankShare: best > 0 ? c.rank / best : 0 }
+      return { c, features, order: probability(RANKING, features) }
+    })
+    .sort((a, b) => b.order - a.order)
+  return ranked.map(({ c, features, order }, i) => {
+    const margin = order - (ranked.length > 1 ? ranked[i === 0 ? 1 : 0]!.order : 0)
+    const score = probability(CONFIDENCE, { ...features, margin })
+    return { ...c, score: Math.round(score * 1000) / 1000, features: { ...features, margin } }
+  })
 }
 
 /**

@@ -9,3 +9,4 @@ export { formatOf, outline, type DocumentFormat, type Outline } from './outline.
 export { callerQuery, type CallerQuery, type Form, type SoundTerm, soundsFor } from './query.ts'
 export { soundKey, soundsOf } from './sounds.ts'
 export { spokenAnswer, speakableText } from './speakable.ts'
+export { passageFeatures, type PassageFeatures } from './features.ts'
