@@ -14,11 +14,12 @@ import { findBases } from '../../src/features/knowledge/index.ts'
 import { type SearchHit, searchBases } from '../../src/features/knowledge/search/index.ts'
 import { type Model, probability } from '../../src/features/knowledge/search/calibration.ts'
 
-const FEATURES = ['coverage', 'plainCoverage', 'telling', 'heading', 'unknown'] as const
-const RANKING_FEATURES = [...FEATURES, 'rankShare']
-const CONFIDENCE_FEATURES = [...FEATURES, 'margin']
+const FEATURES = ['coverage', 'plainCoverage', 'telling', 'heading', 'unknown', 'missing', 'terms'] as const
+const RANKING_FEATURES = [...FEATURES, 'rankShare', 'statesAsked']
+const CONFIDENCE_FEATURES = [...FEATURES, 'statesAsked', 'margin', 'rankMargin']
 
 type Row = { x: Record<string, number>; y: number }
+type Features = SearchHit['features']
 
 function fit(rows: Row[], names: string[], steps = 4000, rate = 0.5, l2 = 1e-3): Model {
   let bias = 0
@@ -54,11 +55,12 @@ try {
   await t.stop()
 }
 
-const ranking = fit(asked.flatMap((a) => a.hits.map((h, i) => ({ x: h.features, y: a.right[i] ? 1 : 0 }))), RANKING_FEATURES)
+const ranking = fit(asked.flatMap((a) => a.hits.map((h, i) => ({ x: { ...h.features }, y: a.right[i] ? 1 : 0 }))), RANKING_FEATURES)
 const tops: Row[] = asked.map((a) => {
-  const order = a.hits.map((h, i) => ({ p: probability(ranking, h.features), right: a.right[i]!, f: h.features })).sort((x, y) => y.p - x.p)
+  const order = a.hits.map((h, i) => ({ p: probability(ranking, { ...h.features }), right: a.right[i]!, f: h.features })).sort((x, y) => y.p - x.p)
   const margin = order.length ? order[0]!.p - (order[1]?.p ?? 0) : 0
-  return { x: order.length ? { ...order[0]!.f, margin } : { margin: 0 }, y: order[0]?.right ? 1 : 0 }
+  const rankMargin = order.length ? order[0]!.f.rankShare - (order[1]?.f.rankShare ?? 0) : 0
+  return { x: order.length ? { ...order[0]!.f, margin, rankMargin } : { margin: 0 }, y: order[0]?.right ? 1 : 0 }
 })
 // a question that found nothing scores 0 whatever the model: only those with a candidate count
 const confidence = fit(tops.filter((_, i) => asked[i]!.hits.length), CONFIDENCE_FEATURES)

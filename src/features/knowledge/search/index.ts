@@ -5,7 +5,7 @@
 // on, the same on both engines.
 import { sql } from 'kysely'
 import { type Db, fullTextSearch } from '../../../platform/db/index.ts'
-import { type CallerQuery, callerQuery, evidenceOf, type PassageFeatures, passageFeatures, passageWords, rareTerms, soundsFor, unknownTerms } from '../text/index.ts'
+import { answerKind, type AnswerKind, type CallerQuery, callerQuery, statesKind, evidenceOf, type PassageFeatures, passageFeatures, passageWords, rareTerms, soundsFor, unknownTerms } from '../text/index.ts'
 import { CONFIDENCE, probability, RANKING } from './calibration.ts'
 import type { Candidate, FullTextEngine } from './contracts.ts'
 import { postgresEngine } from './postgres.ts'
@@ -28,7 +28,7 @@ export interface SearchHit extends Candidate {
   /** 0..1: the calibrated probability that the passage answers the question (calibration.ts). */
   score: number
   /** What the score was computed from. */
-  features: PassageFeatures & { rankShare: number; margin: number }
+  features: PassageFeatures & { rankShare: number; margin: number; rankMargin: number; statesAsked: number }
 }
 
 export interface SearchedBase {
@@ -64,7 +64,7 @@ export async function searchBases(db: Db, bases: SearchedBase[], query: string, 
     if (!held.length && !heard.length) continue
     // only common words said: they rank as well as they can
     const candidates = await engine.candidates(db, group, english, ranking.length || heard.length ? ranking : held.map((f) => f.form), heard, Math.max(limit, POOL))
-    hits.push(...weigh(candidates, evidenceOf(q, formDf, sounds, soundDf, passages), english))
+    hits.push(...weigh(candidates, evidenceOf(q, formDf, sounds, soundDf, passages), english, english ? answerKind(query) : 'other'))
   }
   // one engine's ranks compare among themselves only: with bases in two languages, the better score leads
   if (bases.some((b) => isEnglish(b.language)) && bases.some((b) => !isEnglish(b.language))) hits.sort((a, b) => b.score - a.score)
@@ -72,19 +72,23 @@ export async function searchBases(db: Db, bases: SearchedBase[], query: string, 
 }
 
 /** Candidates in the ranking model's order, each with its calibrated confidence. */
-function weigh(candidates: Candidate[], evidence: ReturnType<typeof evidenceOf>, english: boolean): SearchHit[] {
+function weigh(candidates: Candidate[], evidence: ReturnType<typeof evidenceOf>, english: boolean, kind: AnswerKind): SearchHit[] {
   const best = Math.max(...candidates.map((c) => c.rank), 0)
   const ranked = candidates
     .map((c) => {
       const f = passageFeatures(passageWords(`${c.title} ${c.section} ${c.body}`, english, c.sounds), passageWords(`${c.title} ${c.section}`, english), evidence, english)
-      const features = { ...f, rankShare: best > 0 ? c.rank / best : 0 }
+      // whether it states the kind of fact asked (a time for "when"); 0.5 when none is asked
+      const statesAsked = kind === 'other' ? 0.5 : statesKind(c.answer ?? c.body, kind) / 2
+      const features = { ...f, rankShare: best > 0 ? c.rank / best : 0, statesAsked }
       return { c, features, order: probability(RANKING, features) }
     })
     .sort((a, b) => b.order - a.order)
   return ranked.map(({ c, features, order }, i) => {
-    const margin = order - (ranked.length > 1 ? ranked[i === 0 ? 1 : 0]!.order : 0)
-    const score = probability(CONFIDENCE, { ...features, margin })
-    return { ...c, score: Math.round(score * 1000) / 1000, features: { ...features, margin } }
+    const other = ranked.length > 1 ? ranked[i === 0 ? 1 : 0]! : undefined
+    const margin = order - (other?.order ?? 0)
+    const rankMargin = features.rankShare - (other?.features.rankShare ?? 0)
+    const score = probability(CONFIDENCE, { ...features, margin, rankMargin })
+    return { ...c, score: Math.round(score * 1000) / 1000, features: { ...features, margin, rankMargin } }
   })
 }
 

@@ -7,7 +7,7 @@ export type AnswerKind = 'when' | 'how_much' | 'yes_no' | 'where' | 'phone' | 'o
 const ASKS: [AnswerKind, RegExp][] = [
   ['phone', /\b(phone number|number (to|i can|do i) call|what number|call (you|them) at|hotline|toll free|tty)\b/],
   ['how_much', /\bhow (much|many|long|often|big|old|far|soon)\b|\b(cost|costs|price|fee|fees|charge|rate|amount|percent|limit|minimum|maximum)\b/],
-  ['when', /\bwhen\b|\bwhat (time|day|date|year|month)\b|\b(deadline|hours|open|close|closes|opens|until|by when)\b/],
+  ['when', /\bwhen\b|\bwhat (time|day|date|year|month)\b|\b(deadline|hours|open|close|closes|opens|opening|closing|until|by when)\b|\btime\b/],
   ['where', /\bwhere\b|\b(address|location|located|which office|what office)\b/],
   ['yes_no', /^(?:\W*(?:um|uh|hey|hi|so|ok|okay|well|like|yeah|and|but)\b\W*)*(can|could|do|does|did|is|are|am|will|would|should|may|must|have|has)\b|\b(can i|do i (need|have)|am i (allowed|able|eligible)|is it (possible|ok|okay)|is there|are there|allowed to|have to|required)\b/],
 ]

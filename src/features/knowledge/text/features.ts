@@ -18,6 +18,10 @@ export interface PassageFeatures {
   heading: number
   /** 0..1: the weighted share of the caller's words no passage holds. */
   unknown: number
+  /** 0..1: the weight of the most telling word it does not hold, as a share of all. */
+  missing: number
+  /** 0..1: how many words the caller said that count (eight or more: 1). */
+  terms: number
 }
 
 const heldBy = (p: PassageWords, t: TermEvidence, english: boolean) =>
@@ -37,5 +41,7 @@ export function passageFeatures(passage: PassageWords, heading: PassageWords, ev
     telling: telling && heldBy(passage, telling, english) ? 1 : 0,
     heading: share((t) => heldBy(heading, t, english), true),
     unknown: share((t) => t.forms.every((f) => f.df === 0) && t.sounds.every((s) => s.df === 0), true),
+    missing: total > 0 ? Math.max(0, ...counted.filter((t) => !heldBy(passage, t, english)).map((t) => t.weight)) / total : 0,
+    terms: Math.min(1, counted.length / 8),
   }
 }
