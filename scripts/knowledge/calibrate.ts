@@ -1,5 +1,6 @@
 // Fits src/features/knowledge/search/calibration.json on the TUNING domains of
-// test/fixtures/knowledge-domains only (the held-out ones are never read here): every question is
+// test/fixtures/knowledge-domains and the clinic set the search was first tuned on
+// (test/fixtures/knowledge-eval); the held-out domains are never read here. Every question is
 // searched, and each of its candidates' features recorded with whether the passage holds the
 // fact. The ranking model is fitted on all candidates (right or not); the confidence model on the
 // first candidate in the ranking model's order, with its margin over the runner-up: right when it
@@ -17,6 +18,8 @@ import { type Model, probability } from '../../src/features/knowledge/search/cal
 const FEATURES = ['coverage', 'plainCoverage', 'telling', 'heading', 'unknown', 'missing', 'terms'] as const
 const RANKING_FEATURES = [...FEATURES, 'rankShare', 'statesAsked']
 const CONFIDENCE_FEATURES = [...FEATURES, 'statesAsked', 'margin', 'rankMargin']
+
+const CLINIC_WEIGHT = 5
 
 type Row = { x: Record<string, number>; y: number }
 type Features = SearchHit['features']
@@ -43,12 +46,14 @@ const t = await startTestAppliance({ RATE_LIMIT_PER_SEC: 0 })
 const asked: { hits: SearchHit[]; right: boolean[] }[] = []
 try {
   const db = t.appliance.database.db
-  for (const d of domains().filter((x) => x.split === 'tuning')) {
-    const { baseId, questions } = await loadDomain(db, t.workspaceId, d)
+  const sets = [...domains().filter((x) => x.split === 'tuning').map((d) => ({ d, dir: undefined as string | undefined })), { d: { domain: 'knowledge-eval', split: 'tuning' as const }, dir: join(import.meta.dir, '../../test/fixtures/knowledge-eval') }]
+  for (const { d, dir } of sets) {
+    const { baseId, questions } = await loadDomain(db, t.workspaceId, d, dir)
     const bases = (await findBases(db, t.workspaceId, [baseId])).map((b) => ({ id: b.id, language: b.language, block: b.passage_block }))
     for (const q of questions) {
       const { hits } = await searchBases(db, bases, q.question, 8)
-      asked.push({ hits, right: hits.map((h) => holdsFact(q, h.body)) })
+      // the clinic set has 60 questions to a domain's 320: it weighs as much as one domain
+      for (let n = 0; n < (dir ? CLINIC_WEIGHT : 1); n++) asked.push({ hits, right: hits.map((h) => holdsFact(q, h.body)) })
     }
   }
 } finally {

@@ -38,8 +38,7 @@ const ANSWER_CHARS = 300
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ')
 
 /** The domain's documents uploaded to a new base of the workspace, and its questions. */
-export async function loadDomain(db: Db, workspaceId: string, d: Domain): Promise<{ baseId: string; questions: DomainQuestion[] }> {
-  const dir = join(DOMAINS_DIR, d.domain)
+export async function loadDomain(db: Db, workspaceId: string, d: Domain, dir = join(DOMAINS_DIR, d.domain)): Promise<{ baseId: string; questions: DomainQuestion[] }> {
   const limits = loadConfig({}, {})
   const base = await createBase(db, workspaceId, { name: d.domain }, limits)
   for (const name of readdirSync(join(dir, 'documents')).sort()) {
