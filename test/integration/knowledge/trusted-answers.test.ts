@@ -69,10 +69,13 @@ test('a "when" question hears the time, a "can I" question the yes or no', async
 })
 
 test('a question the documents do not answer scores under the threshold, although its words are in the base', async () => {
-  // green, cart, yard and waste are all in "Yard waste"; what a cart costs is said nowhere
-  const [best] = await search('how much does a new green cart for yard waste cost')
-  expect(best?.section).toBe('Yard waste')
-  expect(best!.score).toBeLessThan(KNOWLEDGE_MIN_SCORE)
+  // each word is in the base (crew, return, time of day; yard waste; fees, collection), but no
+  // passage says when the crew comes for yard waste, nor what collecting it costs
+  for (const q of ['what time does the crew return for yard waste', 'how much does yard waste collection cost']) {
+    const [best] = await search(q)
+    expect(best, q).toBeDefined()
+    expect(best!.score, q).toBeLessThan(KNOWLEDGE_MIN_SCORE)
+  }
   // while the question it does answer passes it
   const [answered] = await search('when is yard waste collected')
   expect(answered!.score).toBeGreaterThanOrEqual(KNOWLEDGE_MIN_SCORE)
