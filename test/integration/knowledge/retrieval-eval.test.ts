@@ -94,7 +94,7 @@ test('the tuning domains (login-gov, healthcare-gov, va-education): a wrong answ
   expect(s.top3).toBeGreaterThanOrEqual(onPostgres ? 0.65 : 0.78)
   expect(s.wrongSpoken).toBeLessThanOrEqual(onPostgres ? 0.1 : 0.06)
   expect(s.refused).toBeGreaterThanOrEqual(0.85)
-}, 120_000)
+}, 300_000)
 
 test('the held-out domains (va-health-care, va-burials): the confidence ranks right answers above wrong ones, and keeps wrong answers rare', async () => {
   const s = summarise((await domainFigures('heldout')).flatMap((f) => f.outcomes))
@@ -102,4 +102,4 @@ test('the held-out domains (va-health-care, va-burials): the confidence ranks ri
   expect(s.top3).toBeGreaterThanOrEqual(onPostgres ? 0.65 : 0.8)
   expect(s.wrongSpoken).toBeLessThanOrEqual(onPostgres ? 0.12 : 0.08)
   expect(s.refused).toBeGreaterThanOrEqual(0.85)
-}, 120_000)
+}, 300_000)
