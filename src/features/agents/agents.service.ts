@@ -8,6 +8,7 @@ import * as repo from './agents.repository.ts'
 import { AGENT_COLUMNS, type AgentTable } from './agents.table.ts'
 import { llmModelIssues, voiceIssues } from './serviceable.ts'
 import { checkTools } from './tools.ts'
+import { vocabularyOf } from './vocabulary.ts'
 import { templateVariables } from '../../platform/template.ts'
 import { findBases } from '../knowledge/index.ts'
 
@@ -74,6 +75,7 @@ export function toAgent(row: AgentTable): Agent {
     endpointing: endpointingOf(row.endpointing),
     knowledgeBaseIds: JSON.parse(row.knowledge_base_ids),
     knowledgeAutoSearch: row.knowledge_auto_search === 'true',
+    vocabulary: JSON.parse(row.vocabulary),
     variables: templateVariables(row.prompt_draft, row.prompt_published, welcome.message),
     version: row.version,
     publishedAt: row.published_at,
@@ -101,6 +103,7 @@ function toColumns(d: AgentData): SettingColumns {
     endpointing: String(d.endpointing),
     knowledge_base_ids: JSON.stringify(d.knowledgeBaseIds),
     knowledge_auto_search: String(d.knowledgeAutoSearch),
+    vocabulary: JSON.stringify(d.vocabulary),
   }
 }
 
@@ -139,6 +142,11 @@ function apply(base: AgentData, body: UpdateAgentBody): AgentData {
 async function validateAgent(next: AgentData, body: UpdateAgentBody, rules: AgentRules, bases: KnownBases): Promise<AgentData> {
   const issues: FieldIssue[] = []
   if (body.knowledgeBaseIds !== undefined) issues.push(...(await knowledgeIssues(next.knowledgeBaseIds, bases)))
+  if (body.vocabulary !== undefined) {
+    const checked = vocabularyOf(next.vocabulary)
+    issues.push(...checked.issues)
+    next.vocabulary = checked.words
+  }
   if (body.llmModel !== undefined) issues.push(...llmModelIssues(next.llmModel))
   if (body.voice !== undefined) issues.push(...voiceIssues(next.voice))
   if (body.language !== undefined) {
@@ -185,6 +193,7 @@ const DEFAULTS: AgentData = {
   endpointing: DEFAULT_ENDPOINTING,
   knowledgeBaseIds: [],
   knowledgeAutoSearch: false,
+  vocabulary: [],
 }
 
 export async function createAgent(db: Db, workspaceId: string, body: CreateAgentBody, rules: AgentRules): Promise<Agent> {
