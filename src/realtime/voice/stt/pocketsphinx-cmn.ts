@@ -11,7 +11,7 @@ import type { FrontEnd } from './pocketsphinx-ffi.ts'
  */
 export const PHONE_LINE_MEAN = [46.56, 27.8, -20.57, 53.42, -24.58, 13.6, 2.75, -9.21, 2.35, -10.51, 11.03, -2.25, 4.9]
 /** Through the phone front end (8 kHz, PHONE_FRONT_END): measured by bench/pocketsphinx-frontend.ts over the understanding corpus's tuning utterances. */
-export const PHONE_FRONT_END_MEAN = [41.0, -5.29, -0.12, 5.09, 2.48, -4.07, -1.37, -1.78, -5.08, -2.05, -6.45, -1.42, 1.17]
+export const PHONE_FRONT_END_MEAN = [48.72, 3.1, 1.71, -4.62, -4.3, -10.03, -11.02, -4.04, -9.54, -6.04, -5.55, -7.22, -2.57]
 export const WIDEBAND_MEAN = [52.74, 7.45, 7.17, 25.25, -2.37, 0.33, 7.06, -6.91, -3.1, -4.55, 6.03, 1.71, 1.46]
 
 /** How many frames (10 ms each) the starting mean counts for against what the utterance brings. */
