@@ -1,5 +1,4 @@
 import type { LineBand } from './pocketsphinx-band.ts'
-import type { FrontEnd } from './pocketsphinx-ffi.ts'
 
 /**
  * Where an utterance's cepstral mean normalisation starts. Decoded as it arrives, an utterance is
@@ -10,14 +9,11 @@ import type { FrontEnd } from './pocketsphinx-ffi.ts'
  * measured over four flite voices (kal16, slt, rms, awb) and four sentences each.
  */
 export const PHONE_LINE_MEAN = [46.56, 27.8, -20.57, 53.42, -24.58, 13.6, 2.75, -9.21, 2.35, -10.51, 11.03, -2.25, 4.9]
-/** Through the phone front end (8 kHz, PHONE_FRONT_END): measured by bench/pocketsphinx-frontend.ts over the understanding corpus's tuning utterances. */
-export const PHONE_FRONT_END_MEAN = [48.72, 3.1, 1.71, -4.62, -4.3, -10.03, -11.02, -4.04, -9.54, -6.04, -5.55, -7.22, -2.57]
 export const WIDEBAND_MEAN = [52.74, 7.45, 7.17, 25.25, -2.37, 0.33, 7.06, -6.91, -3.1, -4.55, 6.03, 1.71, 1.46]
 
 /** How many frames (10 ms each) the starting mean counts for against what the utterance brings. */
 export const PRIOR_FRAMES = 50
 
-export function startingMean(band: LineBand, frontEnd: FrontEnd = 'wideband'): { mean: Float32Array; frames: number } {
-  const mean = frontEnd === 'phone' ? PHONE_FRONT_END_MEAN : band === 'phone' ? PHONE_LINE_MEAN : WIDEBAND_MEAN
-  return { mean: new Float32Array(mean), frames: PRIOR_FRAMES }
+export function startingMean(band: LineBand): { mean: Float32Array; frames: number } {
+  return { mean: new Float32Array(band === 'phone' ? PHONE_LINE_MEAN : WIDEBAND_MEAN), frames: PRIOR_FRAMES }
 }

@@ -78,8 +78,10 @@ export const STREAMING_SEARCH: readonly string[] = ['-fwdflat', 'no', '-maxhmmpf
 
 /**
  * Which front end turns a line's audio into features. `wideband`: 16 kHz, the en-us model's own
- * (feat.params: 130-6800 Hz). `phone`: 8 kHz audio with a front end matched to the band a G.711
- * line carries (PHONE_FRONT_END), rather than upsampled audio whose filters above 4 kHz hold nothing.
+ * (feat.params: 130-6800 Hz); phone lines are upsampled to it. `phone`: 8 kHz audio with a front
+ * end over the band a G.711 line carries (PHONE_FRONT_END). With the 16 kHz en-us model the phone
+ * front end gets nearly every word wrong (its features are not the ones the model was trained on:
+ * bench/pocketsphinx-frontend.ts), so calls keep `wideband`; `phone` is for an 8 kHz acoustic model.
  */
 export type FrontEnd = 'wideband' | 'phone'
 
@@ -112,15 +114,13 @@ export function bandModel(hmm: string, band: { lowerf: number; upperf: number } 
 
 export const FRONT_END_RATE: Record<FrontEnd, number> = { wideband: 16000, phone: 8000 }
 
-/** How one decoder is made: its front end, its dictation search and language model. */
+/** How one decoder is made: its front end and its dictation search. */
 export interface DecoderOptions {
   /** The dictation search's options (STREAMING_SEARCH; the bench compares others). */
   search?: readonly string[]
   frontEnd?: FrontEnd
   /** The phone front end's filter bank (PHONE_BAND_HZ; the bench compares others). */
   band?: { lowerf: number; upperf: number }
-  /** An ARPA or binary language model (and the dictionary holding its words) instead of the general en-us one. */
-  lm?: { file: string; dict: string }
 }
 
 /** Length of the en-us model's cepstrum vectors. */
@@ -163,14 +163,14 @@ export class SphinxDecoder {
   ) {}
 
   static create(n: Native, mode: SphinxMode, modelDir: string, opts: DecoderOptions = {}): SphinxDecoder {
-    const dict = (mode === 'dictation' && opts.lm?.dict) || join(modelDir, 'cmudict-en-us.dict')
+    const dict = join(modelDir, 'cmudict-en-us.dict')
     const phone = opts.frontEnd === 'phone'
     const hmm = join(modelDir, 'en-us')
     const args = ['-hmm', phone ? bandModel(hmm, opts.band) : hmm, '-dict', dict]
     args.push(...(phone ? PHONE_FRONT_END : ['-samprate', '16000']))
     const grammar = mode === 'dictation' ? undefined : grammarFile(mode)
     if (grammar) args.push('-jsgf', grammar.file)
-    else args.push('-lm', opts.lm?.file ?? join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? STREAMING_SEARCH))
+    else args.push('-lm', join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? STREAMING_SEARCH))
     try {
       const bufs = args.map((a) => Buffer.from(`${a}\0`))
       const argv = new BigUint64Array(bufs.map((b) => BigInt(n.ffi.ptr(b))))

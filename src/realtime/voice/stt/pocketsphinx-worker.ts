@@ -3,8 +3,7 @@
 // on the event loop. Each open utterance holds a decoder of the pool for its kind until it ends.
 import { BandMeter, type LineBand } from './pocketsphinx-band.ts'
 import { startingMean } from './pocketsphinx-cmn.ts'
-import { type FrontEnd, loadNative, SphinxDecoder, type SphinxMode, trimHeap } from './pocketsphinx-ffi.ts'
-import { Resampler } from '../resample.ts'
+import { loadNative, SphinxDecoder, type SphinxMode, trimHeap } from './pocketsphinx-ffi.ts'
 import { DecoderPool } from './pocketsphinx-pool.ts'
 import { DecodeTurns, TurnPump } from './pocketsphinx-turns.ts'
 
@@ -56,11 +55,7 @@ const SLICE_SAMPLES = 3200
 interface Utterance {
   sid: number
   client: Client
-  kind: SphinxKind
-  /** The pool of the front end for the line's band, once the band is known. */
-  pool?: DecoderPool<SphinxDecoder>
-  /** The phone front end's 8 kHz from the 16 kHz the stream sends. */
-  down?: Resampler
+  pool: DecoderPool<SphinxDecoder>
   /** Known once enough loud audio arrived (at once for audio that came at 8 kHz). */
   band?: LineBand
   meter: BandMeter
@@ -86,24 +81,20 @@ const pump = new TurnPump(turns, (u) => advance(u.client, u))
 
 /** Decodes `u` in its turn, ahead of callers still talking once it ended. */
 function schedule(u: Utterance): void {
-  if (!u.pool && knowsBand(u)) borrow(u)
   if (!u.decoder || !(u.started || knowsBand(u))) return
   turns.add(u, u.ended)
   pump.wake()
 }
 
-/** A phone line's audio is decoded by the phone front end, at 8 kHz; a line too quiet to tell is most likely a phone's. */
-export const frontEndFor = (band: LineBand | undefined): FrontEnd => (band === 'wideband' ? 'wideband' : 'phone')
-
-function poolFor(kind: SphinxKind, frontEnd: FrontEnd): DecoderPool<SphinxDecoder> {
-  const key = `${kind.mode}\0${kind.modelDir}\0${frontEnd}`
+function poolFor(kind: SphinxKind): DecoderPool<SphinxDecoder> {
+  const key = `${kind.mode}\0${kind.modelDir}`
   let pool = pools.get(key)
   if (!pool) {
     pool = new DecoderPool(
       () => {
         const n = loadNative()
         if (!n) throw new Error('pocketsphinx libraries are not installed')
-        return SphinxDecoder.create(n, kind.mode, kind.modelDir, { frontEnd })
+        return SphinxDecoder.create(n, kind.mode, kind.modelDir)
       },
       (d) => d.free(),
       kind.maxDecoders,
@@ -117,8 +108,7 @@ function poolFor(kind: SphinxKind, frontEnd: FrontEnd): DecoderPool<SphinxDecode
 function handle(client: Client, m: SphinxRequest): void {
   if (m.op === 'load') {
     try {
-      // most lines are phone lines; a wideband line's decoder is made with its first utterance
-      poolFor(m, 'phone').warm()
+      poolFor(m).warm()
       client.post({ op: 'loaded', sid: m.sid })
     } catch (err) {
       client.post({ op: 'loaded', sid: m.sid, error: (err as Error).message })
@@ -146,7 +136,7 @@ function open(client: Client, m: Extract<SphinxRequest, { op: 'open' }>): void {
   const u: Utterance = {
     sid: m.sid,
     client,
-    kind: m,
+    pool: poolFor(m),
     band: m.narrowband ? 'phone' : undefined,
     meter: new BandMeter(),
     cancelWait: () => {},
@@ -159,21 +149,13 @@ function open(client: Client, m: Extract<SphinxRequest, { op: 'open' }>): void {
     lastInterim: '',
   }
   client.utterances.set(m.sid, u)
-  if (u.band) borrow(u)
-}
-
-/** Asks the pool of the line's front end for a decoder, once the band is known. */
-function borrow(u: Utterance): void {
-  const frontEnd = frontEndFor(u.band)
-  u.pool = poolFor(u.kind, frontEnd)
-  if (frontEnd === 'phone') u.down = new Resampler(16000, 8000)
   try {
     u.cancelWait = u.pool.borrow((d) => {
       u.decoder = d
       schedule(u)
     })
   } catch (err) {
-    fail(u.client, u, err)
+    fail(client, u, err)
   }
 }
 
@@ -184,14 +166,15 @@ function advance(client: Client, u: Utterance): void {
   try {
     if (!u.started) {
       if (!knowsBand(u)) return
-      d.start(startingMean(u.band ?? 'phone', frontEndFor(u.band)))
+      // a line too quiet to tell is most likely a phone's
+      d.start(startingMean(u.band ?? 'phone'))
       u.started = true
     }
     let audioMs: number | undefined
     let fed = 0
     while (u.queued.length > 0 && (u.ended || fed < SLICE_SAMPLES)) {
       const q = u.queued.shift()!
-      d.feed(u.down ? u.down.push(q.samples) : q.samples)
+      d.feed(q.samples)
       fed += q.samples.length
       u.sinceInterim += q.samples.length
       audioMs = q.audioMs
@@ -231,7 +214,7 @@ function finished(client: Client, u: Utterance): void {
   u.decoder = undefined
   if (!d) return
   d.end()
-  u.pool?.giveBack(d)
+  u.pool.giveBack(d)
 }
 
 function fail(client: Client, u: Utterance, err: unknown): void {
