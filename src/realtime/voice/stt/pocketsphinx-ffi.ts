@@ -114,13 +114,15 @@ export function bandModel(hmm: string, band: { lowerf: number; upperf: number } 
 
 export const FRONT_END_RATE: Record<FrontEnd, number> = { wideband: 16000, phone: 8000 }
 
-/** How one decoder is made: its front end and its dictation search. */
+/** How one decoder is made: its front end, its dictation search and language model. */
 export interface DecoderOptions {
   /** The dictation search's options (STREAMING_SEARCH; the bench compares others). */
   search?: readonly string[]
   frontEnd?: FrontEnd
   /** The phone front end's filter bank (PHONE_BAND_HZ; the bench compares others). */
   band?: { lowerf: number; upperf: number }
+  /** A language model file (ARPA or binary, its words in the en-us dictionary) instead of the general en-us one. */
+  lm?: string
 }
 
 /** Length of the en-us model's cepstrum vectors. */
@@ -170,7 +172,7 @@ export class SphinxDecoder {
     args.push(...(phone ? PHONE_FRONT_END : ['-samprate', '16000']))
     const grammar = mode === 'dictation' ? undefined : grammarFile(mode)
     if (grammar) args.push('-jsgf', grammar.file)
-    else args.push('-lm', join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? STREAMING_SEARCH))
+    else args.push('-lm', opts.lm ?? join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? STREAMING_SEARCH))
     try {
       const bufs = args.map((a) => Buffer.from(`${a}\0`))
       const argv = new BigUint64Array(bufs.map((b) => BigInt(n.ffi.ptr(b))))
