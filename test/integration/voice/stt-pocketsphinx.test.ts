@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AudioFrame } from '../../../src/realtime/voice/audio.ts'
@@ -55,6 +55,30 @@ describe('pocketsphinx offline STT (Debian libpocketsphinx3 through bun:ffi)', (
       expect(d.finish()).toMatch(/^(zero|oh|one|two|three|four|five|six|seven|eight|nine)( |$)/)
     } finally {
       d.free()
+    }
+  })
+
+  test('a dictation decoder takes a language model file in place of en-us and hears only its words', () => {
+    const n = loadNative()!
+    const dir = mkdtempSync(join(tmpdir(), 'sphinx-lm-'))
+    try {
+      const words = ['book', 'a', 'table', 'for', 'two', 'please']
+      const lm = join(dir, 'tiny.arpa')
+      const p = Math.log10(1 / (words.length + 1)).toFixed(4)
+      writeFileSync(lm, `\\data\\\nngram 1=${words.length + 2}\n\n\\1-grams:\n-99 <s> 0\n${p} </s> 0\n${words.map((w) => `${p} ${w} 0`).join('\n')}\n\n\\end\\\n`)
+      const d = SphinxDecoder.create(n, 'dictation', DEBIAN_MODEL_DIR, { lm })
+      try {
+        const speech = fliteSpeech('book a table for two please', 'slt')
+        d.start({ mean: new Float32Array(13), frames: 0 })
+        for (let i = 0; i < speech.samples.length; i += 320) d.feed(speech.samples.subarray(i, i + 320))
+        const heard = d.finish().split(' ').filter(Boolean)
+        expect(heard.length).toBeGreaterThan(0)
+        expect(heard.filter((w) => !words.includes(w))).toEqual([])
+      } finally {
+        d.free()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
