@@ -120,6 +120,7 @@ export const AgentSettings = t.Object({
   endpointing: EndpointingSchema,
   maxDurationSec: MaxDurationSchema,
   knowledgeBaseIds: t.Array(t.String(), { description: 'knowledge bases its calls search: a workflow answer node, the knowledge_search tool of an LLM' }),
+  vocabulary: t.Array(t.String(), { description: "the agent's own words (product names, streets, people): the recognisers listen for them" }),
   knowledgeAutoSearch: t.Boolean({ description: 'an LLM agent: every caller turn is searched and the best passages put before the LLM (else only when it calls knowledge_search)' }),
 })
 /** The agent's settable state, camel-cased; what the row stores and the snapshot freezes. */
@@ -136,6 +137,9 @@ export const Agent = t.Object({
   updatedAt: t.String({ format: 'date-time' }),
 })
 export type Agent = typeof Agent.static
+
+export const MAX_VOCABULARY_ITEMS = 200
+export const MAX_VOCABULARY_CHARS = 60
 
 // Tool names are snake_case words; the check against the built-in tools names the known ones.
 const TOOL_NAME = '^[a-z][a-z0-9_]{0,63}$'
@@ -160,6 +164,10 @@ const fields = {
   maxDurationSec: MaxDurationInput,
   knowledgeBaseIds: t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, description: 'ids of knowledge bases of the workspace (at most 20)' }),
   knowledgeAutoSearch: t.Boolean(),
+  vocabulary: t.Array(t.String({ minLength: 1, maxLength: MAX_VOCABULARY_CHARS, description: 'a word or a phrase of a few words' }), {
+    maxItems: MAX_VOCABULARY_ITEMS,
+    description: `words and phrases callers say to this agent that a general recogniser gets wrong (at most ${MAX_VOCABULARY_ITEMS})`,
+  }),
 } satisfies Record<keyof AgentData, TSchema>
 
 const { name, ...optionalFields } = fields

@@ -5,7 +5,7 @@ import * as repo from './agents.repository.ts'
 import { toAgent } from './agents.service.ts'
 
 /** Fields of the agent a call does not carry: drafts never reach calls, the published prompt is `prompt`. */
-type NotCarried = 'id' | 'promptDraft' | 'promptPublished' | 'endpointing' | 'maxDurationSec' | 'knowledgeBaseIds' | 'knowledgeAutoSearch' | 'publishedAt' | 'createdAt' | 'updatedAt'
+type NotCarried = 'id' | 'promptDraft' | 'promptPublished' | 'endpointing' | 'maxDurationSec' | 'knowledgeBaseIds' | 'knowledgeAutoSearch' | 'vocabulary' | 'publishedAt' | 'createdAt' | 'updatedAt'
 
 /**
  * What a call runs with: the agent as it was when the call started. Later edits to the agent
@@ -22,6 +22,8 @@ export type AgentSnapshot = Omit<Agent, NotCarried> & {
   /** Absent in snapshots stored before knowledge bases existed: none. */
   knowledgeBaseIds?: string[]
   knowledgeAutoSearch?: boolean
+  /** Absent in snapshots stored before the vocabulary existed: none. */
+  vocabulary?: string[]
   takenAt: string
 }
 

@@ -20,6 +20,7 @@ import * as callTestDraft from './migrations/2026-11-26T1600_call_test_draft.ts'
 import * as callMedia from './migrations/2026-12-08T1000_call_media.ts'
 import * as agentMaxDuration from './migrations/2026-12-08T1001_agent_max_duration.ts'
 import * as contactTimezone from './migrations/2026-12-07T1900_contact_timezone.ts'
+import * as agentVocabulary from './migrations/2026-12-08T1400_agent_vocabulary.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-07T1900_contact_timezone': contactTimezone,
   '2026-12-08T1000_call_media': callMedia,
   '2026-12-08T1001_agent_max_duration': agentMaxDuration,
+  '2026-12-08T1400_agent_vocabulary': agentVocabulary,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
