@@ -1,6 +1,7 @@
 // Telephony as running subsystems: the media engine (RTP ports, recordings and their upload)
 // and the SIP side (user agent, the calls it carries, trunk registrations).
-import { CallRuntime, type CallPlacer, DbNumberDirectory, uploadedCalls } from '../features/calls/index.ts'
+import { Admission, CallRuntime, type CallPlacer, DbNumberDirectory, uploadedCalls } from '../features/calls/index.ts'
+import { RefusalPolicy } from '../realtime/telephony/refusal/index.ts'
 import type { Config } from '../platform/config/index.ts'
 import type { Db } from '../platform/db/index.ts'
 import type { Logger } from '../platform/log.ts'
@@ -83,8 +84,10 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
       throw tls ? portErrorOf(err, 'SIP_TLS_PORT', config.SIP_TLS_PORT, config.SIP_HOST, 'TCP') : portErrorOf(err, 'SIP_PORT', config.SIP_PORT, config.SIP_HOST, 'UDP/TCP')
     })
     if (d.ports.rtpPairsTaken > 0) log.warn({ taken: d.ports.rtpPairsTaken, pairs: d.ports.rtpPairs }, 'some RTP port pairs of RTP_PORT_MIN-RTP_PORT_MAX are held by another program; calls use the others')
+    const policy = new RefusalPolicy({ stopping: config.SIP_RETRY_AFTER_SEC })
+    const admission = new Admission({ db, policy, onRefused: (reason, kind) => metrics.callRefused(kind, reason) })
     const calls = new CallRuntime({
-      db, log, config, ua, placer: d.placer, metrics,
+      db, log, config, ua, placer: d.placer, metrics, policy, admission,
       prices: d.prices,
       sdpOptions: (address, port) => media.media.sdpOptions(address, { port }),
       recorded: (id, path) => media.uploader.finished(id, path),

@@ -72,7 +72,7 @@ export type FeatureMount = (deps: FeatureDeps, auth: AuthPlugin) => Elysia<any, 
 
 /** Feature controllers, mounted in this order. New capabilities add themselves here. */
 export const FEATURES: FeatureMount[] = [
-  ({ db }, auth) => workspacesController(db, auth),
+  ({ db, appCalls }, auth) => workspacesController(db, auth, (id) => appCalls?.()?.callsUp(id) ?? 0),
   ({ db }, auth) => apiKeysController(db, auth),
   ({ config }, auth) => providersController(auth, config, [...TOOLS.values()]),
   ({ db, config, unreachableProviders }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config), unreachableProviders),
@@ -111,7 +111,7 @@ export const FEATURES: FeatureMount[] = [
 const slotsOfApp = new WeakMap<FeatureDeps, AppCallSlots>()
 function appCallSlots(deps: FeatureDeps): AppCallSlots {
   let slots = slotsOfApp.get(deps)
-  if (!slots) slotsOfApp.set(deps, (slots = new AppCallSlots(deps.config.WEB_CALLS_MAX)))
+  if (!slots) slotsOfApp.set(deps, (slots = new AppCallSlots(deps.config.WEB_CALLS_MAX, deps.config.WEB_CALLS_SHARE)))
   return slots
 }
 

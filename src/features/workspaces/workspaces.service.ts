@@ -1,6 +1,6 @@
 import { createKey } from '../api-keys/index.ts'
 import { type Db, finishPage, mapRead, pageLimit, type PageRequest, type Read } from '../../platform/db/index.ts'
-import { AppError, notFound } from '../../platform/errors.ts'
+import { AppError, invalidField, notFound } from '../../platform/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { Workspace } from './workspaces.model.ts'
 import * as repo from './workspaces.repository.ts'
@@ -9,6 +9,7 @@ import type { WorkspaceTable } from './workspaces.table.ts'
 export const toWorkspace = (row: WorkspaceTable): Workspace => ({
   id: row.id,
   name: row.name,
+  maxConcurrentCalls: row.max_concurrent_calls ?? null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
@@ -47,10 +48,23 @@ export async function listWorkspaces(db: Db, userId: string, page: PageRequest) 
   return { workspaces: items.map((r) => ({ ...toWorkspace(r), role: r.role })), nextCursor }
 }
 
-export async function renameWorkspace(db: Db, id: string, name: string) {
-  const row = await repo.updateWorkspaceName(db, id, name.trim(), nowIso())
+/**
+ * Renames a workspace and, for the operator only (an admin key of the operator's workspace),
+ * sets its maxConcurrentCalls: a workspace's own admin cannot raise its own cap.
+ */
+export async function updateWorkspace(db: Db, by: { workspaceId: string }, id: string, body: { name?: string; maxConcurrentCalls?: number | null }) {
+  if (body.name === undefined && body.maxConcurrentCalls === undefined) throw invalidField('name', 'give name or maxConcurrentCalls')
+  if (body.maxConcurrentCalls !== undefined && (await repo.operatorWorkspaceId(db)) !== by.workspaceId) {
+    throw new AppError(403, 'forbidden', "maxConcurrentCalls is set by the operator: an admin key of the operator's workspace (the first one, made at first start)", { permission: 'workspaces:create' })
+  }
+  const row = await repo.updateWorkspace(db, id, { name: body.name?.trim(), max_concurrent_calls: body.maxConcurrentCalls }, nowIso())
   if (!row) throw notFound('workspace')
-  return { id: row.id, name: row.name, updatedAt: row.updated_at }
+  return { id: row.id, name: row.name, maxConcurrentCalls: row.max_concurrent_calls ?? null, updatedAt: row.updated_at }
+}
+
+/** The workspace's maxConcurrentCalls (null: unlimited), or undefined for no such workspace: inline where the database reads inline. */
+export function workspaceCallLimit(db: Db, id: string): Read<number | null | undefined> {
+  return mapRead(repo.findWorkspace(db, id), (row) => (row ? (row.max_concurrent_calls ?? null) : undefined))
 }
 
 export interface Bootstrap {

@@ -156,6 +156,7 @@ export const CONFIG_KEYS = {
   WEBRTC_PORT_MIN: { default: 0, doc: 'lowest UDP port of web-call media (with WEBRTC_PORT_MAX); 0 means any free port' },
   WEBRTC_PORT_MAX: { default: 0, doc: 'highest UDP port of web-call media; 0 means any free port' },
   WEB_CALLS_MAX: { default: 50, doc: 'web and media-stream calls this node carries at once; more get 503' },
+  WEB_CALLS_SHARE: { default: 50, doc: 'percent of WEB_CALLS_MAX one workspace may hold at once (at least one place), so one workspace cannot take every place; more get 503' },
   WEB_CALL_CONNECT_MS: { default: 15_000, doc: 'a web call whose ICE and DTLS have not connected by then fails' },
   NODE_ID: { default: '', doc: 'name of this appliance node on its leases and calls; empty means the host name (SQLite) or the host name and a random suffix (PostgreSQL); nodes sharing one database each need their own' },
   DATABASE_URL: { default: '', doc: 'postgres://user:password@host:port/database to keep state in PostgreSQL (several nodes may share it); empty means SQLite in DATA_DIR' },

@@ -42,6 +42,7 @@ export class Metrics {
   private readonly sipResponses: Counter<'direction' | 'method' | 'code'>
   private readonly sipConnectionsRefused: Counter<'transport' | 'reason'>
   private readonly sipRefused: Counter<'reason'>
+  private readonly callsRefused: Counter
   private readonly rtpPackets: Counter<'direction'>
   private readonly srtpDropped: Counter<'reason'>
   private readonly rtpLost: Counter
@@ -75,8 +76,14 @@ export class Metrics {
     })
     this.sipRefused = new Counter({
       name: 'voice_agent_sip_refused_total',
-      help: 'SIP requests refused, by reason: unknown_number, not_trunk, bad_digest, rate_limited, malformed, unsupported, no_dialog, stopping, unavailable (docs/pbx.md)',
+      help: 'SIP requests refused, by reason: unknown_number, not_trunk, bad_digest, rate_limited, malformed, unsupported, no_dialog, stopping, unavailable, and the load refusals of voice_agent_calls_refused_total (docs/pbx.md)',
       labelNames: ['reason'],
+      registers,
+    })
+    this.callsRefused = new Counter({
+      name: 'voice_agent_calls_refused_total',
+      help: 'calls refused before they started by kind (inbound, outbound, web, stream) and reason: workspace_limit, no_headroom, web_slots, web_share (docs/operations.md)',
+      labelNames: ['kind', 'reason'],
       registers,
     })
     this.rtpPackets = new Counter({ name: 'voice_agent_rtp_packets_total', help: 'RTP packets of ended calls, received (in) and sent (out)', labelNames: ['direction'], registers })
@@ -190,6 +197,11 @@ export class Metrics {
   /** A SIP request refused (label values are the SIP layer's fixed set, refusals.ts). */
   sipRequestRefused(reason: string): void {
     this.sipRefused.inc({ reason })
+  }
+
+  /** A call refused before it started (label values are the refusal policy's fixed set). */
+  callRefused(kind: string, reason: string): void {
+    this.callsRefused.inc({ kind, reason })
   }
 
   /** An answered call ended without one frame of agent audio. */
