@@ -46,15 +46,15 @@ export function workspacesController(db: Db, auth: AuthPlugin, callsUp: (workspa
     })
     .patch(
       '/:workspace_id',
-      async ({ params, body, principal }) => ({ workspace: await workspaces.updateWorkspace(db, principal, params.workspace_id, body) }),
+      async ({ params, body }) => ({ workspace: await workspaces.updateWorkspace(db, params.workspace_id, body) }),
       {
         permission: 'workspaces:update',
         params: WorkspaceParams,
         body: UpdateWorkspaceBody,
-        response: t.Object({ workspace: t.Object({ id: t.String(), name: t.String(), maxConcurrentCalls: t.Union([t.Integer(), t.Null()]), updatedAt: t.String() }) }),
+        response: t.Object({ workspace: t.Object({ id: t.String(), name: t.String(), updatedAt: t.String() }) }),
         detail: {
           summary: 'Update a workspace',
-          description: 'name, and maxConcurrentCalls: the calls of every kind (inbound, outbound, web, media stream) the workspace may have up at once on a node; more are refused (SIP 503, HTTP 503 not_ready, with Retry-After). null is unlimited (the default). Only an admin key of the operator\'s workspace may set it (403 otherwise).',
+          description: 'name, and maxConcurrentCalls: the calls of every kind (inbound, outbound, web, media stream) the workspace may have up at once on a node; more are refused (SIP 503, HTTP 503 not_ready, with Retry-After). null is unlimited (the default). An admin sets it; members (whose keys it bounds) get 403.',
         },
       },
     )

@@ -48,18 +48,13 @@ export async function listWorkspaces(db: Db, userId: string, page: PageRequest) 
   return { workspaces: items.map((r) => ({ ...toWorkspace(r), role: r.role })), nextCursor }
 }
 
-/**
- * Renames a workspace and, for the operator only (an admin key of the operator's workspace),
- * sets its maxConcurrentCalls: a workspace's own admin cannot raise its own cap.
- */
-export async function updateWorkspace(db: Db, by: { workspaceId: string }, id: string, body: { name?: string; maxConcurrentCalls?: number | null }) {
+/** Renames a workspace and sets its maxConcurrentCalls (an admin's act: workspaces:update), either or both. */
+export async function updateWorkspace(db: Db, id: string, body: { name?: string; maxConcurrentCalls?: number | null }) {
   if (body.name === undefined && body.maxConcurrentCalls === undefined) throw invalidField('name', 'give name or maxConcurrentCalls')
-  if (body.maxConcurrentCalls !== undefined && (await repo.operatorWorkspaceId(db)) !== by.workspaceId) {
-    throw new AppError(403, 'forbidden', "maxConcurrentCalls is set by the operator: an admin key of the operator's workspace (the first one, made at first start)", { permission: 'workspaces:create' })
-  }
   const row = await repo.updateWorkspace(db, id, { name: body.name?.trim(), max_concurrent_calls: body.maxConcurrentCalls }, nowIso())
   if (!row) throw notFound('workspace')
-  return { id: row.id, name: row.name, maxConcurrentCalls: row.max_concurrent_calls ?? null, updatedAt: row.updated_at }
+  // the contract's shape (id, name, updatedAt); GET shows the limit
+  return { id: row.id, name: row.name, updatedAt: row.updated_at }
 }
 
 /** The workspace's maxConcurrentCalls (null: unlimited), or undefined for no such workspace: inline where the database reads inline. */
