@@ -16,7 +16,7 @@ const closers: (() => Promise<unknown>)[] = []
 const agentBody = { name: 'Desk' }
 
 beforeAll(async () => {
-  t = await startTestAppliance({ WEB_CALLS_MAX: 4, WEB_CALLS_SHARE: 50, WEB_CALL_CONNECT_MS: 60_000, WEBRTC_HOST_ADDRESSES: '127.0.0.1', TTS_PROVIDER: 'flite' })
+  t = await startTestAppliance({ WEB_CALLS_MAX: 4, WEB_CALLS_SHARE: 50, WEB_CALL_CONNECT_MS: 60_000, CALL_DRAIN_MS: 500, WEBRTC_HOST_ADDRESSES: '127.0.0.1', TTS_PROVIDER: 'flite' })
   agentId = (await t.api('POST', '/api/agents', { body: agentBody })).body.agent.id
   const made = await t.api('POST', '/api/workspaces', { body: { name: 'Tenant' } })
   const api = apiClient(t.url, made.body.apiKey.key)
@@ -27,11 +27,9 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const c of closers) { console.error('closing', Date.now()); await c().catch(() => {}) }
-  console.error('stopping', Date.now())
+  for (const c of closers) await c().catch(() => {})
   await t?.stop()
-  console.error('stopped', Date.now())
-}, 40_000)
+})
 
 /** Offers `sdp` and never takes the answer: a web call that holds its place without connecting. */
 async function offerOnly(key: string, agent: string, sdp = offer) {

@@ -352,7 +352,8 @@ export class CallRuntime implements Dialer {
       for (const c of this.live.keys()) c.shutdown()
     }, drainMs)
     await this.d.ua.stop(drainMs + 1000)
-    clearTimeout(cut)
+    // web calls and media streams are no SIP calls: the user agent's stop does not wait for them
     await Promise.all([...this.live.keys()].map((c) => c.finished))
+    clearTimeout(cut)
   }
 }
