@@ -1,6 +1,6 @@
 // Telephony as running subsystems: the media engine (RTP ports, recordings and their upload)
 // and the SIP side (user agent, the calls it carries, trunk registrations).
-import { Admission, CallRuntime, type CallPlacer, DbNumberDirectory, uploadedCalls } from '../features/calls/index.ts'
+import { Admission, CallRuntime, type CallPlacer, type CapacityModel, DbNumberDirectory, LiveCapacity, uploadedCalls } from '../features/calls/index.ts'
 import { RefusalPolicy } from '../realtime/telephony/refusal/index.ts'
 import type { Config } from '../platform/config/index.ts'
 import type { Db } from '../platform/db/index.ts'
@@ -60,6 +60,8 @@ export interface TelephonyDeps {
   ports: PortCheck
   /** What else closes while calls drain (the HTTP API), so a stop takes one drain, not two. */
   whileDraining(): Promise<void>
+  /** The capacity model admission asks (tests inject one); default: the live figures against the CALLS_MAX and CAPACITY_* goals. */
+  capacity?: CapacityModel
 }
 
 export interface RunningTelephony {
@@ -85,7 +87,9 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
     })
     if (d.ports.rtpPairsTaken > 0) log.warn({ taken: d.ports.rtpPairsTaken, pairs: d.ports.rtpPairs }, 'some RTP port pairs of RTP_PORT_MIN-RTP_PORT_MAX are held by another program; calls use the others')
     const policy = new RefusalPolicy({ stopping: config.SIP_RETRY_AFTER_SEC })
-    const admission = new Admission({ db, policy, onRefused: (reason, kind) => metrics.callRefused(kind, reason) })
+    const live = d.capacity ? undefined : liveCapacity(config)
+    const capacity = d.capacity ?? live!
+    const admission = new Admission({ db, policy, capacity, onRefused: (reason, kind) => metrics.callRefused(kind, reason) })
     const calls = new CallRuntime({
       db, log, config, ua, placer: d.placer, metrics, policy, admission,
       prices: d.prices,
@@ -109,12 +113,20 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
         await registrations.stop()
         await d.whileDraining()
         await callsStopped
+        live?.stop()
       })())
     return { calls, registrations, sip, drain, stop: drain }
   } catch (err) {
     await ua.stop().catch(() => {})
     throw err
   }
+}
+
+function liveCapacity(config: Config): LiveCapacity {
+  const off = (v: number) => (v > 0 ? v : Infinity)
+  return new LiveCapacity({
+    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: Infinity, realTimeFactor: Infinity },
+  })
 }
 
 /** The SIP layer logs through a two-method interface; its records are tagged. */

@@ -58,13 +58,17 @@ export class Metrics {
   private readonly workers = new Map<string, { calls: number; lagMaxMs: number; engines: Record<string, boolean> }>()
   private lagTimer: ReturnType<typeof setInterval> | undefined
 
-  constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean> } = {}) {
+  constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean>; capacity?: () => { capacity: number; headroom: number } | undefined } = {}) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry, prefix: 'voice_agent_' })
     // Under Bun, v8.getHeapSpaceStatistics() walks the whole heap: 35-100 ms of the main thread
     // per scrape at a busy appliance's heap, which every SIP transaction and call waits out.
     for (const kind of ['total', 'used', 'available']) this.registry.removeSingleMetric(`voice_agent_nodejs_heap_space_size_${kind}_bytes`)
     new Gauge({ name: 'voice_agent_calls_live', help: 'calls in progress now', registers, collect() { this.set(opts.liveCalls?.() ?? 0) } })
+    // no ceiling (Infinity) is reported as -1: Prometheus has no "unlimited"
+    const finite = (v: number | undefined) => (v === undefined ? -1 : Number.isFinite(v) ? Math.max(0, v) : -1)
+    new Gauge({ name: 'voice_agent_capacity_calls', help: 'calls this node carries within its goals (-1: no ceiling)', registers, collect() { this.set(finite(opts.capacity?.()?.capacity)) } })
+    new Gauge({ name: 'voice_agent_headroom_calls', help: 'calls this node takes now before refusing (-1: no ceiling)', registers, collect() { this.set(finite(opts.capacity?.()?.headroom)) } })
     this.callsTotal = new Counter({ name: 'voice_agent_calls_total', help: 'ended calls by direction and outcome', labelNames: ['direction', 'outcome'], registers })
     this.sipRequests = new Counter({ name: 'voice_agent_sip_requests_total', help: 'SIP requests received (in) and sent (out), retransmissions not counted', labelNames: ['direction', 'method'], registers })
     this.sipResponses = new Counter({ name: 'voice_agent_sip_responses_total', help: 'SIP responses received (in) and sent (out) by status code', labelNames: ['direction', 'method', 'code'], registers })

@@ -6,7 +6,7 @@ import type { Db } from '../../../platform/db/index.ts'
 import type { CallRefusalReason, RefusalPolicy } from '../../../realtime/telephony/refusal/index.ts'
 import { workspaceCallLimit } from '../../workspaces/index.ts'
 import { CallRefused } from '../runtime/refused.ts'
-import type { CapacityModel } from './capacity.ts'
+import { UNLIMITED, type CapacityFigures, type CapacityModel } from './capacity.ts'
 
 export type CallKind = 'inbound' | 'outbound' | 'web' | 'stream'
 
@@ -57,6 +57,11 @@ export class Admission {
         else this.up.delete(workspaceId)
       },
     }
+  }
+
+  /** Capacity, calls up and headroom now. */
+  figures(): CapacityFigures {
+    return (this.d.capacity ?? UNLIMITED).figures(this.total)
   }
 
   /** Calls of the workspace up on this node now. */

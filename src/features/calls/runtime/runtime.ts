@@ -134,6 +134,11 @@ export class CallRuntime implements Dialer {
     return this.admission.admit(workspaceId, kind)
   }
 
+  /** Capacity, calls up and headroom of this node now (/ready, /metrics). */
+  capacityNow() {
+    return this.admission.figures()
+  }
+
   /** Calls of the workspace up on this node, against its maxConcurrentCalls. */
   callsUp(workspaceId: string): number {
     return this.admission.callsUp(workspaceId)
