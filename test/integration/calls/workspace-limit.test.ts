@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { apiClient, memberKey, startTestAppliance, type Api, type TestAppliance } from '../../helpers/appliance.ts'
 import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
 import { gatheredOffer, loopbackPeer } from '../../helpers/loopback-peer.ts'
-import { SipPeer } from '../../helpers/sip-peer.ts'
+import { inviteOnce } from '../../helpers/sip-invite.ts'
 import { header } from '../../../src/realtime/telephony/sip/index.ts'
 
 let t: TestAppliance
@@ -46,20 +46,11 @@ async function unansweredWebCall(key: string, agentId: string) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
-/** A raw INVITE with an audio offer to `e164`; resolves with its final response. */
+/** The final response to one INVITE of `e164`. */
 async function invite(e164: string) {
-  const port = t.appliance.sip.udp!
-  const peer = await SipPeer.udp(port)
-  const callId = `limit-${Math.random().toString(36).slice(2)}`
-  const sdp = `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio ${peer.port + 2} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n`
-  peer.send(
-    `INVITE sip:${e164}@127.0.0.1:${port} SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:${peer.port};branch=z9hG4bK${callId}\r\nFrom: <sip:caller@127.0.0.1>;tag=c\r\n` +
-      `To: <sip:${e164}@127.0.0.1>\r\nCall-ID: ${callId}\r\nCSeq: 1 INVITE\r\nContact: <sip:caller@127.0.0.1:${peer.port}>\r\nMax-Forwards: 70\r\n` +
-      `Content-Type: application/sdp\r\nContent-Length: ${sdp.length}\r\n\r\n${sdp}`,
-  )
-  const final = await peer.waitFor((m) => m.kind === 'response' && m.status >= 200 && header(m, 'call-id') === callId, 10_000)
-  peers.push({ close: async () => peer.close() })
-  return final
+  const r = await inviteOnce(t.appliance.sip.udp!, e164)
+  peers.push({ close: async () => r.close() })
+  return r.final
 }
 
 test('maxConcurrentCalls is set by an admin, not by the members it bounds, and GET shows its use', async () => {
