@@ -78,6 +78,8 @@ export async function startTestAppliance(
     STT_PROVIDER: 'none',
     LLM_PROVIDER: 'none',
     CALL_DRAIN_MS: 0,
+    // admission by live figures depends on this machine's load: off unless a test asks for it (or injects opts.capacity)
+    CAPACITY_LAG_MS: 0,
     // calls run in two call workers, as on a 2-core machine, unless a test asks for the main thread
     CALL_WORKERS: process.env.TEST_CALL_WORKERS ?? '2',
     DATA_DIR: dir,
