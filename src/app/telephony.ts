@@ -13,7 +13,7 @@ import { secretBoxFor } from '../platform/secrets/index.ts'
 import { type PortCheck, portErrorOf } from './startup/index.ts'
 import type { VoiceEngines } from '../realtime/voice/index.ts'
 import type { PriceTable } from '../realtime/voice/turn/index.ts'
-import { userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
+import { RefusalLog, userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
 import { describeSrtpCrypto } from '../realtime/srtp/index.ts'
 
 export interface RunningMedia {
@@ -89,7 +89,15 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
     const policy = new RefusalPolicy({ stopping: config.SIP_RETRY_AFTER_SEC })
     const live = d.capacity ? undefined : liveCapacity(config)
     const capacity = d.capacity ?? live!
-    const admission = new Admission({ db, policy, capacity, onRefused: (reason, kind) => metrics.callRefused(kind, reason) })
+    // inbound refusals are logged by the user agent with the SIP source; the others once a minute per workspace
+    const refusals = new RefusalLog({ info: (o, m) => log.child({ component: 'admission' }).info(o, m) }, { event: 'call_refused' })
+    const admission = new Admission({
+      db, policy, capacity,
+      onRefused: (reason, kind, workspaceId) => {
+        metrics.callRefused(kind, reason)
+        if (kind !== 'inbound') refusals.refused({ reason, status: policy.of(reason).http, source: `workspace ${workspaceId}`, transport: 'http', method: kind })
+      },
+    })
     const calls = new CallRuntime({
       db, log, config, ua, placer: d.placer, metrics, policy, admission,
       prices: d.prices,
@@ -114,6 +122,8 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
         await d.whileDraining()
         await callsStopped
         live?.stop()
+        refusals.flush()
+        refusals.stop()
       })())
     return { calls, registrations, sip, drain, stop: drain }
   } catch (err) {

@@ -113,7 +113,7 @@ export const FEATURES: FeatureMount[] = [
 const slotsOfApp = new WeakMap<FeatureDeps, AppCallSlots>()
 function appCallSlots(deps: FeatureDeps): AppCallSlots {
   let slots = slotsOfApp.get(deps)
-  if (!slots) slotsOfApp.set(deps, (slots = new AppCallSlots(deps.config.WEB_CALLS_MAX, deps.config.WEB_CALLS_SHARE)))
+  if (!slots) slotsOfApp.set(deps, (slots = new AppCallSlots(deps.config.WEB_CALLS_MAX, deps.config.WEB_CALLS_SHARE, (reason, kind) => deps.metrics?.callRefused(kind, reason))))
   return slots
 }
 

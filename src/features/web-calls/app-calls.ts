@@ -34,6 +34,7 @@ export class AppCallSlots {
   constructor(
     readonly max: number,
     sharePercent = 100,
+    private readonly onRefused?: (reason: 'web_slots' | 'web_share', kind: 'web' | 'stream') => void,
   ) {
     this.share = Math.max(1, Math.floor((max * Math.min(100, Math.max(0, sharePercent))) / 100))
   }
@@ -47,10 +48,14 @@ export class AppCallSlots {
   }
 
   /** A place, or CallRefused (web_slots: the node is full; web_share: the workspace holds its share); the release gives it back (once). */
-  take(workspaceId: string): () => void {
-    if (this.taken >= this.max) throw new CallRefused('web_slots', `this appliance carries at most ${this.max} web and stream calls at once (WEB_CALLS_MAX)`)
+  take(workspaceId: string, kind: 'web' | 'stream'): () => void {
+    if (this.taken >= this.max) {
+      this.onRefused?.('web_slots', kind)
+      throw new CallRefused('web_slots', `this appliance carries at most ${this.max} web and stream calls at once (WEB_CALLS_MAX)`)
+    }
     const held = this.held(workspaceId)
     if (held >= this.share) {
+      this.onRefused?.('web_share', kind)
       throw new CallRefused('web_share', `the workspace holds ${held} web and stream calls, its share of this appliance's ${this.max} (WEB_CALLS_SHARE); retry when one ends`)
     }
     this.taken++

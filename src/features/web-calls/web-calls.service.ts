@@ -44,7 +44,7 @@ export class WebCalls {
     // an offer ICE or DTLS cannot start with is refused before it holds a place
     const unusable = unusableOffer(body.sdp)
     if (unusable) throw new AppError(422, 'validation_failed', unusable, { fields: [{ path: 'sdp', message: unusable }] })
-    const slot = this.d.slots.take(principal.workspaceId)
+    const slot = this.d.slots.take(principal.workspaceId, 'web')
     let ticket
     try {
       ticket = await host.admit(principal.workspaceId, 'web')

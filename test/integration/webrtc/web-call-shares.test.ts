@@ -62,6 +62,7 @@ test("one workspace's unanswered web calls stop at its share and do not refuse a
   expect(over.status).toBe(503)
   expect(over.body.error.details.reason).toBe('web_share')
   expect(Number(over.retryAfter)).toBeGreaterThan(0)
+  expect(await (await fetch(`${t.url}/metrics`)).text()).toMatch(/^voice_agent_calls_refused_total\{kind="web",reason="web_share"\} 1$/m)
   const other = await startWebCall(t.url, tenant.key, tenant.agentId)
   closers.push(() => other.close())
   await other.connected

@@ -29,7 +29,7 @@ export class MediaStreams {
   async prepare(principal: Principal, agentId: string, opts: { format: StreamFormat; draft: boolean; remote: { address: string; port: number } }): Promise<StreamSession> {
     const host = this.d.host()
     if (!host) throw new CallRefused('starting')
-    const slot = this.d.slots.take(principal.workspaceId)
+    const slot = this.d.slots.take(principal.workspaceId, 'stream')
     let ticket
     try {
       ticket = await host.admit(principal.workspaceId, 'stream')

@@ -87,6 +87,8 @@ export interface RefusalLogOptions {
   /** Sources and reasons tracked at once; refusals beyond are summed in one line (default 1000). */
   maxTracked?: number
   onRefused?: (reason: RequestRefusal) => void
+  /** The `event` of each line (default sip_refused; call_refused for web calls and media streams). */
+  event?: string
 }
 
 interface Tracked {
@@ -103,6 +105,7 @@ export class RefusalLog {
   private timer: ReturnType<typeof setInterval> | undefined
   private readonly intervalMs: number
   private readonly maxTracked: number
+  private readonly event: string
 
   constructor(
     private readonly log: InfoLog,
@@ -110,6 +113,7 @@ export class RefusalLog {
   ) {
     this.intervalMs = opts.intervalMs ?? 60_000
     this.maxTracked = opts.maxTracked ?? 1000
+    this.event = opts.event ?? 'sip_refused'
   }
 
   /** A request answered with `status` (none: dropped); `reason` when the deciding code knows more than the status says. */
@@ -135,7 +139,7 @@ export class RefusalLog {
       return
     }
     this.tracked.set(key, { last: line, count: 0, fresh: true })
-    this.log.info({ event: 'sip_refused', ...line }, MESSAGES[r.reason])
+    this.log.info({ event: this.event, ...line }, MESSAGES[r.reason])
     this.timer ??= setInterval(() => this.flush(), this.intervalMs)
     this.timer.unref?.()
   }
@@ -151,12 +155,12 @@ export class RefusalLog {
         t.fresh = false
         continue
       }
-      this.log.info({ event: 'sip_refused', ...t.last, count: t.count, intervalSec: this.intervalMs / 1000 }, `${MESSAGES[t.last.reason]} (repeated)`)
+      this.log.info({ event: this.event, ...t.last, count: t.count, intervalSec: this.intervalMs / 1000 }, `${MESSAGES[t.last.reason]} (repeated)`)
       t.count = 0
       t.fresh = false
     }
     if (this.untracked) {
-      this.log.info({ event: 'sip_refused', count: this.untracked, intervalSec: this.intervalMs / 1000 }, 'sip requests refused from further sources (too many to track)')
+      this.log.info({ event: this.event, count: this.untracked, intervalSec: this.intervalMs / 1000 }, 'sip requests refused from further sources (too many to track)')
       this.untracked = 0
     }
     if (this.tracked.size === 0) this.stop()
