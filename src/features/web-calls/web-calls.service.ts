@@ -41,9 +41,6 @@ export class WebCalls {
   async start(principal: Principal, agentId: string, body: StartWebCallBody, remote: { address: string; port: number }) {
     const host = this.d.host()
     if (!host) throw new CallRefused('starting')
-    // an offer ICE or DTLS cannot start with is refused before it holds a place
-    const unusable = unusableOffer(body.sdp)
-    if (unusable) throw new AppError(422, 'validation_failed', unusable, { fields: [{ path: 'sdp', message: unusable }] })
     const slot = this.d.slots.take(principal.workspaceId, 'web')
     let ticket
     try {
@@ -60,6 +57,9 @@ export class WebCalls {
     try {
       agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: body.draft === true })
       graph = body.workflow ? draftGraph(body.workflow, agent.enabledTools) : undefined
+      // an offer ICE or DTLS cannot start with is refused at once: its place is given back below
+      const unusable = unusableOffer(body.sdp)
+      if (unusable) throw new AppError(422, 'validation_failed', unusable, { fields: [{ path: 'sdp', message: unusable }] })
       // answered where the call will run: a call worker's thread, or this one
       placement = await host.placeWebCall()
     } catch (err) {
