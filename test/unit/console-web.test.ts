@@ -6,6 +6,7 @@ import { renderIndex } from '../../src/features/console/index.ts'
 import { BOX, layoutGraph } from '../../src/features/console/web/graph-layout.mjs'
 // @ts-ignore: plain browser modules without type declarations
 import { withNode } from '../../src/features/console/web/pages/workflow-editor.mjs'
+// @ts-ignore: plain browser modules without type declarations
 import { capacityFacts } from '../../src/features/console/web/pages/overview.mjs'
 
 describe('workflow graph layout', () => {

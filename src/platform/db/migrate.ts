@@ -19,6 +19,7 @@ import * as agentKnowledge from './migrations/2026-11-26T1500_agent_knowledge.ts
 import * as callTestDraft from './migrations/2026-11-26T1600_call_test_draft.ts'
 import * as contactTimezone from './migrations/2026-12-07T1900_contact_timezone.ts'
 import * as workspaceMaxCalls from './migrations/2026-12-08T1100_workspace_max_calls.ts'
+import * as numberWhenBusy from './migrations/2026-12-08T1101_number_when_busy.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1600_call_test_draft': callTestDraft,
   '2026-12-07T1900_contact_timezone': contactTimezone,
   '2026-12-08T1100_workspace_max_calls': workspaceMaxCalls,
+  '2026-12-08T1101_number_when_busy': numberWhenBusy,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
