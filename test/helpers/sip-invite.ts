@@ -7,6 +7,8 @@ export interface InviteResult {
   final: SipResponse
   /** Every response to the INVITE, provisional ones first. */
   responses: SipResponse[]
+  /** After a 200: ACKs it, then answers the appliance's BYE with 200 and resolves. */
+  ackAndAwaitBye(timeoutMs?: number): Promise<void>
   close(): void
 }
 
@@ -21,5 +23,13 @@ export async function inviteOnce(sipPort: number, e164: string, timeoutMs = 10_0
   )
   const ours = (m: SipMessage): m is SipResponse => m.kind === 'response' && header(m, 'call-id') === callId
   const final = await peer.waitFor((m): m is SipResponse => ours(m) && m.status >= 200, timeoutMs)
-  return { final, responses: peer.received.filter(ours), close: () => peer.close() }
+  const base = (method: string, branch: string) =>
+    `Via: SIP/2.0/UDP 127.0.0.1:${peer.port};branch=z9hG4bK${branch}\r\nFrom: <sip:caller@127.0.0.1>;tag=c\r\nTo: ${header(final, 'to')}\r\nCall-ID: ${callId}\r\n`
+  const ackAndAwaitBye = async (byeTimeoutMs = 20_000) => {
+    peer.send(`ACK sip:${e164}@127.0.0.1:${sipPort} SIP/2.0\r\n${base('ACK', `ack${callId}`)}CSeq: 1 ACK\r\nMax-Forwards: 70\r\nContent-Length: 0\r\n\r\n`)
+    const bye = await peer.waitFor((m) => m.kind === 'request' && m.method === 'BYE' && header(m, 'call-id') === callId, byeTimeoutMs)
+    const h = (n: string) => header(bye, n)
+    peer.send(`SIP/2.0 200 OK\r\nVia: ${h('via')}\r\nFrom: ${h('from')}\r\nTo: ${h('to')}\r\nCall-ID: ${callId}\r\nCSeq: ${h('cseq')}\r\nContent-Length: 0\r\n\r\n`)
+  }
+  return { final, responses: peer.received.filter(ours), ackAndAwaitBye, close: () => peer.close() }
 }

@@ -3,7 +3,8 @@
 // call, as a media stream and from the API, while another workspace's calls go on being taken.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { apiClient, memberKey, startTestAppliance, type Api, type TestAppliance } from '../../helpers/appliance.ts'
-import { setupCallTarget, type CallSetup } from '../../helpers/calls.ts'
+import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
+import { BUSY_ANNOUNCEMENT } from '../../../src/features/calls/runtime/busy.ts'
 import { gatheredOffer, loopbackPeer } from '../../helpers/loopback-peer.ts'
 import { inviteOnce } from '../../helpers/sip-invite.ts'
 import { header } from '../../../src/realtime/telephony/sip/index.ts'
@@ -100,3 +101,20 @@ test('a workspace at its maxConcurrentCalls is refused over SIP, web, media stre
   expect(metrics).toMatch(/voice_agent_calls_refused_total\{kind="inbound",reason="workspace_limit"\} 1/)
   expect(metrics).toMatch(/voice_agent_calls_refused_total\{kind="web",reason="workspace_limit"\} 1/)
 }, 60_000)
+
+test('a number set to announce answers a caller over the limit, says all lines are busy and hangs up', async () => {
+  const announcing = await setupCallTarget(asTenant, { agent: { welcome: { mode: 'user_speaks_first' } } })
+  const patched = await tenant.api('PATCH', `/api/phone-numbers/${announcing.numberId}`, { body: { whenBusy: 'announce' } })
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+  expect(patched.body.phoneNumber.whenBusy).toBe('announce')
+  // the tenant is at its limit still (the unanswered web call of the test before holds its one place)
+  expect((await tenant.api('GET', `/api/workspaces/${tenant.id}`)).body.workspace.callsInProgress).toBe(1)
+  const r = await inviteOnce(t.appliance.sip.udp!, announcing.e164)
+  peers.push({ close: async () => r.close() })
+  expect(r.final.status).toBe(200)
+  await r.ackAndAwaitBye()
+  const call = await waitForCall(asTenant, (c) => c.to === announcing.e164 && c.status === 'ended', 20_000)
+  expect(call.transcript[0]).toMatchObject({ role: 'agent', text: BUSY_ANNOUNCEMENT })
+  // the announcement held no place of the workspace
+  expect((await tenant.api('GET', `/api/workspaces/${tenant.id}`)).body.workspace.callsInProgress).toBe(1)
+}, 40_000)

@@ -29,6 +29,7 @@ import { callVariables } from '../conversation/index.ts'
 import { callEncryption } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
+import { announcesBusy, BUSY_GRAPH, UNCOUNTED } from './busy.ts'
 
 export interface CallRuntimeDeps {
   db: Db
@@ -166,11 +167,13 @@ export class CallRuntime implements Dialer {
     const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
     if (!agent) return call.refuse('unavailable')
     let ticket: Ticket
+    let graph: WorkflowGraph | undefined
     try {
       ticket = await this.admit(route.workspaceId, 'inbound')
     } catch (err) {
-      if (err instanceof CallRefused) return call.refuse(err.reason)
-      throw err
+      if (!(err instanceof CallRefused)) throw err
+      if (!announcesBusy(route, err.reason)) return call.refuse(err.reason)
+      ;[ticket, graph] = [UNCOUNTED(route.workspaceId), BUSY_GRAPH]
     }
     const placement = await this.d.placer.place().catch((err) => {
       this.d.log.warn({ err, sipCallId: call.callId }, 'no place for a call')
@@ -211,7 +214,7 @@ export class CallRuntime implements Dialer {
       ticket.release()
       throw err
     })
-    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', leg: call, placement, route, agent, variables })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', leg: call, placement, route, agent, variables, graph })
     this.track(live, ticket)
     this.callLog.started(live)
     call.answer(answer.sdp)
