@@ -164,8 +164,7 @@ export class CallRuntime implements Dialer {
       this.d.log.warn({ sipCallId: call.callId, number: route.e164, reason: encryption.refused }, 'inbound call refused with 488: media encryption')
       return call.refuse('media_refused')
     }
-    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
-    if (!agent) return call.refuse('unavailable')
+    // admitted before the agent is read, so a call over capacity is refused without a database round trip
     let ticket: Ticket
     let graph: WorkflowGraph | undefined
     try {
@@ -175,6 +174,8 @@ export class CallRuntime implements Dialer {
       if (!announcesBusy(route, err.reason)) return call.refuse(err.reason)
       ;[ticket, graph] = [UNCOUNTED(route.workspaceId), BUSY_GRAPH]
     }
+    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
+    if (!agent) return (ticket.release(), call.refuse('unavailable'))
     const placement = await this.d.placer.place().catch((err) => {
       this.d.log.warn({ err, sipCallId: call.callId }, 'no place for a call')
       return undefined
