@@ -13,9 +13,14 @@ import { header } from '../../../src/realtime/telephony/sip/index.ts'
 let t: TestAppliance
 let target: CallSetup
 const closers: (() => unknown)[] = []
+const logLines: any[] = []
 
 beforeAll(async () => {
-  t = await startTestAppliance({ WEBRTC_HOST_ADDRESSES: '127.0.0.1', WEB_CALL_CONNECT_MS: 60_000, CALL_DRAIN_MS: 500 }, undefined, undefined, { capacity: fixedCapacity(1) })
+  t = await startTestAppliance({ WEBRTC_HOST_ADDRESSES: '127.0.0.1', WEB_CALL_CONNECT_MS: 60_000, CALL_DRAIN_MS: 500, LOG_LEVEL: 'info' },
+    undefined,
+    { write: (line: string) => logLines.push(JSON.parse(line)) },
+    { capacity: fixedCapacity(1) },
+  )
   target = await setupCallTarget(t, { agent: { welcome: { mode: 'user_speaks_first' } } })
 })
 
@@ -50,11 +55,15 @@ test('with no headroom a new call is refused before it is answered, over SIP, we
   expect(Number(header(sip.final, 'retry-after'))).toBeGreaterThan(0)
   // refused before it was answered: nothing rang, nothing was offered
   expect(sip.responses.filter((r) => r.status > 100 && r.status < 300)).toEqual([])
+  expect(logLines.filter((l) => l.event === 'sip_refused')).toEqual([expect.objectContaining({ reason: 'no_headroom', status: 503, method: 'INVITE' })])
 
   const web = await webCall()
   expect(web.status).toBe(503)
   expect(web.body.error).toMatchObject({ code: 'not_ready', details: { reason: 'no_headroom' } })
   expect(Number(web.retryAfter)).toBeGreaterThan(0)
+  // a second refusal of the same source and reason is counted, and summed up in the minute's line, not logged again
+  expect((await webCall()).status).toBe(503)
+  expect(logLines.filter((l) => l.event === 'call_refused')).toEqual([expect.objectContaining({ reason: 'no_headroom', method: 'web', status: 503, source: `workspace ${t.workspaceId}` })])
 
   const stream = await fetch(`${t.url}/api/agents/${target.agentId}/media-stream`, {
     headers: { authorization: `Bearer ${t.adminKey}`, upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' },
@@ -66,6 +75,6 @@ test('with no headroom a new call is refused before it is answered, over SIP, we
   expect(text).toMatch(/^voice_agent_capacity_calls 1$/m)
   expect(text).toMatch(/^voice_agent_headroom_calls 0$/m)
   expect(text).toMatch(/^voice_agent_calls_refused_total\{kind="inbound",reason="no_headroom"\} 1$/m)
-  expect(text).toMatch(/^voice_agent_calls_refused_total\{kind="web",reason="no_headroom"\} 1$/m)
+  expect(text).toMatch(/^voice_agent_calls_refused_total\{kind="web",reason="no_headroom"\} 2$/m)
   expect(text).toMatch(/^voice_agent_sip_refused_total\{reason="no_headroom"\} 1$/m)
 }, 60_000)
