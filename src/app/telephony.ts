@@ -87,7 +87,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
     })
     if (d.ports.rtpPairsTaken > 0) log.warn({ taken: d.ports.rtpPairsTaken, pairs: d.ports.rtpPairs }, 'some RTP port pairs of RTP_PORT_MIN-RTP_PORT_MAX are held by another program; calls use the others')
     const policy = new RefusalPolicy({ stopping: config.SIP_RETRY_AFTER_SEC })
-    const live = d.capacity ? undefined : liveCapacity(config)
+    const live = d.capacity ? undefined : liveCapacity(config, metrics)
     const capacity = d.capacity ?? live!
     // inbound refusals are logged by the user agent with the SIP source; the others once a minute per workspace
     const refusals = new RefusalLog({ info: (o, m) => log.child({ component: 'admission' }).info(o, m) }, { event: 'call_refused' })
@@ -132,10 +132,11 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
   }
 }
 
-function liveCapacity(config: Config): LiveCapacity {
+function liveCapacity(config: Config, metrics: Metrics): LiveCapacity {
   const off = (v: number) => (v > 0 ? v : Infinity)
   return new LiveCapacity({
-    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: Infinity, realTimeFactor: Infinity },
+    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: off(config.CAPACITY_LATENESS_MS), realTimeFactor: Infinity },
+    extra: () => ({ sendLatenessMs: metrics.takeMediaLag() }),
   })
 }
 

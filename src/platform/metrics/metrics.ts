@@ -52,6 +52,7 @@ export class Metrics {
   private readonly agentSilent: Counter<'direction'>
   private readonly httpSeries: HttpSeries
   private lagMaxMs = 0
+  private mediaLagMs = 0
   private readonly workerFailures: Counter
   private readonly workerFailedCalls: Counter
   /** The latest statistics of each call worker (sent once a second); lag is the largest since the last scrape. */
@@ -240,6 +241,14 @@ export class Metrics {
     if (!stats) return void this.workers.delete(worker)
     const w = this.workers.get(worker)
     this.workers.set(worker, { calls: stats.calls, lagMaxMs: Math.max(w?.lagMaxMs ?? 0, stats.loopLagMaxMs), engines: stats.engines ?? {} })
+    this.mediaLagMs = Math.max(this.mediaLagMs, stats.loopLagMaxMs)
+  }
+
+  /** The largest call worker timer lateness since the last ask (how late the calls' media ran), for admission; resets. */
+  takeMediaLag(): number {
+    const lag = this.mediaLagMs
+    this.mediaLagMs = 0
+    return lag
   }
 
   callWorkerFailed(calls: number): void {
