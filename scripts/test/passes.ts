@@ -28,6 +28,7 @@ export const POSTGRES_PASS = [
   'test/integration/voice-preview.test.ts',
   'test/integration/webhooks.test.ts',
   'test/integration/workspaces.test.ts',
+  'test/integration/calls/workspace-limit.test.ts',
   'test/integration/calls/inbound-sip.test.ts',
   'test/integration/calls/number-ownership.test.ts',
   'test/integration/calls/outbound-sip.test.ts',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { authenticate, PrincipalCache } from '../features/api-keys/index.ts'
 import * as background from './background/index.ts'
-import { type CallPlacer, CallRefused, type CallRuntime, type Dialer } from '../features/calls/index.ts'
+import { type CallPlacer, CallRefused, type CallRuntime, type CapacityModel, type Dialer } from '../features/calls/index.ts'
 import * as callWorkers from '../features/calls/workers/index.ts'
 import { type CampaignEvents, type Dispatcher, outboxEvents } from '../features/campaigns/index.ts'
 import * as cluster from './cluster/index.ts'
@@ -46,7 +46,7 @@ export interface Appliance {
 export async function startAppliance(
   config: Config,
   log: Logger = createLogger(config.LOG_LEVEL),
-  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
+  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number; capacity?: CapacityModel } = {},
 ): Promise<Appliance> {
   // a port in use stops the start here, before anything listens (exit code 2, naming its key)
   const ports = await checkPortsFree(config)
@@ -61,7 +61,7 @@ export async function startAppliance(
   const campaignEvents = opts.campaignEvents ?? outboxEvents
   // filled in as the subsystems start; the earlier ones reach the later ones through it
   const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground } = {}
-  const dialer: Dialer = { dial: (call) => (s.jobs && s.sip ? s.sip.calls.dial(call) : Promise.reject(new CallRefused('the appliance is still starting', 5))) }
+  const dialer: Dialer = { dial: (call) => (s.jobs && s.sip ? s.sip.calls.dial(call) : Promise.reject(new CallRefused('starting', 'the appliance is still starting'))) }
   const pokeCampaigns = () => s.jobs?.campaigns.poke()
   const running = await startInOrder([
     // one process per SQLite file; PostgreSQL nodes share the database and coordinate through leases
@@ -72,7 +72,7 @@ export async function startAppliance(
     },
     () => cluster.start({ config, db: s.database!.db, log, shared, pokeCampaigns }),
     () => {
-      s.metrics = new Metrics({ liveCalls: () => (s.jobs && s.sip?.calls.activeCalls) || 0, enginesLoaded: () => s.voice?.loaded() ?? {} })
+      s.metrics = new Metrics({ liveCalls: () => (s.jobs && s.sip?.calls.activeCalls) || 0, enginesLoaded: () => s.voice?.loaded() ?? {}, capacity: () => (s.jobs ? s.sip?.calls.capacityNow() : undefined) })
       s.metrics.start()
       return s.metrics
     },
@@ -87,6 +87,7 @@ export async function startAppliance(
         campaigns: { events: campaignEvents, poke: cluster.campaignWorkAnnouncer(db, pokeCampaigns, log), now: opts.campaignClock },
         voices: () => s.voice,
         appCalls: () => (s.jobs ? s.sip?.calls : undefined),
+        capacity: () => (s.jobs ? s.sip?.calls.capacityNow() : undefined),
       }))
     },
     async () => (s.media = await telephony.startMedia(config, s.database!.db, storage, log)),
@@ -99,7 +100,7 @@ export async function startAppliance(
       return { stop: () => voice.close() }
     },
     () => (s.placer = callWorkers.start({ config, media: s.media!.media, voice: s.voice!, metrics: s.metrics, log })),
-    async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, prices, ports, whileDraining: s.http!.stop })),
+    async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, prices, ports, whileDraining: s.http!.stop, capacity: opts.capacity })),
     async () => (s.jobs = await background.start({ config, db: s.database!.db, log, voice: s.voice!, prices, calls: s.sip!.calls, storage, publicBase: s.http!.publicBase, shared, campaignEvents, campaignClock: opts.campaignClock, drainCalls: s.sip!.drain })),
   ])
   log.info({ url: s.http!.url, dataDir: config.DATA_DIR }, 'appliance started')

@@ -1,6 +1,7 @@
 // Telephony as running subsystems: the media engine (RTP ports, recordings and their upload)
 // and the SIP side (user agent, the calls it carries, trunk registrations).
-import { CallRuntime, type CallPlacer, DbNumberDirectory, uploadedCalls } from '../features/calls/index.ts'
+import { Admission, CallRuntime, type CallPlacer, type CapacityModel, DbNumberDirectory, LiveCapacity, uploadedCalls } from '../features/calls/index.ts'
+import { RefusalPolicy } from '../realtime/telephony/refusal/index.ts'
 import type { Config } from '../platform/config/index.ts'
 import type { Db } from '../platform/db/index.ts'
 import type { Logger } from '../platform/log.ts'
@@ -12,7 +13,7 @@ import { secretBoxFor } from '../platform/secrets/index.ts'
 import { type PortCheck, portErrorOf } from './startup/index.ts'
 import type { VoiceEngines } from '../realtime/voice/index.ts'
 import type { PriceTable } from '../realtime/voice/turn/index.ts'
-import { userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
+import { RefusalLog, userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
 import { describeSrtpCrypto } from '../realtime/srtp/index.ts'
 
 export interface RunningMedia {
@@ -59,6 +60,8 @@ export interface TelephonyDeps {
   ports: PortCheck
   /** What else closes while calls drain (the HTTP API), so a stop takes one drain, not two. */
   whileDraining(): Promise<void>
+  /** The capacity model admission asks (tests inject one); default: the live figures against the CALLS_MAX and CAPACITY_* goals. */
+  capacity?: CapacityModel
 }
 
 export interface RunningTelephony {
@@ -83,8 +86,20 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
       throw tls ? portErrorOf(err, 'SIP_TLS_PORT', config.SIP_TLS_PORT, config.SIP_HOST, 'TCP') : portErrorOf(err, 'SIP_PORT', config.SIP_PORT, config.SIP_HOST, 'UDP/TCP')
     })
     if (d.ports.rtpPairsTaken > 0) log.warn({ taken: d.ports.rtpPairsTaken, pairs: d.ports.rtpPairs }, 'some RTP port pairs of RTP_PORT_MIN-RTP_PORT_MAX are held by another program; calls use the others')
+    const policy = new RefusalPolicy({ stopping: config.SIP_RETRY_AFTER_SEC })
+    const live = d.capacity ? undefined : liveCapacity(config, metrics)
+    const capacity = d.capacity ?? live!
+    // inbound refusals are logged by the user agent with the SIP source; the others once a minute per workspace
+    const refusals = new RefusalLog({ info: (o, m) => log.child({ component: 'admission' }).info(o, m) }, { event: 'call_refused' })
+    const admission = new Admission({
+      db, policy, capacity,
+      onRefused: (reason, kind, workspaceId) => {
+        metrics.callRefused(kind, reason)
+        if (kind !== 'inbound') refusals.refused({ reason, status: policy.of(reason).http, source: `workspace ${workspaceId}`, transport: 'http', method: kind })
+      },
+    })
     const calls = new CallRuntime({
-      db, log, config, ua, placer: d.placer, metrics,
+      db, log, config, ua, placer: d.placer, metrics, policy, admission,
       prices: d.prices,
       sdpOptions: (address, port) => media.media.sdpOptions(address, { port }),
       recorded: (id, path) => media.uploader.finished(id, path),
@@ -106,12 +121,23 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
         await registrations.stop()
         await d.whileDraining()
         await callsStopped
+        live?.stop()
+        refusals.flush()
+        refusals.stop()
       })())
     return { calls, registrations, sip, drain, stop: drain }
   } catch (err) {
     await ua.stop().catch(() => {})
     throw err
   }
+}
+
+function liveCapacity(config: Config, metrics: Metrics): LiveCapacity {
+  const off = (v: number) => (v > 0 ? v : Infinity)
+  return new LiveCapacity({
+    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: off(config.CAPACITY_LATENESS_MS), realTimeFactor: Infinity },
+    extra: () => ({ sendLatenessMs: metrics.takeMediaLag() }),
+  })
 }
 
 /** The SIP layer logs through a two-method interface; its records are tagged. */

@@ -5,7 +5,7 @@ import { TOOLS, type UnreachableProvider } from '../features/agents/index.ts'
 import { apiKeysController } from '../features/api-keys/api-keys.http.ts'
 import { billingController } from '../features/billing/billing.http.ts'
 import { analysisSettingsController, callsController, recordingLinkRoute, recordsController } from '../features/calls/calls.http.ts'
-import { type Dialer, recordsDeps, linkKeyFor } from '../features/calls/index.ts'
+import { type CapacityFigures, type Dialer, recordsDeps, linkKeyFor } from '../features/calls/index.ts'
 import { campaignsController } from '../features/campaigns/campaigns.http.ts'
 import { noEvents, type CampaignEvents } from '../features/campaigns/index.ts'
 import { carrierController } from '../features/carrier/carrier.http.ts'
@@ -63,6 +63,8 @@ export interface AppDeps {
   publicBase?: PublicBase
   /** Starts web and media-stream calls; absent or undefined while the call runtime is not running (503). */
   appCalls?: () => AppCallHost | undefined
+  /** Capacity, calls up and headroom of this node (`/ready`); absent or undefined while calls are not running. */
+  capacity?: () => CapacityFigures | undefined
 }
 
 /** AppDeps as the features get them: publicBase always there. */
@@ -72,7 +74,7 @@ export type FeatureMount = (deps: FeatureDeps, auth: AuthPlugin) => Elysia<any, 
 
 /** Feature controllers, mounted in this order. New capabilities add themselves here. */
 export const FEATURES: FeatureMount[] = [
-  ({ db }, auth) => workspacesController(db, auth),
+  ({ db, appCalls }, auth) => workspacesController(db, auth, (id) => appCalls?.()?.callsUp(id) ?? 0),
   ({ db }, auth) => apiKeysController(db, auth),
   ({ config }, auth) => providersController(auth, config, [...TOOLS.values()]),
   ({ db, config, unreachableProviders }, auth) => agentsController(db, config, auth, undefined, agentWorkflowHooks(db, config), unreachableProviders),
@@ -111,7 +113,7 @@ export const FEATURES: FeatureMount[] = [
 const slotsOfApp = new WeakMap<FeatureDeps, AppCallSlots>()
 function appCallSlots(deps: FeatureDeps): AppCallSlots {
   let slots = slotsOfApp.get(deps)
-  if (!slots) slotsOfApp.set(deps, (slots = new AppCallSlots(deps.config.WEB_CALLS_MAX)))
+  if (!slots) slotsOfApp.set(deps, (slots = new AppCallSlots(deps.config.WEB_CALLS_MAX, deps.config.WEB_CALLS_SHARE, (reason, kind) => deps.metrics?.callRefused(kind, reason))))
   return slots
 }
 
@@ -212,14 +214,14 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
         }
         const { starting, problems, warnings = [] } = deps.readiness?.() ?? { starting: false, problems: [] }
         if (starting) throw new AppError(503, 'not_ready', 'the appliance is loading its engines; calls are not taken yet')
-        const node = { nodeId: config.NODE_ID, database: kindOf(db), ...(warnings.length ? { warnings } : {}) }
+        const node = { nodeId: config.NODE_ID, database: kindOf(db), ...capacityOf(deps.capacity?.()), ...(warnings.length ? { warnings } : {}) }
         return problems.length ? { status: 'degraded' as const, problems, ...node } : { status: 'ready' as const, ...node }
       },
       {
         detail: {
           summary: 'Readiness',
           description:
-            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker), or a configured LLM, STT or TTS provider cannot be reached (probed every PROVIDER_PROBE_MS; named with its URL, never its key): calls are still taken, worse. warnings (present only when there are some) are settings that work here but not for peers on other machines, e.g. a loopback PUBLIC_HOST while SIP listens beyond it, and the models calls may run here that have no price (calls name them in cost.unpriced). Both name this node (nodeId, its NODE_ID) and its database kind (sqlite or postgres), for load balancers and operators of several nodes.',
+            '503 while the appliance is starting (HTTP answers before the speech engines are loaded) or when the database does not answer. 200 with status "ready", or "degraded" with the reasons when a configured engine fell back (e.g. the energy VAD instead of Silero) or stopped working (e.g. the TTS worker), or a configured LLM, STT or TTS provider cannot be reached (probed every PROVIDER_PROBE_MS; named with its URL, never its key): calls are still taken, worse. warnings (present only when there are some) are settings that work here but not for peers on other machines, e.g. a loopback PUBLIC_HOST while SIP listens beyond it, and the models calls may run here that have no price (calls name them in cost.unpriced). Both name this node (nodeId, its NODE_ID) and its database kind (sqlite or postgres), for load balancers and operators of several nodes, and once calls run, capacity: calls this node carries (null: no ceiling), callsUp, headroom (calls it takes now; null: no ceiling) and limitedBy (what stops it taking more: CALLS_MAX, event_loop_lag, cpu, media_send_lateness) — see docs/operations.md.',
           tags: ['Health'],
         },
       },
@@ -229,6 +231,13 @@ export function buildApp(deps: AppDeps, features: FeatureMount[] = FEATURES) {
   for (const mount of features) app = app.use(mount(featureDeps, auth)) as typeof app
   self.app = app
   return app
+}
+
+/** Capacity figures as JSON: no ceiling (Infinity) is null. */
+function capacityOf(f: CapacityFigures | undefined) {
+  if (!f) return {}
+  const n = (v: number) => (Number.isFinite(v) ? v : null)
+  return { capacity: { capacity: n(f.capacity), callsUp: f.callsUp, headroom: n(Math.max(0, f.headroom)), ...(f.limitedBy ? { limitedBy: f.limitedBy } : {}) } }
 }
 
 export type App = ReturnType<typeof buildApp>

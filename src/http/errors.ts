@@ -1,6 +1,6 @@
 import { isUnstorableText } from '../platform/db/index.ts'
 import { CallRefused } from '../features/calls/runtime/refused.ts'
-import { AppError } from '../platform/errors.ts'
+import { AppError, type ErrorCode } from '../platform/errors.ts'
 import type { Logger } from '../platform/log.ts'
 import { cut, fromValidation, MAX_FIELD_ISSUES, MAX_MESSAGE_CHARS, type ValidationLike } from '../platform/schema/index.ts'
 
@@ -30,10 +30,16 @@ export function errorBody(err: AppError, requestId: string): ErrorBody {
   return { error }
 }
 
+/** The error code of a refused call's HTTP status (the refusal policy decides the status). */
+const REFUSAL_CODES: Record<number, ErrorCode> = { 403: 'forbidden', 404: 'not_found', 422: 'validation_failed', 503: 'not_ready' }
+
 /** Maps whatever was thrown to an AppError; unexpected errors are logged and hidden. */
 export function toAppError(code: string | number, error: unknown, log: Logger, requestId: string): AppError {
   if (error instanceof AppError) return error
-  if (error instanceof CallRefused) return new AppError(503, 'not_ready', error.message, undefined, error.retryAfterSec === undefined ? undefined : { 'Retry-After': String(error.retryAfterSec) })
+  if (error instanceof CallRefused) {
+    const code = REFUSAL_CODES[error.status] ?? 'not_ready'
+    return new AppError(error.status, code, error.message, { reason: error.reason }, error.retryAfterSec === undefined ? undefined : { 'Retry-After': String(error.retryAfterSec) })
+  }
   if (code === 'VALIDATION') return fromValidation(error as ValidationLike)
   if (code === 'NOT_FOUND') return new AppError(404, 'not_found', 'no such route')
   // Errors thrown by our body parser (413, 415, bad JSON) reach here wrapped in Elysia's ParseError.

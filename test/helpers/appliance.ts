@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Appliance, startAppliance } from '../../src/app/appliance.ts'
 import type { CampaignEvents } from '../../src/features/campaigns/index.ts'
+import type { CapacityModel } from '../../src/features/calls/index.ts'
 import { type Config, loadConfig } from '../../src/platform/config/index.ts'
 import { createLogger } from '../../src/platform/log.ts'
 import { createDatabaseOn } from './postgres.ts'
@@ -56,7 +57,7 @@ export async function startTestAppliance(
   overrides: Partial<Config> = {},
   dataDir?: string,
   logSink?: { write(line: string): void },
-  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number } = {},
+  opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number; capacity?: CapacityModel } = {},
 ): Promise<TestAppliance> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'appliance-test-'))
   // below the kernel's ephemeral ports (32768+), which freePort() hands to SIPp, and baresip's 31000+
@@ -77,6 +78,8 @@ export async function startTestAppliance(
     STT_PROVIDER: 'none',
     LLM_PROVIDER: 'none',
     CALL_DRAIN_MS: 0,
+    // admission by live figures depends on this machine's load: off unless a test asks for it (or injects opts.capacity)
+    CAPACITY_LAG_MS: 0,
     // calls run in two call workers, as on a 2-core machine, unless a test asks for the main thread
     CALL_WORKERS: process.env.TEST_CALL_WORKERS ?? '2',
     DATA_DIR: dir,

@@ -14,10 +14,14 @@ describe('health and readiness', () => {
     expect(r.body).toEqual({ status: 'ok' })
   })
 
-  test('/ready reports the database reachable, this node and its database kind', async () => {
+  test('/ready reports the database reachable, this node, its database kind and its capacity', async () => {
     const r = await t.api('GET', '/ready', { key: null })
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ status: 'ready', nodeId: t.appliance.config.NODE_ID, database: process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite' })
+    expect(r.body).toEqual({
+      status: 'ready', nodeId: t.appliance.config.NODE_ID, database: process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite',
+      // no CALLS_MAX: no fixed ceiling (null); a calm node has all its headroom
+      capacity: { capacity: null, callsUp: 0, headroom: null },
+    })
     expect(r.body.nodeId).not.toBe('')
   })
 

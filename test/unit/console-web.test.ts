@@ -6,6 +6,8 @@ import { renderIndex } from '../../src/features/console/index.ts'
 import { BOX, layoutGraph } from '../../src/features/console/web/graph-layout.mjs'
 // @ts-ignore: plain browser modules without type declarations
 import { withNode } from '../../src/features/console/web/pages/workflow-editor.mjs'
+// @ts-ignore: plain browser modules without type declarations
+import { capacityFacts } from '../../src/features/console/web/pages/overview.mjs'
 
 describe('workflow graph layout', () => {
   const graph = {
@@ -89,4 +91,12 @@ describe('workflow draft edits', () => {
     expect(withNode(graph, 'menu', undefined).edges).toEqual([])
     expect(withNode(graph, 'extra', { id: 'extra', type: 'say' }).nodes.at(-1).id).toBe('extra')
   })
+})
+
+test("the overview's capacity facts read /ready's capacity: no ceiling, room left, and what limits a full node", () => {
+  expect(capacityFacts(undefined)).toEqual([])
+  expect(capacityFacts({ capacity: null, callsUp: 2, headroom: null })).toEqual([['Capacity', 'no fixed ceiling'], ['Calls up', '2'], ['Headroom', 'no fixed ceiling']])
+  expect(capacityFacts({ capacity: 20, callsUp: 20, headroom: 0, limitedBy: 'CALLS_MAX' })).toEqual([
+    ['Capacity', '20 calls'], ['Calls up', '20'], ['Headroom', 'none: new calls are refused (503)'], ['Limited by', 'CALLS_MAX'],
+  ])
 })

@@ -11,6 +11,10 @@ const MEDIA_ENCRYPTION_DOC =
 // Without a default: UnionEnum's own (its first value) would fill an omitted field and hide MEDIA_ENCRYPTION.
 export const MediaEncryptionSchema = (description: string) => t.UnionEnum(['none', 'optional', 'required'], { description, default: undefined, error: 'must be none, optional or required' })
 
+const WhenBusySchema = t.Union([t.Literal('refuse'), t.Literal('announce')], {
+  description: "a call the appliance cannot carry now (the workspace at maxConcurrentCalls, or no headroom): refuse (503 with Retry-After, so a PBX or proxy tries elsewhere; the default) or announce (answered, told all lines are busy, hung up)",
+})
+
 export const PhoneNumber = t.Object({
   id: t.String(),
   workspaceId: t.String(),
@@ -28,6 +32,7 @@ export const PhoneNumber = t.Object({
   sipOutboundTransport: TransportSchema,
   sipRegister: t.Boolean({ description: 'the appliance registers the number with its trunk (REGISTER to sipTerminationUri) and keeps it fresh' }),
   mediaEncryption: MediaEncryptionSchema(MEDIA_ENCRYPTION_DOC),
+  whenBusy: WhenBusySchema,
   createdAt: t.String({ format: 'date-time' }),
   updatedAt: t.String({ format: 'date-time' }),
 })
@@ -47,6 +52,7 @@ export const CreatePhoneNumberBody = t.Object({
   sipOutboundTransport: t.Optional(TransportSchema),
   sipRegister: t.Optional(t.Boolean({ description: 'register with the trunk (default false)' })),
   mediaEncryption: t.Optional(MediaEncryptionSchema(`${MEDIA_ENCRYPTION_DOC}. sip numbers only; default: the MEDIA_ENCRYPTION setting (none unless configured)`)),
+  whenBusy: t.Optional(WhenBusySchema),
 })
 export type CreatePhoneNumberBody = typeof CreatePhoneNumberBody.static
 
@@ -60,6 +66,7 @@ export const UpdatePhoneNumberBody = t.Object({
   sipOutboundTransport: t.Optional(TransportSchema),
   sipRegister: t.Optional(t.Boolean()),
   mediaEncryption: t.Optional(MediaEncryptionSchema(`${MEDIA_ENCRYPTION_DOC}. sip numbers only`)),
+  whenBusy: t.Optional(WhenBusySchema),
 })
 export type UpdatePhoneNumberBody = typeof UpdatePhoneNumberBody.static
 

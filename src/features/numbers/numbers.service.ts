@@ -42,6 +42,7 @@ export function toPhoneNumber(r: PhoneNumberTable): PhoneNumber {
     sipOutboundTransport: r.sip_outbound_transport,
     sipRegister: r.sip_register === 1,
     mediaEncryption: r.media_encryption,
+    whenBusy: r.when_busy ?? 'refuse',
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
@@ -142,6 +143,7 @@ function baseRow(workspaceId: string, e164: string, label: string | undefined): 
     sip_outbound_transport: 'tls',
     sip_register: 0,
     media_encryption: 'none',
+    when_busy: 'refuse',
     carrier_sid: null,
     released_at: null,
     created_at: at,
@@ -175,6 +177,7 @@ export async function addNumber(deps: NumbersDeps, workspaceId: string, body: Cr
   row.sip_outbound_transport = transport
   row.sip_register = body.sipRegister ? 1 : 0
   row.media_encryption = encryption
+  if (body.whenBusy) row.when_busy = body.whenBusy
   if (body.sipPassword !== undefined) row.sip_password_enc = deps.box.encrypt(body.sipPassword, passwordContext(row.id))
   await uniqueInsert(deps.db, row)
   return toPhoneNumber(row)
@@ -241,6 +244,7 @@ export async function updateNumber(deps: NumbersDeps, workspaceId: string, id: s
   if (issues.length) throw validation(issues)
   if (body.label !== undefined) set.label = body.label.trim() || displayE164(current.e164)
   if (body.inboundAgentId !== undefined) set.inbound_agent_id = body.inboundAgentId
+  if (body.whenBusy !== undefined) set.when_busy = body.whenBusy
   if (body.outboundAgentId !== undefined) set.outbound_agent_id = body.outboundAgentId
   const inbound = set.inbound_agent_id === undefined ? current.inbound_agent_id : set.inbound_agent_id
   const outbound = set.outbound_agent_id === undefined ? current.outbound_agent_id : set.outbound_agent_id

@@ -6,6 +6,8 @@ export type NumberSource = 'connected' | 'purchased'
 export type SipTransport = 'tcp' | 'udp' | 'tls'
 /** none: plain RTP; optional: SRTP offered (SDES), plain accepted; required: SRTP only, over TLS signalling. */
 export type NumberMediaEncryption = MediaEncryptionSetting
+/** A caller the appliance cannot carry now: refused with 503 (a PBX tries elsewhere), or told the lines are busy. */
+export type NumberWhenBusy = 'refuse' | 'announce'
 
 export interface PhoneNumberTable {
   id: string
@@ -28,6 +30,7 @@ export interface PhoneNumberTable {
   sip_register: number
   /** The number's media encryption policy; set at create (MEDIA_ENCRYPTION when the API gave none), 'none' for carrier numbers. */
   media_encryption: NumberMediaEncryption
+  when_busy: NumberWhenBusy
   carrier_sid: string | null
   released_at: string | null
   created_at: string

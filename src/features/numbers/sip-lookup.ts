@@ -3,7 +3,7 @@ import type { SecretBox } from '../../platform/secrets/index.ts'
 import { normalizeE164 } from './e164.ts'
 import { passwordContext } from './numbers.service.ts'
 import * as repo from './numbers.repository.ts'
-import type { NumberMediaEncryption, NumberProvider, NumberStatus, PhoneNumberTable, SipTransport } from './numbers.table.ts'
+import type { NumberMediaEncryption, NumberProvider, NumberStatus, NumberWhenBusy, PhoneNumberTable, SipTransport } from './numbers.table.ts'
 
 /** What the SIP layer needs to route a call on a number, credentials decrypted. Never sent over HTTP. */
 export interface NumberRoute {
@@ -16,6 +16,8 @@ export interface NumberRoute {
   outboundAgentId: string | null
   /** SRTP for this number's calls: none, optional (offered, plain accepted) or required (SRTP only, over TLS). Carrier numbers: none. */
   mediaEncryption: NumberMediaEncryption
+  /** A call that cannot be carried now: refused (503) or told the lines are busy. */
+  whenBusy: NumberWhenBusy
   sip: { terminationUri: string; username: string | null; password: string | null; transport: SipTransport; register: boolean } | null
 }
 
@@ -29,6 +31,7 @@ function toRoute(box: SecretBox, r: PhoneNumberTable): NumberRoute {
     inboundAgentId: r.inbound_agent_id,
     outboundAgentId: r.outbound_agent_id,
     mediaEncryption: r.media_encryption,
+    whenBusy: r.when_busy ?? 'refuse',
     sip: r.sip_termination_uri
       ? {
           terminationUri: r.sip_termination_uri,

@@ -25,7 +25,7 @@ export function webCallsController(calls: WebCalls, auth: AuthPlugin) {
           summary: 'Call the agent from a browser (WebRTC): send an SDP offer, get the answer',
           description:
             'Opus over DTLS-SRTP; the call runs like a phone call and is listed with type "web" and the member as `from`. ' +
-            'Only host candidates unless WEBRTC_ICE_SERVERS names STUN/TURN. 422 for an offer without audio or Opus; 503 busy beyond WEB_CALLS_MAX.',
+            'Only host candidates unless WEBRTC_ICE_SERVERS names STUN/TURN. 422 for an offer without audio or Opus, and at once (holding no place) for one ICE or DTLS cannot start with: no a=ice-ufrag/a=ice-pwd, no a=fingerprint, or a=end-of-candidates with no candidate. 503 not_ready with details.reason and Retry-After: web_slots beyond WEB_CALLS_MAX, web_share beyond the workspace\'s WEB_CALLS_SHARE of it, workspace_limit at its maxConcurrentCalls, no_headroom when the node is full.',
         },
       },
     )

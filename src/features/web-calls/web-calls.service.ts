@@ -3,12 +3,12 @@
 // here by call id, for trickled candidates and hang-up from the same workspace.
 import { snapshotAgent } from '../agents/index.ts'
 import type { Principal } from '../api-keys/principal.ts'
-import { AppLeg } from '../calls/index.ts'
+import { AppLeg, CallRefused } from '../calls/index.ts'
 import type { Db } from '../../platform/db/index.ts'
 import { AppError, notFound } from '../../platform/errors.ts'
 import type { Logger } from '../../platform/log.ts'
 import { parseNetworks } from '../../platform/net/index.ts'
-import { CONNECT_TIMEOUT, parseHostAddresses, parseIceServers, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
+import { CONNECT_TIMEOUT, parseHostAddresses, parseIceServers, unusableOffer, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
 import type { WebLeg } from '../calls/index.ts'
 import type { Config } from '../../platform/config/index.ts'
 import { validateWorkflow, type WorkflowGraph } from '../workflows/index.ts'
@@ -33,8 +33,6 @@ interface Held {
   agentId: string
 }
 
-const notReady = () => new AppError(503, 'not_ready', 'calls are not running yet; retry shortly', { retryAfterSec: 5 })
-
 export class WebCalls {
   private readonly held = new Map<string, Held>()
 
@@ -42,9 +40,16 @@ export class WebCalls {
 
   async start(principal: Principal, agentId: string, body: StartWebCallBody, remote: { address: string; port: number }) {
     const host = this.d.host()
-    if (!host) throw notReady()
-    const release = this.d.slots.take()
-    if (!release) throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.slots.max} web and stream calls at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 }, { 'retry-after': '5' })
+    if (!host) throw new CallRefused('starting')
+    const slot = this.d.slots.take(principal.workspaceId, 'web')
+    let ticket
+    try {
+      ticket = await host.admit(principal.workspaceId, 'web')
+    } catch (err) {
+      slot()
+      throw err
+    }
+    const release = () => (slot(), ticket.release())
     let web: WebLeg
     let graph: WorkflowGraph | undefined
     let agent
@@ -52,6 +57,9 @@ export class WebCalls {
     try {
       agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: body.draft === true })
       graph = body.workflow ? draftGraph(body.workflow, agent.enabledTools) : undefined
+      // an offer ICE or DTLS cannot start with is refused at once: its place is given back below
+      const unusable = unusableOffer(body.sdp)
+      if (unusable) throw new AppError(422, 'validation_failed', unusable, { fields: [{ path: 'sdp', message: unusable }] })
       // answered where the call will run: a call worker's thread, or this one
       placement = await host.placeWebCall()
     } catch (err) {
@@ -82,7 +90,7 @@ export class WebCalls {
     connected.catch(() => {})
     let started
     try {
-      started = await host.startAppCall({ leg, agent, from: principal.userId, media: web.media, placement, connected, draft: body.draft === true || graph !== undefined, graph })
+      started = await host.startAppCall({ leg, agent, from: principal.userId, media: web.media, placement, connected, draft: body.draft === true || graph !== undefined, graph, ticket })
     } catch (err) {
       placement.release()
       release()

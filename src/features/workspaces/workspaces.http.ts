@@ -14,11 +14,13 @@ import {
   UpdateWorkspaceBody,
   Workspace,
   WorkspaceListItem,
+  WorkspaceWithUse,
 } from './workspaces.model.ts'
 import * as workspaces from './workspaces.service.ts'
 
 
-export function workspacesController(db: Db, auth: AuthPlugin) {
+/** `callsUp`: the workspace's calls up on this node (absent: the call runtime is not running, none). */
+export function workspacesController(db: Db, auth: AuthPlugin, callsUp: (workspaceId: string) => number = () => 0) {
   return new Elysia({ prefix: '/api/workspaces', tags: ['Workspaces'] })
     .use(auth)
     .post('', ({ body, principal }) => workspaces.createWorkspace(db, principal, body.name), {
@@ -36,21 +38,24 @@ export function workspacesController(db: Db, auth: AuthPlugin) {
       response: t.Object({ workspaces: t.Array(WorkspaceListItem), nextCursor: NextCursor }),
       detail: { summary: "List the workspaces the key's user belongs to, with the user's role in each" },
     })
-    .get('/:workspace_id', async ({ params }) => ({ workspace: await workspaces.getWorkspace(db, params.workspace_id) }), {
+    .get('/:workspace_id', async ({ params }) => ({ workspace: { ...(await workspaces.getWorkspace(db, params.workspace_id)), callsInProgress: callsUp(params.workspace_id) } }), {
       permission: 'workspaces:read',
       params: WorkspaceParams,
-      response: t.Object({ workspace: Workspace }),
-      detail: { summary: 'Get the workspace' },
+      response: t.Object({ workspace: WorkspaceWithUse }),
+      detail: { summary: 'Get the workspace, with its calls in progress on this node against its maxConcurrentCalls' },
     })
     .patch(
       '/:workspace_id',
-      async ({ params, body }) => ({ workspace: await workspaces.renameWorkspace(db, params.workspace_id, body.name) }),
+      async ({ params, body }) => ({ workspace: await workspaces.updateWorkspace(db, params.workspace_id, body) }),
       {
         permission: 'workspaces:update',
         params: WorkspaceParams,
         body: UpdateWorkspaceBody,
         response: t.Object({ workspace: t.Object({ id: t.String(), name: t.String(), updatedAt: t.String() }) }),
-        detail: { summary: 'Update a workspace' },
+        detail: {
+          summary: 'Update a workspace',
+          description: 'name, and maxConcurrentCalls: the calls of every kind (inbound, outbound, web, media stream) the workspace may have up at once on a node; more are refused (SIP 503, HTTP 503 not_ready, with Retry-After). null is unlimited (the default). An admin sets it; members (whose keys it bounds) get 403.',
+        },
       },
     )
     .post(

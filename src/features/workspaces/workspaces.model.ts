@@ -6,6 +6,8 @@ export const RoleSchema = t.Union([t.Literal('member'), t.Literal('admin')])
 export const Workspace = t.Object({
   id: t.String(),
   name: t.String(),
+  /** The admins' cap on the workspace's calls up at once (inbound, outbound, web, stream); null: unlimited. */
+  maxConcurrentCalls: t.Union([t.Integer(), t.Null()]),
   createdAt: t.String({ format: 'date-time' }),
   updatedAt: t.String({ format: 'date-time' }),
 })
@@ -15,7 +17,10 @@ export const WorkspaceListItem = t.Composite([Workspace, t.Object({ role: RoleSc
 
 export const WorkspaceName = Name({ minLength: 1, maxLength: 100, notBlank: true })
 export const CreateWorkspaceBody = t.Object({ name: WorkspaceName })
-export const UpdateWorkspaceBody = t.Object({ name: WorkspaceName })
+export const MaxConcurrentCalls = t.Union([t.Integer({ minimum: 1, maximum: 100_000 }), t.Null()], { description: 'calls of every kind the workspace may have up at once on a node; null: unlimited. Set by an admin.' })
+export const UpdateWorkspaceBody = t.Object({ name: t.Optional(WorkspaceName), maxConcurrentCalls: t.Optional(MaxConcurrentCalls) })
+/** GET: the limit against its use on this node. */
+export const WorkspaceWithUse = t.Composite([Workspace, t.Object({ callsInProgress: t.Integer({ description: 'calls of the workspace up on this node now, counted against maxConcurrentCalls' }) })])
 
 export const Member = t.Object({
   userId: t.String(),

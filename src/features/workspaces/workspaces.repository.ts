@@ -12,7 +12,7 @@ export async function operatorWorkspaceId(db: Db): Promise<string | undefined> {
 
 const readWorkspace = preparedRead((db: Db, id: string) => db.selectFrom('workspaces').selectAll().where('id', '=', id))
 
-// Workspace rows change only through updateWorkspaceName below, so rows are kept in memory and
+// Workspace rows change only through updateWorkspace below, so rows are kept in memory and
 // dropped on every change. With SQLite one process owns DATA_DIR (the lock): no reader sees a
 // stale row. With PostgreSQL the change is announced to the other nodes (notifyChange, which
 // drops theirs through forgetWorkspace) and their rows live at most SHARED_TTL_MS in case a
@@ -51,10 +51,10 @@ export function forgetWorkspace(db: Db, id: string | undefined): void {
 export const countWorkspaces = async (db: Db) =>
   Number((await db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
 
-export async function updateWorkspaceName(db: Db, id: string, name: string, at: string) {
+export async function updateWorkspace(db: Db, id: string, patch: { name?: string; max_concurrent_calls?: number | null }, at: string) {
   rows.get(db)?.delete(id)
   try {
-    const row = await db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst()
+    const row = await db.updateTable('workspaces').set({ ...patch, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst()
     if (row) await notifyChange(db, 'workspace', id)
     return row
   } finally {

@@ -1,6 +1,6 @@
 import { createKey } from '../api-keys/index.ts'
 import { type Db, finishPage, mapRead, pageLimit, type PageRequest, type Read } from '../../platform/db/index.ts'
-import { AppError, notFound } from '../../platform/errors.ts'
+import { AppError, invalidField, notFound } from '../../platform/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import type { Workspace } from './workspaces.model.ts'
 import * as repo from './workspaces.repository.ts'
@@ -9,6 +9,7 @@ import type { WorkspaceTable } from './workspaces.table.ts'
 export const toWorkspace = (row: WorkspaceTable): Workspace => ({
   id: row.id,
   name: row.name,
+  maxConcurrentCalls: row.max_concurrent_calls ?? null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
@@ -47,10 +48,18 @@ export async function listWorkspaces(db: Db, userId: string, page: PageRequest) 
   return { workspaces: items.map((r) => ({ ...toWorkspace(r), role: r.role })), nextCursor }
 }
 
-export async function renameWorkspace(db: Db, id: string, name: string) {
-  const row = await repo.updateWorkspaceName(db, id, name.trim(), nowIso())
+/** Renames a workspace and sets its maxConcurrentCalls (an admin's act: workspaces:update), either or both. */
+export async function updateWorkspace(db: Db, id: string, body: { name?: string; maxConcurrentCalls?: number | null }) {
+  if (body.name === undefined && body.maxConcurrentCalls === undefined) throw invalidField('name', 'give name or maxConcurrentCalls')
+  const row = await repo.updateWorkspace(db, id, { name: body.name?.trim(), max_concurrent_calls: body.maxConcurrentCalls }, nowIso())
   if (!row) throw notFound('workspace')
+  // the contract's shape (id, name, updatedAt); GET shows the limit
   return { id: row.id, name: row.name, updatedAt: row.updated_at }
+}
+
+/** The workspace's maxConcurrentCalls (null: unlimited), or undefined for no such workspace: inline where the database reads inline. */
+export function workspaceCallLimit(db: Db, id: string): Read<number | null | undefined> {
+  return mapRead(repo.findWorkspace(db, id), (row) => (row ? (row.max_concurrent_calls ?? null) : undefined))
 }
 
 export interface Bootstrap {

@@ -3,6 +3,8 @@ export type Role = 'admin' | 'member'
 export interface WorkspaceTable {
   id: string
   name: string
+  /** The operator's cap on the workspace's calls up at once (every kind); null: unlimited. */
+  max_concurrent_calls?: number | null
   created_at: string
   updated_at: string
 }

@@ -21,6 +21,8 @@ import * as callMedia from './migrations/2026-12-08T1000_call_media.ts'
 import * as agentMaxDuration from './migrations/2026-12-08T1001_agent_max_duration.ts'
 import * as contactTimezone from './migrations/2026-12-07T1900_contact_timezone.ts'
 import * as agentVocabulary from './migrations/2026-12-08T1400_agent_vocabulary.ts'
+import * as workspaceMaxCalls from './migrations/2026-12-08T1100_workspace_max_calls.ts'
+import * as numberWhenBusy from './migrations/2026-12-08T1101_number_when_busy.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -44,6 +46,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-07T1900_contact_timezone': contactTimezone,
   '2026-12-08T1000_call_media': callMedia,
   '2026-12-08T1001_agent_max_duration': agentMaxDuration,
+  '2026-12-08T1100_workspace_max_calls': workspaceMaxCalls,
+  '2026-12-08T1101_number_when_busy': numberWhenBusy,
   '2026-12-08T1400_agent_vocabulary': agentVocabulary,
 }
 

@@ -42,6 +42,7 @@ export class Metrics {
   private readonly sipResponses: Counter<'direction' | 'method' | 'code'>
   private readonly sipConnectionsRefused: Counter<'transport' | 'reason'>
   private readonly sipRefused: Counter<'reason'>
+  private readonly callsRefused: Counter
   private readonly rtpPackets: Counter<'direction'>
   private readonly srtpDropped: Counter<'reason'>
   private readonly rtpLost: Counter
@@ -51,19 +52,24 @@ export class Metrics {
   private readonly agentSilent: Counter<'direction'>
   private readonly httpSeries: HttpSeries
   private lagMaxMs = 0
+  private mediaLagMs = 0
   private readonly workerFailures: Counter
   private readonly workerFailedCalls: Counter
   /** The latest statistics of each call worker (sent once a second); lag is the largest since the last scrape. */
   private readonly workers = new Map<string, { calls: number; lagMaxMs: number; engines: Record<string, boolean> }>()
   private lagTimer: ReturnType<typeof setInterval> | undefined
 
-  constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean> } = {}) {
+  constructor(opts: { liveCalls?: () => number; queues?: () => Record<string, number>; enginesLoaded?: () => Record<string, boolean>; capacity?: () => { capacity: number; headroom: number } | undefined } = {}) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry, prefix: 'voice_agent_' })
     // Under Bun, v8.getHeapSpaceStatistics() walks the whole heap: 35-100 ms of the main thread
     // per scrape at a busy appliance's heap, which every SIP transaction and call waits out.
     for (const kind of ['total', 'used', 'available']) this.registry.removeSingleMetric(`voice_agent_nodejs_heap_space_size_${kind}_bytes`)
     new Gauge({ name: 'voice_agent_calls_live', help: 'calls in progress now', registers, collect() { this.set(opts.liveCalls?.() ?? 0) } })
+    // no ceiling (Infinity) is reported as -1: Prometheus has no "unlimited"
+    const finite = (v: number | undefined) => (v === undefined ? -1 : Number.isFinite(v) ? Math.max(0, v) : -1)
+    new Gauge({ name: 'voice_agent_capacity_calls', help: 'calls this node carries within its goals (-1: no ceiling)', registers, collect() { this.set(finite(opts.capacity?.()?.capacity)) } })
+    new Gauge({ name: 'voice_agent_headroom_calls', help: 'calls this node takes now before refusing (-1: no ceiling)', registers, collect() { this.set(finite(opts.capacity?.()?.headroom)) } })
     this.callsTotal = new Counter({ name: 'voice_agent_calls_total', help: 'ended calls by direction and outcome', labelNames: ['direction', 'outcome'], registers })
     this.sipRequests = new Counter({ name: 'voice_agent_sip_requests_total', help: 'SIP requests received (in) and sent (out), retransmissions not counted', labelNames: ['direction', 'method'], registers })
     this.sipResponses = new Counter({ name: 'voice_agent_sip_responses_total', help: 'SIP responses received (in) and sent (out) by status code', labelNames: ['direction', 'method', 'code'], registers })
@@ -75,8 +81,14 @@ export class Metrics {
     })
     this.sipRefused = new Counter({
       name: 'voice_agent_sip_refused_total',
-      help: 'SIP requests refused, by reason: unknown_number, not_trunk, bad_digest, rate_limited, malformed, unsupported, no_dialog, stopping, unavailable (docs/pbx.md)',
+      help: 'SIP requests refused, by reason: unknown_number, not_trunk, bad_digest, rate_limited, malformed, unsupported, no_dialog, stopping, unavailable, and the load refusals of voice_agent_calls_refused_total (docs/pbx.md)',
       labelNames: ['reason'],
+      registers,
+    })
+    this.callsRefused = new Counter({
+      name: 'voice_agent_calls_refused_total',
+      help: 'calls refused before they started by kind (inbound, outbound, web, stream) and reason: workspace_limit, no_headroom, web_slots, web_share (docs/operations.md)',
+      labelNames: ['kind', 'reason'],
       registers,
     })
     this.rtpPackets = new Counter({ name: 'voice_agent_rtp_packets_total', help: 'RTP packets of ended calls, received (in) and sent (out)', labelNames: ['direction'], registers })
@@ -192,6 +204,11 @@ export class Metrics {
     this.sipRefused.inc({ reason })
   }
 
+  /** A call refused before it started (label values are the refusal policy's fixed set). */
+  callRefused(kind: string, reason: string): void {
+    this.callsRefused.inc({ kind, reason })
+  }
+
   /** An answered call ended without one frame of agent audio. */
   callAgentSilent(direction: CallDirection): void {
     this.agentSilent.inc({ direction })
@@ -224,6 +241,14 @@ export class Metrics {
     if (!stats) return void this.workers.delete(worker)
     const w = this.workers.get(worker)
     this.workers.set(worker, { calls: stats.calls, lagMaxMs: Math.max(w?.lagMaxMs ?? 0, stats.loopLagMaxMs), engines: stats.engines ?? {} })
+    this.mediaLagMs = Math.max(this.mediaLagMs, stats.loopLagMaxMs)
+  }
+
+  /** The largest call worker timer lateness since the last ask (how late the calls' media ran), for admission; resets. */
+  takeMediaLag(): number {
+    const lag = this.mediaLagMs
+    this.mediaLagMs = 0
+    return lag
   }
 
   callWorkerFailed(calls: number): void {

@@ -5,6 +5,7 @@ import type { WebRtcOptions } from './options.ts'
 
 export type { PeerState, TrickleCandidate, WebPeer } from './peer.ts'
 export { admitsRemote, CONNECT_TIMEOUT, parseHostAddresses, parseIceServers, WebRtcOfferError, type IceServer, type WebRtcOptions } from './options.ts'
+export { unusableOffer } from './offer-check.ts'
 
 /**
  * Answers a browser's offer. werift (about 130 ms and 40 MB to load) is loaded with the first

@@ -139,3 +139,35 @@ describe('a node that died before its next probe', () => {
     expect((await kamailio.targets()).find((t) => t.uri === c.sipUri)?.flags).toStartWith('I')
   }, 60_000)
 })
+
+describe('a node with no headroom', () => {
+  let database: string
+  let nodes: Node[] = []
+  let kamailio: Kamailio
+
+  beforeAll(async () => {
+    if (!present) return
+    database = await (await sharedPostgres()).createDatabase('dispatch_full')
+    // node-e carries one call at a time (CALLS_MAX); the live figures are off so this machine's load decides nothing
+    nodes = await startNodes(database, ['node-e', 'node-f'], (i) => ({ CAPACITY_LAG_MS: '0', ...(i === 0 ? { CALLS_MAX: '1' } : {}) }))
+    kamailio = await startKamailio({ nodes: nodes.map((n) => n.sipUri), pingIntervalSec: 1, nodeAnswerTimeoutMs: 1000 })
+    await connectNumber(nodes[0]!, E164, `sip:127.0.0.1:${kamailio.port}`)
+    await Promise.all(nodes.map((n) => kamailio.untilNode(n.sipUri, true)))
+  }, 60_000)
+  afterAll(async () => {
+    await kamailio?.stop()
+    await Promise.all(nodes.map((n) => n.stop()))
+  })
+
+  test("a full node's 503 with Retry-After sends the call to the next node at once: every call succeeds", async () => {
+    const [e] = nodes as [Node, Node]
+    const run = await placeCalls(kamailio, 20, 10, 3000)
+    expect(run.code, run.stderr + run.stdout.slice(-2500)).toBe(0)
+    expect(run.failed).toBe(0)
+    const tally = await untilEnded(database, 20)
+    expect(tally.byNode['node-f']).toBeGreaterThan(0)
+    expect(tally.endings).toEqual({ 'completed/caller_hangup': 20 })
+    const metrics = await (await fetch(`${e.url}/metrics`)).text()
+    expect(Number(/^voice_agent_calls_refused_total\{kind="inbound",reason="no_headroom"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0)
+  }, 120_000)
+})

@@ -79,9 +79,9 @@ describe('errors', () => {
   test('a call the appliance refuses (a domain error) is answered 503 not_ready with its Retry-After, and not logged as a fault', () => {
     const lines: string[] = []
     const log = createLogger('error', { write: (s: string) => lines.push(s) })
-    const err = toAppError('UNKNOWN', new CallRefused('no RTP port is free; too many calls', 5), log, 'req_2')
-    expect(err).toMatchObject({ status: 503, code: 'not_ready', message: 'no RTP port is free; too many calls', headers: { 'Retry-After': '5' } })
-    expect(toAppError('UNKNOWN', new CallRefused('the appliance is still starting'), log, 'req_3').headers).toBeUndefined()
+    const err = toAppError('UNKNOWN', new CallRefused('no_place', 'no RTP port is free; too many calls'), log, 'req_2')
+    expect(err).toMatchObject({ status: 503, code: 'not_ready', message: 'no RTP port is free; too many calls', details: { reason: 'no_place' }, headers: { 'Retry-After': '5' } })
+    expect(toAppError('UNKNOWN', new CallRefused('unavailable'), log, 'req_3')).toMatchObject({ status: 404, code: 'not_found', details: { reason: 'unavailable' }, headers: undefined })
     expect(lines).toEqual([])
   })
 })

@@ -29,6 +29,7 @@ const number = (over: Partial<PhoneNumberTable> & Pick<PhoneNumberTable, 'id' | 
   sip_outbound_transport: 'udp',
   sip_register: 0,
   media_encryption: 'none',
+  when_busy: 'refuse',
   carrier_sid: null,
   released_at: null,
   created_at: '2026-01-01T00:00:00.000Z',

@@ -165,7 +165,7 @@ test('a socket closed while the call is starting ends the call once it has start
 })
 
 test('a call the appliance refuses closes 1013 (try again later); any other failure 1011', async () => {
-  const busy = await start('mulaw', () => Promise.reject(new CallRefused('the appliance is stopping', 30)))
+  const busy = await start('mulaw', () => Promise.reject(new CallRefused('stopping')))
   expect(busy.ws.closedWith).toEqual([1013, 'the appliance takes no calls now (the appliance is stopping); try again later'])
   const broken = await start('mulaw', () => Promise.reject(new Error('database is gone')))
   expect(broken.ws.closedWith).toEqual([1011, 'the call could not be started'])

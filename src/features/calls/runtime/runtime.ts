@@ -7,6 +7,8 @@ import type { Config } from '../../../platform/config/index.ts'
 import type { Db } from '../../../platform/db/index.ts'
 import { AppError } from '../../../platform/errors.ts'
 import { CallRefused } from './refused.ts'
+import { Admission, type CallKind, type Ticket } from '../admission/index.ts'
+import { DEFAULT_POLICY, type CallRefusalReason, type RefusalPolicy } from '../../../realtime/telephony/refusal/index.ts'
 import { newId, nowIso } from '../../../platform/ids.ts'
 import type { Logger } from '../../../platform/log.ts'
 import { PortPoolExhaustedError, type MediaLinkFactory } from '../../../realtime/media/index.ts'
@@ -27,6 +29,7 @@ import { callVariables } from '../conversation/index.ts'
 import { callEncryption } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
+import { announcesBusy, BUSY_GRAPH, UNCOUNTED } from './busy.ts'
 
 export interface CallRuntimeDeps {
   db: Db
@@ -42,6 +45,10 @@ export interface CallRuntimeDeps {
   recorded?: LiveCallDeps['recorded']
   /** Keeps the offline speech engines loaded while a call lives (see ENGINE_IDLE_RELEASE_MS). */
   holdEngines?: () => () => void
+  /** Decides which calls start (workspace limits, headroom); default: workspace limits only. */
+  admission?: Admission
+  /** How refusals are told (default: the policy's own). */
+  policy?: RefusalPolicy
 }
 
 /** The caller's number when the From user is one, else the user (or host) as sent. */
@@ -67,6 +74,8 @@ export interface AppCallRequest {
   /** An unsaved workflow to run instead of the saved one. */
   graph?: WorkflowGraph
   variables?: Record<string, string>
+  /** The place admitted before the offer was answered (web calls, media streams); absent: admitted here. */
+  ticket?: Ticket
 }
 
 export class CallRuntime implements Dialer {
@@ -75,8 +84,12 @@ export class CallRuntime implements Dialer {
   private readonly liveDeps: LiveCallDeps
   private readonly callLog: CallLog
   private stopping = false
+  readonly admission: Admission
+  private readonly policy: RefusalPolicy
 
   constructor(private readonly d: CallRuntimeDeps) {
+    this.policy = d.policy ?? DEFAULT_POLICY
+    this.admission = d.admission ?? new Admission({ db: d.db, policy: this.policy })
     const transferrer = new Transferrer(d.ua, (port) => d.sdpOptions(d.config.PUBLIC_HOST, port), d.log)
     const srtpSuites = d.sdpOptions(d.config.PUBLIC_HOST, 0).srtpSuites ?? DEFAULT_SRTP_SUITES
     this.callLog = new CallLog(d.log, d.config.LOG_CALL_DETAIL)
@@ -101,14 +114,35 @@ export class CallRuntime implements Dialer {
     d.ua.on('call', (call) => {
       this.inbound(call).catch((err) => {
         d.log.error({ err, sipCallId: call.callId }, 'inbound call failed')
-        if (call.state === 'ringing') call.reject(500)
+        call.reject(500)
       })
     })
   }
 
   /** A call keeps the offline engines loaded (loading them again after an idle release) until it finishes. */
-  private track(live: LiveCall): void {
-    this.live.set(live, this.d.holdEngines?.() ?? (() => {}))
+  private track(live: LiveCall, ticket: Ticket): void {
+    const engines = this.d.holdEngines?.()
+    this.live.set(live, () => (engines?.(), ticket.release()))
+  }
+
+  private refused(reason: CallRefusalReason): CallRefused {
+    return new CallRefused(this.policy.of(reason))
+  }
+
+  /** A place for one more call of the workspace, or CallRefused (stopping, workspace_limit, no_headroom). */
+  admit(workspaceId: string, kind: CallKind): Promise<Ticket> {
+    if (this.stopping) return Promise.reject(this.refused('stopping'))
+    return this.admission.admit(workspaceId, kind)
+  }
+
+  /** Capacity, calls up and headroom of this node now (/ready, /metrics). */
+  capacityNow() {
+    return this.admission.figures()
+  }
+
+  /** Calls of the workspace up on this node, against its maxConcurrentCalls. */
+  callsUp(workspaceId: string): number {
+    return this.admission.callsUp(workspaceId)
   }
 
   get activeCalls(): number {
@@ -123,30 +157,41 @@ export class CallRuntime implements Dialer {
 
   private async inbound(call: InboundCall): Promise<void> {
     const route = call.info.context as NumberRoute
-    if (!route.inboundAgentId) return call.reject(480, { reason: 'No agent on this number' })
-    if (!call.info.offer) return call.reject(488, { reason: 'An SDP offer is required' })
+    if (!route.inboundAgentId) return call.refuse('unavailable')
+    if (!call.info.offer) return call.refuse('no_offer')
     const encryption = callEncryption(route, call.info.remote.transport)
     if ('refused' in encryption) {
       this.d.log.warn({ sipCallId: call.callId, number: route.e164, reason: encryption.refused }, 'inbound call refused with 488: media encryption')
-      return call.reject(488)
+      return call.refuse('media_refused')
+    }
+    // admitted before the agent is read, so a call over capacity is refused without a database round trip
+    let ticket: Ticket
+    let graph: WorkflowGraph | undefined
+    try {
+      ticket = await this.admit(route.workspaceId, 'inbound')
+    } catch (err) {
+      if (!(err instanceof CallRefused)) throw err
+      if (!announcesBusy(route, err.reason)) return call.refuse(err.reason)
+      ;[ticket, graph] = [UNCOUNTED(route.workspaceId), BUSY_GRAPH]
     }
     const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
-    if (!agent) return call.reject(480)
+    if (!agent) return (ticket.release(), call.refuse('unavailable'))
     const placement = await this.d.placer.place().catch((err) => {
       this.d.log.warn({ err, sipCallId: call.callId }, 'no place for a call')
       return undefined
     })
-    if (!placement) return call.reject(503, { retryAfterSec: 5 })
+    if (!placement) return (ticket.release(), call.refuse('no_place'))
     let answer
     try {
       answer = answerOffer(call.info.offer, { ...this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port), encryption: encryption.encryption })
     } catch (err) {
       placement.release()
+      ticket.release()
       const status = err instanceof SdpError ? err.status : 488
       this.d.log.warn({ sipCallId: call.callId, number: route.e164, status, reason: (err as Error).message }, `inbound offer refused with ${status}`)
       return call.reject(status)
     }
-    if (call.state !== 'ringing') return placement.release()
+    if (call.state !== 'ringing') return (placement.release(), ticket.release())
     const from = callerOf(call.info.from.uri)
     const startedAt = new Date()
     const variables = callVariables({ from, to: route.e164, type: 'inbound', startedAt })
@@ -165,16 +210,20 @@ export class CallRuntime implements Dialer {
       created_at: startedAt.toISOString(),
       started_at: startedAt.toISOString(),
       node_id: this.d.config.NODE_ID || null,
+    }).catch((err) => {
+      placement.release()
+      ticket.release()
+      throw err
     })
-    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', leg: call, placement, route, agent, variables })
-    this.track(live)
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', leg: call, placement, route, agent, variables, graph })
+    this.track(live, ticket)
     this.callLog.started(live)
     call.answer(answer.sdp)
     await live.answered(answer.media)
   }
 
   async dial(req: OutboundRequest): Promise<void> {
-    if (this.stopping) throw new CallRefused('the appliance is stopping', 30)
+    if (this.stopping) throw this.refused('stopping')
     let target: string
     try {
       target = dialTarget(req.route, req.to)
@@ -183,9 +232,11 @@ export class CallRuntime implements Dialer {
     }
     const encryption = callEncryption(req.route, targetTransport(target))
     if ('refused' in encryption) throw new AppError(422, 'validation_failed', encryption.refused, { fields: [{ path: 'phoneNumberId', message: encryption.refused }] })
+    const ticket = await this.admit(req.agent.workspaceId, 'outbound')
     // an answer gate hears the callee's frames: such calls run in this thread
     const placement = await this.d.placer.place({ inProcess: req.answerGate !== undefined }).catch((err) => {
-      if (err instanceof PortPoolExhaustedError) throw new CallRefused('no RTP port is free; too many calls', 5)
+      ticket.release()
+      if (err instanceof PortPoolExhaustedError) throw this.refused('no_place')
       throw err
     })
     const local = { ...this.d.sdpOptions(this.d.config.PUBLIC_HOST, placement.port), encryption: encryption.encryption }
@@ -201,6 +252,7 @@ export class CallRuntime implements Dialer {
       })
     } catch (err) {
       placement.release()
+      ticket.release()
       if (err instanceof TargetRefusedError) throw new AppError(422, 'validation_failed', `the number's trunk: ${err.message}`, { fields: [{ path: 'phoneNumberId', message: `the number's trunk: ${err.message}` }] })
       throw err
     }
@@ -212,7 +264,7 @@ export class CallRuntime implements Dialer {
       id: req.callId, type: 'outbound', leg: call, placement, route: req.route, agent: req.agent, variables,
       answerGate: req.answerGate, onEnded: req.onEnded,
     })
-    this.track(live)
+    this.track(live, ticket)
     this.callLog.started(live)
     if (req.ringTimeoutMs) {
       const ring = setTimeout(() => call.cancel(), req.ringTimeoutMs)
@@ -242,8 +294,15 @@ export class CallRuntime implements Dialer {
    * fails if it rejects. Its audio travels `link` on this thread.
    */
   async startAppCall(req: AppCallRequest): Promise<{ callId: string; finished: Promise<void> }> {
-    if (this.stopping) throw new CallRefused('the appliance is stopping', 30)
-    const placement = req.placement ?? (await this.d.placer.place({ link: req.link }))
+    if (this.stopping) throw this.refused('stopping')
+    const ticket = req.ticket ?? (await this.admit(req.agent.workspaceId, req.leg.kind))
+    let placement: CallPlacement
+    try {
+      placement = req.placement ?? (await this.d.placer.place({ link: req.link }))
+    } catch (err) {
+      ticket.release()
+      throw err
+    }
     const startedAt = new Date()
     const variables = { ...callVariables({ from: req.from, to: req.agent.name, type: req.leg.kind, startedAt }), ...req.variables }
     const row = await ledger.openCall(this.d.db, {
@@ -262,9 +321,13 @@ export class CallRuntime implements Dialer {
       started_at: startedAt.toISOString(),
       node_id: this.d.config.NODE_ID || null,
       test_draft: req.draft ? 'true' : 'false',
+    }).catch((err) => {
+      if (!req.placement) placement.release()
+      ticket.release()
+      throw err
     })
     const live = new LiveCall(this.liveDeps, { id: row.id, type: req.leg.kind, leg: req.leg, placement, agent: req.agent, variables, graph: req.graph, media: req.media })
-    this.track(live)
+    this.track(live, ticket)
     this.callLog.started(live)
     req.connected.then(
       () => live.answered(req.media),
@@ -278,7 +341,7 @@ export class CallRuntime implements Dialer {
 
   /** Where a web call will run; its placement answers the browser's offer there. */
   placeWebCall(): Promise<CallPlacement> {
-    if (this.stopping) return Promise.reject(new CallRefused('the appliance is stopping', 30))
+    if (this.stopping) return Promise.reject(this.refused('stopping'))
     return this.d.placer.place({ web: true })
   }
 
@@ -298,7 +361,8 @@ export class CallRuntime implements Dialer {
       for (const c of this.live.keys()) c.shutdown()
     }, drainMs)
     await this.d.ua.stop(drainMs + 1000)
-    clearTimeout(cut)
+    // web calls and media streams are no SIP calls: the user agent's stop does not wait for them
     await Promise.all([...this.live.keys()].map((c) => c.finished))
+    clearTimeout(cut)
   }
 }

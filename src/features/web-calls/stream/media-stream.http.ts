@@ -51,7 +51,7 @@ export function mediaStreamController(streams: MediaStreams, auth: AuthPlugin) {
           description:
             'Upgrade to a WebSocket with the key in Authorization. The server sends connected, start (callSid: the call record), then the agent\'s audio every 20 ms (media messages, or binary frames with format=pcm16), clear on barge-in, mark echoes and stop; ' +
             'the client sends its audio the same way, and mark, clear, dtmf and stop. The call is listed with type "stream". Close codes: 1000 ended, 1003 wrong frame type, 1007 bad message, 1008 not reading or too fast, 1009 over 64 KiB, 1011/1013 call not started. ' +
-            '426 without an upgrade; 404 for an agent of another workspace; 503 beyond WEB_CALLS_MAX. See docs/media-stream.md.',
+            '426 without an upgrade; 404 for an agent of another workspace; 503 not_ready with details.reason and Retry-After beyond WEB_CALLS_MAX (web_slots) or the workspace\'s WEB_CALLS_SHARE of it (web_share), at the workspace\'s maxConcurrentCalls (workspace_limit), or without headroom (no_headroom). See docs/media-stream.md.',
         },
       },
     )

@@ -4,7 +4,7 @@
 import { snapshotAgent } from '../../agents/index.ts'
 import type { Principal } from '../../api-keys/principal.ts'
 import type { Db } from '../../../platform/db/index.ts'
-import { AppError } from '../../../platform/errors.ts'
+import { CallRefused } from '../../calls/index.ts'
 import type { Logger } from '../../../platform/log.ts'
 import type { AppCallHost, AppCallSlots } from '../app-calls.ts'
 import type { StreamFormat } from './protocol.ts'
@@ -18,8 +18,6 @@ export interface MediaStreamsDeps {
   slots: AppCallSlots
 }
 
-const notReady = () => new AppError(503, 'not_ready', 'calls are not running yet; retry shortly', { retryAfterSec: 5 })
-
 export class MediaStreams {
   constructor(private readonly d: MediaStreamsDeps) {}
 
@@ -30,11 +28,16 @@ export class MediaStreams {
    */
   async prepare(principal: Principal, agentId: string, opts: { format: StreamFormat; draft: boolean; remote: { address: string; port: number } }): Promise<StreamSession> {
     const host = this.d.host()
-    if (!host) throw notReady()
-    const release = this.d.slots.take()
-    if (!release) {
-      throw new AppError(503, 'not_ready', `this appliance carries at most ${this.d.slots.max} web and stream calls at once (WEB_CALLS_MAX)`, { retryAfterSec: 5 }, { 'retry-after': '5' })
+    if (!host) throw new CallRefused('starting')
+    const slot = this.d.slots.take(principal.workspaceId, 'stream')
+    let ticket
+    try {
+      ticket = await host.admit(principal.workspaceId, 'stream')
+    } catch (err) {
+      slot()
+      throw err
     }
+    const release = () => (slot(), ticket.release())
     try {
       const agent = await snapshotAgent(this.d.db, agentId, { workspaceId: principal.workspaceId, draft: opts.draft })
       return new StreamSession({
@@ -46,8 +49,8 @@ export class MediaStreams {
         remote: opts.remote,
         startCall: (req) => {
           const h = this.d.host()
-          if (!h) return Promise.reject(notReady())
-          return h.startAppCall(req)
+          if (!h) return Promise.reject(new CallRefused('starting'))
+          return h.startAppCall({ ...req, ticket })
         },
         log: this.d.log,
         onDone: release,

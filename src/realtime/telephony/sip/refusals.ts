@@ -5,27 +5,23 @@
 import { parseNameAddr, parseSipUri } from './grammar.ts'
 import { header, type SipRequest } from './message.ts'
 import type { Remote } from './transport.ts'
+import type { CallRefusalReason } from '../refusal/index.ts'
 
-/** Why a request was refused; the label values of voice_agent_sip_refused_total. */
+/**
+ * Why a request was refused; the label values of voice_agent_sip_refused_total. A call refused
+ * for a reason of the refusal policy (../refusal) is logged under that reason; the others are
+ * the SIP layer's own.
+ */
 export type RequestRefusal =
-  /** No number of ours in the Request-URI or To (often a national format instead of E.164). */
-  | 'unknown_number'
-  /** A number of ours, from an address that is not its trunk, and the number has no credentials. */
-  | 'not_trunk'
-  /** A digest answer that does not match the number's credentials. */
-  | 'bad_digest'
+  | CallRefusalReason
   /** The source caused too many refusals and is ignored for a while (no answer is sent). */
   | 'rate_limited'
   /** The message could not be used as a request (400 and the like). */
   | 'malformed'
-  /** A method, URI scheme, extension, body type or session interval we do not take (405, 416, 420, 406, 415, 422). */
+  /** A method, URI scheme, extension or body type we do not take (405, 416, 420, 406, 415). */
   | 'unsupported'
   /** An in-dialog request for no dialog of ours (481). */
   | 'no_dialog'
-  /** The appliance is stopping (503). */
-  | 'stopping'
-  /** The number directory failed, or nothing took the call (480). */
-  | 'unavailable'
 
 export interface Refusal {
   reason: RequestRefusal
@@ -50,7 +46,8 @@ export function refusalOfStatus(status: number): RequestRefusal | undefined {
   if (status === 481) return 'no_dialog'
   if (status === 503) return 'stopping'
   if (status === 480) return 'unavailable'
-  return [405, 406, 415, 416, 420, 422, 505].includes(status) ? 'unsupported' : 'malformed'
+  if (status === 422) return 'session_interval'
+  return [405, 406, 415, 416, 420, 505].includes(status) ? 'unsupported' : 'malformed'
 }
 
 /** The user parts of the Request-URI and To, as received; a malformed request may have neither. */
@@ -69,6 +66,15 @@ const MESSAGES: Record<RequestRefusal, string> = {
   no_dialog: 'sip request refused: no such dialog',
   stopping: 'sip request refused: appliance stopping',
   unavailable: 'sip request refused: call could not be offered',
+  session_interval: 'sip request refused: session interval too small',
+  no_offer: 'sip call refused: no SDP offer',
+  media_refused: 'sip call refused: offered media cannot be used',
+  starting: 'sip call refused: calls not running yet',
+  no_place: 'sip call refused: no RTP port or call worker free',
+  web_slots: 'sip call refused: web call slots full',
+  web_share: 'sip call refused: workspace holds its web call share',
+  workspace_limit: 'sip call refused: workspace at maxConcurrentCalls',
+  no_headroom: 'sip call refused: no headroom',
 }
 
 /** A user part from the network is logged at most this long. */
@@ -81,6 +87,8 @@ export interface RefusalLogOptions {
   /** Sources and reasons tracked at once; refusals beyond are summed in one line (default 1000). */
   maxTracked?: number
   onRefused?: (reason: RequestRefusal) => void
+  /** The `event` of each line (default sip_refused; call_refused for web calls and media streams). */
+  event?: string
 }
 
 interface Tracked {
@@ -97,6 +105,7 @@ export class RefusalLog {
   private timer: ReturnType<typeof setInterval> | undefined
   private readonly intervalMs: number
   private readonly maxTracked: number
+  private readonly event: string
 
   constructor(
     private readonly log: InfoLog,
@@ -104,6 +113,7 @@ export class RefusalLog {
   ) {
     this.intervalMs = opts.intervalMs ?? 60_000
     this.maxTracked = opts.maxTracked ?? 1000
+    this.event = opts.event ?? 'sip_refused'
   }
 
   /** A request answered with `status` (none: dropped); `reason` when the deciding code knows more than the status says. */
@@ -129,7 +139,7 @@ export class RefusalLog {
       return
     }
     this.tracked.set(key, { last: line, count: 0, fresh: true })
-    this.log.info({ event: 'sip_refused', ...line }, MESSAGES[r.reason])
+    this.log.info({ event: this.event, ...line }, MESSAGES[r.reason])
     this.timer ??= setInterval(() => this.flush(), this.intervalMs)
     this.timer.unref?.()
   }
@@ -145,12 +155,12 @@ export class RefusalLog {
         t.fresh = false
         continue
       }
-      this.log.info({ event: 'sip_refused', ...t.last, count: t.count, intervalSec: this.intervalMs / 1000 }, `${MESSAGES[t.last.reason]} (repeated)`)
+      this.log.info({ event: this.event, ...t.last, count: t.count, intervalSec: this.intervalMs / 1000 }, `${MESSAGES[t.last.reason]} (repeated)`)
       t.count = 0
       t.fresh = false
     }
     if (this.untracked) {
-      this.log.info({ event: 'sip_refused', count: this.untracked, intervalSec: this.intervalMs / 1000 }, 'sip requests refused from further sources (too many to track)')
+      this.log.info({ event: this.event, count: this.untracked, intervalSec: this.intervalMs / 1000 }, 'sip requests refused from further sources (too many to track)')
       this.untracked = 0
     }
     if (this.tracked.size === 0) this.stop()

@@ -7,6 +7,7 @@ import { header, headerValues, text, type SipRequest } from './message.ts'
 import { sessionTimerHeaders, type SessionTimerTerms } from './session-timer.ts'
 import type { InviteServerTransaction } from './transaction.ts'
 import type { Remote } from './transport.ts'
+import type { CallRefusalReason, Refusal } from '../refusal/index.ts'
 
 export interface InboundCallInfo {
   /** The number of ours that was called, as the directory names it. */
@@ -25,17 +26,19 @@ export class InboundCall extends Call {
   readonly localTag = newTag()
   readonly info: InboundCallInfo
   private ringTimer?: ReturnType<typeof setTimeout>
+  private readonly refusal: (reason: CallRefusalReason) => Refusal
 
   constructor(
     ctx: UaContext,
     private readonly invite: SipRequest,
     private readonly tx: InviteServerTransaction,
-    number: string,
-    context: unknown,
+    directory: { number: string; context: unknown; refusal: (reason: CallRefusalReason) => Refusal },
     ringTimeoutMs: number,
     sessionTerms?: SessionTimerTerms,
   ) {
     super(ctx, header(invite, 'call-id')!.trim())
+    const { number, context } = directory
+    this.refusal = directory.refusal
     if (sessionTerms) this.sessionTerms = { ...sessionTerms, callerSupports: sessionTerms.refresher === 'uac' || callerSupportsTimer(invite) }
     const from = parseNameAddr(header(invite, 'from')!)!
     this.info = {
@@ -88,6 +91,13 @@ export class InboundCall extends Call {
     const headers = extra.retryAfterSec !== undefined ? [{ name: 'Retry-After', value: String(extra.retryAfterSec) }] : []
     this.tx.respond(responseTo(this.invite, status < 300 || status > 699 ? 486 : status, { toTag: this.localTag, reason: extra.reason, headers }))
     this.end({ reason: 'rejected', status })
+  }
+
+  /** A refusal of the refusal policy: its status and Retry-After, counted and logged with the user agent's own. */
+  refuse(reason: CallRefusalReason): void {
+    if (this.state !== 'ringing') return
+    const r = this.refusal(reason)
+    this.reject(r.sip, { retryAfterSec: r.retryAfterSec })
   }
 
   /** The caller sent CANCEL before we answered (9.2): 487 to the INVITE. */

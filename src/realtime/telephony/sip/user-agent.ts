@@ -11,6 +11,7 @@ import { header, headerValues, serialize, type Header, type SipMessage, type Sip
 import { parseMessage, SipError } from './parse.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { RefusalLog, type RequestRefusal } from './refusals.ts'
+import { type CallRefusalReason, RefusalPolicy } from '../refusal/index.ts'
 import { resolveTarget } from './resolve.ts'
 import { Registration, type RegisterOptions } from './register.ts'
 import { sessionTimerAsk } from './session-timer.ts'
@@ -37,7 +38,9 @@ export interface UserAgentOptions {
   tlsRejectUnauthorized?: boolean
   directory: NumberDirectory
   timers?: Partial<Timers>
-  /** Retry-After of the 503 sent to new INVITEs while stopping. */
+  /** Decides the status and Retry-After of every refused INVITE (default: the policy's own, with `retryAfterSec` for a stop). */
+  policy?: RefusalPolicy
+  /** Retry-After of the 503 sent to new INVITEs while stopping, when no `policy` is given. */
   retryAfterSec?: number
   /** An inbound call nobody answers within this time gets 480. */
   ringTimeoutMs?: number
@@ -83,6 +86,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   private readonly limiter: RateLimiter
   private readonly refusals: RefusalLog
   private readonly challenger: Challenger
+  private readonly policy: RefusalPolicy
   private readonly ctx: UaContext
   private stopping = false
   private drained?: () => void
@@ -91,6 +95,7 @@ export class UserAgent extends Emitter<UserAgentEvents> {
   constructor(private readonly opts: UserAgentOptions) {
     super()
     this.timers = { ...DEFAULT_TIMERS, ...opts.timers }
+    this.policy = opts.policy ?? new RefusalPolicy(opts.retryAfterSec === undefined ? {} : { stopping: opts.retryAfterSec })
     this.log = opts.log ?? NO_LOG
     this.onListenerError = (err) => this.log.warn({ err }, 'call listener threw')
     this.challenger = new Challenger(opts.publicHost, opts.challengeAlgorithms)
@@ -302,6 +307,10 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       this.refusals.request(req, remote, status, why)
       tx.respond(responseTo(req, status, { headers, toTag: tag }))
     }
+    const refuse = (reason: CallRefusalReason, headers: Header[] = []) => {
+      const r = this.policy.of(reason)
+      reply(r.sip, [...(r.retryAfterSec === undefined ? [] : [{ name: 'Retry-After', value: String(r.retryAfterSec) }]), ...headers], reason)
+    }
 
     if (!METHODS.has(req.method)) return reply(405, [{ name: 'Allow', value: ALLOW }])
     const scheme = uriScheme(req.uri)
@@ -318,22 +327,25 @@ export class UserAgent extends Emitter<UserAgentEvents> {
     }
     if (req.method === 'OPTIONS') {
       // a proxy probing its nodes (Kamailio's dispatcher) takes a stopping node out of rotation
-      if (this.stopping) return reply(503, [{ name: 'Retry-After', value: String(this.opts.retryAfterSec ?? 30) }])
+      if (this.stopping) return refuse('stopping')
       return reply(200, [{ name: 'Allow', value: ALLOW }, { name: 'Accept', value: 'application/sdp' }, { name: 'Supported', value: [...SUPPORTED].join(', ') }])
     }
     if (req.method !== 'INVITE') return reply(481)
-    this.onInvite(req, core, tx as InviteServerTransaction, reply).catch((err: unknown) => {
+    this.onInvite(req, core, tx as InviteServerTransaction, reply, refuse).catch((err: unknown) => {
       this.log.warn({ err }, 'inbound INVITE failed')
       if (tx.state === 'proceeding') reply(500)
     })
   }
 
-  private async onInvite(req: SipRequest, core: Core, tx: InviteServerTransaction, reply: (s: number, h?: Header[], why?: RequestRefusal) => void): Promise<void> {
-    if (this.stopping) return reply(503, [{ name: 'Retry-After', value: String(this.opts.retryAfterSec ?? 30) }])
+  private async onInvite(
+    req: SipRequest, core: Core, tx: InviteServerTransaction,
+    reply: (s: number, h?: Header[], why?: RequestRefusal) => void, refuse: (r: CallRefusalReason, h?: Header[]) => void,
+  ): Promise<void> {
+    if (this.stopping) return refuse('stopping')
     const content = inviteContentProblem(req)
     if (content) return reply(content.status, content.headers)
     const timer = sessionTimerAsk(req, this.opts.minSessionExpiresSec ?? 90)
-    if (timer && 'tooSmall' in timer) return reply(422, [{ name: 'Min-SE', value: String(timer.minSec) }])
+    if (timer && 'tooSmall' in timer) return refuse('session_interval', [{ name: 'Min-SE', value: String(timer.minSec) }])
     reply(100)
     const users = [parseSipUri(req.uri)?.user, parseSipUri(core.to.uri)?.user].filter((u): u is string => !!u)
     let decision
@@ -341,26 +353,32 @@ export class UserAgent extends Emitter<UserAgentEvents> {
       decision = await this.opts.directory.resolveInbound({ users, source: tx.remote })
     } catch (err) {
       this.log.warn({ err }, 'number directory failed')
-      return reply(480)
+      return refuse('unavailable')
     }
     if (tx.state !== 'proceeding') return
     if (!decision.accept) {
       const why = decision.why ?? (decision.status === 404 ? 'unknown_number' : 'not_trunk')
-      if (decision.status !== 403) return reply(decision.status, [], why)
+      if (decision.status !== 403) return refuse(why)
       // a source that is no trunk gets what a caller of a number with credentials gets (a
       // challenge, then 403), so a scanner cannot tell which numbers exist
       this.limiter.hit(tx.remote.address)
-      return header(req, 'authorization') ? reply(403, [], why) : reply(401, this.challenger.challenge(), why)
+      return header(req, 'authorization') ? refuse(why) : reply(401, this.challenger.challenge(), why)
     }
     if (decision.credentials && !this.challenger.verify(req, decision.credentials)) {
       // a wrong answer is refused outright; no answer yet (or a stale nonce) is challenged
-      return header(req, 'authorization') && !this.challenger.isStale(req) ? reply(403, [], 'bad_digest') : reply(401, this.challenger.challenge())
+      return header(req, 'authorization') && !this.challenger.isStale(req) ? refuse('bad_digest') : reply(401, this.challenger.challenge())
     }
-    const call = new InboundCall(this.ctx, req, tx, decision.number, decision.context, this.opts.ringTimeoutMs ?? 60_000, timer?.terms)
+    const refusal = (reason: CallRefusalReason) => {
+      const r = this.policy.of(reason)
+      this.limiter.hit(tx.remote.address)
+      this.refusals.request(req, tx.remote, r.sip, reason)
+      return r
+    }
+    const call = new InboundCall(this.ctx, req, tx, { number: decision.number, context: decision.context, refusal }, this.opts.ringTimeoutMs ?? 60_000, timer?.terms)
     this.calls.add(call)
     this.inviteCalls.set(tx, call)
     this.forgetCallOnFinal(tx)
-    if (!this.emit('call', call)) call.reject(480)
+    if (!this.emit('call', call)) call.refuse('unavailable')
   }
 
   /** A CANCEL after the final response changes nothing: the call need not be found then. */

@@ -31,6 +31,18 @@ export function summarise(calls) {
   return { outcomes, cost, p50: percentile(v2v, 50), p99: percentile(v2v, 99), turns: v2v.length, overTime }
 }
 
+/** Pure: /ready's capacity as the overview shows it (null capacity or headroom: no ceiling). */
+export function capacityFacts(c) {
+  if (!c) return []
+  const facts = [
+    ['Capacity', c.capacity === null ? 'no fixed ceiling' : `${c.capacity} calls`],
+    ['Calls up', `${c.callsUp}`],
+    ['Headroom', c.headroom === null ? 'no fixed ceiling' : c.headroom === 0 ? 'none: new calls are refused (503)' : `${c.headroom} calls`],
+  ]
+  if (c.limitedBy) facts.push(['Limited by', c.limitedBy])
+  return facts
+}
+
 export function OverviewPage() {
   const live = useData(() => get('/api/calls?status=in_progress&limit=50'), [], 2000)
   const midnight = new Date()
@@ -38,11 +50,13 @@ export function OverviewPage() {
   const today = useData(() => get(`/api/calls${qs({ createdAfter: midnight.toISOString(), status: 'ended', limit: 100 })}`), [], 10000)
   const s = today.data ? summarise(today.data.calls) : undefined
   // /ready names what works here but not for callers: a loopback PUBLIC_HOST, an unreachable provider
-  const ready = useData(() => get('/ready'), [], 30000)
+  const ready = useData(() => get('/ready'), [], 5000)
   const attention = [...(ready.data?.warnings ?? []), ...(ready.data?.problems ?? [])]
   return html`<h1>Overview</h1>
     ${attention.length ? html`<section aria-label="Needs attention" class="readiness bad"><h2>Needs attention</h2>
       <ul>${attention.map((w) => html`<li>${w}</li>`)}</ul></section>` : null}
+    ${ready.data?.capacity ? html`<section aria-label="Capacity"><h2>Capacity</h2>
+      <dl class="grid">${capacityFacts(ready.data.capacity).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>` : null}
     <section aria-label="Live calls"><h2>Live calls</h2>
       <${Problem} error=${live.error} />
       <${CallsTable} caption="Calls in progress" calls=${live.data?.calls} />
