@@ -21,7 +21,7 @@ const RANKS: Record<string, number> = {
   'features/numbers': 23, 'features/workflows': 23,
   'features/do-not-call': 24,
   'features/calls': 25,
-  'features/campaigns': 26, 'features/web-calls': 26,
+  'features/campaigns': 26, 'features/web-calls': 26, 'features/agent-tests': 26,
   'features/wiring.ts': 27,
   http: 30,
   'app/startup': 40,
