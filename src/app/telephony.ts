@@ -1,6 +1,6 @@
 // Telephony as running subsystems: the media engine (RTP ports, recordings and their upload)
 // and the SIP side (user agent, the calls it carries, trunk registrations).
-import { CallRuntime, type CallPlacer, DbNumberDirectory, uploadedCalls } from '../features/calls/index.ts'
+import { CallRuntime, type CallPlacer, DbNumberDirectory, type TestLines, uploadedCalls } from '../features/calls/index.ts'
 import type { Config } from '../platform/config/index.ts'
 import type { Db } from '../platform/db/index.ts'
 import type { Logger } from '../platform/log.ts'
@@ -12,7 +12,7 @@ import { secretBoxFor } from '../platform/secrets/index.ts'
 import { type PortCheck, portErrorOf } from './startup/index.ts'
 import type { VoiceEngines } from '../realtime/voice/index.ts'
 import type { PriceTable } from '../realtime/voice/turn/index.ts'
-import { userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
+import { type UserAgent, userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
 import { describeSrtpCrypto } from '../realtime/srtp/index.ts'
 
 export interface RunningMedia {
@@ -59,6 +59,8 @@ export interface TelephonyDeps {
   ports: PortCheck
   /** What else closes while calls drain (the HTTP API), so a stop takes one drain, not two. */
   whileDraining(): Promise<void>
+  /** The agent test phone's one-time lines (features/calls/test-lines.ts). */
+  testLines?: TestLines
 }
 
 export interface RunningTelephony {
@@ -66,6 +68,8 @@ export interface RunningTelephony {
   registrations: TrunkRegistrations
   /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
   sip: { udp?: number; tcp?: number; tls?: number }
+  /** Places a call from this user agent (the agent test phone dials the appliance itself). */
+  placeCall: UserAgent['placeCall']
   /** New calls get 503 at once; resolves when the calls in progress have ended (CALL_DRAIN_MS at most). Once only. */
   drain(): Promise<void>
   stop(): Promise<void>
@@ -75,6 +79,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
   const { config, db, log, metrics, media, voice } = d
   const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
     carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
+    testLines: d.testLines,
   })
   const ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics), (transport, reason) => metrics.sipConnectionRefused(transport, reason), (reason) => metrics.sipRequestRefused(reason))
   try {
@@ -107,7 +112,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
         await d.whileDraining()
         await callsStopped
       })())
-    return { calls, registrations, sip, drain, stop: drain }
+    return { calls, registrations, sip, placeCall: (opts) => ua.placeCall(opts), drain, stop: drain }
   } catch (err) {
     await ua.stop().catch(() => {})
     throw err

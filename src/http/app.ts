@@ -1,6 +1,8 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
 import { agentTestsController } from '../features/agent-tests/agent-tests.http.ts'
+import type { AgentTestRunner } from '../features/agent-tests/index.ts'
+import { agentTestRunsController } from '../features/agent-tests/runs.http.ts'
 import { agentsController, voicePreviewController } from '../features/agents/agents.http.ts'
 import { TOOLS, type UnreachableProvider } from '../features/agents/index.ts'
 import { apiKeysController } from '../features/api-keys/api-keys.http.ts'
@@ -64,6 +66,8 @@ export interface AppDeps {
   publicBase?: PublicBase
   /** Starts web and media-stream calls; absent or undefined while the call runtime is not running (503). */
   appCalls?: () => AppCallHost | undefined
+  /** Runs agent test cases over the test phone; absent or undefined while telephony is not running (503). */
+  agentTests?: () => AgentTestRunner | undefined
 }
 
 /** AppDeps as the features get them: publicBase always there. */
@@ -84,6 +88,7 @@ export const FEATURES: FeatureMount[] = [
   ({ db, config, unreachableProviders, publicBase }, auth) => numbersController(db, config, publicBase, auth, numberAgentReadiness(db, config, unreachableProviders)),
   (deps, auth) => workflowsFeature(deps, auth, workflowAgentHooks(deps.db)),
   ({ db }, auth) => agentTestsController(db, auth, agentTestHooks(db)),
+  ({ db, agentTests }, auth) => agentTestRunsController(db, auth, () => agentTests?.()),
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, deps.publicBase, auth),
   ({ db, config, background, publicBase }, auth) => recordsController(db, () => recordsDeps(db, config, publicBase()), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),

@@ -5,3 +5,6 @@ export { AgentTestCase, CaseInput, Expectation, Turn, type CallerVoice } from '.
 export type { AgentTestTable } from './agent-tests.table.ts'
 export { createCase, getCase, listCases, toCase } from './agent-tests.service.ts'
 export { generateCases, MAX_GENERATED } from './generate.ts'
+export { AgentTestRunner, type RunnerDeps } from './runner.ts'
+export { judge, spokenNodes, type JudgedCall, type Verdict } from './judge.ts'
+export { placeTestCall, type PhoneDeps } from './phone.ts'

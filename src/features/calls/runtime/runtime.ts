@@ -27,6 +27,7 @@ import { callVariables } from '../conversation/index.ts'
 import { callEncryption } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
+import { isTestLine } from '../test-lines.ts'
 
 export interface CallRuntimeDeps {
   db: Db
@@ -130,7 +131,8 @@ export class CallRuntime implements Dialer {
       this.d.log.warn({ sipCallId: call.callId, number: route.e164, reason: encryption.refused }, 'inbound call refused with 488: media encryption')
       return call.reject(488)
     }
-    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
+    const test = isTestLine(route) ? route.testLine : undefined
+    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId, draft: test?.draft }).catch(() => undefined)
     if (!agent) return call.reject(480)
     const placement = await this.d.placer.place().catch((err) => {
       this.d.log.warn({ err, sipCallId: call.callId }, 'no place for a call')
@@ -149,14 +151,16 @@ export class CallRuntime implements Dialer {
     if (call.state !== 'ringing') return placement.release()
     const from = callerOf(call.info.from.uri)
     const startedAt = new Date()
-    const variables = callVariables({ from, to: route.e164, type: 'inbound', startedAt })
+    const type = test ? 'test' : 'inbound'
+    const variables = callVariables({ from, to: route.e164, type, startedAt })
     const row = await ledger.openCall(this.d.db, {
       id: newId('call'),
       workspace_id: route.workspaceId,
       agent_id: agent.agentId,
       agent_name: agent.name,
-      phone_number_id: route.id,
-      type: 'inbound',
+      phone_number_id: test ? null : route.id,
+      type,
+      ...(test?.draft ? { test_draft: 'true' } : {}),
       from_number: from,
       to_number: route.e164,
       status: 'ringing',
@@ -166,7 +170,7 @@ export class CallRuntime implements Dialer {
       started_at: startedAt.toISOString(),
       node_id: this.d.config.NODE_ID || null,
     })
-    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', leg: call, placement, route, agent, variables })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type, leg: call, placement, route, agent, variables })
     this.track(live)
     this.callLog.started(live)
     call.answer(answer.sdp)
