@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { authenticate, PrincipalCache } from '../features/api-keys/index.ts'
 import * as background from './background/index.ts'
-import { AgentTestRunner } from '../features/agent-tests/index.ts'
+import type { AgentTestRunner } from '../features/agent-tests/index.ts'
 import { type CallPlacer, CallRefused, type CallRuntime, type Dialer, TestLines } from '../features/calls/index.ts'
 import * as callWorkers from '../features/calls/workers/index.ts'
 import { type CampaignEvents, type Dispatcher, outboxEvents } from '../features/campaigns/index.ts'
@@ -19,7 +19,6 @@ import { recordingStorageFor } from '../features/recordings/index.ts'
 import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder, warnUnpriced } from './startup/index.ts'
 import * as telephony from './telephony.ts'
 import { createVoiceEngines, type VoiceEngines } from '../realtime/voice/index.ts'
-import { findWorkflowGraph } from '../features/workflows/index.ts'
 import { priceTableFor } from '../realtime/voice/registry/index.ts'
 
 export interface Appliance {
@@ -62,7 +61,7 @@ export async function startAppliance(
   const principals = new PrincipalCache(config.AUTH_CACHE_MS)
   const campaignEvents = opts.campaignEvents ?? outboxEvents
   // filled in as the subsystems start; the earlier ones reach the later ones through it
-  const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground; tests?: AgentTestRunner } = {}
+  const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground; tests?: AgentTestRunner & { stop(): void } } = {}
   const testLines = new TestLines()
   const dialer: Dialer = { dial: (call) => (s.jobs && s.sip ? s.sip.calls.dial(call) : Promise.reject(new CallRefused('the appliance is still starting', 5))) }
   const pokeCampaigns = () => s.jobs?.campaigns.poke()
@@ -104,19 +103,7 @@ export async function startAppliance(
     },
     () => (s.placer = callWorkers.start({ config, media: s.media!.media, voice: s.voice!, metrics: s.metrics, log })),
     async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, prices, ports, whileDraining: s.http!.stop, testLines })),
-    async () => {
-      const sip = s.sip!
-      const tests = (s.tests = new AgentTestRunner({
-        db: s.database!.db,
-        log: log.child({ component: 'agent-tests' }),
-        phone: { placeCall: sip.placeCall, sipPort: sip.sip.udp ?? config.SIP_PORT, media: s.media!.media, lines: testLines },
-        concurrency: config.AGENT_TEST_CONCURRENCY,
-        graphOf: (workspaceId, agentId) => findWorkflowGraph(s.database!.db, workspaceId, agentId),
-      }))
-      const interrupted = await tests.recover()
-      if (interrupted) log.warn({ runs: interrupted }, 'agent test runs the last run left unfinished are marked interrupted')
-      return { stop() {} }
-    },
+    async () => (s.tests = await telephony.startAgentTests(config, s.database!.db, log, s.sip!, s.media!, testLines)),
     async () => (s.jobs = await background.start({ config, db: s.database!.db, log, voice: s.voice!, prices, calls: s.sip!.calls, storage, publicBase: s.http!.publicBase, shared, campaignEvents, campaignClock: opts.campaignClock, drainCalls: s.sip!.drain })),
   ])
   log.info({ url: s.http!.url, dataDir: config.DATA_DIR }, 'appliance started')

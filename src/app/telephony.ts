@@ -1,5 +1,7 @@
 // Telephony as running subsystems: the media engine (RTP ports, recordings and their upload)
 // and the SIP side (user agent, the calls it carries, trunk registrations).
+import { AgentTestRunner } from '../features/agent-tests/index.ts'
+import { findWorkflowGraph } from '../features/workflows/index.ts'
 import { CallRuntime, type CallPlacer, DbNumberDirectory, type TestLines, uploadedCalls } from '../features/calls/index.ts'
 import type { Config } from '../platform/config/index.ts'
 import type { Db } from '../platform/db/index.ts'
@@ -117,6 +119,20 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
     await ua.stop().catch(() => {})
     throw err
   }
+}
+
+/** The agent test runner: its phone dials this appliance's SIP port; runs a last process left running are marked interrupted. */
+export async function startAgentTests(config: Config, db: Db, log: Logger, sip: RunningTelephony, media: RunningMedia, lines: TestLines) {
+  const tests = new AgentTestRunner({
+    db,
+    log: log.child({ component: 'agent-tests' }),
+    phone: { placeCall: sip.placeCall, sipPort: sip.sip.udp ?? config.SIP_PORT, media: media.media, lines },
+    concurrency: config.AGENT_TEST_CONCURRENCY,
+    graphOf: (workspaceId, agentId) => findWorkflowGraph(db, workspaceId, agentId),
+  })
+  const interrupted = await tests.recover()
+  if (interrupted) log.warn({ runs: interrupted }, 'agent test runs the last run left unfinished are marked interrupted')
+  return Object.assign(tests, { stop() {} })
 }
 
 /** The SIP layer logs through a two-method interface; its records are tagged. */

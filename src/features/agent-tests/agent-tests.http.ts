@@ -8,7 +8,7 @@ import { AgentTestCase, CaseInput, CasePatch } from './agent-tests.model.ts'
 import * as service from './agent-tests.service.ts'
 import { generateCases } from './generate.ts'
 
-const CaseParams = t.Object({ id: t.String(), testId: t.String() })
+const CaseParams = t.Object({ id: t.String(), test_id: t.String() })
 const One = t.Object({ test: AgentTestCase })
 
 export interface AgentTestHooks {
@@ -56,13 +56,13 @@ export function agentTestsController(db: Db, auth: AuthPlugin, hooks: AgentTestH
         },
       },
     )
-    .get('/:testId', async ({ params, principal }) => ({ test: await service.getCase(db, principal.workspaceId, params.id, params.testId) }), {
+    .get('/:test_id', async ({ params, principal }) => ({ test: await service.getCase(db, principal.workspaceId, params.id, params.test_id) }), {
       permission: 'agents:read',
       params: CaseParams,
       response: One,
       detail: { summary: 'Get a test case' },
     })
-    .patch('/:testId', async ({ params, body, principal }) => ({ test: await service.updateCase(db, principal.workspaceId, params.id, params.testId, body) }), {
+    .patch('/:test_id', async ({ params, body, principal }) => ({ test: await service.updateCase(db, principal.workspaceId, params.id, params.test_id, body) }), {
       permission: 'agents:write',
       params: CaseParams,
       body: CasePatch,
@@ -70,9 +70,9 @@ export function agentTestsController(db: Db, auth: AuthPlugin, hooks: AgentTestH
       detail: { summary: 'Change a test case (the fields given are replaced whole)' },
     })
     .delete(
-      '/:testId',
+      '/:test_id',
       async ({ params, principal }) => {
-        await service.deleteCase(db, principal.workspaceId, params.id, params.testId)
+        await service.deleteCase(db, principal.workspaceId, params.id, params.test_id)
         return { ok: true as const }
       },
       { permission: 'agents:write', params: CaseParams, response: Ok, detail: { summary: 'Delete a test case' } },

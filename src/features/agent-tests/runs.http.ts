@@ -58,12 +58,12 @@ export function agentTestRunsController(db: Db, auth: AuthPlugin, runner: () => 
       },
     )
     .get(
-      '/runs/:runId',
+      '/runs/:run_id',
       async ({ params, principal }) => {
-        const run = await repo.findRun(db, principal.workspaceId, params.id, params.runId)
+        const run = await repo.findRun(db, principal.workspaceId, params.id, params.run_id)
         if (!run) throw notFound('test run')
         return { run: runView(run, await repo.resultsOf(db, [run.id])) }
       },
-      { permission: 'agents:read', params: t.Object({ id: t.String(), runId: t.String() }), response: One, detail: { summary: 'Get a test run and its results' } },
+      { permission: 'agents:read', params: t.Object({ id: t.String(), run_id: t.String() }), response: One, detail: { summary: 'Get a test run and its results' } },
     )
 }
