@@ -82,4 +82,6 @@ export const BUSY_PASS = [
   'test/integration/voice/stt-pocketsphinx-streaming.test.ts',
   'test/integration/voice/stt-pocketsphinx-shared.test.ts',
   'test/unit/voice/session/turn-timing.test.ts',
+  'test/integration/agent-tests/run-sip.test.ts',
+  'test/integration/agent-tests/templates-sip.test.ts',
 ]

@@ -44,8 +44,13 @@ export async function generateCases(graph: WorkflowGraph): Promise<CaseInput[]> 
   const cases: CaseInput[] = []
   for (const p of paths) {
     if (cases.length >= MAX_GENERATED) break
-    const turns = p.steps.flatMap((s) => (s.turn ? [s.turn] : []))
+    let turns = p.steps.flatMap((s) => (s.turn ? [s.turn] : []))
     if (!(await engineTakes(graph, turns, p.nodes))) continue
+    // a turn the engine does not need (an answer node takes the question that led to it) is dropped
+    for (let i = turns.length - 1; i >= 0; i--) {
+      const fewer = turns.filter((_, j) => j !== i)
+      if (fewer.length && (await engineTakes(graph, fewer, p.nodes))) turns = fewer
+    }
     const last = byId.get(p.nodes[p.nodes.length - 1]!)!
     cases.push({ name: nameOf(p.nodes, turns), caller: { turns: turns.length ? turns : [{ type: 'silence', ms: 1000 }, { type: 'keys', digits: '#' }] }, expectations: expectationsOf(last, p.nodes) })
   }
