@@ -61,7 +61,7 @@ export async function startAppliance(
   const principals = new PrincipalCache(config.AUTH_CACHE_MS)
   const campaignEvents = opts.campaignEvents ?? outboxEvents
   // filled in as the subsystems start; the earlier ones reach the later ones through it
-  const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground; tests?: AgentTestRunner & { stop(): void } } = {}
+  const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground; tests?: AgentTestRunner } = {}
   const testLines = new TestLines()
   const dialer: Dialer = { dial: (call) => (s.jobs && s.sip ? s.sip.calls.dial(call) : Promise.reject(new CallRefused('the appliance is still starting', 5))) }
   const pokeCampaigns = () => s.jobs?.campaigns.poke()

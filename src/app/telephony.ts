@@ -132,7 +132,7 @@ export async function startAgentTests(config: Config, db: Db, log: Logger, sip: 
   })
   const interrupted = await tests.recover()
   if (interrupted) log.warn({ runs: interrupted }, 'agent test runs the last run left unfinished are marked interrupted')
-  return Object.assign(tests, { stop() {} })
+  return tests
 }
 
 /** The SIP layer logs through a two-method interface; its records are tagged. */

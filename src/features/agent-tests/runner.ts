@@ -31,6 +31,8 @@ export interface RunnerDeps {
 
 export class AgentTestRunner {
   private readonly running = new Set<Promise<void>>()
+  /** Once stopping, nothing more is written: the runs left running are interrupted at the next start. */
+  private stopping = false
 
   constructor(private readonly d: RunnerDeps) {}
 
@@ -43,6 +45,7 @@ export class AgentTestRunner {
   async start(workspaceId: string, agentId: string, body: RunBody) {
     const agent = await this.d.db.selectFrom('agents').select(['id', 'webhook_url']).where('workspace_id', '=', workspaceId).where('id', '=', agentId).executeTakeFirst()
     if (!agent) throw notFound('agent')
+    if (this.stopping) throw new AppError(503, 'not_ready', 'the appliance is stopping', undefined, { 'retry-after': '30' })
     let picked = (await cases.allCases(this.d.db, workspaceId, agentId)).map(toCase)
     if (body.testIds) {
       const missing = body.testIds.filter((id) => !picked.some((c) => c.id === id))
@@ -62,6 +65,11 @@ export class AgentTestRunner {
     return runView(run, results)
   }
 
+  /** The appliance stops: no new run, and runs in progress are left for recover() to mark interrupted. */
+  stop(): void {
+    this.stopping = true
+  }
+
   /** Resolves once every run in progress has finished (tests, a graceful stop). */
   async settled(): Promise<void> {
     while (this.running.size) await Promise.all([...this.running])
@@ -74,11 +82,13 @@ export class AgentTestRunner {
     const width = Math.max(1, Math.min(this.d.concurrency, picked.length))
     await Promise.all(Array.from({ length: width }, async () => {
       while (next < picked.length) {
+        if (this.stopping) return
         const i = next++
         const ok = await this.runCase(run, picked[i]!, results[i]!, graph)
         if (ok) passed++
       }
     }))
+    if (this.stopping) return
     const finished = { status: (passed === picked.length ? 'passed' : 'failed') as 'passed' | 'failed', passed, failed: picked.length - passed, finished_at: nowIso() }
     await this.d.db.transaction().execute(async (trx) => {
       await repo.finishRun(trx, run.id, finished)
@@ -104,6 +114,7 @@ export class AgentTestRunner {
       this.d.log.warn({ err, runId: run.id, testId: c.id }, 'agent test call failed')
       set = { status: 'error', error: `the test call could not be placed: ${(err as Error).message}` }
     }
+    if (this.stopping) return false
     await repo.updateResult(this.d.db, result.id, { ...set, finished_at: nowIso() })
     return set.status === 'passed'
   }

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { untilAsync } from '../../helpers/until.ts'
+import { runCli } from '../../../src/app/cli/index.ts'
 
 let t: TestAppliance
 const logs: any[] = []
@@ -96,4 +97,30 @@ test('each case is a real SIP call of type test with a recording; a broken workf
 
   const listed = (await t.api('GET', `/api/agents/${agentId}/tests/runs`)).body.runs
   expect(listed.map((r: any) => r.id)).toEqual([second.id, run.id])
+
+  // the CLI for CI: a line per case, naming what failed, and exit 1
+  const out: string[] = []
+  const err: string[] = []
+  const code = await runCli(['test-agent', agentId, '--url', t.url], { VOICE_AGENT_API_KEY: t.adminKey }, { out: (l) => out.push(l), err: (l) => err.push(l) })
+  expect(code, err.join('\n')).toBe(1)
+  expect(out[0]).toStartWith('failed\thours by key\texpectations[0] said: expected the agent to say "open from nine to five" at turn 1')
+  expect(out[1]).toStartWith('pass\tleave by key')
+  expect(out.at(-1)).toBe('# failed: 1 of 2 passed')
+  expect((await t.api('GET', `/api/agents/${agentId}/tests/runs`)).body.runs).toHaveLength(3)
 }, 240_000)
+
+test('the CLI exits 0 when every case passed, and 2 without an API key', async () => {
+  const agentId = (await t.api('POST', '/api/agents', { body: { name: 'Desk 2' } })).body.agent.id
+  expect((await t.api('PUT', `/api/agents/${agentId}/workflow`, { body: DESK })).status).toBe(200)
+  await t.api('POST', `/api/agents/${agentId}/tests`, { body: LEAVE_CASE })
+  const out: string[] = []
+  const err: string[] = []
+  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }
+  expect(await runCli(['test-agent', agentId, '--url', t.url], {}, io)).toBe(2)
+  expect(err.at(-1)).toContain('VOICE_AGENT_API_KEY')
+  expect(await runCli(['test-agent', agentId, '--url', t.url, '--draft'], { VOICE_AGENT_API_KEY: t.adminKey }, io), err.join('\n')).toBe(0)
+  expect(out.at(-1)).toBe('# passed: 1 of 1 passed')
+  expect(err.at(-1)).toContain('(draft)')
+  const draftCall = (await t.appliance.database.db.selectFrom('calls').select(['test_draft']).where('type', '=', 'test').where('agent_id', '=', agentId).executeTakeFirstOrThrow())
+  expect(draftCall.test_draft).toBe('true')
+}, 120_000)
