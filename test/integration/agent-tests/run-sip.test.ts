@@ -8,17 +8,23 @@ import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { untilAsync } from '../../helpers/until.ts'
 import { runCli } from '../../../src/app/cli/index.ts'
+import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
 
 let t: TestAppliance
+let rx: Receiver
 const logs: any[] = []
 beforeAll(async () => {
-  t = await startTestAppliance({ LLM_PROVIDER: 'none', STT_PROVIDER: 'none', LOG_LEVEL: 'info' }, undefined, {
+  rx = startReceiver()
+  t = await startTestAppliance({ LLM_PROVIDER: 'none', STT_PROVIDER: 'none', LOG_LEVEL: 'info', WEBHOOK_ALLOW_HTTP: true, WEBHOOK_ALLOW_PRIVATE: true, BACKGROUND_POLL_MS: 25 }, undefined, {
     write: (chunk) => {
       for (const line of chunk.split('\n')) if (line) logs.push(JSON.parse(line))
     },
   })
 })
-afterAll(() => t?.stop())
+afterAll(async () => {
+  await t?.stop()
+  await rx?.stop()
+})
 
 const DESK = {
   nodes: [
@@ -109,8 +115,8 @@ test('each case is a real SIP call of type test with a recording; a broken workf
   expect((await t.api('GET', `/api/agents/${agentId}/tests/runs`)).body.runs).toHaveLength(3)
 }, 240_000)
 
-test('the CLI exits 0 when every case passed, and 2 without an API key', async () => {
-  const agentId = (await t.api('POST', '/api/agents', { body: { name: 'Desk 2' } })).body.agent.id
+test('the CLI exits 0 when every case passed, and 2 without an API key; the agent\'s webhook gets agent.tests.completed', async () => {
+  const agentId = (await t.api('POST', '/api/agents', { body: { name: 'Desk 2', webhookUrl: rx.url } })).body.agent.id
   expect((await t.api('PUT', `/api/agents/${agentId}/workflow`, { body: DESK })).status).toBe(200)
   await t.api('POST', `/api/agents/${agentId}/tests`, { body: LEAVE_CASE })
   const out: string[] = []
@@ -123,4 +129,7 @@ test('the CLI exits 0 when every case passed, and 2 without an API key', async (
   expect(err.at(-1)).toContain('(draft)')
   const draftCall = (await t.appliance.database.db.selectFrom('calls').select(['test_draft']).where('type', '=', 'test').where('agent_id', '=', agentId).executeTakeFirstOrThrow())
   expect(draftCall.test_draft).toBe('true')
+  const completed = () => rx.received.map((r) => JSON.parse(r.body)).find((b) => b.type === 'agent.tests.completed')
+  await untilAsync(async () => completed() !== undefined, 15_000, 'the agent.tests.completed webhook', 50)
+  expect(completed().data.run).toMatchObject({ agentId, status: 'passed', version: 'draft', total: 1, passed: 1, results: [expect.objectContaining({ name: 'leave by key', status: 'passed' })] })
 }, 120_000)
