@@ -10,6 +10,8 @@
 export const POSTGRES_PASS = [
   'test/unit/db/dialects.test.ts',
   'test/integration/access.test.ts',
+  'test/integration/agent-tests/cases-http.test.ts',
+  'test/integration/agent-tests/run-restart.test.ts',
   'test/integration/agent-readiness.test.ts',
   'test/integration/agent-snapshot.test.ts',
   'test/integration/agents.test.ts',
