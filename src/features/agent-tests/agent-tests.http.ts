@@ -3,10 +3,13 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../http/auth.ts'
 import type { Db } from '../../platform/db/index.ts'
+import { notFound } from '../../platform/errors.ts'
 import { IdParams, NextCursor, Ok, PaginationQuery } from '../../platform/schema/index.ts'
 import { AgentTestCase, CaseInput, CasePatch } from './agent-tests.model.ts'
 import * as service from './agent-tests.service.ts'
-import { generateCases } from './generate.ts'
+import { findAgent } from '../agents/index.ts'
+import { generateCases, MAX_GENERATED } from './generate.ts'
+import { faqCase, faqRows } from './knowledge-cases.ts'
 
 const CaseParams = t.Object({ id: t.String(), test_id: t.String() })
 const One = t.Object({ test: AgentTestCase })
@@ -39,11 +42,14 @@ export function agentTestsController(db: Db, auth: AuthPlugin, hooks: AgentTestH
     .post(
       '/generate',
       async ({ params, principal }) => {
-        await service.listCases(db, principal.workspaceId, params.id, { limit: 1 })
+        const agent = await findAgent(db, principal.workspaceId, params.id)
+        if (!agent) throw notFound('agent')
         const graph = await hooks.workflowOf(principal.workspaceId, params.id)
-        if (!graph) return { tests: [] }
+        const fromWorkflow = graph ? await generateCases(graph) : []
+        const fromFaq = (await faqRows(db, principal.workspaceId, agent.knowledgeBaseIds ?? [], MAX_GENERATED)).flatMap((r) => faqCase(r) ?? [])
         const tests = []
-        for (const c of await generateCases(graph)) tests.push(await service.createCase(db, principal.workspaceId, params.id, c, 'workflow'))
+        for (const c of fromWorkflow) tests.push(await service.createCase(db, principal.workspaceId, params.id, c, 'workflow'))
+        for (const c of fromFaq) tests.push(await service.createCase(db, principal.workspaceId, params.id, c, 'knowledge'))
         return { tests }
       },
       {
@@ -51,8 +57,8 @@ export function agentTestsController(db: Db, auth: AuthPlugin, hooks: AgentTestH
         params: IdParams,
         response: t.Object({ tests: t.Array(AgentTestCase) }),
         detail: {
-          summary: "Generate starting cases from the agent's workflow: one per path to each end node",
-          description: 'Each case presses the keys (or says a keyword of) each edge on its path and expects the path and the end. An agent without a workflow gets none. The operator edits them afterwards.',
+          summary: "Generate starting cases: one per path of the agent's workflow to each end node, one per FAQ question of its knowledge bases",
+          description: 'A workflow case presses the keys (or says a keyword of) each edge on its path and expects the path and the end; an FAQ case asks the question and expects an answer from the knowledge base. An agent with neither gets none. The operator edits them afterwards.',
         },
       },
     )

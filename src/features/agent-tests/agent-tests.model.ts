@@ -89,8 +89,8 @@ export const AgentTestCase = t.Object({
   name: t.String(),
   caller: t.Object({ turns: t.Array(Turn), voice: CallerVoice }),
   expectations: t.Array(Expectation),
-  /** 'api' (written by the operator) or 'workflow' (generated from the agent's workflow). */
-  source: t.Union([t.Literal('api'), t.Literal('workflow')]),
+  /** 'api' (written by the operator), 'workflow' or 'knowledge' (generated from the agent's workflow or an FAQ of its knowledge bases). */
+  source: t.Union([t.Literal('api'), t.Literal('workflow'), t.Literal('knowledge')]),
   createdAt: t.String({ format: 'date-time' }),
   updatedAt: t.String({ format: 'date-time' }),
 })

@@ -7,7 +7,7 @@ export interface AgentTestTable {
   caller: string
   /** JSON array of expectations. */
   expectations: string
-  /** api or workflow (generated). */
+  /** api, or workflow / knowledge (generated). */
   source: string
   created_at: string
   updated_at: string

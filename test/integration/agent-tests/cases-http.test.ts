@@ -126,4 +126,21 @@ describe('agent test cases', () => {
     const none = (await t.api('POST', '/api/agents', { body: { name: 'No workflow' } })).body.agent.id
     expect((await t.api('POST', `/api/agents/${none}/tests/generate`)).body).toEqual({ tests: [] })
   })
+
+  test("generate also makes a case per FAQ question of the agent's knowledge bases, expecting the answer's first words from the base", async () => {
+    const base = (await t.api('POST', '/api/knowledge-bases', { body: { name: 'Clinic' } })).body.knowledgeBase.id
+    const FAQ = 'question,answer\n"How much is parking?","Parking is free for the first two hours, then two dollars an hour."\nDo you take walk-ins?,"Yes, walk-ins are seen from eight to ten in the morning."\n'
+    const doc = await t.api('POST', `/api/knowledge-bases/${base}/documents`, { body: { name: 'faq.csv', contentBase64: Buffer.from(FAQ).toString('base64') } })
+    expect(doc.status, JSON.stringify(doc.body)).toBe(200)
+    await t.api('POST', `/api/knowledge-bases/${base}/documents`, { body: { name: 'notes.md', content: '# Notes\n\nNot an FAQ.' } })
+    const a = (await t.api('POST', '/api/agents', { body: { name: 'Clinic desk', template: 'receptionist', knowledgeBaseIds: [base] } })).body.agent.id
+    const r = await t.api('POST', `/api/agents/${a}/tests/generate`)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    const faq = r.body.tests.filter((c: any) => c.source === 'knowledge')
+    expect(faq.map((c: any) => ({ name: c.name, caller: c.caller.turns, expectations: c.expectations }))).toEqual([
+      { name: 'FAQ: How much is parking?', caller: [{ type: 'say', text: 'How much is parking?' }], expectations: [{ type: 'knowledge_used', passage: 'Parking is free for the first two hours,' }] },
+      { name: 'FAQ: Do you take walk-ins?', caller: [{ type: 'say', text: 'Do you take walk-ins?' }], expectations: [{ type: 'knowledge_used', passage: 'Yes, walk-ins are seen from eight to ten' }] },
+    ])
+    expect(r.body.tests.filter((c: any) => c.source === 'workflow')).toHaveLength(3)
+  })
 })
