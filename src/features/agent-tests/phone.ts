@@ -28,7 +28,7 @@ export interface PhoneCall {
   reason?: string
 }
 
-const QUIET_MS = 900
+const QUIET_MS = 1500
 
 export async function placeTestCall(d: PhoneDeps, line: TestLine, caller: { turns: Turn[]; voice: CallerVoice }): Promise<PhoneCall> {
   const turnWaitMs = d.limits?.turnWaitMs ?? 20_000
