@@ -49,7 +49,7 @@ console.log(`pocketsphinx-search: ${corpus.length} utterances, ${speechSec.toFix
 
 const results: { name: string; wer: number; cpu: number; endMs: number }[] = []
 for (const [name, search] of Object.entries(SEARCHES)) {
-  const d = SphinxDecoder.create(n, 'dictation', DEBIAN_MODEL_DIR, search)
+  const d = SphinxDecoder.create(n, 'dictation', DEBIAN_MODEL_DIR, { search })
   let feedMs = 0
   let endMs = 0
   let errors = 0

@@ -42,6 +42,7 @@ export const POSTGRES_PASS = [
   'test/integration/campaigns/time-zones.test.ts',
   'test/integration/knowledge/knowledge-api.test.ts',
   'test/integration/knowledge/retrieval-eval.test.ts',
+  'test/integration/knowledge/trusted-answers.test.ts',
   'test/integration/webrtc/web-call.test.ts',
   'test/integration/webrtc/media-stream.test.ts',
 ]
@@ -84,6 +85,11 @@ export const BUSY_PASS = [
   'test/integration/voice/stt-pocketsphinx-streaming.test.ts',
   'test/integration/voice/stt-pocketsphinx-shared.test.ts',
   'test/unit/voice/session/turn-timing.test.ts',
+  // watchdogs: media silence, hold and session timers measured against real timers
+  'test/integration/calls/media-watchdog.test.ts',
+  'test/integration/calls/max-duration.test.ts',
+  'test/integration/webrtc/web-call-failure.test.ts',
+  'test/integration/sip/uas-calls.test.ts',
   'test/integration/agent-tests/run-sip.test.ts',
   'test/integration/agent-tests/templates-sip.test.ts',
 ]

@@ -57,7 +57,8 @@ export function startFakeOpenAi(): FakeOpenAi {
       if (path === '/v1/audio/transcriptions') {
         const form = await req.formData()
         const file = form.get('file')
-        const body = { model: form.get('model'), language: form.get('language'), fileBytes: file instanceof Blob ? file.size : 0 }
+        const prompt = form.get('prompt')
+        const body = { model: form.get('model'), language: form.get('language'), fileBytes: file instanceof Blob ? file.size : 0, ...(prompt !== null ? { prompt } : {}) }
         fake.requests.push({ path, headers: req.headers, body })
         if (!(file instanceof Blob) || file.size < 44) {
           return Response.json({ error: { message: 'Invalid file format.', type: 'invalid_request_error' } }, { status: 400 })

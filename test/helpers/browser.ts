@@ -57,7 +57,7 @@ export async function openBrowser(opts: { width?: number; height?: number } = {}
  * A headless Chromium whose microphone is a fake device playing `wav` once, for calls from the
  * console to the appliance on 127.0.0.1.
  */
-export function launchWithMicrophone(wav: string): Promise<Browser> {
+export function launchWithMicrophone(wav: string, opts: { loopback?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     env: chromiumEnv(),
@@ -65,7 +65,8 @@ export function launchWithMicrophone(wav: string): Promise<Browser> {
     args: [
       '--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--mute-audio',
       '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}%noloop`,
-      '--allow-loopback-in-peer-connection',
+      // without it Chromium neither gathers nor checks a loopback candidate (docs/webrtc.md)
+      ...(opts.loopback === false ? [] : ['--allow-loopback-in-peer-connection']),
     ],
   })
 }

@@ -1,36 +1,12 @@
-// The layers of src/, each folder with a rank: a file imports only folders of a lower rank (or
+// The layers of src/, each folder with a rank (the table is scripts/architecture.ts, which also
+// writes ARCHITECTURE.md from it): a file imports only folders of a lower rank (or
 // its own folder). The HTTP layer is http/ and every feature's *.http.ts; nothing else imports it.
 // A *.table.ts is the database schema that platform/db/database.ts gathers: its types may be read
 // from any layer (`import type`).
 import { expect, test } from 'bun:test'
 import { dirname, join, normalize } from 'node:path'
+import { HTTP_RANK, RANKS } from '../../scripts/architecture.ts'
 import { srcFiles } from '../helpers/src-files.ts'
-
-const RANKS: Record<string, number> = {
-  'platform/ids.ts': 0, 'platform/errors.ts': 0, 'platform/data-dir.ts': 0, 'platform/template.ts': 0,
-  'platform/log.ts': 1, 'platform/schema': 1, 'platform/csv': 1, 'platform/rate-limit.ts': 1,
-  'platform/net': 2,
-  'platform/config': 3,
-  'platform/secrets': 4, 'platform/embedded': 4,
-  'platform/db': 5,
-  'platform/jobs': 6, 'platform/metrics': 6,
-  'realtime/srtp': 9, 'realtime/telephony': 10, 'realtime/media': 11, 'realtime/voice': 12, 'realtime/webrtc': 12,
-  'features/api-keys': 20, 'features/billing': 20, 'features/carrier': 20, 'features/recordings': 20, 'features/webhooks': 20, 'features/console': 20, 'features/providers': 20, 'features/knowledge': 20,
-  'features/workspaces': 21,
-  'features/agents': 22,
-  'features/numbers': 23, 'features/workflows': 23,
-  'features/do-not-call': 24,
-  'features/calls': 25,
-  'features/campaigns': 26, 'features/web-calls': 26, 'features/agent-tests': 26,
-  'features/wiring.ts': 27,
-  http: 30,
-  'app/startup': 40,
-  'app/background': 41, 'app/cluster': 41, 'app/telephony.ts': 41, 'app/http.ts': 41,
-  'app/cli': 42,
-  'app/appliance.ts': 43,
-  'main.ts': 50,
-}
-const HTTP_RANK = RANKS.http!
 
 /** The ranked folder (or loose file) a path of src/ belongs to. */
 function unitOf(path: string): string | undefined {

@@ -5,10 +5,10 @@
 import { join } from 'node:path'
 import { AnalysisWorker, type CallRuntime, callWebhookDocument, recordsDeps, RetentionSweeper } from '../../features/calls/index.ts'
 import { amdGateFactory, type CampaignEvents, contactOfCall, Dispatcher } from '../../features/campaigns/index.ts'
-import type { Config } from '../../platform/config/index.ts'
+import { type Config, outboundUrlPolicy } from '../../platform/config/index.ts'
 import type { Db } from '../../platform/db/index.ts'
 import type { Logger } from '../../platform/log.ts'
-import { type PublicBase, parseNetworks } from '../../platform/net/index.ts'
+import type { PublicBase } from '../../platform/net/index.ts'
 import type { RecordingStorage } from '../../features/recordings/index.ts'
 import { secretBoxFor } from '../../platform/secrets/index.ts'
 import type { VoiceEngines } from '../../realtime/voice/index.ts'
@@ -47,7 +47,7 @@ export async function start(d: BackgroundDeps): Promise<RunningBackground> {
     db,
     box: secretBoxFor(config.DATA_DIR),
     log: log('webhooks'),
-    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowNetworks: parseNetworks(config.WEBHOOK_ALLOW_NETWORKS) },
+    policy: outboundUrlPolicy(config),
     schedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE),
     concurrency: config.WEBHOOK_CONCURRENCY,
     pollMs: config.BACKGROUND_POLL_MS,

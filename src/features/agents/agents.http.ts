@@ -1,10 +1,10 @@
 import { Elysia, t } from 'elysia'
-import type { Config } from '../../platform/config/index.ts'
+import { type Config, outboundUrlPolicy } from '../../platform/config/index.ts'
 import type { Db } from '../../platform/db/index.ts'
 import { invalidField } from '../../platform/errors.ts'
 import type { AuthPlugin } from '../../http/auth.ts'
 import { IdParams, NextCursor, Ok } from '../../platform/schema/index.ts'
-import { parseNetworks, type Resolver } from '../../platform/net/index.ts'
+import type { Resolver } from '../../platform/net/index.ts'
 import { defaultLlmModel, defaultVoice, servingFromConfig } from '../providers/index.ts'
 import { Agent, CreateAgentBody, ListAgentsQuery, UpdateAgentBody } from './agents.model.ts'
 import * as service from './agents.service.ts'
@@ -22,7 +22,7 @@ export function agentsController(
   unreachable: () => UnreachableProvider[] = () => [],
 ) {
   const rules: service.AgentRules = {
-    urlPolicy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowNetworks: parseNetworks(config.WEBHOOK_ALLOW_NETWORKS) },
+    urlPolicy: outboundUrlPolicy(config),
     resolve,
     defaultLlmModel: defaultLlmModel(config, service.DEFAULT_LLM_MODEL),
     defaultVoice: defaultVoice(config),

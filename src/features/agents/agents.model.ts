@@ -72,6 +72,21 @@ const EndpointingInput = {
   error: `must be fast, normal, patient or an integer of milliseconds from ${ENDPOINTING_MIN_MS} to ${ENDPOINTING_MAX_MS}`,
 } as unknown as typeof EndpointingSchema
 
+export const MAX_DURATION_MIN_SEC = 10
+export const MAX_DURATION_MAX_SEC = 43_200
+export const MaxDurationSchema = t.Union([Type.Integer({ minimum: MAX_DURATION_MIN_SEC, maximum: MAX_DURATION_MAX_SEC }), t.Null()], {
+  description: `the longest a call may last, in seconds (${MAX_DURATION_MIN_SEC}-${MAX_DURATION_MAX_SEC}); the agent says the goodbye line, then hangs up. null: CALL_MAX_DURATION_MS (30 minutes by default)`,
+})
+const isMaxDuration = (v: unknown): boolean => v === null || (Number.isInteger(v) && (v as number) >= MAX_DURATION_MIN_SEC && (v as number) <= MAX_DURATION_MAX_SEC)
+// its own kind, as endpointing: a numeric string is not taken for a number
+const MAX_DURATION_KIND = 'MaxDurationSec'
+TypeRegistry.Set(MAX_DURATION_KIND, (_schema, value) => isMaxDuration(value))
+const MaxDurationInput = {
+  ...MaxDurationSchema,
+  [Kind]: MAX_DURATION_KIND,
+  error: `must be null or an integer of seconds from ${MAX_DURATION_MIN_SEC} to ${MAX_DURATION_MAX_SEC}`,
+} as unknown as typeof MaxDurationSchema
+
 /** The same values as the voice session's EndpointingMode. */
 export type Endpointing = typeof EndpointingSchema.static
 
@@ -103,7 +118,9 @@ export const AgentSettings = t.Object({
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
   endpointing: EndpointingSchema,
+  maxDurationSec: MaxDurationSchema,
   knowledgeBaseIds: t.Array(t.String(), { description: 'knowledge bases its calls search: a workflow answer node, the knowledge_search tool of an LLM' }),
+  vocabulary: t.Array(t.String(), { description: "the agent's own words (product names, streets, people): the recognisers listen for them" }),
   knowledgeAutoSearch: t.Boolean({ description: 'an LLM agent: every caller turn is searched and the best passages put before the LLM (else only when it calls knowledge_search)' }),
 })
 /** The agent's settable state, camel-cased; what the row stores and the snapshot freezes. */
@@ -120,6 +137,9 @@ export const Agent = t.Object({
   updatedAt: t.String({ format: 'date-time' }),
 })
 export type Agent = typeof Agent.static
+
+export const MAX_VOCABULARY_ITEMS = 200
+export const MAX_VOCABULARY_CHARS = 60
 
 // Tool names are snake_case words; the check against the built-in tools names the known ones.
 const TOOL_NAME = '^[a-z][a-z0-9_]{0,63}$'
@@ -141,8 +161,13 @@ const fields = {
   agentType: AgentTypeSchema,
   role: AgentRoleSchema,
   endpointing: EndpointingInput,
+  maxDurationSec: MaxDurationInput,
   knowledgeBaseIds: t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, description: 'ids of knowledge bases of the workspace (at most 20)' }),
   knowledgeAutoSearch: t.Boolean(),
+  vocabulary: t.Array(t.String({ minLength: 1, maxLength: MAX_VOCABULARY_CHARS, description: 'a word or a phrase of a few words' }), {
+    maxItems: MAX_VOCABULARY_ITEMS,
+    description: `words and phrases callers say to this agent that a general recogniser gets wrong (at most ${MAX_VOCABULARY_ITEMS})`,
+  }),
 } satisfies Record<keyof AgentData, TSchema>
 
 const { name, ...optionalFields } = fields

@@ -8,6 +8,7 @@ import * as repo from './agents.repository.ts'
 import { AGENT_COLUMNS, type AgentTable } from './agents.table.ts'
 import { llmModelIssues, voiceIssues } from './serviceable.ts'
 import { checkTools } from './tools.ts'
+import { vocabularyOf } from './vocabulary.ts'
 import { templateVariables } from '../../platform/template.ts'
 import { findBases } from '../knowledge/index.ts'
 
@@ -72,8 +73,10 @@ export function toAgent(row: AgentTable): Agent {
     agentType: row.agent_type,
     role: row.role,
     endpointing: endpointingOf(row.endpointing),
+    maxDurationSec: row.max_duration_sec ? Number(row.max_duration_sec) : null,
     knowledgeBaseIds: JSON.parse(row.knowledge_base_ids),
     knowledgeAutoSearch: row.knowledge_auto_search === 'true',
+    vocabulary: JSON.parse(row.vocabulary),
     variables: templateVariables(row.prompt_draft, row.prompt_published, welcome.message),
     version: row.version,
     publishedAt: row.published_at,
@@ -99,8 +102,10 @@ function toColumns(d: AgentData): SettingColumns {
     agent_type: d.agentType,
     role: d.role,
     endpointing: String(d.endpointing),
+    max_duration_sec: d.maxDurationSec === null ? '' : String(d.maxDurationSec),
     knowledge_base_ids: JSON.stringify(d.knowledgeBaseIds),
     knowledge_auto_search: String(d.knowledgeAutoSearch),
+    vocabulary: JSON.stringify(d.vocabulary),
   }
 }
 
@@ -139,6 +144,11 @@ function apply(base: AgentData, body: UpdateAgentBody): AgentData {
 async function validateAgent(next: AgentData, body: UpdateAgentBody, rules: AgentRules, bases: KnownBases): Promise<AgentData> {
   const issues: FieldIssue[] = []
   if (body.knowledgeBaseIds !== undefined) issues.push(...(await knowledgeIssues(next.knowledgeBaseIds, bases)))
+  if (body.vocabulary !== undefined) {
+    const checked = vocabularyOf(next.vocabulary)
+    issues.push(...checked.issues)
+    next.vocabulary = checked.words
+  }
   if (body.llmModel !== undefined) issues.push(...llmModelIssues(next.llmModel))
   if (body.voice !== undefined) issues.push(...voiceIssues(next.voice))
   if (body.language !== undefined) {
@@ -183,8 +193,10 @@ const DEFAULTS: AgentData = {
   agentType: 'inbound',
   role: 'reception',
   endpointing: DEFAULT_ENDPOINTING,
+  maxDurationSec: null,
   knowledgeBaseIds: [],
   knowledgeAutoSearch: false,
+  vocabulary: [],
 }
 
 export async function createAgent(db: Db, workspaceId: string, body: CreateAgentBody, rules: AgentRules): Promise<Agent> {

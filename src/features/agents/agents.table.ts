@@ -17,14 +17,17 @@ export const AGENT_COLUMNS = {
   agentType: 'agent_type',
   role: 'role',
   endpointing: 'endpointing',
+  maxDurationSec: 'max_duration_sec',
   knowledgeBaseIds: 'knowledge_base_ids',
   knowledgeAutoSearch: 'knowledge_auto_search',
+  vocabulary: 'vocabulary',
 } as const satisfies Record<keyof AgentData, string>
 
 /**
  * A field that is not text is stored as text: welcome, voice, enabled_tools, tool_configs and
- * knowledge_base_ids as JSON, endpointing as its preset name or its milliseconds in decimal digits
- * ('800'), knowledge_auto_search as 'true' or 'false'.
+ * knowledge_base_ids and vocabulary as JSON, endpointing as its preset name or its milliseconds in
+ * decimal digits ('800'), max_duration_sec as decimal digits ('' when the default applies),
+ * knowledge_auto_search as 'true' or 'false'.
  */
 type Stored<T> = [T] extends [string] ? T : string
 

@@ -5,7 +5,7 @@ import * as repo from './agents.repository.ts'
 import { toAgent } from './agents.service.ts'
 
 /** Fields of the agent a call does not carry: drafts never reach calls, the published prompt is `prompt`. */
-type NotCarried = 'id' | 'promptDraft' | 'promptPublished' | 'endpointing' | 'knowledgeBaseIds' | 'knowledgeAutoSearch' | 'publishedAt' | 'createdAt' | 'updatedAt'
+type NotCarried = 'id' | 'promptDraft' | 'promptPublished' | 'endpointing' | 'maxDurationSec' | 'knowledgeBaseIds' | 'knowledgeAutoSearch' | 'vocabulary' | 'publishedAt' | 'createdAt' | 'updatedAt'
 
 /**
  * What a call runs with: the agent as it was when the call started. Later edits to the agent
@@ -17,9 +17,13 @@ export type AgentSnapshot = Omit<Agent, NotCarried> & {
   prompt: string
   /** How much silence ends the caller's turn; absent in snapshots stored before it existed. */
   endpointing?: Endpointing
+  /** The agent's own call length limit in seconds; null or absent (older snapshots): CALL_MAX_DURATION_MS. */
+  maxDurationSec?: number | null
   /** Absent in snapshots stored before knowledge bases existed: none. */
   knowledgeBaseIds?: string[]
   knowledgeAutoSearch?: boolean
+  /** Absent in snapshots stored before the vocabulary existed: none. */
+  vocabulary?: string[]
   takenAt: string
 }
 

@@ -1,10 +1,9 @@
 import { type TSchema, Type as T } from '@sinclair/typebox'
 import { ValueErrorType } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
-import { isValidPhoneNumber } from 'libphonenumber-js'
 import type { FieldIssue } from '../../platform/errors.ts'
 import { pointerToPath, UNKNOWN_FIELD } from '../../platform/schema/index.ts'
-import { isSipUri } from '../../platform/net/index.ts'
+import { callTargetProblem } from '../../platform/net/call-target.ts'
 
 export interface ToolDefinition {
   name: string
@@ -145,8 +144,8 @@ function semanticIssues(name: string, config: unknown): FieldIssue[] {
   const out: FieldIssue[] = []
   const { destinations } = config as { destinations: { number: string }[] }
   destinations.forEach((d, i) => {
-    const ok = d.number.startsWith('+') ? isValidPhoneNumber(d.number) : isSipUri(d.number)
-    if (!ok) out.push({ path: `toolConfigs.transfer_call.destinations[${i}].number`, message: 'must be an E.164 number (+14155550123) or a SIP URI (sip:desk@pbx.example.com)' })
+    const problem = callTargetProblem(d.number)
+    if (problem) out.push({ path: `toolConfigs.transfer_call.destinations[${i}].number`, message: problem })
   })
   return out
 }

@@ -66,11 +66,40 @@ export const CallCost = t.Object(
 )
 export type CallCost = typeof CallCost.static
 
+const count = (description: string) => t.Integer({ minimum: 0, description })
+export const MediaFactsSchema = t.Object(
+  {
+    codec: t.String({ description: 'name/clock rate, e.g. PCMU/8000 or opus/48000' }),
+    remoteAddress: t.String({ description: "where the far end's media came from (the source we latched to), else the address its SDP gave" }),
+    remotePort: t.Integer(),
+    srtpSuite: t.Union([t.String(), t.Null()], { description: 'the SRTP crypto suite (SDES, or DTLS-SRTP for web calls); null for plain RTP' }),
+    packetsSent: count('RTP packets we sent'),
+    bytesSent: count('RTP payload bytes we sent'),
+    packetsReceived: count('RTP packets received from the far end'),
+    bytesReceived: count('RTP payload bytes received'),
+    packetsLost: count('packets that never arrived (sequence gaps)'),
+    packetsLate: count('packets that arrived after their playout time'),
+    packetsDiscarded: count('packets the jitter buffer dropped to bring its delay back down'),
+    jitterMs: t.Number({ description: 'RFC 3550 interarrival jitter, ms' }),
+    maxGapMs: t.Integer({ description: 'the longest time between two incoming packets while media was due (not on hold), ms' }),
+    web: t.Optional(
+      t.Object({
+        ice: t.String({ description: 'the ICE connection state the call reached: connected, completed, failed, checking, new, ...' }),
+        dtls: t.String({ description: 'the DTLS transport state the call reached: connected, failed, connecting, new, ...' }),
+        failure: t.Union([t.Literal('ice_failed'), t.Literal('dtls_failed'), t.Literal('no_media'), t.Null()], {
+          description: 'why a web call failed: no ICE candidate pair succeeded, DTLS did not complete, or no media arrived; null when it did not fail',
+        }),
+      }, { description: 'web calls only' }),
+    ),
+  },
+  { description: "the call's media as it went; null while the call is in progress and for calls that had no media" },
+)
+
 const Status = t.Union([t.Literal('queued'), t.Literal('ringing'), t.Literal('in_progress'), t.Literal('ended')])
 export const Outcome = t.Union([
   t.Literal('completed'), t.Literal('transferred'), t.Literal('busy'), t.Literal('no_answer'), t.Literal('not_found'), t.Literal('declined'),
   t.Literal('cancelled'), t.Literal('failed'), t.Literal('silence_timeout'), t.Literal('max_duration'), t.Literal('provider_error'), t.Literal('not_configured'),
-  t.Literal('shutdown'),
+  t.Literal('shutdown'), t.Literal('media_timeout'),
 ])
 const nullableString = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
 
@@ -102,6 +131,7 @@ export const Call = t.Object({
   transcript: t.Array(TranscriptItem),
   metrics: t.Union([CallMetrics, t.Null()], { description: 'null until the call has ended' }),
   cost: t.Union([CallCost, t.Null()], { description: 'null until the call has ended' }),
+  media: t.Union([MediaFactsSchema, t.Null()], { description: "the call's media diagnostics; null until the call has ended, and for calls that had no media" }),
   recordingUrl: nullableString('GET it with the same API key; null when the call was not recorded'),
   outboundJobId: t.Optional(nullableString('the outbound job (campaign) that placed the call')),
   outboundContactId: t.Optional(nullableString("that job's contact")),

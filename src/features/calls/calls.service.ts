@@ -94,6 +94,7 @@ export function toCall(r: CallRow, baseUrl: string, names: repo.CallNames): Call
     transcript: json<TranscriptItem[]>(r.transcript, []),
     metrics: 'model' in metrics ? storedMetrics(metrics) : null,
     cost: 'total' in cost ? (cost as CallCost) : null,
+    media: r.media ? json<Call['media']>(r.media, null) : null,
     recordingUrl: r.recording_path ? `${baseUrl}/api/calls/${r.id}/recording` : null,
     outboundJobId: r.outbound_job_id,
     outboundContactId: r.outbound_contact_id,

@@ -12,7 +12,7 @@ export type CallStatus = 'queued' | 'ringing' | 'in_progress' | 'ended'
  */
 export type CallOutcome =
   | 'completed' | 'transferred' | 'busy' | 'no_answer' | 'not_found' | 'declined' | 'cancelled' | 'failed'
-  | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured' | 'shutdown'
+  | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured' | 'shutdown' | 'media_timeout'
 
 export interface CallTable {
   id: string
@@ -52,6 +52,8 @@ export interface CallTable {
   answered_by: AnsweredBy | null
   /** NODE_ID of the node running the call (PostgreSQL clusters close a lost node's calls by it). */
   node_id: string | null
+  /** JSON of the call's media facts (conversation/media-facts.ts MediaFacts); null without media. */
+  media: string | null
   /** 'true': a test call that ran the agent's draft prompt or an unsaved workflow. */
   test_draft: Generated<string>
 }

@@ -69,7 +69,7 @@ export const SearchResult = t.Object({
   section: t.String(),
   text: t.String(),
   answer: t.Union([t.String(), t.Null()]),
-  score: t.Number({ description: '0..1: the IDF-weighted share of the query\'s words the passage holds; what answer thresholds compare' }),
+  score: t.Number({ description: '0..1: the calibrated probability that the passage answers the question (docs/knowledge.md); what answer thresholds compare, 0.7 by default' }),
   spoken: t.String({ description: 'what an agent would say for it: the FAQ answer, or the passage made speakable and cut at sentences' }),
 })
 

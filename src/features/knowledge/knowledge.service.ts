@@ -9,7 +9,7 @@ import type { KnowledgeBase, KnowledgeDocument } from './knowledge.model.ts'
 import * as repo from './knowledge.repository.ts'
 import type { KnowledgeBaseTable, KnowledgeDocumentTable } from './knowledge.table.ts'
 import { isEnglish, searchBases } from './search/index.ts'
-import { chunkOutline, type DocumentFormat, formatOf, outline, spokenAnswer } from './text/index.ts'
+import { answerKind, chunkOutline, type DocumentFormat, formatOf, outline, spokenAnswer } from './text/index.ts'
 
 export interface KnowledgeLimits {
   KNOWLEDGE_MAX_DOCUMENT_BYTES: number
@@ -165,8 +165,9 @@ export async function searchKnowledge(db: Db, workspaceId: string, baseIds: stri
   const bases = await repo.findBases(db, workspaceId, baseIds)
   if (!bases.length) return []
   const { hits, words } = await searchBases(db, bases.map((b) => ({ id: b.id, language: b.language, block: b.passage_block })), query, limit)
+  const kind = bases.some((b) => isEnglish(b.language)) ? answerKind(query) : 'other'
   return hits.map((h) => ({
     passageId: h.chunkId, documentId: h.documentId, documentName: h.documentName, title: h.title, section: h.section, text: h.body, answer: h.answer, score: h.score,
-    spoken: spokenAnswer(h.answer ?? h.body, words, maxSpokenChars),
+    spoken: spokenAnswer(h.answer ?? h.body, words, maxSpokenChars, kind),
   }))
 }

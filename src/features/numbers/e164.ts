@@ -1,13 +1,6 @@
 import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js'
 
-const STRICT = /^\+[1-9][0-9]{1,14}$/
-
-/** The number if `raw` is a valid E.164 number as written (+ and digits only), else undefined. Pure. */
-export function strictE164(raw: string): string | undefined {
-  if (!STRICT.test(raw)) return undefined
-  const parsed = parsePhoneNumberFromString(raw)
-  return parsed?.isValid() && parsed.number === raw ? raw : undefined
-}
+export { strictE164 } from '../../platform/net/call-target.ts'
 
 /**
  * Lenient normalisation for numbers that arrive from the network (a SIP Request-URI user part

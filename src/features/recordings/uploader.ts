@@ -5,16 +5,12 @@
 
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
+import { type Backoff, backoffDelayMs } from '../../platform/backoff.ts'
 import type { Logger } from '../../platform/log.ts'
 import { isObjectLocation, type RecordingStorage } from './storage.ts'
 
-export interface UploadBackoff {
-  firstMs: number
-  maxMs: number
-}
-
-/** Delay before attempt `n + 1` after `n` failures: doubling from firstMs, capped at maxMs. Pure. */
-export const retryDelayMs = (failures: number, b: UploadBackoff) => Math.min(b.maxMs, b.firstMs * 2 ** Math.max(0, failures - 1))
+export type UploadBackoff = Backoff
+export const retryDelayMs = backoffDelayMs
 
 /** The call rows the uploader reads and repoints, given by the calls folder (its ledger writes them). */
 export interface UploadedCalls {

@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/index.ts'
 import { AppError, notFound } from '../../platform/errors.ts'
 import type { Logger } from '../../platform/log.ts'
 import { parseNetworks } from '../../platform/net/index.ts'
-import { parseHostAddresses, parseIceServers, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
+import { CONNECT_TIMEOUT, parseHostAddresses, parseIceServers, WebRtcOfferError, type TrickleCandidate, type WebRtcOptions } from '../../realtime/webrtc/index.ts'
 import type { WebLeg } from '../calls/index.ts'
 import type { Config } from '../../platform/config/index.ts'
 import { validateWorkflow, type WorkflowGraph } from '../workflows/index.ts'
@@ -69,9 +69,13 @@ export class WebCalls {
       throw err
     }
     const leg = new AppLeg('web', { transport: 'webrtc', ...remote }, (reason) => web.close(reason))
-    web.onEnded((reason) => leg.farEndLeft(reason === 'ice_failed' ? 'failed' : 'remote_hangup'))
+    web.onEnded((reason) => {
+      if (reason === 'ice_failed' || reason === 'dtls_failed') leg.failure = reason
+      leg.farEndLeft(leg.failure ? 'failed' : 'remote_hangup')
+    })
     const connected = new Promise<void>((resolve, reject) => {
-      const limit = setTimeout(() => reject(new Error('ICE/DTLS did not connect in time')), this.d.connectTimeoutMs)
+      // the peer ends saying why it did not connect, which ends this wait
+      const limit = setTimeout(() => web.close(CONNECT_TIMEOUT), this.d.connectTimeoutMs)
       web.onConnected(() => (clearTimeout(limit), resolve()))
       web.onEnded(() => (clearTimeout(limit), reject(new Error('the browser left before connecting'))))
     })

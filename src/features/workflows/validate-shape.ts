@@ -1,5 +1,6 @@
 // Field-level checks of one node or one edge: its schema, then rules a schema cannot state.
 import { Value } from '@sinclair/typebox/value'
+import { callTargetProblem } from '../../platform/net/call-target.ts'
 import { UNKNOWN_FIELD } from '../../platform/schema/index.ts'
 import { Condition as ConditionSchema, VARIABLE_NAME, WorkflowEdge as EdgeSchema, type WorkflowEdge, type WorkflowNode } from './workflow.model.ts'
 
@@ -8,8 +9,6 @@ export interface FieldMessage {
   message: string
 }
 
-const E164 = /^\+[1-9]\d{6,14}$/
-const SIP_URI = /^sips?:[^\s@]+(@[^\s@]+)?$/i
 
 // A group holding a repeat that is itself repeated, like (a+)+ or (\w*)*: the shape that makes a
 // backtracking regex take exponential time. Caller speech is matched against these patterns, and
@@ -46,9 +45,8 @@ export function nodeRuleErrors(node: WorkflowNode): FieldMessage[] {
       if (!variableName.test(name)) out.push({ field: `assign.${name}`, message: 'is not a usable variable name (letters, digits, _; not __proto__, constructor, prototype)' })
     }
   }
-  if (node.type === 'transfer' && !E164.test(node.config.target) && !SIP_URI.test(node.config.target)) {
-    out.push({ field: 'target', message: 'must be an E.164 number (+15551234567) or a SIP URI (sip:user@host)' })
-  }
+  const targetProblem = node.type === 'transfer' ? callTargetProblem(node.config.target) : undefined
+  if (targetProblem) out.push({ field: 'target', message: targetProblem })
   return out
 }
 

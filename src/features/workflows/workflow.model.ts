@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { DEFAULT_MIN_SCORE } from '../knowledge/index.ts'
 import { BodyRecord, Guarded, Name, VARIABLE_NAME_PATTERN } from '../../platform/schema/index.ts'
 
 /**
@@ -57,14 +58,14 @@ export const ToolConfig = t.Object(
 )
 export const TransferConfig = t.Object(
   {
-    target: t.String({ minLength: 1, maxLength: 256, description: 'E.164 number (+15551234567) or SIP URI (sip:desk@pbx.example)' }),
+    target: t.String({ minLength: 1, maxLength: 256, description: 'E.164 number that is a real number (+14155550123) or SIP URI (sip:desk@pbx.example)' }),
     text: t.Optional(Text('said before transferring')),
   },
   { additionalProperties: false },
 )
 export const AnswerConfig = t.Object(
   {
-    minScore: t.Optional(t.Number({ minimum: 0, maximum: 1, default: 0.5, description: 'score (0..1) the best passage needs to be spoken; below it the no_match edge is taken' })),
+    minScore: t.Optional(t.Number({ minimum: 0, maximum: 1, default: DEFAULT_MIN_SCORE, description: 'confidence (0..1, a calibrated probability that the passage answers) the best passage needs to be spoken; below it the no_match edge is taken' })),
     maxChars: t.Optional(t.Integer({ minimum: 40, maximum: 1000, default: 300, description: 'characters spoken at most, cut at sentences' })),
   },
   { additionalProperties: false, description: "answers the caller's question from the agent's knowledge bases (no LLM needed)" },

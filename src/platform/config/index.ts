@@ -13,6 +13,7 @@ export { type DigestAlgorithmName, parseCarrierSources, parseDigestAlgorithms } 
 export { LOG_LEVELS } from './validate.ts'
 export { parseHostAddresses, parseIceServers, type IceServer } from './webrtc.ts'
 export { callWorkerCount } from './workers.ts'
+export { outboundUrlPolicy } from './outbound.ts'
 
 /**
  * Every configuration key, its default and its meaning. docs/configuration.md's table is
@@ -48,6 +49,7 @@ export const CONFIG_KEYS = {
   MEDIA_PTIME_MS: { default: 20, doc: 'packet time we offer and fall back to, in ms (10-60)' },
   MEDIA_PACER: { default: 'realtime', doc: 'who sends a SIP call\'s RTP at its instant: realtime (a pacer thread at SCHED_FIFO priority 10; an ordinary thread where the process may not ask, e.g. without CAP_SYS_NICE), thread (an ordinary pacer thread) or off (the media thread itself): docs/media.md' },
   MEDIA_PACER_LEAD_MS: { default: 6, doc: 'with a pacer, how far ahead of its instant a packet is prepared, in ms (1-40): what the media thread may be late by without the packet being late' },
+  RTP_TIMEOUT_MS: { default: 30_000, doc: 'a call not on hold that receives no RTP for this long is ended with a BYE, outcome media_timeout (the issue\'s RTP_TIMEOUT_S, in ms like the other timers; 0: never)' },
   JITTER_MAX_MS: { default: 200, doc: 'upper bound of the adaptive jitter buffer delay, in ms' },
   CALL_WORKERS: { default: 'auto', doc: 'call worker threads carrying whole calls (media, voice session, recording): auto is one per core, 0 keeps every call on the main thread' },
   CALL_WORKER_IDLE_MS: { default: 60_000, doc: 'a call worker without calls for this long stops (and starts again with the next call, 0.2-0.4 s), at the latest with the engines\' idle release (ENGINE_IDLE_RELEASE_MS); logged. 0 keeps workers running, and the offline engines they share loaded' },

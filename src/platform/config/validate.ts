@@ -3,8 +3,8 @@
 // configuration with the same message, before anything is created. Pure: the first problem
 // found, naming its key, or undefined. The voice keys, whose provider list is the voice
 // registry's, are checked beside it by the start-up (app/startup/config.ts).
-import { parseNetworks } from '../net/networks.ts'
 import { parseSchedule } from './durations.ts'
+import { allowedNetworks } from './outbound.ts'
 import { MEDIA_ENCRYPTIONS, mediaPacerProblem, parseMediaCodecs, srtpSuitesProblem } from './media.ts'
 import { numberSettingsProblem } from './numbers.ts'
 import { type SipSettings, sipSettingsProblem } from './sip.ts'
@@ -49,7 +49,7 @@ export function configProblem(cfg: CheckedValues, cores: number): string | undef
   const checks: (() => string | undefined)[] = [
     () => numberSettingsProblem(cfg),
     () => ((LOG_LEVELS as readonly string[]).includes(cfg.LOG_LEVEL) ? undefined : `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${cfg.LOG_LEVEL}`),
-    () => thrown('WEBHOOK_ALLOW_NETWORKS', () => parseNetworks(cfg.WEBHOOK_ALLOW_NETWORKS)),
+    () => thrown('WEBHOOK_ALLOW_NETWORKS', () => allowedNetworks(cfg.WEBHOOK_ALLOW_NETWORKS)),
     () => thrown('WEBHOOK_RETRY_SCHEDULE', () => parseSchedule(cfg.WEBHOOK_RETRY_SCHEDULE)),
     () => thrown('MEDIA_CODECS', () => parseMediaCodecs(cfg.MEDIA_CODECS)),
     () => ((MEDIA_ENCRYPTIONS as readonly string[]).includes(cfg.MEDIA_ENCRYPTION) ? undefined : `MEDIA_ENCRYPTION must be none, optional or required, got ${cfg.MEDIA_ENCRYPTION}`),

@@ -4,6 +4,7 @@
 // caches are invalidated where the write happens: there notifyChange does nothing.
 import { sql } from 'kysely'
 import type pg from 'pg'
+import { type Backoff, backoffDelayMs } from '../backoff.ts'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
 import { postgresClient } from './postgres.ts'
@@ -44,15 +45,19 @@ export interface ChangeHandlers {
   onError?(err: Error): void
 }
 
+/** Reconnecting after a lost connection: 250 ms, doubling up to 10 s. */
+const RECONNECT: Backoff = { firstMs: 250, maxMs: 10_000 }
+
 /**
  * LISTENs on a dedicated connection and reconnects (with back-off) when it drops, calling
  * onReset on every drop and reconnection: while it is down, the caches' own TTLs bound staleness.
  */
+
 export class ChangeListener {
   private client?: pg.Client
   private stopped = false
   private retry?: ReturnType<typeof setTimeout>
-  private backoffMs = 250
+  private failures = 0
 
   constructor(
     private readonly url: string,
@@ -109,7 +114,7 @@ export class ChangeListener {
       return
     }
     this.client = client
-    this.backoffMs = 250
+    this.failures = 0
     // anything may have changed while no connection listened
     this.h.onReset()
   }
@@ -117,7 +122,6 @@ export class ChangeListener {
   private schedule(): void {
     if (this.stopped) return
     clearTimeout(this.retry)
-    this.retry = setTimeout(() => void this.connect(), this.backoffMs)
-    this.backoffMs = Math.min(this.backoffMs * 2, 10_000)
+    this.retry = setTimeout(() => void this.connect(), backoffDelayMs(++this.failures, RECONNECT))
   }
 }

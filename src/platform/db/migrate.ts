@@ -17,7 +17,10 @@ import * as numberMediaEncryption from './migrations/2026-11-26T1000_number_medi
 import * as knowledgeBases from './migrations/2026-11-26T1400_knowledge_bases.ts'
 import * as agentKnowledge from './migrations/2026-11-26T1500_agent_knowledge.ts'
 import * as callTestDraft from './migrations/2026-11-26T1600_call_test_draft.ts'
+import * as callMedia from './migrations/2026-12-08T1000_call_media.ts'
+import * as agentMaxDuration from './migrations/2026-12-08T1001_agent_max_duration.ts'
 import * as contactTimezone from './migrations/2026-12-07T1900_contact_timezone.ts'
+import * as agentVocabulary from './migrations/2026-12-08T1400_agent_vocabulary.ts'
 import * as agentTests from './migrations/2026-12-08T1500_agent_tests.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
@@ -40,6 +43,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1500_agent_knowledge': agentKnowledge,
   '2026-11-26T1600_call_test_draft': callTestDraft,
   '2026-12-07T1900_contact_timezone': contactTimezone,
+  '2026-12-08T1000_call_media': callMedia,
+  '2026-12-08T1001_agent_max_duration': agentMaxDuration,
+  '2026-12-08T1400_agent_vocabulary': agentVocabulary,
   '2026-12-08T1500_agent_tests': agentTests,
 }
 

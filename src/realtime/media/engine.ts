@@ -21,6 +21,8 @@ export interface MediaEngineConfig {
   MEDIA_CODECS?: string
   MEDIA_PTIME_MS?: number
   JITTER_MAX_MS?: number
+  /** RTP_TIMEOUT_MS: quiet this long (not on hold) ends a call that handles onMediaTimeout. */
+  RTP_TIMEOUT_MS?: number
   RECORD_CALLS?: boolean
   /** Comma-separated SDES suites, most preferred first (SRTP_SUITES); the defaults when absent. */
   SRTP_SUITES?: string
@@ -116,6 +118,7 @@ export class MediaEngine {
       media,
       recorder,
       jitter: { maxDelayMs: this.config.JITTER_MAX_MS ?? 200, ...options.jitter },
+      rtpTimeoutMs: options.rtpTimeoutMs ?? this.config.RTP_TIMEOUT_MS ?? 0,
       onClosed: () => {
         this.calls.delete(call)
         options.onClosed?.()

@@ -1,4 +1,5 @@
 import { AsyncQueue } from './queue.ts'
+import { backoffDelayMs } from '../../platform/backoff.ts'
 
 /** Why a provider call failed; `retryable` says whether another attempt may succeed. */
 export type ProviderErrorKind = 'timeout' | 'connection' | 'status' | 'protocol' | 'config' | 'aborted'
@@ -173,7 +174,7 @@ export abstract class ProviderStream<I, E extends { type: string }> implements A
           this.output.close()
           return
         }
-        await waitMs(this.conn.retryIntervalMs * 2 ** retry, this.abort.signal)
+        await waitMs(backoffDelayMs(retry + 1, { firstMs: this.conn.retryIntervalMs, maxMs: Infinity }), this.abort.signal)
         if (this.abort.signal.aborted) return
       } finally {
         if (timer) clearTimeout(timer)

@@ -3,7 +3,7 @@
 import type { Config } from '../../platform/config/index.ts'
 import { llmRoute, servingFromConfig, type Serving } from './registry/index.ts'
 import type { Llm } from './llm/index.ts'
-import { type Provided, providerOf, withLanguage } from './registry/index.ts'
+import { type Provided, providerOf, withLanguage, withVocabulary } from './registry/index.ts'
 import type { Stt } from './stt/index.ts'
 import { trimmedTts, type Tts } from './tts/index.ts'
 
@@ -12,6 +12,8 @@ export interface AgentVoice {
   llmModel: string
   voice: { provider: string; voiceId: string; speed: number }
   language: string
+  /** Words its callers say that a general recogniser gets wrong. */
+  vocabulary?: readonly string[]
 }
 
 export interface CallEngines {
@@ -60,7 +62,8 @@ export function callEnginesFactory(
         fallbacks.push(`voice ${agent.voice.provider}/${agent.voice.voiceId} cannot speak here; using the default voice`)
         tts = defaults.tts(sampleRate)
       }
-      const heard = stt && (stt.forLanguage?.(agent.language) ?? withLanguage(stt.engine, agent.language))
+      const spoken = stt && (stt.forLanguage?.(agent.language) ?? withLanguage(stt.engine, agent.language))
+      const heard = spoken && withVocabulary(spoken, agent.vocabulary ?? [])
       return { llm: llmFor(agent.llmModel), tts, stt: heard, fallbacks }
     },
   }

@@ -4,7 +4,7 @@ import type { WebPeer } from './peer.ts'
 import type { WebRtcOptions } from './options.ts'
 
 export type { PeerState, TrickleCandidate, WebPeer } from './peer.ts'
-export { admitsRemote, parseHostAddresses, parseIceServers, WebRtcOfferError, type IceServer, type WebRtcOptions } from './options.ts'
+export { admitsRemote, CONNECT_TIMEOUT, parseHostAddresses, parseIceServers, WebRtcOfferError, type IceServer, type WebRtcOptions } from './options.ts'
 
 /**
  * Answers a browser's offer. werift (about 130 ms and 40 MB to load) is loaded with the first

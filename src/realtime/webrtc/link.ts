@@ -5,6 +5,8 @@ import { packetCountStats, type MediaLink, type MediaLinkFactory } from '../medi
 import type { RtpPacket as OurRtpPacket } from '../media/rtp/index.ts'
 
 const randomU32 = () => crypto.getRandomValues(new Uint32Array(1))[0]!
+/** DTLS-SRTP protection profiles (RFC 5764 section 4.1.2, RFC 7714 section 14.2) by the names SDES gives the same suites. */
+const SUITE_OF_PROFILE: Record<number, string> = { 1: 'AES_CM_128_HMAC_SHA1_80', 2: 'AES_CM_128_HMAC_SHA1_32', 7: 'AEAD_AES_128_GCM', 8: 'AEAD_AES_256_GCM' }
 
 export function webrtcLink(transceiver: RTCRtpTransceiver): MediaLinkFactory {
   return (handlers) => {
@@ -39,6 +41,10 @@ export function webrtcLink(transceiver: RTCRtpTransceiver): MediaLinkFactory {
         void transceiver.sender.sendRtp(new RtpPacket(header, Buffer.from(payload))).catch(() => {})
       },
       stats: () => packetCountStats(transceiver.sender.ssrc, sent, received),
+      srtpSuite: () => {
+        const profile = transceiver.dtlsTransport?.dtls?.srtp.srtpProfile
+        return profile === undefined ? undefined : (SUITE_OF_PROFILE[profile] ?? `profile ${profile}`)
+      },
       close() {
         closed = true
         for (const s of subs) s.unSubscribe()

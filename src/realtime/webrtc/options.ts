@@ -34,3 +34,6 @@ export function admitsRemote(options: Pick<WebRtcOptions, 'hostAddresses' | 'ice
   const loopbackOnly = options.hostAddresses.length > 0 && options.hostAddresses.every(isLoopback) && options.iceServers.length === 0
   return !loopbackOnly || isLoopback(address)
 }
+
+/** The close reason of a peer that did not connect in time (WEB_CALL_CONNECT_MS): it ends saying why, ice_failed or dtls_failed. */
+export const CONNECT_TIMEOUT = 'connect_timeout'

@@ -5,7 +5,7 @@ import type { MediaLinkFactory } from '../media/index.ts'
 import type { NegotiatedMedia } from '../telephony/sdp/index.ts'
 import { webrtcLink } from './link.ts'
 import { CandidateGate, candidatePolicyOf } from './candidates.ts'
-import { admitsRemote, WebRtcOfferError, type WebRtcOptions } from './options.ts'
+import { admitsRemote, CONNECT_TIMEOUT, WebRtcOfferError, type WebRtcOptions } from './options.ts'
 import { negotiatedOf } from './negotiated.ts'
 import { reportSocketErrors } from './sockets.ts'
 
@@ -37,6 +37,8 @@ export class WebPeer {
   socketErrors = 0
   /** How many UDP sockets it listens on for those errors. */
   readonly guardedSockets: number
+  /** A candidate pair succeeded at some point: a failure after it is DTLS's, not ICE's. */
+  private iceConnected = false
 
   private constructor(
     private readonly pc: RTCPeerConnection,
@@ -50,12 +52,15 @@ export class WebPeer {
     this.media = media
     this.link = webrtcLink(transceiver)
     this.guardedSockets = reportSocketErrors(pc, () => this.socketErrors++)
+    pc.iceConnectionStateChange.subscribe((s) => {
+      if (s === 'connected' || s === 'completed') this.iceConnected = true
+    })
     pc.connectionStateChange.subscribe((s) => {
       if (s === 'connected' && this.state === 'connecting') {
         this.state = 'connected'
         for (const l of this.connectListeners) l()
       }
-      if (s === 'failed' || s === 'closed' || s === 'disconnected') this.end(s === 'failed' ? 'ice_failed' : 'remote_hangup')
+      if (s === 'failed' || s === 'closed' || s === 'disconnected') this.end(s === 'failed' ? this.failure() : 'remote_hangup')
     })
     // a browser's close() sends a DTLS close_notify: the caller hung up
     transceiver.dtlsTransport?.onStateChange.subscribe((s) => s === 'closed' && this.end('remote_hangup'))
@@ -112,9 +117,17 @@ export class WebPeer {
     this.endListeners.push(fn)
   }
 
-  /** Ends the peer (DTLS close alert, sockets freed); the listeners hear `reason`. */
+  /**
+   * Ends the peer (DTLS close alert, sockets freed); the listeners hear `reason`, or with
+   * CONNECT_TIMEOUT before it connected, why it did not: ice_failed or dtls_failed.
+   */
   close(reason = 'local_hangup'): void {
-    this.end(reason)
+    this.end(reason === CONNECT_TIMEOUT && this.state === 'connecting' ? this.failure() : reason)
+  }
+
+  /** Why a peer that did not connect failed: no candidate pair succeeded, or DTLS did not finish after one did. */
+  private failure(): 'ice_failed' | 'dtls_failed' {
+    return this.iceConnected || this.pc.iceConnectionState === 'connected' || this.pc.iceConnectionState === 'completed' ? 'dtls_failed' : 'ice_failed'
   }
 
   private end(reason: string): void {

@@ -166,6 +166,11 @@ describe('the web console in a browser', () => {
     await audio.evaluate((a: any) => a.pause())
     expect(await page.locator('.transcript li').count()).toBeGreaterThanOrEqual(2)
     await page.locator('.chart canvas').first().waitFor()
+    // the media facts of the record: codec, where the caller's RTP came from, what crossed the wire
+    const media = page.getByRole('region', { name: 'Media' })
+    await media.getByText('PCMU/8000').waitFor()
+    expect(await media.getByText(/^127\.0\.0\.1:\d+$/).count()).toBe(1)
+    expect(await media.getByText(/^[1-9]\d* packets, [1-9]\d* bytes$/).count()).toBe(2)
 
     await page.getByLabel('New label').fill('needs-review')
     await page.getByRole('button', { name: 'Add label' }).click()

@@ -140,6 +140,27 @@ describe('editing and reading in the console', () => {
     await untilAsync(async () => (await t.api('GET', `/api/agents/${agent.id}`)).body.agent.endpointing === 'patient', 10_000, 'the preset saved', 100)
   }, 30_000)
 
+  test("agent: the vocabulary is edited a word or phrase a line, a refused line is named, and the API keeps what was saved", async () => {
+    const agent = (await t.api('POST', '/api/agents', { body: { name: 'Words', vocabulary: ['Zorblax'] } })).body.agent
+    const { page } = b
+    await page.goto(`${t.url}/console#/agents/${agent.id}`)
+    await page.reload()
+    const box = page.getByLabel(/^Vocabulary/)
+    await page.getByLabel('API key').or(box).first().waitFor()
+    if (await page.getByLabel('API key').count()) await signIn(page, t.url, t.adminKey).then(() => page.goto(`${t.url}/console#/agents/${agent.id}`))
+    await box.waitFor()
+    expect(await box.inputValue()).toBe('Zorblax')
+    await box.fill('Zorblax\nQuentin Street\n')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await untilAsync(async () => (await t.api('GET', `/api/agents/${agent.id}`)).body.agent.vocabulary.length === 2, 10_000, 'the vocabulary saved', 100)
+    expect((await t.api('GET', `/api/agents/${agent.id}`)).body.agent.vocabulary).toEqual(['Zorblax', 'Quentin Street'])
+    await page.getByLabel(/^Vocabulary/).fill('Zorblax\n<b>')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByRole('alert').filter({ hasText: '"<b>" holds characters no one says' }).waitFor()
+    expect((await t.api('GET', `/api/agents/${agent.id}`)).body.agent.vocabulary).toEqual(['Zorblax', 'Quentin Street'])
+    expect(await seriousViolations(page)).toEqual([])
+  }, 30_000)
+
   test('agent: with only promptPublished, Publish asks before replacing the live prompt with the empty draft and shows the diff; cancelling keeps the live prompt', async () => {
     const agent = (await t.api('POST', '/api/agents', { body: { name: 'Live only', promptPublished: 'You are the live prompt.' } })).body.agent
     expect(agent.promptDraft ?? '').toBe('')

@@ -9,6 +9,7 @@ import { setupCallTarget, waitForCall } from '../../helpers/calls.ts'
 import { phoneMicrophone } from '../../helpers/speech.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
+import { KNOWLEDGE_MIN_SCORE } from '../../../src/features/knowledge/index.ts'
 
 const HOURS = '# Opening hours\n\n## Saturday\nOn Saturdays the clinic opens at 8 am and closes at 1 pm.\n\n## Parking\nThe garage behind the clinic costs $2 an hour.\n'
 
@@ -56,6 +57,8 @@ test('the LLM calls knowledge_search; the passage reaches its next request and t
   const tool = requests[1].messages.find((m: any) => m.role === 'tool')
   const result = JSON.parse(tool.content)
   expect(result.passages[0]).toMatchObject({ source: 'hours.md > Saturday', text: 'On Saturdays the clinic opens at 8 am and closes at 1 pm.' })
+  expect(result.found).toBe(true)
+  expect(result.passages[0].confidence).toBeGreaterThanOrEqual(KNOWLEDGE_MIN_SCORE)
   expect(done.transcript.map((i: any) => i.text)).toContain('We close at 1 pm on Saturdays. Goodbye!')
   expect(sourcesOf(done)).toEqual([['hours.md > Saturday']])
 }, 60_000)
@@ -66,4 +69,24 @@ test("with knowledgeAutoSearch the caller's turn finds the passage, which is bef
   const notes = requests[0].messages.filter((m: any) => m.role === 'system').map((m: any) => m.content)
   expect(notes[1]).toContain('[1] hours.md > Parking: The garage behind the clinic costs $2 an hour.')
   expect(sourcesOf(done)).toEqual([['hours.md > Parking']])
+}, 60_000)
+
+// the documents say when the clinic closes and what parking costs, not whether parking is free on Sundays
+const NOT_ANSWERED = 'is parking at the clinic free on sundays'
+
+test('knowledge_search says plainly that nothing relevant was found when no passage is sure enough, and cites none', async () => {
+  llm.chat.push({ text: '', toolCalls: [{ name: 'knowledge_search', arguments: JSON.stringify({ query: NOT_ANSWERED }) }], usage: { prompt: 40, completion: 5 } })
+  llm.chat.push({ text: '', toolCalls: [{ name: 'end_call', arguments: JSON.stringify({ message: 'I do not have that information. Goodbye!' }) }], usage: { prompt: 80, completion: 10 } })
+  const { call: done, requests } = await call({}, NOT_ANSWERED)
+  const result = JSON.parse(requests[1].messages.find((m: any) => m.role === 'tool').content)
+  expect(result).toMatchObject({ found: false, passages: [] })
+  expect(result.note).toContain('Nothing relevant was found')
+  expect(sourcesOf(done)).toEqual([])
+}, 60_000)
+
+test('with knowledgeAutoSearch a turn the documents do not answer puts no passage before the LLM', async () => {
+  llm.chat.push({ text: '', toolCalls: [{ name: 'end_call', arguments: JSON.stringify({ message: 'I do not have that information. Goodbye!' }) }], usage: { prompt: 80, completion: 10 } })
+  const { requests } = await call({ knowledgeAutoSearch: true }, NOT_ANSWERED)
+  const notes = requests[0].messages.filter((m: any) => m.role === 'system').map((m: any) => m.content)
+  expect(notes.some((n: string) => n.includes('hours.md'))).toBe(false)
 }, 60_000)

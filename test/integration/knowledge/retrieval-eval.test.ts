@@ -5,11 +5,17 @@
 // hears). The clinic set (test/fixtures/knowledge-eval) is the issue's acceptance; the garage set
 // (knowledge-heldout) was written without seeing the search code, is never tuned on, and its
 // figure is printed as is, with only a floor held.
+// The knowledge-domains sets (issue 43: real public pages, 300+ questions each) report per domain
+// top-1, top-3, the right fact heard (clean and recognition-error questions apart), a wrong
+// answer spoken and the unanswerable refused at the knowledge threshold, tuning and held-out
+// domains apart; the held-out floors are what was measured when they were first run, never
+// tuned to (docs/knowledge.md has the figures).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { DEFAULT_MIN_SCORE } from '../../../src/features/knowledge/index.ts'
+import { type DomainFigures, domains, evaluateDomain, summarise, summaryLine } from '../../helpers/knowledge-domains.ts'
 
 interface Question { id: string; question: string; kind: 'clean' | 'asr' | 'unanswerable'; document: string | null; contains: string | null }
 interface Figures { top1: number; answerable: number; answered: number; refused: number; unanswerable: number; asrTop1: number; asr: number; misses: string[] }
@@ -74,3 +80,26 @@ test('the held-out garage set keeps its floor: half of the answerable right at t
   expect(f.top1 / f.answerable).toBeGreaterThanOrEqual(0.5)
   expect(f.refused).toBeGreaterThanOrEqual(2)
 })
+
+async function domainFigures(split: 'tuning' | 'heldout'): Promise<DomainFigures[]> {
+  const out: DomainFigures[] = []
+  for (const d of domains().filter((x) => x.split === split)) out.push(await evaluateDomain(t.appliance.database.db, t.workspaceId, d))
+  for (const f of out) console.log(summaryLine(f.domain, summarise(f.outcomes)))
+  console.log(summaryLine(`${split} (all)`, summarise(out.flatMap((f) => f.outcomes))))
+  return out
+}
+
+test('the tuning domains (login-gov, healthcare-gov, va-education): a wrong answer rarely spoken, most unanswerable refused', async () => {
+  const s = summarise((await domainFigures('tuning')).flatMap((f) => f.outcomes))
+  expect(s.top3).toBeGreaterThanOrEqual(onPostgres ? 0.65 : 0.78)
+  expect(s.wrongSpoken).toBeLessThanOrEqual(onPostgres ? 0.1 : 0.06)
+  expect(s.refused).toBeGreaterThanOrEqual(0.85)
+}, 300_000)
+
+test('the held-out domains (va-health-care, va-burials): the confidence ranks right answers above wrong ones, and keeps wrong answers rare', async () => {
+  const s = summarise((await domainFigures('heldout')).flatMap((f) => f.outcomes))
+  expect(s.auc).toBeGreaterThanOrEqual(onPostgres ? 0.72 : 0.78)
+  expect(s.top3).toBeGreaterThanOrEqual(onPostgres ? 0.65 : 0.8)
+  expect(s.wrongSpoken).toBeLessThanOrEqual(onPostgres ? 0.12 : 0.08)
+  expect(s.refused).toBeGreaterThanOrEqual(0.85)
+}, 300_000)

@@ -254,6 +254,28 @@ describe('session timers (RFC 4028)', () => {
     await peer.waitFor(isRequest(leg, 'BYE'))
   })
 
+  test("each refresh from the caller, by UPDATE or re-INVITE, restarts the interval: the BYE comes only once the refreshes stop", async () => {
+    const leg = newLeg()
+    // unrefreshed, a 3 s interval ends 2 s in (RFC 4028 section 10: a third before it lapses)
+    const { call } = await timedCall(leg, ['Session-Expires: 3;refresher=uac', 'Supported: timer'])
+    const ended = call.next('ended')
+    // the caller refreshes every 800 ms for 3.2 s, past the 2 s an unrefreshed call lasts
+    for (let i = 0; i < 4; i++) {
+      await Bun.sleep(800) // the caller's own pace, not a wait for the appliance
+      leg.cseq++
+      const method = i % 2 === 0 ? 'UPDATE' : 'INVITE'
+      peer.send(req(leg, method, { body: method === 'INVITE' ? SDP() : '', extra: ['Session-Expires: 3;refresher=uac', 'Supported: timer'] }))
+      const ok = await peer.waitFor(isResponse(leg, 200, method))
+      expect(header(ok, 'session-expires')).toBe('3;refresher=uac')
+      if (method === 'INVITE') peer.send(req(leg, 'ACK'))
+      expect(call.state).toBe('active')
+    }
+    const lastRefresh = performance.now()
+    await peer.waitFor(isRequest(leg, 'BYE'), 8000)
+    expect(performance.now() - lastRefresh).toBeGreaterThanOrEqual(1950)
+    expect((await ended)[0]).toEqual({ reason: 'timeout' })
+  })
+
   test('an interval below our minimum gets 422 with Min-SE and creates nothing', async () => {
     const leg = newLeg()
     peer.send(req(leg, 'INVITE', { body: SDP(), extra: ['Session-Expires: 0', 'Supported: timer'] }))

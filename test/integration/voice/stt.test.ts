@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type AudioFrame, concatFrames } from '../../../src/realtime/voice/audio.ts'
 import { drain, type StreamEvent } from '../../../src/realtime/voice/base.ts'
 import { DeepgramStt, OpenAiStt, type SttEvent } from '../../../src/realtime/voice/stt/index.ts'
+import { MAX_PROMPT_CHARS, promptOf } from '../../../src/realtime/voice/stt/openai.ts'
 import { startFakeDeepgram } from '../../fakes/deepgram.ts'
 import { startFakeOpenAi } from '../../fakes/openai.ts'
 import { fliteSpeech, frames20ms, silence } from '../../helpers/speech.ts'
@@ -49,6 +50,31 @@ describe('Deepgram streaming STT adapter', () => {
     const c = deepgram.connections.at(-1)!
     expect(c.authorization).toBe('Token dg-key')
     expect(Object.fromEntries(c.query)).toMatchObject({ encoding: 'linear16', sample_rate: '16000', channels: '1', model: 'nova-3', endpointing: '300', interim_results: 'true' })
+  })
+
+  test("the agent's vocabulary reaches Nova-3 as key terms, phrases whole", async () => {
+    deepgram.utterances = ['Friday at noon.']
+    const stream = dg().stream({ vocabulary: ['Zorblax', 'Quentin Street'] })
+    for (const f of frames20ms(concatFrames([silence(200, 16000), second, silence(1200, 16000)]))) stream.push(f)
+    stream.end()
+    const { errors } = await drain(stream)
+    expect(errors).toEqual([])
+    const q = deepgram.connections.at(-1)!.query
+    expect(q.getAll('keyterm')).toEqual(['Zorblax', 'Quentin Street'])
+    expect(q.getAll('keywords')).toEqual([])
+  })
+
+  test("the agent's vocabulary reaches a model before Nova-3 as boosted single keywords", async () => {
+    deepgram.utterances = ['Friday at noon.']
+    const nova2 = new DeepgramStt({ baseUrl: deepgram.url, apiKey: 'dg-key', model: 'nova-2-phonecall', language: 'en-US', endpointingMs: 300, utteranceEndMs: 1000, conn })
+    const stream = nova2.stream({ vocabulary: ['Zorblax', 'Quentin Street'] })
+    for (const f of frames20ms(concatFrames([silence(200, 16000), second, silence(1200, 16000)]))) stream.push(f)
+    stream.end()
+    const { errors } = await drain(stream)
+    expect(errors).toEqual([])
+    const q = deepgram.connections.at(-1)!.query
+    expect(q.getAll('keywords')).toEqual(['Zorblax:2', 'Quentin:2', 'Street:2'])
+    expect(q.getAll('keyterm')).toEqual([])
   })
 
   for (const code of [1011, 1000]) {
@@ -106,6 +132,23 @@ describe('OpenAI transcription adapter', () => {
     const req = openai.requests.at(-1)!
     expect(req.path).toBe('/v1/audio/transcriptions')
     expect(req.body).toEqual({ model: 'gpt-4o-transcribe', language: 'en', fileBytes: 44 + second.samples.length * 2 })
+  })
+
+  test("the agent's vocabulary reaches the transcription as its prompt", async () => {
+    openai.transcripts.push('Zorblax on Quentin Street.')
+    const stream = stt().stream({ vocabulary: ['Zorblax', 'Quentin Street'] })
+    for (const f of frames20ms(second)) stream.push(f)
+    stream.end()
+    const { errors } = await drain(stream)
+    expect(errors).toEqual([])
+    expect(openai.requests.at(-1)!.body.prompt).toBe('Vocabulary: Zorblax, Quentin Street.')
+  })
+
+  test('a vocabulary longer than the prompt holds is cut at a whole entry', () => {
+    const prompt = promptOf(Array.from({ length: 300 }, (_, i) => `term${i}`))
+    expect(prompt.length).toBeLessThanOrEqual(MAX_PROMPT_CHARS)
+    expect(prompt).toMatch(/term\d+\.$/)
+    expect(promptOf([])).toBe('')
   })
 
   test('a failed request is retried with the same audio', async () => {

@@ -230,7 +230,7 @@ describe('POST /api/agents/{id}/workflow/test-run', () => {
       nodes: [
         { id: 'start', type: 'start', config: {} },
         { id: 'lookup', type: 'tool', config: { tool: 'http_request', arguments: { url: 'https://crm.example/{{caller}}' }, assign: { tier: 'customer.tier' } } },
-        { id: 'gold', type: 'transfer', config: { target: '+15550009999' } },
+        { id: 'gold', type: 'transfer', config: { target: '+14155559999' } },
         { id: 'std', type: 'end', config: { text: 'Standard line.' } },
       ],
       edges: [
@@ -292,7 +292,7 @@ describe('test-run on the appliance\'s LLM (a local fake speaking the OpenAI pro
       nodes: [
         { id: 'start', type: 'start', config: { text: 'How can I help?' } },
         { id: 'book', type: 'end', config: { text: 'Booking.' } },
-        { id: 'cancel', type: 'transfer', config: { target: '+15550004444' } },
+        { id: 'cancel', type: 'transfer', config: { target: '+14155554444' } },
         { id: 'faq', type: 'conversation', config: { instructions: 'Answer questions about the shop.' } },
         { id: 'bye', type: 'end', config: {} },
       ],

@@ -9,7 +9,7 @@ const row: CallRow = {
   variables: '{}', transcript: JSON.stringify([{ role: 'user', text: 'hi, "there"', timestamp: 1.5 }]), metrics: '{}', cost: '{"llm":0.5,"tts":0,"stt":0,"telephony":0.25,"total":0.75}',
   recording_path: null, created_at: '2026-11-23T10:00:00.000Z', started_at: '2026-11-23T10:00:00.000Z', answered_at: '2026-11-23T10:00:02.000Z',
   ended_at: '2026-11-23T10:01:00.000Z', duration_sec: 58, outbound_job_id: 'job_1', outbound_contact_id: 'ct_1', answered_by: 'machine', node_id: null,
-    test_draft: 'false',
+    test_draft: 'false', media: null,
 }
 
 describe('export document', () => {

@@ -31,7 +31,7 @@ const row = (metrics: string): CallRow => ({
   variables: '{}', transcript: '[]', metrics, cost: '{"total":0}', recording_path: null, created_at: '2026-11-25T10:00:00.000Z',
   started_at: '2026-11-25T10:00:00.000Z', answered_at: '2026-11-25T10:00:01.000Z', ended_at: '2026-11-25T10:00:06.000Z', duration_sec: 5,
   outbound_job_id: null, outbound_contact_id: null, answered_by: null, node_id: null,
-    test_draft: 'false',
+    test_draft: 'false', media: null,
 })
 
 const exported = (metrics: string) => exportDocument(row(metrics), { analysis: undefined, evaluations: [], labels: [], recordingUrl: null })

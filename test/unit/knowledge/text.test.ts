@@ -1,7 +1,7 @@
 // Documents as passages and passages as speech: HTML and Markdown outlines, FAQ rows, chunks that
 // follow sections, what an agent says of a passage, and inputs built to make a parser rescan.
 import { describe, expect, test } from 'bun:test'
-import { chunkOutline, outline, spokenAnswer, speakableText } from '../../../src/features/knowledge/text/index.ts'
+import { answerKind, chunkOutline, outline, spokenAnswer, speakableText, statesKind } from '../../../src/features/knowledge/text/index.ts'
 import { linkWords } from '../../../src/features/knowledge/text/outline.ts'
 import { htmlToText } from '../../../src/features/knowledge/text/html.ts'
 
@@ -127,5 +127,30 @@ describe('what an agent says', () => {
     expect(spokenAnswer(passage, ['saturday', 'close'], 60)).toBe('On Saturday the clinic closes at 1 pm. Sunday is closed.')
     expect(spokenAnswer(passage, [], 60)).toBe('The clinic opens at 8 am on weekdays.')
     expect(spokenAnswer('One sentence that is far too long to say in the few characters allowed here', [], 30)).toBe('One sentence that is far too…')
+  })
+})
+
+describe('the sentence that answers', () => {
+  test('a question asks for a time, an amount, a yes or no, a place or a number to call', () => {
+    expect(answerKind('hey um when is the deadline to apply')).toBe('when')
+    expect(answerKind('so how much is the copay for a visit')).toBe('how_much')
+    expect(answerKind('um can I bring my dog on the plane')).toBe('yes_no')
+    expect(answerKind('do I need my dogs shot records')).toBe('yes_no')
+    expect(answerKind('where do I send the form')).toBe('where')
+    expect(answerKind('what number do I call for help')).toBe('phone')
+    expect(answerKind('tell me about the program')).toBe('other')
+  })
+
+  test('a price states an amount plainly, words about costs only a little', () => {
+    expect(statesKind('Each visit costs $15.', 'how_much')).toBe(2)
+    expect(statesKind('There is a fee for some visits.', 'how_much')).toBe(1)
+    expect(statesKind('We open the gate to visitors.', 'how_much')).toBe(0)
+  })
+
+  test('the spoken excerpt is the sentence stating the fact asked, next to the one holding the caller\'s words', () => {
+    const pets = 'We welcome small vaccinated domestic cats and dogs in the cabin. No documentation is required for travel within the country. Pets must stay in their carrier.'
+    expect(spokenAnswer(pets, ['need', 'dogs', 'shot', 'records'], 80, 'yes_no')).toContain('No documentation is required')
+    // without a kind asked, the sentence with the caller's words is said
+    expect(spokenAnswer(pets, ['dogs', 'cabin'], 80)).toContain('cats and dogs in the cabin')
   })
 })

@@ -3,6 +3,10 @@ import { ConfigError, loadConfig } from '../../../src/platform/config/index.ts'
 import { createVoiceEngines } from '../../../src/realtime/voice/index.ts'
 import { FliteTts } from '../../../src/realtime/voice/tts/index.ts'
 import { PocketsphinxStt } from '../../../src/realtime/voice/stt/index.ts'
+import { concatFrames } from '../../../src/realtime/voice/audio.ts'
+import { drain } from '../../../src/realtime/voice/base.ts'
+import { startFakeDeepgram } from '../../fakes/deepgram.ts'
+import { fliteSpeech, frames20ms, silence } from '../../helpers/speech.ts'
 
 afterAll(() => FliteTts.shutdown())
 
@@ -21,6 +25,24 @@ describe('voice engine selection from config', () => {
   test('keys pick the cloud engines in auto mode', async () => {
     const e = await createVoiceEngines(loadConfig({ DEEPGRAM_API_KEY: 'dg', LLM_ANTHROPIC_API_KEY: 'ak', TTS_PROVIDER: 'elevenlabs', ELEVENLABS_API_KEY: 'xi' }))
     expect([e.stt?.provider, e.llm?.provider, e.tts(16000).provider]).toEqual(['deepgram-stt', 'anthropic-llm', 'elevenlabs-tts'])
+  })
+
+  test("an agent's calls open recogniser streams with the agent's vocabulary", async () => {
+    const deepgram = startFakeDeepgram()
+    try {
+      deepgram.utterances = ['Friday at noon.']
+      const e = await createVoiceEngines(loadConfig({ VAD_ENGINE: 'energy', DEEPGRAM_API_KEY: 'dg', DEEPGRAM_BASE_URL: deepgram.url }))
+      const agent = { llmModel: '', language: 'en-US', voice: { provider: 'flite', voiceId: 'slt', speed: 1 } }
+      for (const vocabulary of [['Zorblax', 'Quentin Street'], []]) {
+        const stream = e.forAgent({ ...agent, vocabulary }, 16000).stt!.stream()
+        for (const f of frames20ms(concatFrames([silence(200, 16000), fliteSpeech('Friday at noon.'), silence(1200, 16000)]))) stream.push(f)
+        stream.end()
+        expect((await drain(stream)).errors).toEqual([])
+        expect(deepgram.connections.at(-1)!.query.getAll('keyterm')).toEqual(vocabulary)
+      }
+    } finally {
+      deepgram.stop()
+    }
   })
 
   test('a local OpenAI-compatible server needs only its base URL', async () => {

@@ -50,7 +50,7 @@ describe('workflow call driver', () => {
       'say start: Hello Ada, thanks for calling Acme.',
       'say menu: Say sales or press 1; say support or press 2.',
       'say sales (last): Connecting you to sales.',
-      'transfer +15550001111',
+      'transfer +14155551111',
     ])
     expect(d.finished).toBe(true)
   })

@@ -159,7 +159,7 @@ const cases: Case[] = [
         node('ask', 'collect', { prompt: 'PIN?', kind: 'digits', variable: 'pin', maxAttempts: 2 }),
         node('check', 'condition'),
         node('ok', 'end'),
-        node('human', 'transfer', { target: '+15550002222' }),
+        node('human', 'transfer', { target: '+14155552222' }),
       ],
       [edge('start', 'ask'), edge('ask', 'human', v('pin', 'unset')), edge('ask', 'check'), edge('check', 'ok', v('pin', 'eq', '1234')), edge('check', 'ask')],
     ),
@@ -285,7 +285,7 @@ describe('workflow engine turn by turn', () => {
   test('a transfer step carries the target for the voice driver and input afterwards changes nothing', async () => {
     const engine = new WorkflowEngine(reception, opts)
     const step = await engine.receive((await engine.start(vars)).state, { kind: 'speech', text: 'sales' })
-    expect(step.final).toEqual({ action: 'transfer', nodeId: 'sales', target: '+15550001111' })
+    expect(step.final).toEqual({ action: 'transfer', nodeId: 'sales', target: '+14155551111' })
     const after = await engine.receive(step.state, { kind: 'speech', text: 'support' })
     expect(after.state).toEqual(step.state)
     expect(after.visited).toEqual([])

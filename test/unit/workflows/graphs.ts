@@ -32,12 +32,12 @@ export const reception = graph(
   [
     node('start', 'start', { text: 'Hello {{name}}, thanks for calling {{company}}.' }),
     node('menu', 'say', { text: 'Say sales or press 1; say support or press 2.' }),
-    node('sales', 'transfer', { target: '+15550001111', text: 'Connecting you to sales.' }),
+    node('sales', 'transfer', { target: '+14155551111', text: 'Connecting you to sales.' }),
     node('ask_pin', 'collect', { prompt: 'Please tell me your four digit PIN.', kind: 'digits', variable: 'pin', minDigits: 4, maxDigits: 4, maxAttempts: 3 }),
     node('check_pin', 'condition'),
     node('vip', 'transfer', { target: 'sip:vip@pbx.example', text: 'Putting you through to the VIP desk.' }),
     node('bye', 'end', { text: 'Your PIN {{pin}} is noted. Goodbye {{name}}.' }),
-    node('human', 'transfer', { target: '+15550002222', text: 'Let me get someone to help.' }),
+    node('human', 'transfer', { target: '+14155552222', text: 'Let me get someone to help.' }),
   ],
   [
     edge('start', 'menu'),

@@ -82,7 +82,7 @@ describe.each(backends)('LLM-judged branches and conversation nodes over the $na
     [
       node('start', 'start', { text: 'How can I help you today?' }),
       node('refunds', 'transfer', { target: 'sip:refunds@pbx.example' }),
-      node('human', 'transfer', { target: '+15550003333' }),
+      node('human', 'transfer', { target: '+14155553333' }),
       node('chat', 'conversation', { instructions: 'You are the help desk of {{company}}. Be brief.' }),
       node('bye', 'end', { text: 'Goodbye.' }),
     ],

@@ -10,6 +10,7 @@ import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
 import type { WorkflowGraph } from '../../workflows/call/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
 import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from './tools.ts'
+import type { MediaFacts } from './media-facts.ts'
 
 export interface ConversationInit {
   callId: string
@@ -55,6 +56,8 @@ export interface ConversationEvents {
 
 export interface ConversationResult {
   recording?: { path: string; durationMs: number }
+  /** What the call's media did (the record's media field). */
+  media?: MediaFacts
   rtp?: { packetsReceived: number; packetsSent: number; packetsLost: number; jitterMs: number; srtp?: { authFailures: number; replays: number; malformed: number } }
   /** Present when the voice session ran. */
   session?: { report: SessionReport; brain: string; llmModel: string; ttsProvider: string; sttProvider: string }

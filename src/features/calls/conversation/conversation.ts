@@ -13,6 +13,7 @@ import type { CallPlacement, CallPlacer, Conversation, ConversationEvents, Conve
 import { answerWebOffer, type WebPeer } from '../../../realtime/webrtc/index.ts'
 import type { KnowledgeQueryOptions } from './tools.ts'
 import { agentProfile, type CallLines } from './profile.ts'
+import { mediaFacts } from './media-facts.ts'
 
 export interface ConversationDeps {
   media: MediaEngine
@@ -39,6 +40,8 @@ export class LocalConversation implements Conversation {
   private audioSink?: (frame: Int16Array) => void
   private leg?: Leg
   private ended = false
+  /** The media as last negotiated (re-INVITEs change it), for the record's media facts. */
+  private negotiated: NegotiatedMedia
   /** This thread's VAD host, held (started now if idle) for the whole call. */
   private readonly releaseVad: () => void
 
@@ -49,6 +52,7 @@ export class LocalConversation implements Conversation {
     private readonly events: ConversationEvents,
   ) {
     this.releaseVad = d.voice.hold('vad')
+    this.negotiated = init.media
   }
 
   /** Starts the media on `ports`, runs the gate if any, then the session (after the agent's welcome delay). */
@@ -58,6 +62,7 @@ export class LocalConversation implements Conversation {
       trustedAddresses: init.trustedAddresses,
       onAudio: (frame, delayMs) => (c.audioSink ? c.audioSink(frame) : c.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE }, delayMs)),
       onDtmf: (e) => c.session?.pushDtmf(e.digit),
+      onMediaTimeout: () => c.mediaTimedOut(),
     })
     try {
       if (gate && (await c.passGate(gate)) === 'hangup') return c
@@ -137,6 +142,14 @@ export class LocalConversation implements Conversation {
     else start()
   }
 
+  /** The far end sent nothing for RTP_TIMEOUT_MS while not on hold: the call ends (BYE), media_timeout. */
+  private mediaTimedOut(): void {
+    if (this.ended) return
+    this.d.log.info({ callId: this.init.callId, event: 'media_timeout' }, 'no media from the far end; hanging up')
+    this.stopTick()
+    this.events.hangup('media_timeout')
+  }
+
   private stopTick(): void {
     this.tick?.unsubscribe()
     this.tick = undefined
@@ -145,6 +158,7 @@ export class LocalConversation implements Conversation {
   update(media: NegotiatedMedia): void {
     if (!this.media || this.ended) return
     this.media.update(media)
+    this.negotiated = media
   }
 
   pushDtmf(digit: string): void {
@@ -192,6 +206,7 @@ export class LocalConversation implements Conversation {
     const rtp = closed?.stats.rtp
     const result: ConversationResult = {
       recording: closed?.recording,
+      ...(closed && { media: mediaFacts(this.negotiated, closed.stats) }),
       rtp: rtp && {
         packetsReceived: rtp.packetsReceived, packetsSent: rtp.packetsSent, packetsLost: rtp.packetsLost, jitterMs: rtp.jitterMs,
         ...(rtp.srtp && { srtp: { authFailures: rtp.srtp.authFailures, replays: rtp.srtp.replays, malformed: rtp.srtp.malformed } }),

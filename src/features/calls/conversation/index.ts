@@ -3,4 +3,5 @@
 export { LocalConversation, localPlacer, type ConversationDeps } from './conversation.ts'
 export { CallWorkerFailed, type AnsweredInfo, type CallPlacement, type CallPlacer, type Conversation, type ConversationEvents, type ConversationInit, type ConversationResult, type PlaceOptions, type WebLeg } from './conversation-types.ts'
 export { agentProfile, callVariables, type CallLines } from './profile.ts'
+export { mediaFacts, webCallFacts, type MediaFacts, type WebFailure } from './media-facts.ts'
 export type { CallControls, KnowledgePassage, KnowledgeQueryOptions, TransferFailure, TransferOutcome } from './tools.ts'

@@ -1,7 +1,9 @@
 // An LLM agent's knowledge bases during a call: the knowledge_search tool it may call, and, with
-// knowledgeAutoSearch, the passages found for every caller turn put before it. Either way the
-// passages are clipped to a token budget and the transcript names them.
+// knowledgeAutoSearch, the passages found for every caller turn put before it. Either way only
+// passages at least as sure as the knowledge feature's threshold count, they are clipped to a
+// token budget, and the transcript names them; the tool says plainly when none was found.
 import type { AgentSnapshot } from '../../agents/index.ts'
+import { KNOWLEDGE_MIN_SCORE } from '../../knowledge/index.ts'
 import type { SessionTool, TranscriptSource, TurnContext } from '../../../realtime/voice/session/index.ts'
 
 export type SearchKnowledge = (query: string, opts: KnowledgeQueryOptions) => Promise<KnowledgePassage[]>
@@ -19,6 +21,7 @@ export interface KnowledgePassage {
   title: string
   section: string
   text: string
+  /** 0..1: the calibrated probability that the passage answers (the search's score). */
   score: number
   spoken: string
 }
@@ -27,17 +30,15 @@ export interface KnowledgePassage {
 const PASSAGES = 3
 const PASSAGE_TOKEN_BUDGET = 600
 const CHARS_PER_TOKEN = 4
-/** Passages scoring lower are no answer: the tool leaves them out. */
-const TOOL_MIN_SCORE = 0.2
-/** A turn's passages are put before the LLM only when this sure: it answers from them unasked. */
-const AUTO_MIN_SCORE = 0.4
+/** What the tool says when no passage is sure enough, so that the model does not make an answer up. */
+export const NOTHING_FOUND = "Nothing relevant was found in the business's documents. Do not answer from your own knowledge: tell the caller you do not have that information, and offer to help another way."
 
 const sourceOf = (p: KnowledgePassage): TranscriptSource => ({ passageId: p.passageId, documentName: p.documentName, section: p.section, score: p.score })
 const label = (p: KnowledgePassage) => (p.section ? `${p.documentName} > ${p.section}` : p.documentName)
 
-async function passages(search: SearchKnowledge, query: string, minScore: number): Promise<KnowledgePassage[]> {
+async function passages(search: SearchKnowledge, query: string): Promise<KnowledgePassage[]> {
   const maxChars = Math.floor((PASSAGE_TOKEN_BUDGET * CHARS_PER_TOKEN) / PASSAGES)
-  return (await search(query.slice(0, 500), { limit: PASSAGES, maxChars })).filter((p) => p.score >= minScore && p.spoken)
+  return (await search(query.slice(0, 500), { limit: PASSAGES, maxChars })).filter((p) => p.score >= KNOWLEDGE_MIN_SCORE && p.spoken)
 }
 
 export function knowledgeTool(search: SearchKnowledge): SessionTool {
@@ -45,15 +46,17 @@ export function knowledgeTool(search: SearchKnowledge): SessionTool {
     spec: {
       name: 'knowledge_search',
       description:
-        "Search the business's own documents (opening hours, prices, policies, directions, FAQs) for what the caller asks. Answer from the passages it returns; if none answers the question, say you do not know rather than guess.",
+        "Search the business's own documents (opening hours, prices, policies, directions, FAQs) for what the caller asks. Each passage comes with its confidence (0-1, the probability it answers). Answer from the passages it returns; when found is false or none answers the question, say you do not know rather than guess.",
       parameters: { type: 'object', properties: { query: { type: 'string', description: 'what to look up, in a few words' } }, required: ['query'] },
     },
     async run(args, ctx) {
       const query = String((args as { query?: unknown }).query ?? '').trim()
       if (!query) return JSON.stringify({ error: 'query is empty' })
-      const found = await passages(search, query, TOOL_MIN_SCORE)
+      const found = await passages(search, query)
+      if (!found.length) return JSON.stringify({ found: false, passages: [], note: NOTHING_FOUND })
       ctx.cite?.(found.map(sourceOf))
-      return JSON.stringify({ passages: found.map((p) => ({ source: label(p), text: p.spoken, score: p.score })) })
+      // confidence: how likely the passage answers (0..1, calibrated); the best comes first
+      return JSON.stringify({ found: true, passages: found.map((p) => ({ source: label(p), text: p.spoken, confidence: p.score })) })
     },
   }
 }
@@ -62,9 +65,9 @@ export function knowledgeTool(search: SearchKnowledge): SessionTool {
 export function knowledgeContext(agent: AgentSnapshot, search: SearchKnowledge): ((text: string) => Promise<TurnContext | undefined>) | undefined {
   if (!agent.knowledgeAutoSearch || !agent.knowledgeBaseIds?.length) return undefined
   return async (text) => {
-    const found = await passages(search, text, AUTO_MIN_SCORE)
+    const found = await passages(search, text)
     if (!found.length) return undefined
-    const lines = found.map((p, i) => `[${i + 1}] ${label(p)}: ${p.spoken}`)
+    const lines = found.map((p, i) => `[${i + 1}] ${label(p)}: ${p.spoken} (confidence ${p.score.toFixed(2)})`)
     return {
       note: `Passages from the business's documents that may answer the caller's last words. Answer from them when they do; do not mention them otherwise.\n${lines.join('\n')}`,
       sources: found.map(sourceOf),

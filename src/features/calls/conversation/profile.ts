@@ -34,7 +34,7 @@ export function agentProfile(agent: AgentSnapshot, lines: CallLines, variables: 
     repromptMessage: lines.CALL_REPROMPT_MESSAGE,
     goodbyeMessage: farewell?.trim() ? farewell : lines.CALL_GOODBYE_MESSAGE,
     silenceTimeoutMs: lines.CALL_SILENCE_TIMEOUT_MS,
-    maxDurationMs: lines.CALL_MAX_DURATION_MS,
+    maxDurationMs: agent.maxDurationSec ? agent.maxDurationSec * 1000 : lines.CALL_MAX_DURATION_MS,
     tools,
     endpointing: agent.endpointing ?? 'normal',
   }

@@ -77,6 +77,7 @@ export function exportDocument(row: CallRow, parts: RecordParts): ExportDocument
     transcript: parse<TranscriptItem[]>(row.transcript, []),
     metrics,
     cost: { total: money(cost.total ?? base.llm + base.tts + base.stt + base.telephony + base.analysis), ...base, ...(cost.unpriced?.length ? { unpriced: cost.unpriced } : {}) },
+    media: row.media ? parse<ExportDocument['media']>(row.media, null) : null,
     recordingUrl: parts.recordingUrl,
     analysis: toAnalysis(row, parts.analysis),
     evaluations: parts.evaluations.map(toEvaluation),
@@ -92,14 +93,18 @@ export function exportDocument(row: CallRow, parts: RecordParts): ExportDocument
 export const CSV_COLUMNS = [
   'id', 'agentId', 'agentName', 'type', 'from', 'to', 'outcome', 'startedAt', 'endedAt', 'duration',
   'totalTokens', 'model', 'latencyP50', 'latencyP99', 'costTotal', 'costLlm', 'costTts', 'costStt', 'costTelephony', 'costAnalysis', 'costUnpriced',
+  'mediaCodec', 'mediaRemote', 'mediaSrtpSuite', 'packetsSent', 'bytesSent', 'packetsReceived', 'bytesReceived', 'packetsLost', 'packetsLate', 'packetsDiscarded', 'jitterMs', 'maxGapMs', 'webFailure',
   'recordingUrl', 'analysisStatus', 'summary', 'sentiment', 'isVoicemail', 'evaluationCount', 'evaluationAverage', 'labels', 'transcript',
 ] as const
 
 export function csvLine(d: ExportDocument): string {
   const scores = d.evaluations.map((e) => e.score)
+  const m = d.media
   const values = [
     d.call.id, d.call.agentId, d.call.agentName, d.call.type, d.call.from, d.call.to, d.call.outcome, d.call.startedAt, d.call.endedAt, d.call.duration,
     d.metrics.totalTokens, d.metrics.model, d.metrics.latencyP50, d.metrics.latencyP99, d.cost.total, d.cost.llm, d.cost.tts, d.cost.stt, d.cost.telephony, d.cost.analysis, (d.cost.unpriced ?? []).map(neutralised).join(';'),
+    m?.codec ?? null, m ? `${m.remoteAddress}:${m.remotePort}` : null, m?.srtpSuite ?? null, m?.packetsSent ?? null, m?.bytesSent ?? null, m?.packetsReceived ?? null, m?.bytesReceived ?? null,
+    m?.packetsLost ?? null, m?.packetsLate ?? null, m?.packetsDiscarded ?? null, m?.jitterMs ?? null, m?.maxGapMs ?? null, m?.web?.failure ?? null,
     d.recordingUrl, d.analysis.status, d.analysis.summary, d.analysis.sentiment, d.analysis.isVoicemail, scores.length,
     scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100 : null, d.labels.map(neutralised).join(';'), JSON.stringify(d.transcript),
   ]

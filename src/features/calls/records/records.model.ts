@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { CallMetrics, Outcome, TranscriptItem } from '../calls.model.ts'
+import { CallMetrics, MediaFactsSchema, Outcome, TranscriptItem } from '../calls.model.ts'
 
 export const SentimentSchema = t.Union([t.Literal('positive'), t.Literal('neutral'), t.Literal('negative')])
 export const EvaluationTypeSchema = t.Union([t.Literal('manual'), t.Literal('automatic')], {
@@ -71,6 +71,7 @@ export const ExportDocument = t.Object(
     transcript: t.Array(TranscriptItem),
     metrics: CallMetrics,
     cost: ExportCost,
+    media: t.Union([MediaFactsSchema, t.Null()], { description: "the call's media diagnostics (as GET /api/calls/:id); null for calls that had no media" }),
     recordingUrl: t.Union([t.String(), t.Null()], {
       description: 'signed link to the WAV (no API key needed) valid for RECORDING_URL_TTL_SEC; null when not recorded or the recording was deleted',
     }),

@@ -10,6 +10,8 @@ export type LegEvents = Pick<CallEvents, 'ended' | 'dtmf' | 'hold' | 'unhold'>
 
 export class AppLeg extends Emitter<LegEvents> {
   private ended = false
+  /** A web call's peer that never connected, and why (set before it ends as failed). */
+  failure?: 'ice_failed' | 'dtls_failed'
 
   constructor(
     readonly kind: AppLegKind,

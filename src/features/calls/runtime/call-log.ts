@@ -5,7 +5,7 @@ import type { NumberRoute } from '../../numbers/index.ts'
 import { remoteOf, type CallLeg } from './app-leg.ts'
 import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
 import type { AnsweredInfo } from '../conversation/index.ts'
-import type { TransferOutcome } from '../conversation/index.ts'
+import type { MediaFacts, TransferOutcome } from '../conversation/index.ts'
 
 /** What a log line says about the call it is about. */
 export interface LoggedCall {
@@ -53,9 +53,12 @@ export class CallLog {
     this.log.info({ ...this.fields(call), event: 'call_transfer', target, ...result }, 'call transfer')
   }
 
-  ended(call: LoggedCall, end: { outcome: string; endReason: string | null; durationMs: number }): void {
-    const line = { ...this.fields(call), event: 'call_end', outcome: end.outcome, reason: end.endReason, durationSec: Math.round(end.durationMs) / 1000 }
-    this.log.info(line, 'call ended')
+  /** The end, with the call's media facts; a web call that failed says why, at warn. */
+  ended(call: LoggedCall, end: { outcome: string; endReason: string | null; durationMs: number; media?: MediaFacts }): void {
+    const line = { ...this.fields(call), event: 'call_end', outcome: end.outcome, reason: end.endReason, durationSec: Math.round(end.durationMs) / 1000, ...(end.media && { media: end.media }) }
+    const failure = end.media?.web?.failure
+    if (failure) this.log.warn({ ...line, failure }, `web call failed: ${failure}`)
+    else this.log.info(line, 'call ended')
   }
 
   /** How the welcome went (barge-in at info), and a warning when the caller heard nothing at all from the agent. */

@@ -17,7 +17,7 @@ import type { TurnLatency } from '../../../realtime/voice/turn/metrics.ts'
 import type { WorkflowGraph } from '../../workflows/index.ts'
 import * as ledger from '../records/ledger.ts'
 import type { CallLog } from './call-log.ts'
-import { CallWorkerFailed, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
+import { CallWorkerFailed, webCallFacts, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, turnMetrics, unansweredOutcome } from './record.ts'
 import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from '../conversation/index.ts'
 import type { TransferableCall, Transferrer } from './transfer.ts'
@@ -65,6 +65,8 @@ export interface LiveCallInit {
   onEnded?: () => void
   /** A test call's unsaved workflow, run instead of the agent's saved one. */
   graph?: WorkflowGraph
+  /** An app leg's media as its answer settled it, known before it connects (a web call that never does still records it). */
+  media?: NegotiatedMedia
 }
 
 export class LiveCall {
@@ -93,6 +95,7 @@ export class LiveCall {
   private readonly answerGate?: AnswerGate
   private readonly onEnded?: () => void
   private readonly graphOverride?: WorkflowGraph
+  private readonly offered?: NegotiatedMedia
   readonly finished: Promise<void>
   private resolveFinished!: () => void
 
@@ -110,6 +113,7 @@ export class LiveCall {
     this.answerGate = init.answerGate
     this.onEnded = init.onEnded
     this.graphOverride = init.graph
+    this.offered = init.media
     this.finished = new Promise((r) => (this.resolveFinished = r))
     const events = legEvents(this.leg)
     events.on('ended', (info) => this.onSipEnded(info))
@@ -194,10 +198,11 @@ export class LiveCall {
     }
   }
 
+  /** A hold while the conversation is still starting is kept, and reaches it once it runs (answered). */
   private direction(direction: NegotiatedMedia['direction']): void {
-    if (!this.conv || !this.negotiated || this.sipEnd) return
+    if (!this.negotiated || this.sipEnd) return
     this.negotiated = { ...this.negotiated, direction }
-    this.conv.update(this.negotiated)
+    this.conv?.update(this.negotiated)
   }
 
   /** Hang up from our side. */
@@ -285,7 +290,12 @@ export class LiveCall {
     const endedAt = performance.now()
     const answered = this.answeredAt !== undefined
     const answeredMs = answered ? endedAt - this.answeredAt! : 0
-    const { outcome, endReason } = this.workerFailure
+    const leg = this.leg
+    const media = leg instanceof AppLeg && leg.kind === 'web' ? webCallFacts(closed?.media, leg.failure, this.sessionEnd === 'media_timeout', this.offered) : closed?.media
+    const failure = media?.web?.failure
+    const { outcome, endReason } = failure
+      ? { outcome: 'failed' as const, endReason: failure }
+      : this.workerFailure
       ? { outcome: 'failed' as const, endReason: WORKER_FAILED }
       : answered
         ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
@@ -299,6 +309,7 @@ export class LiveCall {
       ended_at: nowIso(),
       duration_sec: Math.round(answeredMs / 1000),
       recording_path: closed?.recording?.path ?? null,
+      media: media ? JSON.stringify(media) : null,
     }
     const s = closed?.session
     if (!s && this.heard.length) patch.transcript = JSON.stringify(this.heard)
@@ -316,7 +327,7 @@ export class LiveCall {
     // the call-records hook: the end, its analysis and its post-call webhook in one transaction
     await ledger.finaliseCall(this.deps.db, this.id, patch)
     if (patch.recording_path) this.deps.recorded?.(this.id, patch.recording_path)
-    this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs })
+    this.deps.callLog.ended(this, { outcome, endReason, durationMs: answeredMs, media })
     // answered and conversed, not handed to a person: the caller must have heard the agent
     if (s && !this.transferred) {
       this.deps.callLog.heard(this, { agentAudioMs: s.report.agentAudioMs, welcome: s.report.welcome, endReason })

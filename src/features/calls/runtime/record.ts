@@ -53,7 +53,7 @@ export function transcriptOf(report: SessionReport): TranscriptItem[] {
 /** The outcome of an answered call from how the session and the SIP dialog ended. */
 export function answeredOutcome(session: EndReason | undefined, sip: EndInfo | undefined, transferred: boolean): { outcome: CallOutcome; endReason: string } {
   if (transferred || sip?.reason === 'transferred') return { outcome: 'transferred', endReason: 'transferred' }
-  if (session === 'silence_timeout' || session === 'max_duration' || session === 'provider_error' || session === 'not_configured') return { outcome: session, endReason: session }
+  if (session === 'silence_timeout' || session === 'max_duration' || session === 'media_timeout' || session === 'provider_error' || session === 'not_configured') return { outcome: session, endReason: session }
   if (session === 'agent_hangup') return { outcome: 'completed', endReason: 'agent_hangup' }
   if (sip?.reason === 'shutdown') return { outcome: 'shutdown', endReason: 'shutdown' }
   if (sip?.reason === 'no_ack' || sip?.reason === 'timeout') return { outcome: 'failed', endReason: sip.reason }

@@ -267,7 +267,7 @@ export class CallRuntime implements Dialer {
       node_id: this.d.config.NODE_ID || null,
       test_draft: req.draft ? 'true' : 'false',
     })
-    const live = new LiveCall(this.liveDeps, { id: row.id, type: req.leg.kind, leg: req.leg, placement, agent: req.agent, variables, graph: req.graph })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type: req.leg.kind, leg: req.leg, placement, agent: req.agent, variables, graph: req.graph, media: req.media })
     this.track(live)
     this.callLog.started(live)
     req.connected.then(

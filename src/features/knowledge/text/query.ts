@@ -3,6 +3,7 @@
 // complaint), and, for words no passage holds, how they sound (sounds.ts). Only letters and
 // digits pass into a query, so no caller text ever reaches a query language as syntax. Pure.
 import { CALLER_WORDS, MAX_PHRASE_WORDS } from './caller-words.ts'
+import { wordnetSynonyms } from './lexicon.ts'
 import { MIN_SOUND, soundKey } from './sounds.ts'
 
 /** English stop words and what callers say around a question. */
@@ -14,8 +15,13 @@ const STOP = new Set(
   will with would you your yours yourself um uh er erm hmm hi hello hey yeah yes yep ok okay well like really actually maybe wondering wonder
   guys guy tell know want wanted need needs im ive id youre dont doesnt cant wont isnt aren arent one anything something someone anyone kind sort
   quick question ask asking call calling help see take takes taking way go goes going think back much many lot lots little pretty stuff thing things
-  somebody somewhere anybody anywhere gotta gonna wanna re ve ll guess mean bit whats wheres hows thats theres heres whos its`.split(/\s+/),
+  somebody somewhere anybody anywhere gotta gonna wanna re ve ll guess mean bit whats wheres hows thats theres heres whos its
+  supposed kinda sorta basically literally honestly totally probably right alright anyway anyways just gotcha cause cuz ya yall
+  gimme lemme dunno hafta gotten`.split(/\s+/),
 )
+
+/** WordNet's words for a caller's word, at most: each is one more passage count per search. */
+const MAX_WORDNET_FORMS = 2
 
 /** Terms of a query at most: a caller's turn is a sentence or two. */
 const MAX_TERMS = 16
@@ -28,6 +34,8 @@ export interface Form {
   /** One word or several (a phrase), lowercase letters and digits. */
   phrase: string
   prefix: boolean
+  /** One of WordNet's words for it: searched only when no passage holds the word as said (search/index.ts). */
+  wordnet?: boolean
 }
 
 export interface QueryTerm {
@@ -60,10 +68,13 @@ const isTerm = (word: string, english: boolean) => (word.length >= 2 || /\d/.tes
 function formsOf(said: string, english: boolean): Form[] {
   const forms: Form[] = [{ phrase: said, prefix: false }]
   if (english && !said.includes(' ') && said.length >= PREFIX_FROM && /^[a-z]+$/.test(said)) forms.push({ phrase: said, prefix: true })
-  for (const alt of english ? CALLER_WORDS.get(said) ?? [] : []) {
+  const add = (alt: string, wordnet: boolean) => {
     const phrase = wordsOf(alt).join(' ')
-    if (phrase && !forms.some((f) => f.phrase === phrase && !f.prefix)) forms.push({ phrase, prefix: false })
+    if (phrase && !forms.some((f) => f.phrase === phrase && !f.prefix)) forms.push(wordnet ? { phrase, prefix: false, wordnet } : { phrase, prefix: false })
   }
+  if (!english) return forms
+  for (const alt of CALLER_WORDS.get(said) ?? []) add(alt, false)
+  for (const alt of wordnetSynonyms(said).filter((w) => !w.split(' ').every((x) => STOP.has(x))).slice(0, MAX_WORDNET_FORMS)) add(alt, true)
   return forms
 }
 

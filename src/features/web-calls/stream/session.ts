@@ -156,6 +156,8 @@ export class StreamSession {
     let ts = randomU32()
     let open = true
     return {
+      // a program on the stream may only listen; its socket closing ends the call
+      quietAllowed: true,
       send: (pt, payload, timestamp) => {
         if (!open) return
         if (pt === payloadType) {

@@ -1,3 +1,4 @@
+import { DEFAULT_MIN_SCORE } from '../../knowledge/index.ts'
 import { INPUT_CONDITIONS, type WorkflowEdge, type WorkflowGraph, type WorkflowNode } from '../workflow.model.ts'
 import { matchesLocally } from './conditions.ts'
 import { type AnswerSource, type EngineInput, type Final, type KnowledgeSearch, type RunState, type StepResult, type ToolRunner, WorkflowRunError } from './contracts.ts'
@@ -20,7 +21,6 @@ export interface EngineOptions {
 
 const MAX_HISTORY = 50
 const DEFAULT_MAX_ATTEMPTS = 3
-const DEFAULT_MIN_SCORE = 0.5
 const DEFAULT_ANSWER_CHARS = 300
 
 /** A step in progress: a working copy of the state plus what the step produced. */

@@ -12,6 +12,7 @@ import { dtmfTones } from './dtmf-tones.ts'
 import { OutputQueue, type PlaybackHandle } from './output-queue.ts'
 import { PacingHistogram } from './pacing.ts'
 import { SendTimeline } from './send-timeline.ts'
+import { ReceiveWatch, type ReceiveWatchStats } from './receive-watch.ts'
 import type { MediaLink, MediaLinkFactory } from './link.ts'
 import type { Pacer } from '../pacer/index.ts'
 
@@ -42,6 +43,11 @@ export interface CallMediaOptions {
   onDtmf?: (event: DtmfEvent) => void
   onBye?: () => void
   onClosed?: () => void
+  /** No packet from the far end for this long, while not on hold, calls onMediaTimeout once (0 or absent: never). */
+  rtpTimeoutMs?: number
+  onMediaTimeout?: () => void
+  /** Monotonic ms for the receive watch; performance.now by default. */
+  now?: () => number
 }
 
 export interface CallMediaStats {
@@ -49,6 +55,9 @@ export interface CallMediaStats {
   jitter: JitterStats
   pacing: { packets: number; p50Ms: number; p99Ms: number; maxMs: number }
   ignoredPackets: number
+  receive: ReceiveWatchStats
+  /** The suite of a link's own SRTP (DTLS-SRTP), which rtp.srtp does not count. */
+  linkSrtpSuite?: string
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
@@ -56,6 +65,8 @@ const canSend = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.directio
 const canReceive = (m: NegotiatedMedia) => m.direction === 'sendrecv' || m.direction === 'recvonly'
 /** The SDES keys the offer/answer agreed, when it agreed SRTP (a structural read: plain media has none). */
 const srtpOf = (m: NegotiatedMedia): RtpSrtpKeys | undefined => (m as { srtp?: RtpSrtpKeys }).srtp
+/** Media is due from the far end: neither side holds the call. */
+const mediaDue = (m: NegotiatedMedia) => m.direction === 'sendrecv' && !m.remoteHold
 
 export class CallMedia {
   private media: NegotiatedMedia
@@ -86,10 +97,13 @@ export class CallMedia {
   private closed = false
   /** Only a SIP call's own UDP socket is paced; other links send as they are given packets. */
   private readonly pacer: Pacer | undefined
+  private readonly watch: ReceiveWatch
+  private readonly now: () => number
 
   constructor(private readonly opts: CallMediaOptions) {
     this.pacer = opts.ports ? opts.pacer : undefined
     this.media = opts.media
+    this.now = opts.now ?? (() => performance.now())
     this.codec = createAudioCodec(opts.media.codec.name)
     this.jb = this.newJitterBuffer()
     this.dtmfIn = new DtmfReceiver(opts.media.telephoneEvent?.clockRate ?? 8000)
@@ -109,6 +123,8 @@ export class CallMedia {
         ...handlers,
       })
     } else throw new TypeError('call media needs ports or a link')
+    this.watch = new ReceiveWatch(this.session.quietAllowed ? 0 : (opts.rtpTimeoutMs ?? 0))
+    this.watch.expect(mediaDue(opts.media), this.now())
     this.sub = this.subscribe()
   }
 
@@ -181,6 +197,7 @@ export class CallMedia {
       this.sub = this.subscribe()
     }
     this.session.setRemote?.(this.remoteOf(media))
+    this.watch.expect(mediaDue(media), this.now())
     if (!wasSending && canSend(media)) this.resumeMarker = true
   }
 
@@ -190,6 +207,8 @@ export class CallMedia {
       jitter: this.jb.stats(),
       pacing: { packets: this.pacing.count, p50Ms: this.pacing.percentile(50), p99Ms: this.pacing.percentile(99), maxMs: this.pacing.maxMs },
       ignoredPackets: this.ignored,
+      receive: this.watch.stats(this.now()),
+      linkSrtpSuite: this.session.srtpSuite?.(),
     }
   }
 
@@ -227,6 +246,7 @@ export class CallMedia {
   }
 
   private onPacket(p: RtpPacket, arrivalMs: number): void {
+    this.watch.packet(p.payload.length, this.now())
     if (!canReceive(this.media)) return
     const te = this.media.telephoneEvent
     if (te && p.payloadType === te.payloadType) {
@@ -259,6 +279,7 @@ export class CallMedia {
     if (scheduled + 0.5 < this.nextPlayoutMs) return
     this.nextPlayoutMs = scheduled + FRAME_MS
     this.playout(now)
+    if (this.watch.timedOut(this.now())) this.opts.onMediaTimeout?.()
   }
 
   private playout(now: number): void {

@@ -9,6 +9,10 @@ export interface MediaLink {
    * agent is silent, only a silent frame every DTX_KEEPALIVE_MS is sent.
    */
   readonly discontinuous?: boolean
+  /** The far end may send nothing for as long as it likes (a media-stream program): no media watchdog. */
+  readonly quietAllowed?: boolean
+  /** The SRTP suite a link keyed itself agreed (WebRTC's DTLS-SRTP), once it is known. */
+  srtpSuite?(): string | undefined
   /**
    * One packet of the negotiated codec; `timestamp` is relative to the link's own base. A link
    * with a pacer given `dueMs` queues it to go out then and returns true; others send at once.

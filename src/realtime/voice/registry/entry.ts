@@ -140,6 +140,16 @@ export const unloadsWhileIdle = (engine: IdleEngine, shared: boolean): Provided<
 /** A remote engine: nothing in memory to report, nothing to hold. */
 export const remote = <T>(engine: T, forLanguage?: (language: string) => T): Provided<T> => ({ engine, state: () => ({}), forLanguage })
 
+/** The STT with `vocabulary` on every stream it opens (the agent's words, for recognisers that take them). */
+export function withVocabulary(stt: Stt, vocabulary: readonly string[]): Stt {
+  if (!vocabulary.length) return stt
+  return {
+    provider: stt.provider,
+    capabilities: stt.capabilities,
+    stream: (opts: SttStreamOptions = {}) => stt.stream({ vocabulary, ...opts }),
+  }
+}
+
 /** The STT with `language` on every stream it opens. */
 export function withLanguage(stt: Stt, language: string): Stt {
   return {

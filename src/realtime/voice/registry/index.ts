@@ -3,7 +3,7 @@
 // of workflows (choose.ts), the catalogue the API lists (catalog.ts) and what this appliance
 // serves (serving.ts), and what calls cost (prices.ts).
 export type * from './entry.ts'
-export { withLanguage } from './entry.ts'
+export { withLanguage, withVocabulary } from './entry.ts'
 export { choose, type Choice, chosenName, workflowLlm } from './choose.ts'
 export { availableVoices, PROVIDERS, providerOf, providerOfEngine, providersOf, servedLlms } from './list.ts'
 export { knownLlmModelsHint, LLM_PROVIDERS, llmProviderOf, STT_PROVIDERS, VOICE_PROVIDERS, voiceProviderOf } from './catalog.ts'

@@ -79,7 +79,8 @@ export interface TurnContext {
 export type { EndpointingMode }
 
 /** not_configured: the agent had nothing to converse with (no LLM serves it, no workflow), as opposed to a provider that failed. */
-export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured'
+/** media_timeout: the far end's RTP stopped (the call's media watchdog ended it, not the session). */
+export type EndReason = 'agent_hangup' | 'caller_hangup' | 'silence_timeout' | 'max_duration' | 'provider_error' | 'not_configured' | 'media_timeout'
 
 /** One thing being said while it is produced: audio goes to playout as it arrives. */
 export interface SpeechOut {

@@ -29,6 +29,8 @@ export const STT_FINAL_SILENCE_MS = 150
 
 export interface SttStreamOptions {
   language?: string
+  /** Words and phrases the caller is likely to say that a general recogniser gets wrong (the agent's vocabulary). */
+  vocabulary?: readonly string[]
   conn?: ConnOptions
 }
 

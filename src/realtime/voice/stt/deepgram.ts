@@ -17,6 +17,10 @@ export interface DeepgramOptions {
 }
 
 const KEEPALIVE_MS = 5000
+/** Deepgram takes at most 100 key terms per request. */
+export const MAX_KEYTERMS = 100
+/** The intensifier on each keyword (models before Nova-3): a modest boost, as Deepgram advises to start. */
+const KEYWORD_BOOST = 2
 
 /** Deepgram live transcription over WebSocket (linear16 audio in, Results messages out). */
 export class DeepgramStt implements Stt {
@@ -26,8 +30,18 @@ export class DeepgramStt implements Stt {
   constructor(private readonly opts: DeepgramOptions) {}
 
   stream(opts: SttStreamOptions = {}): DeepgramStream {
-    return new DeepgramStream(this.opts, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN)
+    return new DeepgramStream(this.opts, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN, opts.vocabulary ?? [])
   }
+}
+
+/**
+ * The vocabulary as Deepgram's query: Nova-3 and Flux take key terms, phrases too (keyterm
+ * prompting); the models before them boost single words (keywords, each with an intensifier).
+ */
+export function vocabularyParams(model: string, vocabulary: readonly string[]): [string, string][] {
+  if (/^(nova-3|flux)/.test(model)) return vocabulary.slice(0, MAX_KEYTERMS).map((term) => ['keyterm', term])
+  const words = [...new Set(vocabulary.flatMap((v) => v.split(' ')).filter((w) => /\p{L}/u.test(w)))]
+  return words.slice(0, MAX_KEYTERMS).map((w) => ['keywords', `${w}:${KEYWORD_BOOST}`])
 }
 
 type Json = any
@@ -40,6 +54,7 @@ export class DeepgramStream extends ProviderStream<AudioFrame, SttEvent> {
     private readonly opts: DeepgramOptions,
     private readonly language: string,
     conn: ConnOptions,
+    private readonly vocabulary: readonly string[] = [],
   ) {
     super('deepgram-stt', conn)
     this.retryAfterOutput = true
@@ -59,6 +74,7 @@ export class DeepgramStream extends ProviderStream<AudioFrame, SttEvent> {
       utterance_end_ms: String(Math.max(1000, this.opts.utteranceEndMs)),
       vad_events: 'true',
     })
+    for (const [name, value] of vocabularyParams(this.opts.model, this.vocabulary)) q.append(name, value)
     return `${this.opts.baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/v1/listen?${q}`
   }
 

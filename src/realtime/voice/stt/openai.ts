@@ -15,6 +15,20 @@ export interface OpenAiSttOptions {
 /** Longest utterance accepted in one request (the API's own file limit is 25 MB). */
 export const MAX_UTTERANCE_MS = 120_000
 
+/** The prompt's length at most: whisper reads only its last 224 tokens. */
+export const MAX_PROMPT_CHARS = 800
+
+/** The vocabulary as a transcription prompt: a list of the words in the spelling wanted, as many as fit. */
+export function promptOf(vocabulary: readonly string[]): string {
+  let prompt = ''
+  for (const w of vocabulary) {
+    const next = prompt ? `${prompt}, ${w}` : `Vocabulary: ${w}`
+    if (next.length + 1 > MAX_PROMPT_CHARS) break
+    prompt = next
+  }
+  return prompt && `${prompt}.`
+}
+
 /**
  * OpenAI audio/transcriptions: not streaming. Push one utterance's frames, call end(), get one
  * final. The voice session opens one stream per VAD-delimited utterance.
@@ -26,7 +40,7 @@ export class OpenAiStt implements Stt {
   constructor(private readonly opts: OpenAiSttOptions) {}
 
   stream(opts: SttStreamOptions = {}): OpenAiSttStream {
-    return new OpenAiSttStream(this.opts, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN)
+    return new OpenAiSttStream(this.opts, opts.language ?? this.opts.language, opts.conn ?? this.opts.conn ?? DEFAULT_CONN, promptOf(opts.vocabulary ?? []))
   }
 }
 
@@ -38,6 +52,8 @@ export class OpenAiSttStream extends ProviderStream<AudioFrame, SttEvent> {
     private readonly opts: OpenAiSttOptions,
     private readonly language: string | undefined,
     conn: ConnOptions,
+    /** The transcription's prompt: the words it should spell as the agent does. */
+    private readonly prompt = '',
   ) {
     super('openai-stt', conn)
   }
@@ -61,6 +77,7 @@ export class OpenAiSttStream extends ProviderStream<AudioFrame, SttEvent> {
     form.append('model', this.opts.model)
     form.append('response_format', 'json')
     if (this.language) form.append('language', this.language)
+    if (this.prompt) form.append('prompt', this.prompt)
     const res = await fetch(`${this.opts.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.opts.apiKey}` },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -76,6 +76,55 @@ function grammarFile(mode: Exclude<SphinxMode, 'dictation'>): { file: string; di
  */
 export const STREAMING_SEARCH: readonly string[] = ['-fwdflat', 'no', '-maxhmmpf', '4000']
 
+/**
+ * Which front end turns a line's audio into features. `wideband`: 16 kHz, the en-us model's own
+ * (feat.params: 130-6800 Hz); phone lines are upsampled to it. `phone`: 8 kHz audio with a front
+ * end over the band a G.711 line carries (PHONE_FRONT_END). With the 16 kHz en-us model the phone
+ * front end gets nearly every word wrong (its features are not the ones the model was trained on:
+ * bench/pocketsphinx-frontend.ts), so calls keep `wideband`; `phone` is for an 8 kHz acoustic model.
+ */
+export type FrontEnd = 'wideband' | 'phone'
+
+/** The phone front end: 8 kHz, a 256-point FFT (32 ms at 8 kHz, as 512 is at 16 kHz), the filters over the line's band. */
+export const PHONE_FRONT_END: readonly string[] = ['-samprate', '8000', '-nfft', '256']
+export const PHONE_BAND_HZ = { lowerf: 200, upperf: 3500 }
+
+/**
+ * The acoustic model with its filter bank over `band`: ps_init reads feat.params after the
+ * command line, and its -lowerf/-upperf win, so the phone front end loads a folder of links to
+ * the model's files with a feat.params of its own (made once per band, shared by every thread).
+ */
+export function bandModel(hmm: string, band: { lowerf: number; upperf: number } = PHONE_BAND_HZ): string {
+  const dir = join(tmpdir(), `pocketsphinx-band-${band.lowerf}-${band.upperf}-${hmm.replace(/[^A-Za-z0-9]+/g, '_')}`)
+  if (existsSync(join(dir, 'feat.params'))) return dir
+  const part = mkdtempSync(`${dir}.part-`)
+  for (const f of readdirSync(hmm)) if (f !== 'feat.params') symlinkSync(join(hmm, f), join(part, f))
+  const params = readFileSync(join(hmm, 'feat.params'), 'utf8')
+    .split('\n')
+    .filter((l) => !/^-(lowerf|upperf)\b/.test(l))
+  writeFileSync(join(part, 'feat.params'), [`-lowerf ${band.lowerf}`, `-upperf ${band.upperf}`, ...params].join('\n'))
+  try {
+    renameSync(part, dir)
+  } catch {
+    // another thread made it first
+    rmSync(part, { recursive: true, force: true })
+  }
+  return dir
+}
+
+export const FRONT_END_RATE: Record<FrontEnd, number> = { wideband: 16000, phone: 8000 }
+
+/** How one decoder is made: its front end, its dictation search and language model. */
+export interface DecoderOptions {
+  /** The dictation search's options (STREAMING_SEARCH; the bench compares others). */
+  search?: readonly string[]
+  frontEnd?: FrontEnd
+  /** The phone front end's filter bank (PHONE_BAND_HZ; the bench compares others). */
+  band?: { lowerf: number; upperf: number }
+  /** A language model file (ARPA or binary, its words in the en-us dictionary) instead of the general en-us one. */
+  lm?: string
+}
+
 /** Length of the en-us model's cepstrum vectors. */
 export const CEPLEN = 13
 const CMN_STEP_SAMPLES = 320
@@ -102,7 +151,7 @@ function cmnOf(n: Native, handle: unknown): Cmn | undefined {
   return { handle: cmn, mean: vec(0), sum: vec(16), nframe: new Int32Array(ffi.toArrayBuffer(cmn, 24, 4)) }
 }
 
-/** One decoder, fed one utterance at a time as it arrives: 16 kHz input only (the en-us acoustic model's rate). */
+/** One decoder, fed one utterance at a time as it arrives, at its front end's rate (FRONT_END_RATE). */
 export class SphinxDecoder {
   private readonly score = new Int32Array(1)
   private inUtterance = false
@@ -115,12 +164,15 @@ export class SphinxDecoder {
     private readonly cmn: Cmn | undefined,
   ) {}
 
-  /** `search`: the dictation search's options (STREAMING_SEARCH; the bench compares others). */
-  static create(n: Native, mode: SphinxMode, modelDir: string, search: readonly string[] = STREAMING_SEARCH): SphinxDecoder {
-    const args = ['-hmm', join(modelDir, 'en-us'), '-dict', join(modelDir, 'cmudict-en-us.dict'), '-samprate', '16000']
+  static create(n: Native, mode: SphinxMode, modelDir: string, opts: DecoderOptions = {}): SphinxDecoder {
+    const dict = join(modelDir, 'cmudict-en-us.dict')
+    const phone = opts.frontEnd === 'phone'
+    const hmm = join(modelDir, 'en-us')
+    const args = ['-hmm', phone ? bandModel(hmm, opts.band) : hmm, '-dict', dict]
+    args.push(...(phone ? PHONE_FRONT_END : ['-samprate', '16000']))
     const grammar = mode === 'dictation' ? undefined : grammarFile(mode)
     if (grammar) args.push('-jsgf', grammar.file)
-    else args.push('-lm', join(modelDir, 'en-us.lm.bin'), ...search)
+    else args.push('-lm', opts.lm ?? join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? STREAMING_SEARCH))
     try {
       const bufs = args.map((a) => Buffer.from(`${a}\0`))
       const argv = new BigUint64Array(bufs.map((b) => BigInt(n.ffi.ptr(b))))
@@ -186,6 +238,11 @@ export class SphinxDecoder {
     if (!this.inUtterance) return
     this.inUtterance = false
     this.n.ps.ps_end_utt(this.handle)
+  }
+
+  /** The cepstral mean the utterance's audio has moved the normalisation to (undefined where the layout is unknown). */
+  mean(): Float32Array | undefined {
+    return this.cmn && new Float32Array(this.cmn.mean)
   }
 
   private hyp(): string {

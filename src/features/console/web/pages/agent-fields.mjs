@@ -111,6 +111,18 @@ export function EndpointingFields({ value, onChange, error }) {
       onInput=${(e) => e.target.value !== '' && onChange(Number(e.target.value))} error=${error} />` : null}`
 }
 
+/** The agent's vocabulary, one word or phrase a line; each refused line is named with its problem. */
+export function VocabularyFields({ text, onText, fields }) {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean)
+  const problems = lines.flatMap((l, i) => (fields?.[`vocabulary[${i}]`] ? [`"${l}" ${fields[`vocabulary[${i}]`]}`] : []))
+  return html`<div class="field">
+    <label for="vocabulary">Vocabulary (one word or phrase a line: names, products, streets callers say)</label>
+    <textarea id="vocabulary" name="vocabulary" rows="4" value=${text} onInput=${(e) => onText(e.target.value)}></textarea>
+    <p class="hint">The recognisers listen for these words: cloud ones as key terms or a prompt.</p>
+    ${[...problems, ...(fields?.vocabulary ? [fields.vocabulary] : [])].map((p) => html`<p class="field-error" role="alert">${p}</p>`)}
+  </div>`
+}
+
 /** The workspace's knowledge bases as checkboxes (a link to each linked one) and knowledgeAutoSearch. */
 export function KnowledgeFields({ linked, autoSearch, onLinked, onAutoSearch, fields }) {
   const { data, error } = useData(() => get('/api/knowledge-bases?limit=100'))

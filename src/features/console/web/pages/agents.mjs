@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { apiResponse, del, get, post, put } from '../api.mjs'
 import { Field, html, Problem, Table, useAction, useData, when } from '../ui.mjs'
-import { EndpointingFields, KnowledgeFields, ModelSelect, PromptVariables, ToolFields, VoiceFields, WorkflowRuns } from './agent-fields.mjs'
+import { EndpointingFields, KnowledgeFields, VocabularyFields, ModelSelect, PromptVariables, ToolFields, VoiceFields, WorkflowRuns } from './agent-fields.mjs'
 import { BrowserCall } from './browser-call.mjs'
 
 const TEMPLATES = [
@@ -137,6 +137,7 @@ function AgentForm({ agent, providers, workflow, onSaved }) {
     webhookUrl: agent.webhookUrl ?? '',
     knowledgeBaseIds: agent.knowledgeBaseIds ?? [],
     knowledgeAutoSearch: agent.knowledgeAutoSearch ?? false,
+    vocabulary: (agent.vocabulary ?? []).join('\n'),
   })
   const [confirming, setConfirming] = useState(false)
   const { error, busy, run, fieldError } = useAction()
@@ -162,6 +163,7 @@ function AgentForm({ agent, providers, workflow, onSaved }) {
         webhookUrl: form.webhookUrl || null,
         knowledgeBaseIds: form.knowledgeBaseIds,
         knowledgeAutoSearch: form.knowledgeAutoSearch,
+        vocabulary: form.vocabulary.split('\n').map((s) => s.trim()).filter(Boolean),
       }
       onSaved((await put(`/api/agents/${agent.id}`, body)).agent)
     })
@@ -204,6 +206,7 @@ function AgentForm({ agent, providers, workflow, onSaved }) {
     <${VoicePreview} agentId=${agent.id} voiceText=${form.voice} />
     <${KnowledgeFields} linked=${form.knowledgeBaseIds} autoSearch=${form.knowledgeAutoSearch} fields=${error?.fields}
       onLinked=${setValue('knowledgeBaseIds')} onAutoSearch=${setValue('knowledgeAutoSearch')} />
+    <${VocabularyFields} text=${form.vocabulary} onText=${setValue('vocabulary')} fields=${error?.fields} />
     <details class="advanced">
       <summary>Advanced: raw JSON</summary>
       <${Field} label="LLM model (any accepted name)" name="llmModel" value=${form.llmModel} onInput=${set('llmModel')} error=${fieldError('llmModel')} />

@@ -11,6 +11,14 @@ import { startWebCall } from '../web-call.mjs'
 const POLL_MS = 500
 const LEVEL_MS = 100
 
+/** Why a web call failed, as its record says (media.web.failure), for the person who made it. */
+const FAILURES = {
+  ice_failed: 'no network path to the appliance was found (ICE failed). On the same machine, Chromium needs --allow-loopback-in-peer-connection; elsewhere check the UDP ports and TURN (docs/webrtc.md).',
+  dtls_failed: 'the connection was found but its encryption (DTLS) did not start.',
+  no_media: 'connected, but no audio came from this browser: check the microphone.',
+}
+const RECORD_TRIES = 10
+
 const ms = (v) => (typeof v === 'number' ? `${Math.round(v)} ms` : 'not measured')
 
 /** A 0..1 level meter; `data-peak` keeps the loudest level seen in this call. */
@@ -38,12 +46,18 @@ export function BrowserCall({ agentId, draftLabel = 'Test the draft prompt', dra
     handle.close()
     setPhase('ended')
     try {
-      const stored = (await get(`/api/calls/${handle.callId}`)).call
+      // the record is written as the call ends, a moment after the browser saw it end
+      let stored = (await get(`/api/calls/${handle.callId}`)).call
+      for (let i = 0; stored.status !== 'ended' && i < RECORD_TRIES; i++) {
+        await new Promise((r) => setTimeout(r, POLL_MS))
+        stored = (await get(`/api/calls/${handle.callId}`)).call
+      }
       // the record is the account of the call from now on: its transcript and each turn's latency
       const recorded = stored.metrics?.turns ?? []
       setLive((v) => ({
         ...v,
         status: 'ended',
+        failure: stored.media?.web?.failure ?? (stored.outcome === 'failed' ? stored.endReason : null),
         transcript: stored.transcript?.length ? stored.transcript : (v?.transcript ?? []),
         turns: recorded.length ? recorded : (v?.turns ?? []),
       }))
@@ -116,7 +130,7 @@ export function BrowserCall({ agentId, draftLabel = 'Test the draft prompt', dra
     </div>
     <${Problem} error=${error} />
     ${phase === 'idle' && !call ? null : html`<div class="call-panel">
-      <p role="status">${phase === 'starting' ? 'Connecting…' : phase === 'live' ? `In call (${live?.status ?? 'ringing'})` : 'The call has ended.'}
+      <p role="status">${phase === 'starting' ? 'Connecting…' : phase === 'live' ? `In call (${live?.status ?? 'ringing'})` : live?.failure ? `The call failed (${live.failure}): ${FAILURES[live.failure] ?? 'see the call record.'}` : 'The call has ended.'}
         ${call?.draft ? html` <${DraftBadge} />` : null}</p>
       ${phase === 'live' ? html`<div class="levels">
         <${Level} label="Microphone level" value=${levels.mic} peak=${levels.micPeak} />

@@ -149,6 +149,33 @@ function AgentOf({ call }) {
   return html`agent <a href=${`#/agents/${call.agentId}`}>${name}</a>`
 }
 
+const WEB_FAILURES = {
+  ice_failed: 'no ICE candidate pair succeeded: check the host candidates, the UDP ports and TURN',
+  dtls_failed: 'ICE connected but the DTLS handshake did not finish',
+  no_media: 'connected, but no audio came from the browser',
+}
+
+/** The call's media as it went: what an operator chasing one-way audio looks at first. */
+function Media({ media }) {
+  if (!media) return html`<section aria-label="Media"><h2>Media</h2><p>No media facts (the call is in progress or had no media).</p></section>`
+  const rows = [
+    ['codec', media.codec],
+    ['remote media', `${media.remoteAddress}:${media.remotePort}`],
+    ['SRTP', media.srtpSuite ?? 'none'],
+    ['sent', `${media.packetsSent} packets, ${media.bytesSent} bytes`],
+    ['received', `${media.packetsReceived} packets, ${media.bytesReceived} bytes`],
+    ['lost / late / discarded', `${media.packetsLost} / ${media.packetsLate} / ${media.packetsDiscarded}`],
+    ['jitter', `${media.jitterMs} ms`],
+    ['largest gap', `${media.maxGapMs} ms`],
+  ]
+  if (media.web) rows.push(['ICE / DTLS', `${media.web.ice} / ${media.web.dtls}`])
+  return html`<section aria-label="Media"><h2>Media</h2>
+    ${media.web?.failure ? html`<p class="problem" role="alert">Failed: ${media.web.failure} (${WEB_FAILURES[media.web.failure] ?? ''})</p>` : null}
+    ${media.packetsReceived === 0 && !media.web?.failure ? html`<p class="problem">No audio came from the far end.</p>` : null}
+    <dl class="grid">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
+  </section>`
+}
+
 export function CallPage({ id }) {
   const { data, error, reload } = useData(() => get(`/api/calls/${id}`), [id])
   const call = data?.call
@@ -186,6 +213,7 @@ export function CallPage({ id }) {
         : html`<p>No turn was measured.</p>`}
       <${LatencyChart} turns=${call.metrics?.turns ?? []} />
     </section>
+    <${Media} media=${call.media} />
     <section aria-label="Cost"><h2>Cost</h2>
       <dl class="grid">${['llm', 'stt', 'tts', 'telephony', 'analysis', 'total'].map((k) => html`<dt>${k}</dt><dd>${money(cost[k] ?? 0)}</dd>`)}</dl>
     </section>

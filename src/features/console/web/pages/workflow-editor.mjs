@@ -6,7 +6,7 @@ import { Field, html, Problem, useAction } from '../ui.mjs'
 
 export const NODE_TYPES = ['start', 'say', 'conversation', 'collect', 'condition', 'tool', 'transfer', 'end', 'answer']
 /** The score an answer node needs by default to speak a passage (its minScore). */
-export const MIN_SCORE = 0.5
+export const MIN_SCORE = 0.7
 const NO_MATCH = '{"type":"no_match"}'
 
 /** Pure: the graph with node `id` replaced (renaming moves its edges along), added, or removed. */
@@ -38,7 +38,7 @@ function AnswerFields({ configText, onConfigText }) {
     onConfigText(JSON.stringify(e.target.value === '' ? rest : { ...rest, [key]: Number(e.target.value) }, null, 1))
   }
   return html`<div class="inline">
-    <${Field} label="Minimum score to answer (0-1, default 0.5)" name="minScore" type="number" min="0" max="1" step="0.05" value=${config.minScore ?? ''} placeholder="0.5" onInput=${write('minScore')} />
+    <${Field} label="Minimum confidence to answer (0-1, default 0.7)" name="minScore" type="number" min="0" max="1" step="0.05" value=${config.minScore ?? ''} placeholder="0.7" onInput=${write('minScore')} />
     <${Field} label="Most characters spoken (40-1000, default 300)" name="maxChars" type="number" min="40" max="1000" step="1" value=${config.maxChars ?? ''} placeholder="300" onInput=${write('maxChars')} />
   </div>
   <p class="hint">Speaks the best passage of the agent's knowledge bases when it scores at least the minimum; otherwise takes its one no_match edge.</p>`
