@@ -50,6 +50,7 @@ export const UNITS: readonly Unit[] = [
   { path: 'features/calls', rank: 25, purpose: 'The call runtime, call workers, the conversation, call records (ledger, export, analysis).' },
   { path: 'features/campaigns', rank: 26, purpose: 'Outbound campaigns: jobs, schedules, calling windows, retries, the dispatcher, AMD.' },
   { path: 'features/web-calls', rank: 26, purpose: 'Calls without SIP: browser calls over WebRTC and the media-stream WebSocket.' },
+  { path: 'features/agent-tests', rank: 26, purpose: "Agent test suites: cases, generated cases, the built-in test phone's real SIP calls, runs and their judging." },
   { path: 'features/wiring.ts', rank: 27, purpose: 'What features ask of each other, wired in one place so neither imports the other.' },
   { path: 'http', rank: 30, purpose: 'The API edge: the app, auth, body limits, unknown fields, errors, OpenAPI.' },
   { path: 'app/startup', rank: 40, purpose: 'What the appliance checks before and while it starts: config, database, ports, address, prices.' },

@@ -10,6 +10,8 @@
 export const POSTGRES_PASS = [
   'test/unit/db/dialects.test.ts',
   'test/integration/access.test.ts',
+  'test/integration/agent-tests/cases-http.test.ts',
+  'test/integration/agent-tests/run-restart.test.ts',
   'test/integration/agent-readiness.test.ts',
   'test/integration/agent-snapshot.test.ts',
   'test/integration/agents.test.ts',
@@ -89,4 +91,6 @@ export const BUSY_PASS = [
   'test/integration/calls/max-duration.test.ts',
   'test/integration/webrtc/web-call-failure.test.ts',
   'test/integration/sip/uas-calls.test.ts',
+  'test/integration/agent-tests/run-sip.test.ts',
+  'test/integration/agent-tests/templates-sip.test.ts',
 ]

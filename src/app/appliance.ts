@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { authenticate, PrincipalCache } from '../features/api-keys/index.ts'
 import * as background from './background/index.ts'
-import { type CallPlacer, CallRefused, type CallRuntime, type CapacityModel, type Dialer } from '../features/calls/index.ts'
+import type { AgentTestRunner } from '../features/agent-tests/index.ts'
+import { type CallPlacer, CallRefused, type CallRuntime, type CapacityModel, type Dialer, TestLines } from '../features/calls/index.ts'
 import * as callWorkers from '../features/calls/workers/index.ts'
 import { type CampaignEvents, type Dispatcher, outboxEvents } from '../features/campaigns/index.ts'
 import * as cluster from './cluster/index.ts'
@@ -60,7 +61,8 @@ export async function startAppliance(
   const principals = new PrincipalCache(config.AUTH_CACHE_MS)
   const campaignEvents = opts.campaignEvents ?? outboxEvents
   // filled in as the subsystems start; the earlier ones reach the later ones through it
-  const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground } = {}
+  const s: { database?: DbHandle; metrics?: Metrics; http?: http.RunningHttp; media?: telephony.RunningMedia; voice?: VoiceEngines; placer?: CallPlacer; sip?: telephony.RunningTelephony; jobs?: background.RunningBackground; tests?: AgentTestRunner } = {}
+  const testLines = new TestLines()
   const dialer: Dialer = { dial: (call) => (s.jobs && s.sip ? s.sip.calls.dial(call) : Promise.reject(new CallRefused('starting', 'the appliance is still starting'))) }
   const pokeCampaigns = () => s.jobs?.campaigns.poke()
   const running = await startInOrder([
@@ -88,6 +90,7 @@ export async function startAppliance(
         voices: () => s.voice,
         appCalls: () => (s.jobs ? s.sip?.calls : undefined),
         capacity: () => (s.jobs ? s.sip?.calls.capacityNow() : undefined),
+        agentTests: () => (s.jobs ? s.tests : undefined),
       }))
     },
     async () => (s.media = await telephony.startMedia(config, s.database!.db, storage, log)),
@@ -100,7 +103,8 @@ export async function startAppliance(
       return { stop: () => voice.close() }
     },
     () => (s.placer = callWorkers.start({ config, media: s.media!.media, voice: s.voice!, metrics: s.metrics, log })),
-    async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, prices, ports, whileDraining: s.http!.stop, capacity: opts.capacity })),
+    async () => (s.sip = await telephony.start({ config, db: s.database!.db, log, metrics: s.metrics!, placer: s.placer!, media: s.media!, voice: s.voice!, prices, ports, whileDraining: s.http!.stop, capacity: opts.capacity, testLines })),
+    async () => (s.tests = await telephony.startAgentTests(config, s.database!.db, log, s.sip!, s.media!, testLines)),
     async () => (s.jobs = await background.start({ config, db: s.database!.db, log, voice: s.voice!, prices, calls: s.sip!.calls, storage, publicBase: s.http!.publicBase, shared, campaignEvents, campaignClock: opts.campaignClock, drainCalls: s.sip!.drain })),
   ])
   log.info({ url: s.http!.url, dataDir: config.DATA_DIR }, 'appliance started')

@@ -1,6 +1,8 @@
 // Telephony as running subsystems: the media engine (RTP ports, recordings and their upload)
 // and the SIP side (user agent, the calls it carries, trunk registrations).
-import { Admission, CallRuntime, type CallPlacer, type CapacityModel, DbNumberDirectory, LiveCapacity, uploadedCalls } from '../features/calls/index.ts'
+import { AgentTestRunner } from '../features/agent-tests/index.ts'
+import { findWorkflowGraph } from '../features/workflows/index.ts'
+import { Admission, CallRuntime, type CallPlacer, type CapacityModel, DbNumberDirectory, LiveCapacity, type TestLines, uploadedCalls } from '../features/calls/index.ts'
 import { RefusalPolicy } from '../realtime/telephony/refusal/index.ts'
 import type { Config } from '../platform/config/index.ts'
 import type { Db } from '../platform/db/index.ts'
@@ -13,7 +15,7 @@ import { secretBoxFor } from '../platform/secrets/index.ts'
 import { type PortCheck, portErrorOf } from './startup/index.ts'
 import type { VoiceEngines } from '../realtime/voice/index.ts'
 import type { PriceTable } from '../realtime/voice/turn/index.ts'
-import { RefusalLog, userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
+import { RefusalLog, type UserAgent, userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
 import { describeSrtpCrypto } from '../realtime/srtp/index.ts'
 
 export interface RunningMedia {
@@ -62,6 +64,8 @@ export interface TelephonyDeps {
   whileDraining(): Promise<void>
   /** The capacity model admission asks (tests inject one); default: the live figures against the CALLS_MAX and CAPACITY_* goals. */
   capacity?: CapacityModel
+  /** The agent test phone's one-time lines (features/calls/test-lines.ts). */
+  testLines?: TestLines
 }
 
 export interface RunningTelephony {
@@ -69,6 +73,8 @@ export interface RunningTelephony {
   registrations: TrunkRegistrations
   /** The SIP ports actually bound (SIP_PORT 0 picks free ones). */
   sip: { udp?: number; tcp?: number; tls?: number }
+  /** Places a call from this user agent (the agent test phone dials the appliance itself). */
+  placeCall: UserAgent['placeCall']
   /** New calls get 503 at once; resolves when the calls in progress have ended (CALL_DRAIN_MS at most). Once only. */
   drain(): Promise<void>
   stop(): Promise<void>
@@ -78,6 +84,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
   const { config, db, log, metrics, media, voice } = d
   const directory = new DbNumberDirectory(db, secretBoxFor(config.DATA_DIR), {
     carrierSources: config.CARRIER_SIP_SOURCES.split(',').map((s) => s.trim()).filter(Boolean),
+    testLines: d.testLines,
   })
   const ua = userAgentFromConfig(config, directory, sipLog(log), sipObserver(metrics), (transport, reason) => metrics.sipConnectionRefused(transport, reason), (reason) => metrics.sipRequestRefused(reason))
   try {
@@ -125,7 +132,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
         refusals.flush()
         refusals.stop()
       })())
-    return { calls, registrations, sip, drain, stop: drain }
+    return { calls, registrations, sip, placeCall: (opts) => ua.placeCall(opts), drain, stop: drain }
   } catch (err) {
     await ua.stop().catch(() => {})
     throw err
@@ -138,6 +145,20 @@ function liveCapacity(config: Config, metrics: Metrics): LiveCapacity {
     limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: off(config.CAPACITY_LATENESS_MS), realTimeFactor: Infinity },
     extra: () => ({ sendLatenessMs: metrics.takeMediaLag() }),
   })
+}
+
+/** The agent test runner: its phone dials this appliance's SIP port; runs a last process left running are marked interrupted. */
+export async function startAgentTests(config: Config, db: Db, log: Logger, sip: RunningTelephony, media: RunningMedia, lines: TestLines) {
+  const tests = new AgentTestRunner({
+    db,
+    log: log.child({ component: 'agent-tests' }),
+    phone: { placeCall: sip.placeCall, sipPort: sip.sip.udp ?? config.SIP_PORT, media: media.media, lines },
+    concurrency: config.AGENT_TEST_CONCURRENCY,
+    graphOf: (workspaceId, agentId) => findWorkflowGraph(db, workspaceId, agentId),
+  })
+  const interrupted = await tests.recover()
+  if (interrupted) log.warn({ runs: interrupted }, 'agent test runs the last run left unfinished are marked interrupted')
+  return tests
 }
 
 /** The SIP layer logs through a two-method interface; its records are tagged. */

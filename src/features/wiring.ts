@@ -43,3 +43,6 @@ export function workflowAgentHooks(db: Db): Pick<WorkflowService, 'agentExists' 
 
 /** For the knowledge feature: a deleted base leaves the agents that linked it. */
 export const knowledgeAgentHooks = (db: Db) => ({ unlinkBase: (workspaceId: string, baseId: string) => unlinkKnowledgeBase(db, workspaceId, baseId) })
+
+/** For the agent-tests feature: the workflow its cases are generated from. */
+export const agentTestHooks = (db: Db) => ({ workflowOf: (workspaceId: string, agentId: string) => findWorkflowGraph(db, workspaceId, agentId) })

@@ -1,5 +1,8 @@
 import { type AnyElysia, Elysia, StatusMap } from 'elysia'
 import { sql } from 'kysely'
+import { agentTestsController } from '../features/agent-tests/agent-tests.http.ts'
+import type { AgentTestRunner } from '../features/agent-tests/index.ts'
+import { agentTestRunsController } from '../features/agent-tests/runs.http.ts'
 import { agentsController, voicePreviewController } from '../features/agents/agents.http.ts'
 import { TOOLS, type UnreachableProvider } from '../features/agents/index.ts'
 import { apiKeysController } from '../features/api-keys/api-keys.http.ts'
@@ -30,7 +33,7 @@ import { secretBoxFor } from '../platform/secrets/index.ts'
 import type { VoiceEngines } from '../realtime/voice/engines.ts'
 import { webhooksController } from '../features/webhooks/webhooks.http.ts'
 import { workflowsFeature } from '../features/workflows/workflows.http.ts'
-import { agentWorkflowHooks, knowledgeAgentHooks, numberAgentReadiness, workflowAgentHooks } from '../features/wiring.ts'
+import { agentTestHooks, agentWorkflowHooks, knowledgeAgentHooks, numberAgentReadiness, workflowAgentHooks } from '../features/wiring.ts'
 import { workspacesController } from '../features/workspaces/workspaces.http.ts'
 import { type AuthPlugin, createAuth, type Authenticate } from './auth.ts'
 import { bodyLimitFor, checkContentLength, isJobUpload, knowledgeUploadLimit, readJsonBody } from './body.ts'
@@ -65,6 +68,8 @@ export interface AppDeps {
   appCalls?: () => AppCallHost | undefined
   /** Capacity, calls up and headroom of this node (`/ready`); absent or undefined while calls are not running. */
   capacity?: () => CapacityFigures | undefined
+  /** Runs agent test cases over the test phone; absent or undefined while telephony is not running (503). */
+  agentTests?: () => AgentTestRunner | undefined
 }
 
 /** AppDeps as the features get them: publicBase always there. */
@@ -84,6 +89,8 @@ export const FEATURES: FeatureMount[] = [
   ({ db, config }, auth) => carrierController(db, config, auth),
   ({ db, config, unreachableProviders, publicBase }, auth) => numbersController(db, config, publicBase, auth, numberAgentReadiness(db, config, unreachableProviders)),
   (deps, auth) => workflowsFeature(deps, auth, workflowAgentHooks(deps.db)),
+  ({ db }, auth) => agentTestsController(db, auth, agentTestHooks(db)),
+  ({ db, agentTests }, auth) => agentTestRunsController(db, auth, () => agentTests?.()),
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, deps.publicBase, auth),
   ({ db, config, background, publicBase }, auth) => recordsController(db, () => recordsDeps(db, config, publicBase()), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),

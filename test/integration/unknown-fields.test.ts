@@ -263,5 +263,8 @@ test('the only open places of all request bodies are the free-form maps of docs/
     'workflow.nodes[].config keys': drafts.sort(),
     'workflow.nodes[].config.* any': drafts.sort(),
     'workflow.edges[] any': drafts.sort(),
+    // an agent test case's tool_called expectation: the arguments the tool is expected with
+    'expectations[].arguments keys': ['PATCH /api/agents/:id/tests/:test_id', 'POST /api/agents/:id/tests'],
+    'expectations[].arguments.* any': ['PATCH /api/agents/:id/tests/:test_id', 'POST /api/agents/:id/tests'],
   })
 })

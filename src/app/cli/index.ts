@@ -11,6 +11,7 @@ import { backup, BackupError, restore } from './backup.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
 import { oneLine } from './failure.ts'
 import { checkHealth, healthUrl } from './health.ts'
+import { apiBase, testAgent, TestAgentError } from './test-agent.ts'
 import { formatWorkspaces, listWorkspaces, NoWorkspaceError, soleWorkspace, WhichWorkspaceError } from './workspaces.ts'
 
 export const VERSION: string = pkg.version
@@ -39,6 +40,10 @@ Usage:
                                       list the recordings no call record points at (on this
                                       node's disk and in S3_BUCKET) and remove them; --dry-run
                                       only lists them; a last line "# N ..." counts them
+  voice-agent test-agent ID [--url URL] [--draft] [--timeout-sec N]
+                                      run the agent's test cases as test calls on the appliance
+                                      (API key in VOICE_AGENT_API_KEY); a line per case, exit 0
+                                      when all passed, 1 when one failed (docs/agent-tests.md)
   voice-agent --version | --help
 
 Results go to stdout; notes and errors to stderr, each error one line.
@@ -104,6 +109,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         })
       case 'recordings':
         return await recordingsCommand(rest, await loadCheckedConfig(env), io)
+      case 'test-agent':
+        return await testAgentCommand(rest, env, io)
       default:
         return fail(io, 2, `unknown command ${command}; voice-agent --help lists the commands`)
     }
@@ -111,7 +118,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (err instanceof ConfigError) return fail(io, 2, `configuration error: ${err.message}`)
     if (err instanceof UsageError || err instanceof RecordingsUsageError || err instanceof WhichWorkspaceError) return fail(io, 2, err.message)
     if (err instanceof DataDirLockedError) return fail(io, 3, `refusing: ${err.message}; stop it first`)
-    if (err instanceof BackupError || err instanceof AdminKeyError || err instanceof NoWorkspaceError) return fail(io, 1, err.message)
+    if (err instanceof BackupError || err instanceof AdminKeyError || err instanceof NoWorkspaceError || err instanceof TestAgentError) return fail(io, 1, err.message)
     throw err
   }
 }
@@ -182,6 +189,24 @@ function healthArgs(args: string[]): string | undefined {
   } catch (err) {
     throw new UsageError(`${(err as Error).message}; usage: voice-agent health [--url URL]`)
   }
+}
+
+async function testAgentCommand(args: string[], env: Record<string, string | undefined>, io: Out): Promise<number> {
+  const usage = 'usage: voice-agent test-agent ID [--url URL] [--draft] [--timeout-sec N]'
+  let parsed
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { url: { type: 'string' }, draft: { type: 'boolean' }, 'timeout-sec': { type: 'string' } }, strict: true })
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}; ${usage}`)
+  }
+  const { positionals, values } = parsed
+  if (positionals.length !== 1) throw new UsageError(usage)
+  const timeoutSec = values['timeout-sec'] === undefined ? 1800 : Number(values['timeout-sec'])
+  if (!Number.isInteger(timeoutSec) || timeoutSec < 1) throw new UsageError(`--timeout-sec must be a whole number of seconds; ${usage}`)
+  const key = env.VOICE_AGENT_API_KEY
+  if (!key) throw new UsageError('set VOICE_AGENT_API_KEY to an API key of the agent\'s workspace')
+  const url = values.url ?? apiBase(await loadCheckedConfig(env))
+  return testAgent({ agentId: positionals[0]!, key, url, version: values.draft ? 'draft' : undefined, timeoutMs: timeoutSec * 1000 }, io)
 }
 
 async function withDb(cfg: Config, work: (db: Db) => Promise<number>): Promise<number> {

@@ -103,7 +103,7 @@ export const Outcome = t.Union([
 ])
 const nullableString = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
 
-const CallTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream')], {
+const CallTypeSchema = t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream'), t.Literal('test')], {
   description: 'inbound and outbound: SIP calls; web: from a browser (WebRTC); stream: over the media-stream WebSocket',
 })
 
@@ -150,8 +150,8 @@ export type PlaceCallBody = typeof PlaceCallBody.static
 export const CallFilters = {
   agentId: t.Optional(t.String()),
   phoneNumberId: t.Optional(t.String({ description: 'our number the call used' })),
-  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream')], { description: 'the direction, or web / stream' })),
-  direction: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream')], { description: 'the same as type' })),
+  type: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream'), t.Literal('test')], { description: 'the direction, or web / stream; test: an agent test call (listed only when asked for)' })),
+  direction: t.Optional(t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream'), t.Literal('test')], { description: 'the same as type' })),
   status: t.Optional(Status),
   outcome: t.Optional(Outcome),
   label: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'calls carrying this label' })),

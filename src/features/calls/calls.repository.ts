@@ -12,7 +12,8 @@ export function filteredCalls(db: Db, workspaceId: string, q: CallFilterValues) 
   if (q.agentId) qb = qb.where('calls.agent_id', '=', q.agentId)
   if (q.phoneNumberId) qb = qb.where('calls.phone_number_id', '=', q.phoneNumberId)
   const type = q.type ?? q.direction
-  if (type) qb = qb.where('calls.type', '=', type)
+  // agent test calls (issue 48) stay out of the listings unless asked for
+  qb = type ? qb.where('calls.type', '=', type) : qb.where('calls.type', '<>', 'test')
   if (q.status) qb = qb.where('calls.status', '=', q.status)
   if (q.outcome) qb = qb.where('calls.outcome', '=', q.outcome)
   if (q.campaignId) qb = qb.where('calls.outbound_job_id', '=', q.campaignId)

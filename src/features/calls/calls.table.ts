@@ -1,7 +1,7 @@
 import type { Generated, Selectable } from 'kysely'
 
 /** inbound and outbound are SIP calls; web calls come from a browser, stream calls from the media-stream WebSocket. */
-export type CallType = 'inbound' | 'outbound' | 'web' | 'stream'
+export type CallType = 'inbound' | 'outbound' | 'web' | 'stream' | 'test'
 
 /** queued (placed by the API, not yet dialled) -> ringing -> in_progress -> ended. */
 export type CallStatus = 'queued' | 'ringing' | 'in_progress' | 'ended'

@@ -6,6 +6,7 @@ import { findNumberByE164, type NumberRoute } from '../numbers/index.ts'
 import { parseSipUri } from '../../platform/net/index.ts'
 import type { SecretBox } from '../../platform/secrets/index.ts'
 import type { InboundDecision, InboundQuery, NumberDirectory } from '../../realtime/telephony/sip/index.ts'
+import type { TestLines } from './test-lines.ts'
 
 export interface DirectoryOptions {
   /** Addresses the carrier delivers calls for bought numbers from. */
@@ -13,6 +14,8 @@ export interface DirectoryOptions {
   /** How long a trunk host's addresses are trusted before they are looked up again. */
   dnsTtlMs?: number
   resolveHost?: (host: string) => Promise<string[]>
+  /** Agent test calls from the built-in test phone (test-lines.ts). */
+  testLines?: TestLines
 }
 
 const systemResolve = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address)
@@ -39,6 +42,8 @@ export class DbNumberDirectory implements NumberDirectory {
   }
 
   async resolveInbound(q: InboundQuery): Promise<InboundDecision> {
+    const test = this.opts.testLines?.take(q.users, q.source.address)
+    if (test) return { accept: true, number: test.e164, context: test }
     let route: NumberRoute | undefined
     for (const user of new Set(q.users)) if ((route = await findNumberByE164(this.db, this.box, user))) break
     if (!route) return { accept: false, status: 403, why: 'unknown_number' }

@@ -161,6 +161,7 @@ export const CONFIG_KEYS = {
   WEBRTC_MAX_REMOTE_CANDIDATES: { default: 20, doc: 'ICE candidates one web call takes from the browser at most, offered and trickled together; the rest are ignored (each candidate costs connectivity checks sent to its address)' },
   WEBRTC_PORT_MIN: { default: 0, doc: 'lowest UDP port of web-call media (with WEBRTC_PORT_MAX); 0 means any free port' },
   WEBRTC_PORT_MAX: { default: 0, doc: 'highest UDP port of web-call media; 0 means any free port' },
+  AGENT_TEST_CONCURRENCY: { default: 20, doc: 'agent test calls (POST /api/agents/{id}/tests/run) one run places at once (a suite of 20 runs in one wave); each is a real call and counts against capacity like any other' },
   WEB_CALLS_MAX: { default: 50, doc: 'web and media-stream calls this node carries at once; more get 503' },
   WEB_CALLS_SHARE: { default: 50, doc: 'percent of WEB_CALLS_MAX one workspace may hold at once (at least one place), so one workspace cannot take every place; more get 503' },
   WEB_CALL_CONNECT_MS: { default: 15_000, doc: 'a web call whose ICE and DTLS have not connected by then fails' },

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { AgentTestResultTable, AgentTestRunTable, AgentTestTable } from '../../features/agent-tests/agent-tests.table.ts'
 import type { AgentTable } from '../../features/agents/agents.table.ts'
 import type { ApiKeyTable } from '../../features/api-keys/api-keys.table.ts'
 import type { BillingCustomerTable, PaymentMethodTable } from '../../features/billing/billing.table.ts'
@@ -21,6 +22,9 @@ export interface Database {
   memberships: MembershipTable
   api_keys: ApiKeyTable
   agents: AgentTable
+  agent_tests: AgentTestTable
+  agent_test_runs: AgentTestRunTable
+  agent_test_results: AgentTestResultTable
   phone_numbers: PhoneNumberTable
   payment_methods: PaymentMethodTable
   billing_customers: BillingCustomerTable

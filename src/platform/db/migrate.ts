@@ -23,6 +23,7 @@ import * as contactTimezone from './migrations/2026-12-07T1900_contact_timezone.
 import * as agentVocabulary from './migrations/2026-12-08T1400_agent_vocabulary.ts'
 import * as workspaceMaxCalls from './migrations/2026-12-08T1100_workspace_max_calls.ts'
 import * as numberWhenBusy from './migrations/2026-12-08T1101_number_when_busy.ts'
+import * as agentTests from './migrations/2026-12-08T1500_agent_tests.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-08T1100_workspace_max_calls': workspaceMaxCalls,
   '2026-12-08T1101_number_when_busy': numberWhenBusy,
   '2026-12-08T1400_agent_vocabulary': agentVocabulary,
+  '2026-12-08T1500_agent_tests': agentTests,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

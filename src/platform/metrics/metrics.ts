@@ -8,7 +8,7 @@ import { HttpSeries } from './http-series.ts'
 const MS_BUCKETS = [5, 10, 20, 40, 80, 150, 250, 400, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000]
 
 /** SIP calls are inbound or outbound; web (browser) and stream (media-stream WebSocket) calls are app legs. */
-export type CallDirection = 'inbound' | 'outbound' | 'web' | 'stream'
+export type CallDirection = 'inbound' | 'outbound' | 'web' | 'stream' | 'test'
 
 export interface TurnLatencies {
   vadHangoverMs: number | null

@@ -28,7 +28,7 @@ const STOP = new Set(
 const VOICEMAIL = /\b(leave (me )?a (message|voicemail)|after the (tone|beep)|voice ?mail|mailbox|not available to take your call)\b/i
 
 /** How the summary's first line names each kind of call (a record says which of these it was). */
-const CALL_KINDS: Record<CallType, string> = { inbound: 'Inbound call', outbound: 'Outbound call', web: 'Web call', stream: 'Media-stream call' }
+const CALL_KINDS: Record<CallType, string> = { inbound: 'Inbound call', outbound: 'Outbound call', web: 'Web call', stream: 'Media-stream call', test: 'Agent test call' }
 
 const words = (text: string) => text.toLowerCase().match(/[a-z0-9']+/g) ?? []
 

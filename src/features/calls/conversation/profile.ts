@@ -9,7 +9,7 @@ export type CallLines = Pick<
 >
 
 /** Variables every call has, before a campaign contact's or the API caller's own. */
-export function callVariables(call: { from: string; to: string; type: 'inbound' | 'outbound' | 'web' | 'stream'; startedAt: Date }): Record<string, string> {
+export function callVariables(call: { from: string; to: string; type: 'inbound' | 'outbound' | 'web' | 'stream' | 'test'; startedAt: Date }): Record<string, string> {
   // a web or stream call comes in like an inbound one: `from` is the member or program calling
   const caller = call.type === 'outbound' ? call.to : call.from
   const called = call.type === 'outbound' ? call.from : call.to

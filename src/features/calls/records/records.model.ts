@@ -55,7 +55,7 @@ export const ExportDocument = t.Object(
       id: t.String(),
       agentId: t.String({ description: "'' when the call had no agent" }),
       agentName: t.String({ description: 'the name when the call took place' }),
-      type: t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream')]),
+      type: t.Union([t.Literal('inbound'), t.Literal('outbound'), t.Literal('web'), t.Literal('stream'), t.Literal('test')]),
       from: t.String({ description: 'E.164 when the party is a phone number, else the SIP user as sent' }),
       to: t.String(),
       outcome: t.Union([Outcome], { description: 'completed: answered and ended normally by either side; the others say why it did not run its course' }),

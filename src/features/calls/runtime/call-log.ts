@@ -10,7 +10,7 @@ import type { MediaFacts, TransferOutcome } from '../conversation/index.ts'
 /** What a log line says about the call it is about. */
 export interface LoggedCall {
   id: string
-  type: 'inbound' | 'outbound' | 'web' | 'stream'
+  type: 'inbound' | 'outbound' | 'web' | 'stream' | 'test'
   leg: CallLeg
   route?: NumberRoute
   agent: { agentId: string; workspaceId: string; name: string }

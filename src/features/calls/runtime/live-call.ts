@@ -50,7 +50,7 @@ export interface LiveCallDeps {
 }
 
 /** inbound and outbound calls are SIP; web (a browser) and stream (the media-stream WebSocket) are app legs. */
-export type LiveCallType = 'inbound' | 'outbound' | 'web' | 'stream'
+export type LiveCallType = 'inbound' | 'outbound' | 'web' | 'stream' | 'test'
 
 export interface LiveCallInit {
   id: string

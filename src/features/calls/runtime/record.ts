@@ -42,7 +42,7 @@ export function turnMetrics(t: SessionReport['turns'][number]): TurnMetrics {
   }
 }
 
-export function callCostOf(report: SessionReport, prices: PriceTable, direction: 'inbound' | 'outbound' | 'web' | 'stream', answeredMs: number): CallCost {
+export function callCostOf(report: SessionReport, prices: PriceTable, direction: 'inbound' | 'outbound' | 'web' | 'stream' | 'test', answeredMs: number): CallCost {
   return sessionCost({ ...report, durationMs: answeredMs }, prices, direction)
 }
 

@@ -30,6 +30,7 @@ import { callEncryption } from './encryption.ts'
 import { dialTarget } from './target.ts'
 import { Transferrer } from './transfer.ts'
 import { announcesBusy, BUSY_GRAPH, UNCOUNTED } from './busy.ts'
+import { isTestLine } from '../test-lines.ts'
 
 export interface CallRuntimeDeps {
   db: Db
@@ -174,7 +175,8 @@ export class CallRuntime implements Dialer {
       if (!announcesBusy(route, err.reason)) return call.refuse(err.reason)
       ;[ticket, graph] = [UNCOUNTED(route.workspaceId), BUSY_GRAPH]
     }
-    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId }).catch(() => undefined)
+    const test = isTestLine(route) ? route.testLine : undefined
+    const agent = await snapshotAgent(this.d.db, route.inboundAgentId, { workspaceId: route.workspaceId, draft: test?.draft }).catch(() => undefined)
     if (!agent) return (ticket.release(), call.refuse('unavailable'))
     const placement = await this.d.placer.place().catch((err) => {
       this.d.log.warn({ err, sipCallId: call.callId }, 'no place for a call')
@@ -194,14 +196,16 @@ export class CallRuntime implements Dialer {
     if (call.state !== 'ringing') return (placement.release(), ticket.release())
     const from = callerOf(call.info.from.uri)
     const startedAt = new Date()
-    const variables = callVariables({ from, to: route.e164, type: 'inbound', startedAt })
+    const type = test ? 'test' : 'inbound'
+    const variables = callVariables({ from, to: route.e164, type, startedAt })
     const row = await ledger.openCall(this.d.db, {
       id: newId('call'),
       workspace_id: route.workspaceId,
       agent_id: agent.agentId,
       agent_name: agent.name,
-      phone_number_id: route.id,
-      type: 'inbound',
+      phone_number_id: test ? null : route.id,
+      type,
+      ...(test?.draft ? { test_draft: 'true' } : {}),
       from_number: from,
       to_number: route.e164,
       status: 'ringing',
@@ -215,7 +219,7 @@ export class CallRuntime implements Dialer {
       ticket.release()
       throw err
     })
-    const live = new LiveCall(this.liveDeps, { id: row.id, type: 'inbound', leg: call, placement, route, agent, variables, graph })
+    const live = new LiveCall(this.liveDeps, { id: row.id, type, leg: call, placement, route, agent, variables, graph })
     this.track(live, ticket)
     this.callLog.started(live)
     call.answer(answer.sdp)

@@ -33,7 +33,7 @@ export interface PriceTable {
 
 export interface CallUsage {
   /** web and stream calls reach no carrier: no telephony cost. */
-  direction: 'inbound' | 'outbound' | 'web' | 'stream'
+  direction: 'inbound' | 'outbound' | 'web' | 'stream' | 'test'
   durationMs: number
   /** cachedInputTokens: the part of inputTokens served from the provider's prompt cache. */
   llm: { model: string; inputTokens: number; outputTokens: number; cachedInputTokens?: number }[]
