@@ -49,6 +49,8 @@ export class LineOnset {
   private readonly recent: { db: number; ms: number }[] = []
   /** The level of a steady noise found on the line, while it lasts: the gate sits above it. */
   private noiseDb: number | undefined
+  /** Frames well below that noise in a row: it has gone once they last `quietMs`. */
+  private belowNoiseMs = 0
   /** Let go after maxHoldMs: no new hold until the sound has ended. */
   private spent = false
 
@@ -61,7 +63,10 @@ export class LineOnset {
   /** One frame's level (dBFS) and length; says when a hold begins ('onset') or ends ('quiet'). */
   push(db: number, ms: number): OnsetEvent | undefined {
     const floor = this.levels.reduce((m, l) => Math.min(m, l.db), Number.POSITIVE_INFINITY)
-    if (this.noiseDb !== undefined && floor < this.noiseDb - this.p.riseDb) this.noiseDb = undefined
+    if (this.noiseDb !== undefined) {
+      this.belowNoiseMs = db < this.noiseDb - this.p.riseDb ? this.belowNoiseMs + ms : 0
+      if (this.belowNoiseMs >= this.p.quietMs) this.noiseDb = undefined
+    }
     const gate = Math.max(this.p.minDbfs, floor + this.p.riseDb, (this.noiseDb ?? Number.NEGATIVE_INFINITY) + this.p.steadyRangeDb)
     const loud = db >= gate
     this.levels.push({ db, ms })
@@ -90,6 +95,7 @@ export class LineOnset {
       const top = Math.max(...dbs)
       if (top - Math.min(...dbs) < this.p.steadyRangeDb) {
         this.noiseDb = top
+        this.belowNoiseMs = 0
         return this.release()
       }
     }
