@@ -15,7 +15,7 @@ export interface OnsetParams {
   holdMs: number
   /** Frames below the gate this long end the sound: the agent plays on. */
   quietMs: number
-  /** A held sound whose level stayed within `steadyRangeDb` for this long is a noise, not a voice. */
+  /** A sound whose level stayed within `steadyRangeDb` for this long is a noise, not a voice (durations from its first loud frame). */
   steadyMs: number
   steadyRangeDb: number
   /** Held this long with no speech from the VAD: let go, and hold again only after the sound has ended. */
