@@ -82,4 +82,5 @@ export const BUSY_PASS = [
   'test/integration/voice/stt-pocketsphinx-streaming.test.ts',
   'test/integration/voice/stt-pocketsphinx-shared.test.ts',
   'test/unit/voice/session/turn-timing.test.ts',
+  'test/integration/voice/barge-in-human.test.ts',
 ]

@@ -54,8 +54,10 @@ export function isBackchannel(text: string, backchannels: string[]): boolean {
 export function bargeInDecision(params: BargeInParams, speech: CallerSpeech): BargeInDecision {
   const heard = normalizeWords(speech.transcript)
   if (heard) {
-    // "yeah" stays ignorable however long it is drawn out; more words change the transcript
-    if (isBackchannel(heard, params.backchannels)) return 'ignore'
+    // "yeah" stays ignorable however long it is drawn out; more words change the transcript. A
+    // guess ("oh" for the first syllable of "open") keeps the agent held: letting it play on and
+    // then stopping it is a blip the caller hears
+    if (isBackchannel(heard, params.backchannels)) return !speech.tentative ? 'ignore' : speech.speechMs >= params.maxBackchannelMs ? 'interrupt' : 'wait'
     // the agent is already held: a guess decides only speech too long to be a backchannel
     return speech.speechMs >= (speech.tentative ? params.maxBackchannelMs : params.minSpeechMs) ? 'interrupt' : 'wait'
   }
