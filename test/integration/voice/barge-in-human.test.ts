@@ -92,7 +92,7 @@ interface Heard {
 }
 
 /** The welcome, and the caller's `clip8` (8 kHz) from CALLER_AT_MS on. */
-async function callOver(clip8: Int16Array, words: string, untilMs: number): Promise<Heard> {
+async function callOver(clip8: Int16Array, words: string, untilMs: number, onsetDbfs?: number): Promise<Heard> {
   const lead = CALLER_AT_MS / 20
   const line8 = withHiss(clip8, lead * 160)
   const caller = resample(line8, 8000, RATE)
@@ -104,7 +104,7 @@ async function callOver(clip8: Int16Array, words: string, untilMs: number): Prom
   const session = new VoiceSession({
     engines: { vad, stt: new ScriptedStt([words]), tts: new ToneTts(RATE) },
     brain: llmBrain(new ScriptedLlm([{ text: 'Sure.' }]), agentProfile),
-    settings: { vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 }, endpointing: { maxFinalWaitMs: 1500, useInterimOnTimeout: true }, bargeIn: { ...DEFAULT_BARGE_IN } },
+    settings: { vad: { startThreshold: 0.5, stopThreshold: 0.35, minSpeechMs: 100, minSilenceMs: 400 }, endpointing: { maxFinalWaitMs: 1500, useInterimOnTimeout: true }, bargeIn: { ...DEFAULT_BARGE_IN, onsetDbfs } },
     agent: agentProfile,
     hooks: { send: (f) => media.push(f), flush: () => media.splice(0).length * 20, hangup: () => {}, turn: () => (turnAt ??= now) },
     sampleRate: RATE,
@@ -161,6 +161,11 @@ describe('barge-in on a phone line', () => {
     // held once and then stopped: not a frame of the welcome after the hold
     expect(loudBetween(h, stop + 20, speechEnd)).toBe(0)
     expect(h.session.report().welcome).toBe('barged_in')
+  }, 60_000)
+
+  test('with BARGE_IN_ONSET_DBFS at 0 only Silero holds the welcome, once the voice is strong: well after the first loud frame', async () => {
+    const h = await callOver(humanSpeech(), 'could you tell me about the opening hours please', 6000, 0)
+    expect(lastLoudBefore(h, h.firstLoudAt, h.turnAt) - h.firstLoudAt).toBeGreaterThan(500)
   }, 60_000)
 
   test('"uh-huh" over the welcome holds it at most briefly, and it plays to its last word', async () => {

@@ -47,7 +47,7 @@ export class Listener {
   private onsetMs = 0
   private onset = false
   /** The line's level says a sound began (the VAD model is slower to); and whether a hold was reported. */
-  private readonly line: LineOnset
+  private readonly line: LineOnset | undefined
   private lineHeld = false
   private holdReported = false
   /** The VAD has declared speech: it, not the onsets, has the caller now. */
@@ -64,7 +64,8 @@ export class Listener {
     onset: OnsetParams = DEFAULT_ONSET,
   ) {
     this.vad = createVadStream(engines.vad, vadParams)
-    this.line = new LineOnset(onset)
+    // at 0 dBFS nothing is louder: only the VAD holds the agent
+    this.line = onset.minDbfs < 0 ? new LineOnset(onset) : undefined
   }
 
   start(): void {
@@ -78,7 +79,7 @@ export class Listener {
     this.audioStartAt ??= this.now() - frameMs
     this.inputDelayMs = inputDelayMs
     this.vad.push(frame)
-    if (!this.speaking) {
+    if (this.line && !this.speaking) {
       const ev = this.line.push(rmsDbfs(frame.samples), frameMs)
       if (ev) (this.lineHeld = ev === 'onset'), this.reportHold()
     }
@@ -152,7 +153,7 @@ export class Listener {
   /** The VAD declared speech (true) or its end: the onsets start over either way. */
   private handOver(speaking: boolean): void {
     this.speaking = speaking
-    this.line.reset()
+    this.line?.reset()
     this.lineHeld = false
     this.holdReported = false
     this.onset = false

@@ -9,6 +9,8 @@ export interface BargeInParams {
   maxBackchannelMs: number
   /** Words and phrases that show listening, not a wish to speak. */
   backchannels: string[]
+  /** A caller sound this loud (dBFS) holds the agent before the VAD calls it speech (vad/onset.ts); 0: only the VAD holds it. */
+  onsetDbfs?: number
 }
 
 export const DEFAULT_BACKCHANNELS = ['uh-huh', 'uh huh', 'oh', 'ah', 'aha', 'mhm', 'mm-hmm', 'mm hmm', 'mm', 'hmm', 'yeah', 'yep', 'yes', 'okay', 'ok', 'right', 'sure', 'i see', 'got it', 'alright']
@@ -66,5 +68,6 @@ export function bargeInDecision(params: BargeInParams, speech: CallerSpeech): Ba
 
 export function validateBargeIn(p: BargeInParams): BargeInParams {
   if (!(p.minSpeechMs >= 0) || !(p.maxBackchannelMs >= 0)) throw new RangeError('barge-in durations must be non-negative milliseconds')
+  if (p.onsetDbfs !== undefined && !(p.onsetDbfs <= 0 && p.onsetDbfs >= -90)) throw new RangeError('the onset level must be from -90 to 0 dBFS')
   return p
 }

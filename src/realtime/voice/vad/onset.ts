@@ -54,7 +54,9 @@ export class LineOnset {
   /** Let go after maxHoldMs: no new hold until the sound has ended. */
   private spent = false
 
-  constructor(private readonly p: OnsetParams = DEFAULT_ONSET) {}
+  constructor(private readonly p: OnsetParams = DEFAULT_ONSET) {
+    validateOnset(p)
+  }
 
   get holding(): boolean {
     return this.held
