@@ -93,4 +93,5 @@ export const BUSY_PASS = [
   'test/integration/sip/uas-calls.test.ts',
   'test/integration/agent-tests/run-sip.test.ts',
   'test/integration/agent-tests/templates-sip.test.ts',
+  'test/integration/voice/barge-in-human.test.ts',
 ]

@@ -93,7 +93,8 @@ export async function measureBargeIn(source: string, clips: Clips, trials: reado
       const seed = hash32(t.utterance.id)
       const noise = t.kind === 'noise' ? noiseOnlyAudio(clips, t.voice.replace('noise-', '') as NoiseKind, seed) : undefined
       const control = t.kind === 'control' ? { rate: 8000 as const, frames: [], loud: [], noise: noiseOnlyAudio(clips, 'pink', seed).noise, speechSeconds: 0 } : undefined
-      const r = await placeTrial(a, targets, clips, t, control ? 'after_greeting' : { intoAgentMs: INTO_WELCOME_MS }, noise ?? control)
+      // a backchannel or noise call listens to the welcome's end: whether it stopped early is the figure
+      const r = await placeTrial(a, targets, clips, t, control ? 'after_greeting' : { intoAgentMs: INTO_WELCOME_MS, untilQuiet: t.kind !== 'stop' }, noise ?? control)
       results.push({ ...r, kind: t.kind })
       if (results.length % 10 === 0 || results.length === trials.length) o.log(`  barge-in: ${results.length}/${trials.length} calls`)
     })

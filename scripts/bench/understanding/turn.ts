@@ -16,7 +16,8 @@ const MAX_REPLY_MS = 45_000
 /** Barge-in: how long the caller listens after its words, to see the agent stop for good or go on. */
 export const LISTEN_AFTER_MS = 3000
 
-export type Start = 'after_greeting' | { intoAgentMs: number }
+/** `untilQuiet`: after its words the caller listens until the agent has been quiet QUIET_MS (the welcome's end, or a stop), not LISTEN_AFTER_MS. */
+export type Start = 'after_greeting' | { intoAgentMs: number; untilQuiet?: boolean }
 
 export interface TurnLog {
   answeredAt: number
@@ -89,7 +90,8 @@ export function speakTurn(o: TurnOptions, ear: AgentEar, log: TurnLog): TurnRun 
     const reply = ear.firstVoicedAfter(words)
     if (reply !== undefined) log.replyAt ??= reply
     if (o.start !== 'after_greeting') {
-      if (now - words >= LISTEN_AFTER_MS) end('heard')
+      const quiet = !o.start.untilQuiet || now - Math.max(words, ear.lastVoicedAt ?? 0) >= QUIET_MS
+      if ((now - words >= LISTEN_AFTER_MS && quiet) || now - words >= MAX_REPLY_MS) end('heard')
     } else if (reply === undefined) {
       if (now - words >= NO_REPLY_MS) end('no_reply')
     } else if (now - reply >= MAX_REPLY_MS) end('reply_too_long')

@@ -109,6 +109,7 @@ export const CONFIG_KEYS = {
   ENDPOINTING_MAX_FINAL_WAIT_MS: { default: 1500, doc: 'after the silence, how long to wait for the STT final before using the interim transcript' },
   BARGE_IN_MIN_SPEECH_MS: { default: 300, doc: 'caller speech with real words needed before it interrupts the agent' },
   BARGE_IN_MAX_BACKCHANNEL_MS: { default: 700, doc: 'caller speech this long interrupts even before any transcript (backchannels are shorter)' },
+  BARGE_IN_ONSET_DBFS: { default: -40, doc: 'a caller sound this loud (and 10 dB over the line\'s floor) for 40 ms holds the agent before the VAD calls it speech; let go if it proves a noise (0: only the VAD holds it)' },
   BACKCHANNEL_WORDS: { default: 'uh-huh,uh huh,oh,ah,aha,mhm,mm-hmm,mm hmm,mm,hmm,yeah,yep,yes,okay,ok,right,sure,i see,got it,alright', doc: 'comma-separated words and phrases that never interrupt the agent' },
   PROVIDER_TIMEOUT_MS: { default: 5000, doc: 'a cloud STT/LLM/TTS attempt fails when the provider sends nothing for this long' },
   PROVIDER_MAX_RETRIES: { default: 2, doc: 'retries of a failed cloud STT/LLM/TTS attempt (only before any output was used)' },

@@ -27,6 +27,7 @@ export function voiceSettings(cfg: Config): VoiceSettings {
       validateBargeIn({
         minSpeechMs: cfg.BARGE_IN_MIN_SPEECH_MS,
         maxBackchannelMs: cfg.BARGE_IN_MAX_BACKCHANNEL_MS,
+        onsetDbfs: cfg.BARGE_IN_ONSET_DBFS,
         backchannels: cfg.BACKCHANNEL_WORDS.split(',')
           .map((w) => w.trim())
           .filter(Boolean),

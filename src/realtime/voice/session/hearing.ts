@@ -3,6 +3,7 @@ import { TurnController, type TurnOutput } from '../turn/controller.ts'
 import { silenceTargets } from '../turn/silence.ts'
 import type { SpeechHandle } from '../turn/speech-handle.ts'
 import type { PrefetchTts } from '../tts/prefetch.ts'
+import { DEFAULT_ONSET } from '../vad/onset.ts'
 import { Listener } from './listen.ts'
 import { Speculator } from './speculate.ts'
 import type { AgentProfile, Brain, SessionEngines, SessionSettings, SessionUsage } from './types.ts'
@@ -45,7 +46,8 @@ export class Hearing {
       speaking: (on: boolean, atMs: number) => this.on.speaking(on, atMs),
       failed: (provider: string, error: string) => this.on.failed(provider, error),
     }
-    this.listener = new Listener(o.engines, o.settings.vad, usage, o.now, listen)
+    const onsetDbfs = o.settings.bargeIn.onsetDbfs ?? DEFAULT_ONSET.minDbfs
+    this.listener = new Listener(o.engines, o.settings.vad, usage, o.now, listen, { ...DEFAULT_ONSET, minDbfs: onsetDbfs })
   }
 
   start(): void {

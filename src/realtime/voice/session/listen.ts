@@ -1,7 +1,8 @@
-import { type AudioFrame, isVoiced } from '../audio.ts'
+import { type AudioFrame, isVoiced, rmsDbfs } from '../audio.ts'
 import type { SttStream } from '../stt/contract.ts'
 import type { TurnInput } from '../turn/controller.ts'
 import type { HysteresisParams } from '../vad/hysteresis.ts'
+import { DEFAULT_ONSET, LineOnset, type OnsetParams } from '../vad/onset.ts'
 import { createVadStream, type VadStream } from '../vad/stream.ts'
 import type { SessionEngines, SessionUsage } from './types.ts'
 
@@ -45,6 +46,12 @@ export class Listener {
   /** Voice heard before the VAD has declared speech, and whether it was reported as an onset. */
   private onsetMs = 0
   private onset = false
+  /** The line's level says a sound began (the VAD model is slower to); and whether a hold was reported. */
+  private readonly line: LineOnset | undefined
+  private lineHeld = false
+  private holdReported = false
+  /** The VAD has declared speech: it, not the onsets, has the caller now. */
+  private speaking = false
   /** Session clock time of the last STT final. */
   lastFinalAt: number | undefined
 
@@ -54,8 +61,11 @@ export class Listener {
     private readonly usage: SessionUsage,
     private readonly now: () => number,
     private readonly on: ListenerEvents,
+    onset: OnsetParams = DEFAULT_ONSET,
   ) {
     this.vad = createVadStream(engines.vad, vadParams)
+    // at 0 dBFS nothing is louder: only the VAD holds the agent
+    this.line = onset.minDbfs < 0 ? new LineOnset(onset) : undefined
   }
 
   start(): void {
@@ -69,6 +79,10 @@ export class Listener {
     this.audioStartAt ??= this.now() - frameMs
     this.inputDelayMs = inputDelayMs
     this.vad.push(frame)
+    if (this.line && !this.speaking) {
+      const ev = this.line.push(rmsDbfs(frame.samples), frameMs)
+      if (ev) (this.lineHeld = ev === 'onset'), this.reportHold()
+    }
     this.recent.push({ atMs: this.audioMs, frame })
     while (this.recent.length > 0 && this.audioMs - this.recent[0]!.atMs > KEEP_MS) this.recent.shift()
     this.audioMs += frameMs
@@ -119,11 +133,29 @@ export class Listener {
       this.onsetMs += windowMs
       if (!this.onset && this.onsetMs >= ONSET_MS) {
         this.onset = true
-        this.on.input({ type: 'vad_onset' })
+        this.reportHold()
       }
       return
     }
-    if (this.onset) this.on.input({ type: 'vad_quiet' })
+    this.onset = false
+    this.onsetMs = 0
+    this.reportHold()
+  }
+
+  /** The agent is held while either the model or the line's level has a possible start of speech. */
+  private reportHold(): void {
+    const held = this.onset || this.lineHeld
+    if (held === this.holdReported) return
+    this.holdReported = held
+    this.on.input({ type: held ? 'vad_onset' : 'vad_quiet' })
+  }
+
+  /** The VAD declared speech (true) or its end: the onsets start over either way. */
+  private handOver(speaking: boolean): void {
+    this.speaking = speaking
+    this.line?.reset()
+    this.lineHeld = false
+    this.holdReported = false
     this.onset = false
     this.onsetMs = 0
   }
@@ -151,6 +183,7 @@ export class Listener {
         break
       }
       if (ev.type === 'speech_start') {
+        this.handOver(true)
         this.on.speaking(true, this.clockOf(ev.atMs))
         if (this.engines.stt && perUtterance) {
           this.stt?.end()
@@ -171,6 +204,7 @@ export class Listener {
         const silenceStartMs = ev.silenceMs > 0 ? this.clockOf(this.speechEndOf(ev.atMs + ev.windowMs - ev.silenceMs, ev.windowMs)) : undefined
         this.on.input({ type: 'vad_progress', speechMs: ev.speechMs, silenceStartMs })
       } else {
+        this.handOver(false)
         this.on.speaking(false, this.clockOf(ev.atMs))
         this.pausedAtMs = undefined
         if (this.stt && perUtterance) {

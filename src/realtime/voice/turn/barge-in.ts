@@ -9,6 +9,8 @@ export interface BargeInParams {
   maxBackchannelMs: number
   /** Words and phrases that show listening, not a wish to speak. */
   backchannels: string[]
+  /** A caller sound this loud (dBFS) holds the agent before the VAD calls it speech (vad/onset.ts); 0: only the VAD holds it. */
+  onsetDbfs?: number
 }
 
 export const DEFAULT_BACKCHANNELS = ['uh-huh', 'uh huh', 'oh', 'ah', 'aha', 'mhm', 'mm-hmm', 'mm hmm', 'mm', 'hmm', 'yeah', 'yep', 'yes', 'okay', 'ok', 'right', 'sure', 'i see', 'got it', 'alright']
@@ -54,8 +56,10 @@ export function isBackchannel(text: string, backchannels: string[]): boolean {
 export function bargeInDecision(params: BargeInParams, speech: CallerSpeech): BargeInDecision {
   const heard = normalizeWords(speech.transcript)
   if (heard) {
-    // "yeah" stays ignorable however long it is drawn out; more words change the transcript
-    if (isBackchannel(heard, params.backchannels)) return 'ignore'
+    // "yeah" stays ignorable however long it is drawn out; more words change the transcript. A
+    // guess ("oh" for the first syllable of "open") keeps the agent held: letting it play on and
+    // then stopping it is a blip the caller hears
+    if (isBackchannel(heard, params.backchannels)) return !speech.tentative ? 'ignore' : speech.speechMs >= params.maxBackchannelMs ? 'interrupt' : 'wait'
     // the agent is already held: a guess decides only speech too long to be a backchannel
     return speech.speechMs >= (speech.tentative ? params.maxBackchannelMs : params.minSpeechMs) ? 'interrupt' : 'wait'
   }
@@ -64,5 +68,6 @@ export function bargeInDecision(params: BargeInParams, speech: CallerSpeech): Ba
 
 export function validateBargeIn(p: BargeInParams): BargeInParams {
   if (!(p.minSpeechMs >= 0) || !(p.maxBackchannelMs >= 0)) throw new RangeError('barge-in durations must be non-negative milliseconds')
+  if (p.onsetDbfs !== undefined && !(p.onsetDbfs <= 0 && p.onsetDbfs >= -90)) throw new RangeError('the onset level must be from -90 to 0 dBFS')
   return p
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { CONFIG_KEYS } from '../../../../src/platform/config/index.ts'
 import { type BargeInDecision, bargeInDecision, DEFAULT_BACKCHANNELS, DEFAULT_BARGE_IN, isBackchannel } from '../../../../src/realtime/voice/turn/index.ts'
+import { validateBargeIn } from '../../../../src/realtime/voice/turn/barge-in.ts'
 
 describe('backchannel detection', () => {
   const cases: [string, boolean][] = [
@@ -34,4 +35,10 @@ describe('barge-in decision', () => {
     ['speech without a transcript interrupts once longer than any backchannel', 700, '', 'interrupt'],
   ]
   for (const [name, speechMs, transcript, expected] of cases) test(name, () => expect(bargeInDecision(P, { speechMs, transcript })).toBe(expected))
+})
+
+test('the onset level (BARGE_IN_ONSET_DBFS) is checked: -90 to 0 dBFS', () => {
+  expect(validateBargeIn({ ...DEFAULT_BARGE_IN, onsetDbfs: -40 }).onsetDbfs).toBe(-40)
+  expect(() => validateBargeIn({ ...DEFAULT_BARGE_IN, onsetDbfs: 6 })).toThrow('from -90 to 0 dBFS')
+  expect(() => validateBargeIn({ ...DEFAULT_BARGE_IN, onsetDbfs: Number.NaN })).toThrow('from -90 to 0 dBFS')
 })

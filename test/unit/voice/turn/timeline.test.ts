@@ -89,15 +89,24 @@ describe('turn-taking on scripted timelines', () => {
   test('backchannels while the agent talks do not interrupt and are not answered', () => {
     const script = byTime([...talk(800, 400), [1000, { type: 'stt_interim', text: 'uh-huh' }], [1300, { type: 'vad_end', atMs: 1200 }], [1350, { type: 'stt_final', text: 'Uh-huh.' }]])
     const { outputs, speech } = play(script, agentLine)
-    // held while it could be a barge-in, played on as soon as the words are only a backchannel
+    // held while it could be a barge-in (an interim is a guess), played on once the speech ended as only a backchannel
     expect(outputs.map(([t, o]) => [t, o.type])).toEqual([
       [800, 'pause'],
-      [1000, 'resume'],
       [1300, 'backchannel'],
+      [1300, 'resume'],
     ])
     expect(speech!.state).toBe('speaking')
     speech!.setPlayedMs(3500)
     expect(speech!.state).toBe('completed')
+  })
+
+  test('a first syllable guessed as a backchannel ("oh" for "open") keeps the agent held until the words interrupt it: no blip', () => {
+    const script = byTime([...talk(800, 900), [950, { type: 'stt_interim', text: 'oh' }], [1250, { type: 'stt_interim', text: 'open on saturday' }]])
+    const { outputs } = play(script, agentLine)
+    expect(outputs.map(([t, o]) => [t, o.type])).toEqual([
+      [800, 'pause'],
+      [1500, 'interrupt'],
+    ])
   })
 
   test('short caller speech with no words yet does not interrupt; the same speech drawn out does', () => {
