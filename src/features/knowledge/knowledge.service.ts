@@ -8,6 +8,7 @@ import { uploadedText, type UploadText } from './document-text.ts'
 import type { KnowledgeBase, KnowledgeDocument } from './knowledge.model.ts'
 import * as repo from './knowledge.repository.ts'
 import type { KnowledgeBaseTable, KnowledgeDocumentTable } from './knowledge.table.ts'
+import { dropFtsTables, ensureFtsTable } from './search/fts5-tables.ts'
 import { isEnglish, searchBases } from './search/index.ts'
 import { chunkOutline, type DocumentFormat, formatOf, outline, spokenAnswer } from './text/index.ts'
 
@@ -33,6 +34,9 @@ export async function createBase(db: Db, workspaceId: string, body: { name: stri
   }
   const now = nowIso()
   const row = await repo.insertBase(db, { id: newId('kb'), workspace_id: workspaceId, name: body.name.trim(), description: body.description ?? null, language: body.language ?? 'en', created_at: now, updated_at: now })
+  // a block a deleted base left may still have its tables
+  await dropFtsTables(db, row.passage_block)
+  await ensureFtsTable(db, row.passage_block, isEnglish(row.language))
   return toBase(row)
 }
 
@@ -52,7 +56,10 @@ export async function updateBase(db: Db, workspaceId: string, id: string, body: 
   const current = await getBaseRow(db, workspaceId, id)
   const row = { ...current, ...(body.name !== undefined ? { name: body.name.trim() } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.language !== undefined ? { language: body.language } : {}), updated_at: nowIso() }
   await repo.updateBase(db, row)
-  if (isEnglish(row.language) !== isEnglish(current.language)) await reindexRows(db, row)
+  if (isEnglish(row.language) !== isEnglish(current.language)) {
+    await ensureFtsTable(db, row.passage_block, isEnglish(row.language))
+    await reindexRows(db, row)
+  }
   return toBase(row)
 }
 
@@ -64,7 +71,9 @@ export interface KnowledgeHooks {
 /** Deletes the base with its documents, and takes it out of the agents that linked it, together. */
 export async function deleteBase(db: Db, workspaceId: string, id: string, hooks: (db: Db) => KnowledgeHooks): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    if (!(await repo.deleteBase(tx, workspaceId, id))) throw notFound('knowledge base')
+    const base = await repo.findBase(tx, workspaceId, id)
+    if (!base || !(await repo.deleteBase(tx, workspaceId, id))) throw notFound('knowledge base')
+    await dropFtsTables(tx, base.passage_block)
     await hooks(tx).unlinkBase(workspaceId, id)
   })
 }
@@ -144,8 +153,14 @@ export async function getDocument(db: Db, workspaceId: string, baseId: string, i
   return { document: toDocument(row), passages }
 }
 
+/** The passages go a batch at a time, with turns for other work between batches, then the document. */
 export async function deleteDocument(db: Db, workspaceId: string, baseId: string, id: string): Promise<void> {
-  if (!(await repo.deleteDocument(db, workspaceId, baseId, id))) throw notFound('document')
+  await db.transaction().execute(async (tx) => {
+    const base = await repo.findBase(tx, workspaceId, baseId)
+    if (!base || !(await repo.findDocument(tx, workspaceId, baseId, id))) throw notFound('document')
+    await repo.deleteChunksOf(tx, id, base.passage_block)
+    await repo.deleteDocument(tx, workspaceId, baseId, id)
+  })
 }
 
 export interface KnowledgeResult {

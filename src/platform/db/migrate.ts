@@ -18,6 +18,7 @@ import * as knowledgeBases from './migrations/2026-11-26T1400_knowledge_bases.ts
 import * as agentKnowledge from './migrations/2026-11-26T1500_agent_knowledge.ts'
 import * as callTestDraft from './migrations/2026-11-26T1600_call_test_draft.ts'
 import * as contactTimezone from './migrations/2026-12-07T1900_contact_timezone.ts'
+import * as knowledgeFtsPerBase from './migrations/2026-12-08T1200_knowledge_fts_per_base.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1500_agent_knowledge': agentKnowledge,
   '2026-11-26T1600_call_test_draft': callTestDraft,
   '2026-12-07T1900_contact_timezone': contactTimezone,
+  '2026-12-08T1200_knowledge_fts_per_base': knowledgeFtsPerBase,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
