@@ -40,6 +40,7 @@ export const POSTGRES_PASS = [
   'test/integration/campaigns/time-zones.test.ts',
   'test/integration/knowledge/knowledge-api.test.ts',
   'test/integration/knowledge/retrieval-eval.test.ts',
+  'test/integration/knowledge/tenant-ranking.test.ts',
   'test/integration/webrtc/web-call.test.ts',
   'test/integration/webrtc/media-stream.test.ts',
 ]
