@@ -81,16 +81,24 @@ export interface IndexChange {
 /** Passages written (or deleted, or moved) at once; the event loop gets a turn between batches (their sounds and FTS entries take time). */
 const INSERT_CHUNK = 100
 const MOVE_CHUNK = 500
+const READ_CHUNK = 5000
 
 /**
  * Makes the document's passages `chunks`, rewriting only what changed: passages whose hash (and
  * stemming) are already there keep their row and full-text entry, the others are deleted or added;
  * kept passages that moved get their new positions by one statement per batch.
  */
-export async function syncChunks(db: Db, documentId: string, base: { id: string; passage_block: number }, english: boolean, chunks: Chunk[]): Promise<IndexChange> {
+export async function syncChunks(db: Db, documentId: string, base: { id: string; passage_block: number }, english: boolean, chunks: (Chunk & { sounds?: string })[]): Promise<IndexChange> {
   const baseId = base.id
   const flag = english ? 1 : 0
-  const existing = await db.selectFrom('knowledge_chunks').select(['id', 'hash', 'english', 'position']).where('document_id', '=', documentId).execute()
+  type Row = { id: number; hash: string; english: number; position: number }
+  const existing: Row[] = []
+  const page = (last: Row | undefined) => {
+    let q = db.selectFrom('knowledge_chunks').select(['id', 'hash', 'english', 'position']).where('document_id', '=', documentId)
+    if (last) q = q.where('position', '>', last.position)
+    return q.orderBy('position').limit(READ_CHUNK).execute() as Promise<Row[]>
+  }
+  await forEachChunk(page, READ_CHUNK, (rows) => void existing.push(...rows))
   const byHash = new Map<string, { id: number; position: number }[]>()
   for (const row of existing) {
     if (row.english !== flag) continue
@@ -99,7 +107,7 @@ export async function syncChunks(db: Db, documentId: string, base: { id: string;
     byHash.set(row.hash, list)
   }
   const keep = new Set<number>()
-  const fresh: Chunk[] = []
+  const fresh: (Chunk & { sounds?: string })[] = []
   const moved: { id: number; position: number }[] = []
   for (const c of chunks) {
     const row = byHash.get(c.hash)?.shift()
@@ -127,7 +135,7 @@ export async function syncChunks(db: Db, documentId: string, base: { id: string;
   }
   await forEachChunk(fresh, INSERT_CHUNK, async (part) => {
     const first = next
-    const rows = part.map((c) => ({ id: next++, document_id: documentId, knowledge_base_id: baseId, position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash, english: flag, sounds: english ? soundsOf(`${c.section} ${c.body}`) : '' }))
+    const rows = part.map((c) => ({ id: next++, document_id: documentId, knowledge_base_id: baseId, position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash, english: flag, sounds: english ? (c.sounds ?? soundsOf(`${c.section} ${c.body}`)) : '' }))
     await db.insertInto('knowledge_chunks').values(rows).execute()
     await indexPassages(db, base.passage_block, english, first, next - 1)
   })
