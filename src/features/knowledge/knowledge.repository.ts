@@ -82,6 +82,7 @@ export interface IndexChange {
 const INSERT_CHUNK = 100
 const MOVE_CHUNK = 500
 const READ_CHUNK = 5000
+const MATCH_CHUNK = 5000
 
 /**
  * Makes the document's passages `chunks`, rewriting only what changed: passages whose hash (and
@@ -100,23 +101,27 @@ export async function syncChunks(db: Db, documentId: string, base: { id: string;
   }
   await forEachChunk(page, READ_CHUNK, (rows) => void existing.push(...rows))
   const byHash = new Map<string, { id: number; position: number }[]>()
-  for (const row of existing) {
-    if (row.english !== flag) continue
-    const list = byHash.get(row.hash) ?? []
-    list.push({ id: Number(row.id), position: row.position })
-    byHash.set(row.hash, list)
-  }
+  await forEachChunk(existing, MATCH_CHUNK, (part) => {
+    for (const row of part) {
+      if (row.english !== flag) continue
+      const list = byHash.get(row.hash) ?? []
+      list.push({ id: Number(row.id), position: row.position })
+      byHash.set(row.hash, list)
+    }
+  })
   const keep = new Set<number>()
   const fresh: (Chunk & { sounds?: string })[] = []
   const moved: { id: number; position: number }[] = []
-  for (const c of chunks) {
-    const row = byHash.get(c.hash)?.shift()
-    if (!row) fresh.push(c)
-    else {
-      keep.add(row.id)
-      if (row.position !== c.position) moved.push({ id: row.id, position: c.position })
+  await forEachChunk(chunks, MATCH_CHUNK, (part) => {
+    for (const c of part) {
+      const row = byHash.get(c.hash)?.shift()
+      if (!row) fresh.push(c)
+      else {
+        keep.add(row.id)
+        if (row.position !== c.position) moved.push({ id: row.id, position: c.position })
+      }
     }
-  }
+  })
   const gone = existing.map((r) => Number(r.id)).filter((id) => !keep.has(id))
   await forEachChunk(gone, INSERT_CHUNK, async (ids) => {
     await unindexPassages(db, base.passage_block, ids)

@@ -130,7 +130,7 @@ async function reindexRows(db: Db, base: KnowledgeBaseTable, limits: Pick<Knowle
     const d = await repo.findDocument(db, base.workspace_id, base.id, id)
     if (!d) continue
     // a document stored before a limit was lowered keeps the passages it has
-    const prepared = await prepareOffLoop({ format: d.format as DocumentFormat, text: d.content, title: d.title, name: d.name, english, maxPassages: Math.max(limits.KNOWLEDGE_MAX_DOCUMENT_PASSAGES, d.chunk_count), path: 'content' })
+  const prepared = await prepareOffLoop({ format: d.format as DocumentFormat, text: d.content, title: d.title, name: d.name, english, maxPassages: Math.max(limits.KNOWLEDGE_MAX_DOCUMENT_PASSAGES, d.chunk_count), path: 'content' })
     const change = await db.transaction().execute(async (tx) => {
       const now = await repo.findDocument(tx, base.workspace_id, base.id, id)
       if (!now || now.content_hash !== d.content_hash) return undefined
