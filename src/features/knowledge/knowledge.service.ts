@@ -70,11 +70,14 @@ export interface KnowledgeHooks {
   unlinkBase(workspaceId: string, baseId: string): Promise<unknown>
 }
 
-/** Deletes the base with its documents, and takes it out of the agents that linked it, together. */
+/** Deletes the base with its documents, and takes it out of the agents that linked it, together; passages go in batches with turns between. */
 export async function deleteBase(db: Db, workspaceId: string, id: string, hooks: (db: Db) => KnowledgeHooks): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const base = await repo.findBase(tx, workspaceId, id)
-    if (!base || !(await repo.deleteBase(tx, workspaceId, id))) throw notFound('knowledge base')
+    if (!base) throw notFound('knowledge base')
+    // passages a batch at a time: a cascade of a hundred thousand rows would be one long statement
+    for (const documentId of await repo.documentIdsOf(tx, id)) await repo.deleteChunksOf(tx, documentId, base.passage_block)
+    await repo.deleteBase(tx, workspaceId, id)
     await dropFtsTables(tx, base.passage_block)
     await hooks(tx).unlinkBase(workspaceId, id)
   })
@@ -130,7 +133,7 @@ async function reindexRows(db: Db, base: KnowledgeBaseTable, limits: Pick<Knowle
     const d = await repo.findDocument(db, base.workspace_id, base.id, id)
     if (!d) continue
     // a document stored before a limit was lowered keeps the passages it has
-  const prepared = await prepareOffLoop({ format: d.format as DocumentFormat, text: d.content, title: d.title, name: d.name, english, maxPassages: Math.max(limits.KNOWLEDGE_MAX_DOCUMENT_PASSAGES, d.chunk_count), path: 'content' })
+    const prepared = await prepareOffLoop({ format: d.format as DocumentFormat, text: d.content, title: d.title, name: d.name, english, maxPassages: Math.max(limits.KNOWLEDGE_MAX_DOCUMENT_PASSAGES, d.chunk_count), path: 'content' })
     const change = await db.transaction().execute(async (tx) => {
       const now = await repo.findDocument(tx, base.workspace_id, base.id, id)
       if (!now || now.content_hash !== d.content_hash) return undefined
