@@ -64,6 +64,7 @@ export const BUSY_PASS = [
   'test/integration/webrtc/media-stream.test.ts',
   'test/integration/knowledge/answer-call.test.ts',
   'test/integration/knowledge/llm-knowledge-call.test.ts',
+  'test/integration/knowledge/indexing-stall.test.ts',
   'test/unit/knowledge/text.test.ts',
   'test/integration/hostile-input.test.ts',
   'test/integration/fuzz.test.ts',

@@ -1,20 +1,23 @@
 // Knowledge indexing never holds the event loop that HTTP and SIP share (issue 45, finding 1): a
-// large FAQ is uploaded, replaced with a row inserted at the top (every passage moves), re-indexed
+// 2 MiB FAQ of 130,000 rows is uploaded, replaced with a row inserted at the top (every passage moves), re-indexed
 // and deleted, then its base deleted, while /health and SIP OPTIONS keep being answered; a
 // document of more passages than KNOWLEDGE_MAX_DOCUMENT_PASSAGES and 2 MiB of empty headings are
 // refused with 422 without holding it. The figures are scripts/bench/knowledge-stall.ts's.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
-import { LagProbe } from '../../helpers/lag-probe.ts'
+import { LagProbe, lagBudgetMs } from '../../helpers/lag-probe.ts'
 import { SipPeer } from '../../helpers/sip-peer.ts'
 import { header } from '../../../src/realtime/telephony/sip/message.ts'
 
-// The event loop may be held this long at once: what a busy machine three times slower than this
-// one needs (the longest hold left, a few hundred ms, is SQLite committing the passages and
-// checkpointing its WAL); before the fix a replace of 60,000 rows held it for seconds.
+// The event loop may be held at most three times the benchmark's target of 100 ms, scaled by how
+// much slower this machine is now than the development machine (lagBudgetMs): there the holds are
+// 80-250 ms on a machine with a load of 10 on 2 cores; before the fix 500-850 ms (130,000 UPDATEs of
+// moved passages in a row, one cascade DELETE, the matching in one loop, the WAL checkpointed on
+// the event loop after the commit).
+// Deleting a base, and the refused documents, are bounded by LAG_BOUND_MS only (a generous bound).
 const LAG_BOUND_MS = 1000
-const ROWS = 60_000
-const MAX_PASSAGES = 100_000
+const ROWS = 130_000
+const MAX_PASSAGES = 140_000
 let t: TestAppliance
 let sip: SipPeer
 const probe = new LagProbe()
@@ -61,10 +64,11 @@ test('a large FAQ is uploaded, replaced, re-indexed and deleted, its base too, w
   ]
   const results: Record<string, any> = {}
   for (const [name, run] of steps) {
+    const budgetMs = await lagBudgetMs(100, true)
     const { response, answered, lagMs } = await whileAnswering(name, run())
     expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200)
     expect(answered, name).toBeGreaterThan(0)
-    expect(lagMs, name).toBeLessThan(LAG_BOUND_MS)
+    expect(lagMs, name).toBeLessThan(budgetMs)
     results[name] = response.body
   }
   expect(results.upload.document.passages).toBe(ROWS)
@@ -76,8 +80,9 @@ test('a large FAQ is uploaded, replaced, re-indexed and deleted, its base too, w
   expect((await t.api('GET', `/api/knowledge-bases/${kb}/search?q=q100000&limit=1`)).body.results[0].answer).toBe('a100000')
   const second = await t.api('POST', docs, { body: { name: 'again.csv', content: faq() } })
   expect(second.status).toBe(200)
+  const budgetMs = await lagBudgetMs(100, true)
   const deleted = await whileAnswering('delete', t.api('DELETE', `${docs}/${results.upload.document.id}`))
-  expect([deleted.response.status, deleted.answered > 0, deleted.lagMs < LAG_BOUND_MS]).toEqual([200, true, true])
+  expect([deleted.response.status, deleted.answered > 0, deleted.lagMs < budgetMs]).toEqual([200, true, true])
   expect((await t.api('GET', `/api/knowledge-bases/${kb}/search?q=q100000&limit=1`)).body.results[0].documentName).toBe('again.csv')
   const base = await whileAnswering('base', t.api('DELETE', `/api/knowledge-bases/${kb}`))
   expect([base.response.status, base.answered > 0, base.lagMs < LAG_BOUND_MS]).toEqual([200, true, true])
