@@ -42,7 +42,7 @@ async function readsBackInItsNumbersZone(h: DbHandle): Promise<void> {
   // undone and done again: the column goes and comes back empty
   const migrator = new Migrator({ db: h.db, provider: { getMigrations: async () => MIGRATIONS } })
   expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined()
-  expect(await migrateToLatest(h.db)).toEqual([THIS])
+  expect((await migrateToLatest(h.db))[0]).toBe(THIS)
   expect(await h.db.selectFrom('outbound_contacts').select('timezone').where('id', '=', 'job_old_0').executeTakeFirstOrThrow()).toEqual({ timezone: null })
 }
 
