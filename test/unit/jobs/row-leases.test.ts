@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { sql } from 'kysely'
 import { migrateToLatest, openDatabase, type DbHandle } from '../../../src/platform/db/index.ts'
 import { claimRows, LeaseKeeper, NO_LEASE, renewEvery } from '../../../src/platform/jobs/index.ts'
@@ -98,6 +98,7 @@ describe('leased rows', () => {
   })
 
   test('no claimer outside platform/jobs computes its own renewal interval or writes its own claim statement', () => {
+    const src = join(import.meta.dir, '../../../src')
     const offenders: string[] = []
     const walk = (d: string) => {
       for (const name of readdirSync(d)) {
@@ -105,11 +106,11 @@ describe('leased rows', () => {
         if (statSync(p).isDirectory()) walk(p)
         else if (p.endsWith('.ts') && !p.includes('platform/jobs')) {
           const text = readFileSync(p, 'utf8')
-          if (/leaseMs\s*\/\s*3/.test(text) || /lease_expires_at IS NULL OR lease_expires_at <=/.test(text)) offenders.push(p)
+          if (/leaseMs\s*\/\s*3/.test(text) || /lease_expires_at IS NULL OR lease_expires_at <=/.test(text)) offenders.push(relative(src, p))
         }
       }
     }
-    walk(join(import.meta.dir, '../../../src'))
+    walk(src)
     expect(offenders).toEqual([])
   })
 })
