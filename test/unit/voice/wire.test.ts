@@ -74,4 +74,25 @@ describe('resampler', () => {
   })
 
   test('rejects a zero sample rate', () => expect(() => new Resampler(0, 8000)).toThrow(RangeError))
+
+  test("speech to a G.711 call: a tone just above the call's Nyquist (4.4 kHz) is at least 60 dB down, not folded back to 3.6 kHz", () => {
+    for (const from of [16000, 24000]) {
+      const out = resample(sine(4400, from, 500), from, 8000)
+      expect(rmsDbfs(out.subarray(200, 3800)) - rmsDbfs(sine(4400, from, 500))).toBeLessThan(-60)
+    }
+  })
+
+  for (const engine of ['speex', 'polyphase'] as const) {
+    test(`the one-shot conversion lines up with its input (${engine}): an impulse lands where its time says`, () => {
+      for (const [from, to] of [[24000, 8000], [16000, 8000], [8000, 16000]] as const) {
+        const x = new Int16Array(from / 10)
+        x[from / 20] = 20000
+        const y = resample(x, from, to, engine)
+        expect(y.length).toBe(to / 10)
+        let peak = 0
+        for (let i = 1; i < y.length; i++) if (Math.abs(y[i]!) > Math.abs(y[peak]!)) peak = i
+        expect(Math.abs(peak - to / 20)).toBeLessThanOrEqual(1)
+      }
+    })
+  }
 })
