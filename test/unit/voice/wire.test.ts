@@ -75,13 +75,6 @@ describe('resampler', () => {
 
   test('rejects a zero sample rate', () => expect(() => new Resampler(0, 8000)).toThrow(RangeError))
 
-  test("speech to a G.711 call: a tone just above the call's Nyquist (4.4 kHz) is at least 60 dB down, not folded back to 3.6 kHz", () => {
-    for (const from of [16000, 24000]) {
-      const out = resample(sine(4400, from, 500), from, 8000)
-      expect(rmsDbfs(out.subarray(200, 3800)) - rmsDbfs(sine(4400, from, 500))).toBeLessThan(-60)
-    }
-  })
-
   for (const engine of ['speex', 'polyphase'] as const) {
     test(`the one-shot conversion lines up with its input (${engine}): an impulse lands where its time says`, () => {
       for (const [from, to] of [[24000, 8000], [16000, 8000], [8000, 16000]] as const) {
