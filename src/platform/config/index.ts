@@ -7,7 +7,7 @@ import { rememberRenamedKeys, RENAMED_KEYS, withRenamedKeys } from './renamed.ts
 import { configProblem } from './validate.ts'
 
 export { ConfigError } from './errors.ts'
-export { RENAMED_KEYS, renamedKeyNotes } from './renamed.ts'
+export { copyRenamedKeys, RENAMED_KEYS, renamedKeyNotes } from './renamed.ts'
 export { MEDIA_CODEC_NAMES, MEDIA_ENCRYPTIONS, mediaPacerProblem, type MediaCodecName, parseMediaCodecs, parseSrtpSuiteList, type MediaEncryptionSetting } from './media.ts'
 export { type DigestAlgorithmName, parseCarrierSources, parseDigestAlgorithms } from './sip.ts'
 export { LOG_LEVELS } from './validate.ts'
