@@ -28,6 +28,10 @@ export function loadNative(): Native | null {
       cmd_ln_parse_r: { args: ['ptr', 'ptr', 'i32', 'ptr', 'i32'], returns: 'ptr' },
       cmn_live_update: { args: ['ptr'], returns: 'void' },
       err_set_logfp: { args: ['ptr'], returns: 'ptr' },
+      ngram_model_read: { args: ['ptr', 'ptr', 'i32', 'ptr'], returns: 'ptr' },
+      ngram_model_retain: { args: ['ptr'], returns: 'ptr' },
+      ngram_model_free: { args: ['ptr'], returns: 'i32' },
+      ngram_model_set_init: { args: ['ptr', 'ptr', 'ptr', 'ptr', 'i32'], returns: 'ptr' },
     })
     const ps = ffi.dlopen('libpocketsphinx.so.3', {
       ps_args: { args: [], returns: 'ptr' },
@@ -39,6 +43,13 @@ export function loadNative(): Native | null {
       ps_free: { args: ['ptr'], returns: 'i32' },
       ps_start_stream: { args: ['ptr'], returns: 'i32' },
       ps_get_feat: { args: ['ptr'], returns: 'ptr' },
+      ps_get_config: { args: ['ptr'], returns: 'ptr' },
+      ps_get_logmath: { args: ['ptr'], returns: 'ptr' },
+      ps_get_lm: { args: ['ptr', 'ptr'], returns: 'ptr' },
+      ps_set_lm: { args: ['ptr', 'ptr', 'ptr'], returns: 'i32' },
+      ps_set_search: { args: ['ptr', 'ptr'], returns: 'i32' },
+      ps_add_word: { args: ['ptr', 'ptr', 'ptr', 'i32'], returns: 'i32' },
+      ps_lookup_word: { args: ['ptr', 'ptr'], returns: 'ptr' },
     })
     // sphinxbase's log file is one global of the process: `-logfn` on each decoder closed the
     // previous FILE while another thread's decoder could be closing or writing it (a double free);
@@ -123,6 +134,18 @@ export interface DecoderOptions {
   band?: { lowerf: number; upperf: number }
   /** A language model file (ARPA or binary, its words in the en-us dictionary) instead of the general en-us one. */
   lm?: string
+  /** An agent's own model, interpolated with the general one (applies to dictation only). */
+  agentLm?: AgentLmFiles
+}
+
+/** An agent's language model as the decoder loads it (agent-lm/ builds it). */
+export interface AgentLmFiles {
+  /** The ARPA file of the agent's own words. */
+  arpa: string
+  /** The general model's share of each probability (0-1); the agent's model has the rest. */
+  generalWeight: number
+  /** Words of the agent's model missing from the dictionary, with their phones ("K L IH N IH K"). */
+  pronunciations: readonly (readonly [string, string])[]
 }
 
 /** Length of the en-us model's cepstrum vectors. */
@@ -180,6 +203,14 @@ export class SphinxDecoder {
       if (!config) throw new Error('pocketsphinx rejected its configuration')
       const handle = n.ps.ps_init(config)
       if (!handle) throw new Error(`pocketsphinx could not load the model in ${modelDir}`)
+      if (opts.agentLm && !grammar) {
+        try {
+          interpolate(n, handle, opts.agentLm)
+        } catch (err) {
+          n.ps.ps_free(handle)
+          throw err
+        }
+      }
       return new SphinxDecoder(n, handle, cmnOf(n, handle))
     } finally {
       if (grammar) rmSync(grammar.dir, { recursive: true, force: true })
@@ -255,6 +286,45 @@ export class SphinxDecoder {
     this.end()
     this.n.ps.ps_free(this.handle)
   }
+}
+
+const cstr = (s: string) => Buffer.from(`${s}\0`)
+const AGENT_SEARCH = cstr('agent')
+const DEFAULT_SEARCH = cstr('_default')
+const NGRAM_ARPA = 1
+
+/**
+ * Makes the decoder's dictation search a set of two models, the general one and the agent's,
+ * whose probabilities sphinxbase mixes linearly by weight (ngram_model_set_init with weights).
+ * The agent's missing words enter the dictionary first, so the new search maps them.
+ */
+function interpolate(n: Native, handle: unknown, lm: AgentLmFiles): void {
+  const { ps, sb, ffi } = n
+  for (const [word, phones] of lm.pronunciations) {
+    const w = cstr(word)
+    if (ps.ps_lookup_word(handle, ffi.ptr(w))) continue
+    if (ps.ps_add_word(handle, ffi.ptr(w), ffi.ptr(cstr(phones)), 0) < 0) throw new Error(`pocketsphinx rejected the pronunciation of ${word}: ${phones}`)
+  }
+  const general = ps.ps_get_lm(handle, ffi.ptr(DEFAULT_SEARCH))
+  if (!general) throw new Error('pocketsphinx has no general language model to interpolate with')
+  const file = cstr(lm.arpa)
+  const own = sb.ngram_model_read(ps.ps_get_config(handle), ffi.ptr(file), NGRAM_ARPA, ps.ps_get_logmath(handle))
+  if (!own) throw new Error(`pocketsphinx could not read the agent's language model ${lm.arpa}`)
+  // the set frees its models with itself; the default search keeps its reference to the general one
+  sb.ngram_model_retain(general)
+  const models = new BigUint64Array([BigInt(general as number), BigInt(own as number)])
+  const nameBufs = [cstr('general'), cstr('agent')]
+  const names = new BigUint64Array(nameBufs.map((b) => BigInt(ffi.ptr(b))))
+  const weights = new Float32Array([lm.generalWeight, 1 - lm.generalWeight])
+  const set = sb.ngram_model_set_init(ps.ps_get_config(handle), ffi.ptr(models), ffi.ptr(names), ffi.ptr(weights), 2)
+  if (!set) {
+    sb.ngram_model_free(general)
+    sb.ngram_model_free(own)
+    throw new Error('pocketsphinx could not combine the language models')
+  }
+  // the new search owns the set from here (ngram_search_init takes it without a reference of its own)
+  const ok = ps.ps_set_lm(handle, ffi.ptr(AGENT_SEARCH), set) >= 0 && ps.ps_set_search(handle, ffi.ptr(AGENT_SEARCH)) >= 0
+  if (!ok) throw new Error('pocketsphinx could not search with the agent\'s language model')
 }
 
 /** glibc's mallopt parameter: blocks of at least this many bytes get pages of their own (mmap). */
