@@ -48,8 +48,6 @@ export function loadNative(): Native | null {
       ps_get_lm: { args: ['ptr', 'ptr'], returns: 'ptr' },
       ps_set_lm: { args: ['ptr', 'ptr', 'ptr'], returns: 'i32' },
       ps_set_search: { args: ['ptr', 'ptr'], returns: 'i32' },
-      ps_add_word: { args: ['ptr', 'ptr', 'ptr', 'i32'], returns: 'i32' },
-      ps_lookup_word: { args: ['ptr', 'ptr'], returns: 'ptr' },
     })
     // sphinxbase's log file is one global of the process: `-logfn` on each decoder closed the
     // previous FILE while another thread's decoder could be closing or writing it (a double free);
@@ -144,8 +142,8 @@ export interface AgentLmFiles {
   arpa: string
   /** The general model's share of each probability (0-1); the agent's model has the rest. */
   generalWeight: number
-  /** Words of the agent's model missing from the dictionary, with their phones ("K L IH N IH K"). */
-  pronunciations: readonly (readonly [string, string])[]
+  /** The en-us dictionary with the agent's words it lacked, pronounced by letter-to-sound rules. */
+  dictionary: string
 }
 
 /** Length of the en-us model's cepstrum vectors. */
@@ -188,7 +186,7 @@ export class SphinxDecoder {
   ) {}
 
   static create(n: Native, mode: SphinxMode, modelDir: string, opts: DecoderOptions = {}): SphinxDecoder {
-    const dict = join(modelDir, 'cmudict-en-us.dict')
+    const dict = (mode === 'dictation' && opts.agentLm?.dictionary) || join(modelDir, 'cmudict-en-us.dict')
     const phone = opts.frontEnd === 'phone'
     const hmm = join(modelDir, 'en-us')
     const args = ['-hmm', phone ? bandModel(hmm, opts.band) : hmm, '-dict', dict]
@@ -296,15 +294,11 @@ const NGRAM_ARPA = 1
 /**
  * Makes the decoder's dictation search a set of two models, the general one and the agent's,
  * whose probabilities sphinxbase mixes linearly by weight (ngram_model_set_init with weights).
- * The agent's missing words enter the dictionary first, so the new search maps them.
+ * The agent's words come in its own dictionary file: ps_add_word would also add them to the
+ * general model, and decoding then crashed on the first such word (5prealpha).
  */
 function interpolate(n: Native, handle: unknown, lm: AgentLmFiles): void {
   const { ps, sb, ffi } = n
-  for (const [word, phones] of lm.pronunciations) {
-    const w = cstr(word)
-    if (ps.ps_lookup_word(handle, ffi.ptr(w))) continue
-    if (ps.ps_add_word(handle, ffi.ptr(w), ffi.ptr(cstr(phones)), 0) < 0) throw new Error(`pocketsphinx rejected the pronunciation of ${word}: ${phones}`)
-  }
   const general = ps.ps_get_lm(handle, ffi.ptr(DEFAULT_SEARCH))
   if (!general) throw new Error('pocketsphinx has no general language model to interpolate with')
   const file = cstr(lm.arpa)

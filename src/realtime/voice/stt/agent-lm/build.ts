@@ -63,8 +63,8 @@ async function cachedOrBuilt(source: LmSource, hash: string, opts: BuildOptions)
   const arpa = join(folder, 'model.arpa')
   const meta = join(folder, 'model.json')
   if (existsSync(meta)) {
-    const saved = JSON.parse(await readFile(meta, 'utf8')) as { summary: AgentLmSummary; pronunciations: [string, string][] }
-    return { files: { arpa, generalWeight: opts.generalWeight, pronunciations: saved.pronunciations }, summary: saved.summary }
+    const saved = JSON.parse(await readFile(meta, 'utf8')) as { summary: AgentLmSummary }
+    return { files: { arpa, generalWeight: opts.generalWeight, dictionary: join(folder, 'model.dict') }, summary: saved.summary }
   }
   const known = await dictionaryWords(opts.dictionary)
   const corpus = corpusOf(source).slice(0, MAX_SENTENCES)
@@ -88,6 +88,9 @@ async function cachedOrBuilt(source: LmSource, hash: string, opts: BuildOptions)
   const part = `${folder}.part-${process.pid}-${Math.random().toString(36).slice(2)}`
   await mkdir(part, { recursive: true })
   await writeFile(join(part, 'model.arpa'), model.arpa)
+  const added = pronunciations.map(([w, phones]) => `${w} ${phones}\n`).join('')
+  await writeFile(join(part, 'model.dict'), `${await readFile(opts.dictionary, 'utf8')}${added}`)
+  // written last: its presence says the folder is whole
   await writeFile(join(part, 'model.json'), JSON.stringify({ summary, pronunciations }))
   try {
     await rename(part, folder)
@@ -95,5 +98,5 @@ async function cachedOrBuilt(source: LmSource, hash: string, opts: BuildOptions)
     // another process built the same inputs first
     await rm(part, { recursive: true, force: true })
   }
-  return { files: { arpa, generalWeight: opts.generalWeight, pronunciations }, summary }
+  return { files: { arpa, generalWeight: opts.generalWeight, dictionary: join(folder, 'model.dict') }, summary }
 }
