@@ -86,6 +86,13 @@ function grammarFile(mode: Exclude<SphinxMode, 'dictation'>): { file: string; di
 export const STREAMING_SEARCH: readonly string[] = ['-fwdflat', 'no', '-maxhmmpf', '4000']
 
 /**
+ * Dictation with an agent's model: the first pass's lexical tree scores a word's language model
+ * probability only at its end, so a cap of 4,000 HMMs cut an agent's rare word ("zephyrine")
+ * before it ended, whatever its weight; 12,000 kept it (bench:pocketsphinx-domain-lm gives the cost).
+ */
+export const AGENT_LM_SEARCH: readonly string[] = ['-fwdflat', 'no', '-maxhmmpf', '12000']
+
+/**
  * Which front end turns a line's audio into features. `wideband`: 16 kHz, the en-us model's own
  * (feat.params: 130-6800 Hz); phone lines are upsampled to it. `phone`: 8 kHz audio with a front
  * end over the band a G.711 line carries (PHONE_FRONT_END). With the 16 kHz en-us model the phone
@@ -132,6 +139,8 @@ export interface DecoderOptions {
   band?: { lowerf: number; upperf: number }
   /** A language model file (ARPA or binary, its words in the en-us dictionary) instead of the general en-us one. */
   lm?: string
+  /** A dictionary file instead of en-us's (dictation only). */
+  dictionary?: string
   /** An agent's own model, interpolated with the general one (applies to dictation only). */
   agentLm?: AgentLmFiles
 }
@@ -186,14 +195,14 @@ export class SphinxDecoder {
   ) {}
 
   static create(n: Native, mode: SphinxMode, modelDir: string, opts: DecoderOptions = {}): SphinxDecoder {
-    const dict = (mode === 'dictation' && opts.agentLm?.dictionary) || join(modelDir, 'cmudict-en-us.dict')
+    const dict = (mode === 'dictation' && (opts.dictionary ?? opts.agentLm?.dictionary)) || join(modelDir, 'cmudict-en-us.dict')
     const phone = opts.frontEnd === 'phone'
     const hmm = join(modelDir, 'en-us')
     const args = ['-hmm', phone ? bandModel(hmm, opts.band) : hmm, '-dict', dict]
     args.push(...(phone ? PHONE_FRONT_END : ['-samprate', '16000']))
     const grammar = mode === 'dictation' ? undefined : grammarFile(mode)
     if (grammar) args.push('-jsgf', grammar.file)
-    else args.push('-lm', opts.lm ?? join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? STREAMING_SEARCH))
+    else args.push('-lm', opts.lm ?? join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? (opts.agentLm ? AGENT_LM_SEARCH : STREAMING_SEARCH)))
     try {
       const bufs = args.map((a) => Buffer.from(`${a}\0`))
       const argv = new BigUint64Array(bufs.map((b) => BigInt(n.ffi.ptr(b))))
@@ -290,6 +299,12 @@ const cstr = (s: string) => Buffer.from(`${s}\0`)
 const AGENT_SEARCH = cstr('agent')
 const DEFAULT_SEARCH = cstr('_default')
 const NGRAM_ARPA = 1
+/**
+ * pocketsphinx's -lw (its default, which decoders keep). A set mixes its models' scores after each
+ * is raised to this power (ngram_model_set_score adds the log weight to lw * log p), so a weight
+ * w given to it acts as w^(1/lw); each share is passed raised to lw so that it acts as itself.
+ */
+const LANGUAGE_WEIGHT = 6.5
 
 /**
  * Makes the decoder's dictation search a set of two models, the general one and the agent's,
@@ -309,7 +324,7 @@ function interpolate(n: Native, handle: unknown, lm: AgentLmFiles): void {
   const models = new BigUint64Array([BigInt(general as number), BigInt(own as number)])
   const nameBufs = [cstr('general'), cstr('agent')]
   const names = new BigUint64Array(nameBufs.map((b) => BigInt(ffi.ptr(b))))
-  const weights = new Float32Array([lm.generalWeight, 1 - lm.generalWeight])
+  const weights = new Float32Array([lm.generalWeight ** LANGUAGE_WEIGHT, (1 - lm.generalWeight) ** LANGUAGE_WEIGHT])
   const set = sb.ngram_model_set_init(ps.ps_get_config(handle), ffi.ptr(models), ffi.ptr(names), ffi.ptr(weights), 2)
   if (!set) {
     sb.ngram_model_free(general)
