@@ -3,11 +3,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeG711, encodeG711 } from '../../../src/realtime/media/codec/g711.ts'
+import { drain } from '../../../src/realtime/voice/base.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
+import { PocketsphinxStt } from '../../../src/realtime/voice/stt/index.ts'
 import { agentLm, type LmSource } from '../../../src/realtime/voice/stt/agent-lm/index.ts'
 import { startingMean } from '../../../src/realtime/voice/stt/pocketsphinx-cmn.ts'
 import { type DecoderOptions, DEBIAN_MODEL_DIR, loadNative, SphinxDecoder } from '../../../src/realtime/voice/stt/pocketsphinx-ffi.ts'
-import { fliteSpeech } from '../../helpers/speech.ts'
+import { fliteSpeech, frames20ms } from '../../helpers/speech.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-lm-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -20,12 +22,13 @@ const clinic: LmSource = {
   knowledge: ['We are open from nine to five on weekdays.', 'A cleaning costs sixty dollars.'],
 }
 
-/** A caller's words as a G.711 line carries them, upsampled as calls decode them. */
-function onTheLine(text: string): Int16Array {
+/** A caller's words as a G.711 line carries them (8 kHz). */
+function lineAudio(text: string): Int16Array {
   const speech = fliteSpeech(text)
-  const line = decodeG711('ulaw', encodeG711('ulaw', resample(speech.samples, speech.sampleRate, 8000)))
-  return resample(line, 8000, 16000)
+  return decodeG711('ulaw', encodeG711('ulaw', resample(speech.samples, speech.sampleRate, 8000)))
 }
+/** Upsampled as calls decode them. */
+const onTheLine = (text: string) => resample(lineAudio(text), 8000, 16000)
 
 function heard(pcm: Int16Array, opts: DecoderOptions): string {
   const d = SphinxDecoder.create(loadNative()!, 'dictation', DEBIAN_MODEL_DIR, opts)
@@ -64,6 +67,26 @@ describe("an agent's own language model", () => {
     expect(readFileSync(changed.files.arpa, 'utf8')).toMatch(/ pharmacy /)
     expect(readFileSync(first.files.arpa, 'utf8')).not.toMatch(/ pharmacy /)
     expect(existsSync(first.files.arpa)).toBe(true)
+  })
+
+  test("a call's stream given the agent's model decodes with it in the worker, and one without it keeps the general model", async () => {
+    const built = await build(clinic)
+    const stt = new PocketsphinxStt({ mode: 'dictation', threads: 1 })
+    try {
+      const audio = { samples: lineAudio('can you tell me about zephyrine'), sampleRate: 8000 }
+      const finalOf = async (languageModel?: typeof built.files) => {
+        const stream = stt.stream({ languageModel })
+        for (const f of frames20ms(audio)) stream.push(f)
+        stream.end()
+        const { events, errors } = await drain(stream)
+        expect(errors).toEqual([])
+        return events.flatMap((e) => (e.type === 'final' ? [e.text] : [])).join(' ')
+      }
+      expect(await finalOf(built.files)).toContain('zephyrine')
+      expect(await finalOf()).not.toContain('zephyrine')
+    } finally {
+      stt.close()
+    }
   })
 
   test('a word neither in the dictionary nor pronounceable by letter-to-sound is left out, and the model still loads', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { SttLanguageModel } from './contract.ts'
 
 /**
  * pocketsphinx 5prealpha (Debian libpocketsphinx3) through bun:ffi. Only non-variadic entry
@@ -146,14 +147,7 @@ export interface DecoderOptions {
 }
 
 /** An agent's language model as the decoder loads it (agent-lm/ builds it). */
-export interface AgentLmFiles {
-  /** The ARPA file of the agent's own words. */
-  arpa: string
-  /** The general model's share of each probability (0-1); the agent's model has the rest. */
-  generalWeight: number
-  /** The en-us dictionary with the agent's words it lacked, pronounced by letter-to-sound rules. */
-  dictionary: string
-}
+export type AgentLmFiles = SttLanguageModel
 
 /** Length of the en-us model's cepstrum vectors. */
 export const CEPLEN = 13
