@@ -1,10 +1,11 @@
-// How far a language model of the agents' own words could take pocketsphinx on a phone line
-// (issue 42's per-agent language model, not built yet): a bigram model written here from the
-// knowledge-base documents and the corpus's tuning utterances, against the general en-us model,
-// in the same run, over the same G.711 audio (upsampled, as calls decode it). In-domain
+// How far a language model of the agents' own words takes pocketsphinx on a phone line (issue
+// 42): a bigram of the knowledge-base documents and the corpus's tuning utterances alone in place
+// of en-us, and the agent's model as stt/agent-lm builds it, mixed with en-us at each general
+// share given, against the general model, in the same run, over the same G.711 audio
+// (upsampled, as calls decode it). In-domain
 // questions (template routes, knowledge) of the tuning split, whose sentences the bigram holds,
 // give its best case; of the held-out split, what a caller's own phrasing gets.
-//   bun scripts/bench/pocketsphinx-domain-lm.ts [--voices a,b] [--limit N]
+//   bun scripts/bench/pocketsphinx-domain-lm.ts [--voices a,b] [--limit N] [--general-weights 0.5,0.7]
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
