@@ -11,6 +11,9 @@ import { startingMean } from '../../../src/realtime/voice/stt/pocketsphinx-cmn.t
 import { type DecoderOptions, DEBIAN_MODEL_DIR, loadNative, SphinxDecoder } from '../../../src/realtime/voice/stt/pocketsphinx-ffi.ts'
 import { fliteSpeech, frames20ms } from '../../helpers/speech.ts'
 
+/** Each test loads the general model (about 1 s alone) in two or three decoders: slow on a busy machine. */
+const DECODES_MS = 120_000
+
 const dir = mkdtempSync(join(tmpdir(), 'agent-lm-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const build = (source: LmSource) => agentLm(source, { dir, dictionary: join(DEBIAN_MODEL_DIR, 'cmudict-en-us.dict'), generalWeight: 0.5 })
@@ -50,13 +53,13 @@ describe("an agent's own language model", () => {
     const text = heard(pcm, { agentLm: built.files })
     expect(text).toContain('zephyrine')
     expect(text).toContain('tell me about')
-  })
+  }, DECODES_MS)
 
   test('a sentence of words the agent never saw is still recognised through the general model beside it', async () => {
     const built = await build(clinic)
     expect(readFileSync(built.files.arpa, 'utf8')).not.toMatch(/ weather /)
     expect(heard(onTheLine('what is the weather like today'), { agentLm: built.files })).toContain('weather')
-  })
+  }, DECODES_MS)
 
   test("the model is rebuilt when the agent's knowledge base changes, and reused while nothing does", async () => {
     const first = await build(clinic)
@@ -87,10 +90,10 @@ describe("an agent's own language model", () => {
     } finally {
       stt.close()
     }
-  })
+  }, DECODES_MS)
 
   test('a word neither in the dictionary nor pronounceable by letter-to-sound is left out, and the model still loads', async () => {
     const built = await build({ ...clinic, vocabulary: ["q'''x"] })
     expect(heard(onTheLine('opening hours'), { agentLm: built.files })).toContain('hours')
-  })
+  }, DECODES_MS)
 })
