@@ -31,7 +31,18 @@ export interface SttStreamOptions {
   language?: string
   /** Words and phrases the caller is likely to say that a general recogniser gets wrong (the agent's vocabulary). */
   vocabulary?: readonly string[]
+  /** The agent's own language model for an offline recogniser that takes one (pocketsphinx: stt/agent-lm/). */
+  languageModel?: SttLanguageModel
   conn?: ConnOptions
+}
+
+/** An agent's language model as files: an ARPA model mixed with the general one, and its dictionary. */
+export interface SttLanguageModel {
+  arpa: string
+  /** The general model's share of each probability (0-1); the agent's model has the rest. */
+  generalWeight: number
+  /** The general dictionary with the agent's words it lacked. */
+  dictionary: string
 }
 
 export interface Stt {

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { SttLanguageModel } from './contract.ts'
 
 /**
  * pocketsphinx 5prealpha (Debian libpocketsphinx3) through bun:ffi. Only non-variadic entry
@@ -28,6 +29,10 @@ export function loadNative(): Native | null {
       cmd_ln_parse_r: { args: ['ptr', 'ptr', 'i32', 'ptr', 'i32'], returns: 'ptr' },
       cmn_live_update: { args: ['ptr'], returns: 'void' },
       err_set_logfp: { args: ['ptr'], returns: 'ptr' },
+      ngram_model_read: { args: ['ptr', 'ptr', 'i32', 'ptr'], returns: 'ptr' },
+      ngram_model_retain: { args: ['ptr'], returns: 'ptr' },
+      ngram_model_free: { args: ['ptr'], returns: 'i32' },
+      ngram_model_set_init: { args: ['ptr', 'ptr', 'ptr', 'ptr', 'i32'], returns: 'ptr' },
     })
     const ps = ffi.dlopen('libpocketsphinx.so.3', {
       ps_args: { args: [], returns: 'ptr' },
@@ -39,6 +44,11 @@ export function loadNative(): Native | null {
       ps_free: { args: ['ptr'], returns: 'i32' },
       ps_start_stream: { args: ['ptr'], returns: 'i32' },
       ps_get_feat: { args: ['ptr'], returns: 'ptr' },
+      ps_get_config: { args: ['ptr'], returns: 'ptr' },
+      ps_get_logmath: { args: ['ptr'], returns: 'ptr' },
+      ps_get_lm: { args: ['ptr', 'ptr'], returns: 'ptr' },
+      ps_set_lm: { args: ['ptr', 'ptr', 'ptr'], returns: 'i32' },
+      ps_set_search: { args: ['ptr', 'ptr'], returns: 'i32' },
     })
     // sphinxbase's log file is one global of the process: `-logfn` on each decoder closed the
     // previous FILE while another thread's decoder could be closing or writing it (a double free);
@@ -75,6 +85,13 @@ function grammarFile(mode: Exclude<SphinxMode, 'dictation'>): { file: string; di
  * half the CPU per second of speech, the end of an utterance 179 -> 23 ms, word errors 42.6% -> 45.4%.
  */
 export const STREAMING_SEARCH: readonly string[] = ['-fwdflat', 'no', '-maxhmmpf', '4000']
+
+/**
+ * Dictation with an agent's model: the first pass's lexical tree scores a word's language model
+ * probability only at its end, so a cap of 4,000 HMMs cut an agent's rare word ("zephyrine")
+ * before it ended, whatever its weight; 12,000 kept it (bench:pocketsphinx-domain-lm gives the cost).
+ */
+export const AGENT_LM_SEARCH: readonly string[] = ['-fwdflat', 'no', '-maxhmmpf', '12000']
 
 /**
  * Which front end turns a line's audio into features. `wideband`: 16 kHz, the en-us model's own
@@ -123,7 +140,14 @@ export interface DecoderOptions {
   band?: { lowerf: number; upperf: number }
   /** A language model file (ARPA or binary, its words in the en-us dictionary) instead of the general en-us one. */
   lm?: string
+  /** A dictionary file instead of en-us's (dictation only). */
+  dictionary?: string
+  /** An agent's own model, interpolated with the general one (applies to dictation only). */
+  agentLm?: AgentLmFiles
 }
+
+/** An agent's language model as the decoder loads it (agent-lm/ builds it). */
+export type AgentLmFiles = SttLanguageModel
 
 /** Length of the en-us model's cepstrum vectors. */
 export const CEPLEN = 13
@@ -165,14 +189,14 @@ export class SphinxDecoder {
   ) {}
 
   static create(n: Native, mode: SphinxMode, modelDir: string, opts: DecoderOptions = {}): SphinxDecoder {
-    const dict = join(modelDir, 'cmudict-en-us.dict')
+    const dict = (mode === 'dictation' && (opts.dictionary ?? opts.agentLm?.dictionary)) || join(modelDir, 'cmudict-en-us.dict')
     const phone = opts.frontEnd === 'phone'
     const hmm = join(modelDir, 'en-us')
     const args = ['-hmm', phone ? bandModel(hmm, opts.band) : hmm, '-dict', dict]
     args.push(...(phone ? PHONE_FRONT_END : ['-samprate', '16000']))
     const grammar = mode === 'dictation' ? undefined : grammarFile(mode)
     if (grammar) args.push('-jsgf', grammar.file)
-    else args.push('-lm', opts.lm ?? join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? STREAMING_SEARCH))
+    else args.push('-lm', opts.lm ?? join(modelDir, 'en-us.lm.bin'), ...(opts.search ?? (opts.agentLm ? AGENT_LM_SEARCH : STREAMING_SEARCH)))
     try {
       const bufs = args.map((a) => Buffer.from(`${a}\0`))
       const argv = new BigUint64Array(bufs.map((b) => BigInt(n.ffi.ptr(b))))
@@ -180,6 +204,14 @@ export class SphinxDecoder {
       if (!config) throw new Error('pocketsphinx rejected its configuration')
       const handle = n.ps.ps_init(config)
       if (!handle) throw new Error(`pocketsphinx could not load the model in ${modelDir}`)
+      if (opts.agentLm && !grammar) {
+        try {
+          interpolate(n, handle, opts.agentLm)
+        } catch (err) {
+          n.ps.ps_free(handle)
+          throw err
+        }
+      }
       return new SphinxDecoder(n, handle, cmnOf(n, handle))
     } finally {
       if (grammar) rmSync(grammar.dir, { recursive: true, force: true })
@@ -255,6 +287,47 @@ export class SphinxDecoder {
     this.end()
     this.n.ps.ps_free(this.handle)
   }
+}
+
+const cstr = (s: string) => Buffer.from(`${s}\0`)
+const AGENT_SEARCH = cstr('agent')
+const DEFAULT_SEARCH = cstr('_default')
+const NGRAM_ARPA = 1
+/**
+ * pocketsphinx's -lw (its default, which decoders keep). A set mixes its models' scores after each
+ * is raised to this power (ngram_model_set_score adds the log weight to lw * log p), so a weight
+ * w given to it acts as w^(1/lw); each share is passed raised to lw so that it acts as itself.
+ */
+const LANGUAGE_WEIGHT = 6.5
+
+/**
+ * Makes the decoder's dictation search a set of two models, the general one and the agent's,
+ * whose probabilities sphinxbase mixes linearly by weight (ngram_model_set_init with weights).
+ * The agent's words come in its own dictionary file: ps_add_word would also add them to the
+ * general model, and decoding then crashed on the first such word (5prealpha).
+ */
+function interpolate(n: Native, handle: unknown, lm: AgentLmFiles): void {
+  const { ps, sb, ffi } = n
+  const general = ps.ps_get_lm(handle, ffi.ptr(DEFAULT_SEARCH))
+  if (!general) throw new Error('pocketsphinx has no general language model to interpolate with')
+  const file = cstr(lm.arpa)
+  const own = sb.ngram_model_read(ps.ps_get_config(handle), ffi.ptr(file), NGRAM_ARPA, ps.ps_get_logmath(handle))
+  if (!own) throw new Error(`pocketsphinx could not read the agent's language model ${lm.arpa}`)
+  // the set frees its models with itself; the default search keeps its reference to the general one
+  sb.ngram_model_retain(general)
+  const models = new BigUint64Array([BigInt(general as number), BigInt(own as number)])
+  const nameBufs = [cstr('general'), cstr('agent')]
+  const names = new BigUint64Array(nameBufs.map((b) => BigInt(ffi.ptr(b))))
+  const weights = new Float32Array([lm.generalWeight ** LANGUAGE_WEIGHT, (1 - lm.generalWeight) ** LANGUAGE_WEIGHT])
+  const set = sb.ngram_model_set_init(ps.ps_get_config(handle), ffi.ptr(models), ffi.ptr(names), ffi.ptr(weights), 2)
+  if (!set) {
+    sb.ngram_model_free(general)
+    sb.ngram_model_free(own)
+    throw new Error('pocketsphinx could not combine the language models')
+  }
+  // the new search owns the set from here (ngram_search_init takes it without a reference of its own)
+  const ok = ps.ps_set_lm(handle, ffi.ptr(AGENT_SEARCH), set) >= 0 && ps.ps_set_search(handle, ffi.ptr(AGENT_SEARCH)) >= 0
+  if (!ok) throw new Error('pocketsphinx could not search with the agent\'s language model')
 }
 
 /** glibc's mallopt parameter: blocks of at least this many bytes get pages of their own (mmap). */

@@ -3,7 +3,7 @@
 // on the event loop. Each open utterance holds a decoder of the pool for its kind until it ends.
 import { BandMeter, type LineBand } from './pocketsphinx-band.ts'
 import { startingMean } from './pocketsphinx-cmn.ts'
-import { loadNative, SphinxDecoder, type SphinxMode, trimHeap } from './pocketsphinx-ffi.ts'
+import { type AgentLmFiles, loadNative, SphinxDecoder, type SphinxMode, trimHeap } from './pocketsphinx-ffi.ts'
 import { DecoderPool } from './pocketsphinx-pool.ts'
 import { DecodeTurns, TurnPump } from './pocketsphinx-turns.ts'
 
@@ -12,6 +12,8 @@ export interface SphinxKind {
   modelDir: string
   /** Decoders of this kind the pool may hold at once (each dictation decoder is ~90 MB). */
   maxDecoders: number
+  /** An agent's own model, mixed with the general one (a pool of its own). */
+  agentLm?: AgentLmFiles
 }
 
 /** Stream ids are the sender's own: each thread that talks to the worker numbers its streams. */
@@ -87,14 +89,14 @@ function schedule(u: Utterance): void {
 }
 
 function poolFor(kind: SphinxKind): DecoderPool<SphinxDecoder> {
-  const key = `${kind.mode}\0${kind.modelDir}`
+  const key = `${kind.mode}\0${kind.modelDir}\0${kind.agentLm ? JSON.stringify(kind.agentLm) : ''}`
   let pool = pools.get(key)
   if (!pool) {
     pool = new DecoderPool(
       () => {
         const n = loadNative()
         if (!n) throw new Error('pocketsphinx libraries are not installed')
-        return SphinxDecoder.create(n, kind.mode, kind.modelDir)
+        return SphinxDecoder.create(n, kind.mode, kind.modelDir, { agentLm: kind.agentLm })
       },
       (d) => d.free(),
       kind.maxDecoders,

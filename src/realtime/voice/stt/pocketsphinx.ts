@@ -5,7 +5,7 @@ import type { AudioFrame } from '../audio.ts'
 import { ProviderError, ProviderStream } from '../base.ts'
 import { AsyncQueue } from '../queue.ts'
 import { Resampler } from '../resample.ts'
-import type { Stt, SttEvent, SttStreamOptions } from './contract.ts'
+import type { Stt, SttEvent, SttLanguageModel, SttStreamOptions } from './contract.ts'
 import { DEBIAN_MODEL_DIR, loadNative, type SphinxMode } from './pocketsphinx-ffi.ts'
 import { type Listener, type SphinxChannel, SphinxLink, sharedSphinxLink, startSphinxWorker } from './pocketsphinx-link.ts'
 import type { SphinxKind, SphinxReply } from './pocketsphinx-worker.ts'
@@ -131,17 +131,18 @@ export class PocketsphinxStt implements Stt {
     return this.opts.mode
   }
 
-  stream(_opts: SttStreamOptions = {}): PocketsphinxStream {
-    return new PocketsphinxStream(this)
+  stream(opts: SttStreamOptions = {}): PocketsphinxStream {
+    return new PocketsphinxStream(this, opts.languageModel)
   }
 
   /** @internal Opens one utterance in the worker; the model stays loaded until the channel closes. */
-  open(listener: Listener, narrowband: boolean): SphinxChannel {
+  open(listener: Listener, narrowband: boolean, agentLm?: SttLanguageModel): SphinxChannel {
     const link = this.link()
     const release = this.idle.hold()
     this.modelLoaded = true
     const { sid, forget } = link.listen(listener)
-    link.send({ op: 'open', sid, narrowband, ...this.kind })
+    // an agent's model serves dictation only: grammars are the same for every agent
+    link.send({ op: 'open', sid, narrowband, ...this.kind, ...(agentLm && this.kind.mode === 'dictation' && { agentLm }) })
     let open = true
     return {
       sid,
@@ -180,7 +181,10 @@ export class PocketsphinxStream extends ProviderStream<AudioFrame, SttEvent> {
   private consumedMs = 0
   private lateFrames: number | undefined
 
-  constructor(private readonly engine: PocketsphinxStt) {
+  constructor(
+    private readonly engine: PocketsphinxStt,
+    private readonly agentLm?: SttLanguageModel,
+  ) {
     super('pocketsphinx-stt', { maxRetries: 0, timeoutMs: 0, retryIntervalMs: 0 })
   }
 
@@ -210,7 +214,7 @@ export class PocketsphinxStream extends ProviderStream<AudioFrame, SttEvent> {
           rate = frame.sampleRate
           // the en-us model is 16 kHz; phone audio is upsampled (its band stays 4 kHz, which grammars tolerate)
           if (rate !== 16000) resampler = new Resampler(rate, 16000)
-          ch = this.engine.open((r) => replies.push(r), rate <= 8000)
+          ch = this.engine.open((r) => replies.push(r), rate <= 8000, this.agentLm)
         } else if (frame.sampleRate !== rate) {
           throw new ProviderError(this.provider, 'config', 'frames of different sample rates in one utterance', false)
         }
