@@ -3,6 +3,7 @@
 // keeps what was said, not the engine's steps), so path and node expectations are judged on the
 // nodes that say something. Pure.
 import type { WorkflowGraph, WorkflowNode } from '../workflows/index.ts'
+import { boundedTest, regexProblem } from '../../platform/regex/index.ts'
 import type { Expectation } from './agent-tests.model.ts'
 
 export interface JudgedCall {
@@ -66,7 +67,9 @@ export function judge(expectations: readonly Expectation[], call: JudgedCall, gr
       case 'said': {
         const lines = e.turn === undefined ? agentLines : agentLines.slice(e.turn, e.turn + 1)
         const where = e.turn === undefined ? 'anywhere in the call' : `at turn ${e.turn}`
-        const ok = e.phrase !== undefined ? lines.some((l) => norm(l).includes(norm(e.phrase!))) : lines.some((l) => new RegExp(e.pattern!, e.flags).test(l))
+        const problem = e.pattern === undefined ? undefined : regexProblem(e.pattern, e.flags)
+        if (problem) return fail(`the pattern ${problem}`)
+        const ok = e.phrase !== undefined ? lines.some((l) => norm(l).includes(norm(e.phrase!))) : lines.some((l) => boundedTest(new RegExp(e.pattern!, e.flags), l))
         if (ok) return pass
         const heard = e.turn === undefined ? `the agent said ${agentLines.length ? agentLines.map((l) => quote(l, 60)).join(', ') : 'nothing'}` : `turn ${e.turn} was ${lines[0] !== undefined ? quote(lines[0]) : 'never reached'}`
         return fail(`expected the agent to say ${e.phrase !== undefined ? quote(e.phrase) : `text matching /${e.pattern}/${e.flags ?? ''}`} ${where}; ${heard}`)

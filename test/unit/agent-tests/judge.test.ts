@@ -32,6 +32,14 @@ describe('judge', () => {
     expect(spokenNodes(GRAPH, call().transcript.filter((i) => i.role === 'agent').map((i) => i.text))).toEqual(['start', 'hours', 'bye'])
   })
 
+  test('said: a slow pattern saved before it was refused fails at once, and a long line is matched on its start only', () => {
+    const long = call({ transcript: [{ role: 'agent', text: `${'a'.repeat(5000)}!` }] })
+    const [nested, tail] = judge([{ type: 'said', pattern: '^(a+)+$' }, { type: 'said', pattern: 'a!' }], long)
+    expect(nested!.passed).toBe(false)
+    expect(nested!.reason).toContain('repeats a group that itself repeats')
+    expect(tail!.passed).toBe(false)
+  })
+
   test('said: a phrase anywhere or at a turn, a pattern; a miss quotes what the agent said', () => {
     const [any, atTurn, pattern, wrongTurn] = judge([
       { type: 'said', phrase: 'OPEN from nine' },
