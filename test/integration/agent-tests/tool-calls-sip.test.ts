@@ -60,6 +60,8 @@ test('the record keeps the tool call with its arguments; a prompt edit that drop
   expect(calls).toHaveLength(1)
   expect(calls[0]).toMatchObject({ name: 'send_dtmf', arguments: { digits: '42' } })
   expect(calls[0].at).toBeGreaterThan(0)
+  const shown = (await t.api('GET', `/api/calls/${run.results[0].callId}`)).body.call
+  expect(shown.toolCalls).toEqual(calls)
 
   await publishPrompt(agentId, 'You help callers.')
   const second = await runToEnd(agentId)
