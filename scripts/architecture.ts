@@ -17,6 +17,7 @@ export const UNITS: readonly Unit[] = [
   { path: 'platform/errors.ts', rank: 0, purpose: "The API's stable error codes and the error every layer throws with one." },
   { path: 'platform/data-dir.ts', rank: 0, purpose: "`DATA_DIR` and its files, readable by the appliance's own user only." },
   { path: 'platform/backoff.ts', rank: 0, purpose: 'Exponential backoff, the one rule for retrying work whose failure may pass.' },
+  { path: 'platform/regex', rank: 0, purpose: 'Operator regexes refused by shape when they could stall the event loop; the text they run over, bounded.' },
   { path: 'platform/template.ts', rank: 0, purpose: 'The one `{{placeholder}}` filler of prompts, messages and workflow nodes.' },
   { path: 'platform/log.ts', rank: 1, purpose: 'The pino logger and the access line, written once per event-loop turn.' },
   { path: 'platform/schema', rank: 1, purpose: 'Request and response schemas (TypeBox), their validation errors, untrusted JSON read within bounds.' },

@@ -7,6 +7,8 @@ export interface FakeOpenAi {
   url: string
   requests: { path: string; headers: Headers; body: any }[]
   chat: Planned<ScriptedReply>[]
+  /** Opt-in: answers a conversation request once `chat` is empty, from what it holds (a model that reads its prompt). */
+  answer?: (body: any) => ScriptedReply
   /** Replies to structured-output requests (`response_format: json_schema`, the post-call analysis), kept apart from the conversation's. */
   structured: Planned<ScriptedReply>[]
   speech: Planned<{ ok: true }>[]
@@ -41,7 +43,8 @@ export function startFakeOpenAi(): FakeOpenAi {
         const body = await req.json()
         fake.requests.push({ path, headers: req.headers, body })
         const queue = (body as { response_format?: { type?: string } }).response_format?.type === 'json_schema' ? fake.structured : fake.chat
-        return handleChat(body as { model?: string; stream?: boolean }, queue.shift(), fake.delays)
+        const planned = queue.shift() ?? (queue === fake.chat ? fake.answer?.(body) : undefined)
+        return handleChat(body as { model?: string; stream?: boolean }, planned, fake.delays)
       }
       if (path === '/v1/audio/speech') {
         const body = (await req.json()) as { input?: string; response_format?: string }

@@ -3,6 +3,7 @@
 // keeps what was said, not the engine's steps), so path and node expectations are judged on the
 // nodes that say something. Pure.
 import type { WorkflowGraph, WorkflowNode } from '../workflows/index.ts'
+import { boundedTest, regexProblem } from '../../platform/regex/index.ts'
 import type { Expectation } from './agent-tests.model.ts'
 
 export interface JudgedCall {
@@ -10,6 +11,7 @@ export interface JudgedCall {
   endReason: string | null
   transcript: { role: 'agent' | 'user'; text: string; sources?: { documentName?: string; section?: string; passageId?: string; text?: string }[]; interrupted?: true }[]
   turns: { voiceToVoiceMs?: number | null }[]
+  toolCalls: { name: string; arguments: unknown; result: string; at: number }[]
 }
 
 export interface Verdict {
@@ -55,6 +57,19 @@ function p95(values: number[]): number | undefined {
   return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]
 }
 
+const canonical = (v: unknown): string => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x))
+
+/** Why no call of the tool had the expected arguments (each given one equal, others free), or undefined. */
+function toolVerdict(e: Extract<Expectation, { type: 'tool_called' }>, calls: JudgedCall['toolCalls']): string | undefined {
+  const made = calls.filter((c) => c.name === e.tool)
+  const names = calls.length ? calls.map((c) => c.name).join(', ') : 'none'
+  if (!made.length) return `expected the agent to call ${e.tool}; the tools it called: ${names}`
+  const want = Object.entries(e.arguments ?? {})
+  const fits = (c: JudgedCall['toolCalls'][number]) => want.every(([k, v]) => c.arguments !== null && typeof c.arguments === 'object' && canonical((c.arguments as Record<string, unknown>)[k]) === canonical(v))
+  if (made.some(fits)) return undefined
+  return `${e.tool} was called, but never with ${quote(canonical(e.arguments), 200)}; its arguments were ${made.map((c) => quote(canonical(c.arguments), 200)).join(', ')}`
+}
+
 export function judge(expectations: readonly Expectation[], call: JudgedCall, graph?: WorkflowGraph): Verdict[] {
   const agentLines = call.transcript.filter((i) => i.role === 'agent').map((i) => i.text)
   const speaking = new Set(graph?.nodes.filter((n) => spokenPattern(n)).map((n) => n.id))
@@ -66,7 +81,9 @@ export function judge(expectations: readonly Expectation[], call: JudgedCall, gr
       case 'said': {
         const lines = e.turn === undefined ? agentLines : agentLines.slice(e.turn, e.turn + 1)
         const where = e.turn === undefined ? 'anywhere in the call' : `at turn ${e.turn}`
-        const ok = e.phrase !== undefined ? lines.some((l) => norm(l).includes(norm(e.phrase!))) : lines.some((l) => new RegExp(e.pattern!, e.flags).test(l))
+        const problem = e.pattern === undefined ? undefined : regexProblem(e.pattern, e.flags)
+        if (problem) return fail(`the pattern ${problem}`)
+        const ok = e.phrase !== undefined ? lines.some((l) => norm(l).includes(norm(e.phrase!))) : lines.some((l) => boundedTest(new RegExp(e.pattern!, e.flags), l))
         if (ok) return pass
         const heard = e.turn === undefined ? `the agent said ${agentLines.length ? agentLines.map((l) => quote(l, 60)).join(', ') : 'nothing'}` : `turn ${e.turn} was ${lines[0] !== undefined ? quote(lines[0]) : 'never reached'}`
         return fail(`expected the agent to say ${e.phrase !== undefined ? quote(e.phrase) : `text matching /${e.pattern}/${e.flags ?? ''}`} ${where}; ${heard}`)
@@ -81,7 +98,10 @@ export function judge(expectations: readonly Expectation[], call: JudgedCall, gr
         return want.join('>') === spoken.join('>') ? pass : fail(`expected the path ${e.nodes.join(' > ')}; the agent's lines came from ${spoken.join(' > ') || 'no node'}`)
       }
       case 'tool_called':
-        return fail(`tool calls are not kept in the call record yet, so "${e.tool}" cannot be judged`)
+      {
+        const why = toolVerdict(e, call.toolCalls)
+        return why === undefined ? pass : fail(why)
+      }
       case 'transferred':
         if (call.outcome !== 'transferred') return fail(`expected a transfer${e.target ? ` to ${e.target}` : ''}; the call ended ${call.outcome ?? 'without an outcome'} (${call.endReason ?? 'no reason'})`)
         if (e.target && graph) {

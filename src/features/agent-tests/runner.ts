@@ -132,7 +132,13 @@ export class AgentTestRunner {
 
 export function judgedCall(row: CallRow): JudgedCall {
   const metrics = JSON.parse(row.metrics || '{}') as { turns?: JudgedCall['turns'] }
-  return { outcome: row.status === 'ended' ? row.outcome : null, endReason: row.end_reason, transcript: JSON.parse(row.transcript || '[]'), turns: metrics.turns ?? [] }
+  return {
+    outcome: row.status === 'ended' ? row.outcome : null,
+    endReason: row.end_reason,
+    transcript: JSON.parse(row.transcript || '[]'),
+    turns: metrics.turns ?? [],
+    toolCalls: JSON.parse(row.tool_calls || '[]'),
+  }
 }
 
 export type { Verdict }

@@ -1,6 +1,7 @@
 // Checks across the fields of a test case that its schema cannot say. Pure: every issue names
 // its field, so a 422 tells the operator exactly what to fix.
 import type { FieldIssue } from '../../platform/errors.ts'
+import { regexProblem } from '../../platform/regex/index.ts'
 import { type CallerVoice, DEFAULT_CALLER_VOICE, type Expectation, type Turn } from './agent-tests.model.ts'
 
 export const CALL_OUTCOMES = [
@@ -40,13 +41,8 @@ export function expectationIssues(expectations: readonly Expectation[]): FieldIs
     if (e.type === 'said') {
       if ((e.phrase === undefined) === (e.pattern === undefined)) issues.push({ path: at, message: 'give exactly one of phrase and pattern' })
       if (e.flags !== undefined && e.pattern === undefined) issues.push({ path: `${at}.flags`, message: 'is only for a pattern' })
-      if (e.pattern !== undefined) {
-        try {
-          new RegExp(e.pattern, e.flags)
-        } catch (err) {
-          issues.push({ path: `${at}.pattern`, message: `is not a valid regular expression: ${(err as Error).message}` })
-        }
-      }
+      const problem = e.pattern === undefined ? undefined : regexProblem(e.pattern, e.flags)
+      if (problem) issues.push({ path: `${at}.pattern`, message: problem })
     }
     if (e.type === 'ended' && e.outcome !== undefined && !(CALL_OUTCOMES as readonly string[]).includes(e.outcome)) {
       issues.push({ path: `${at}.outcome`, message: `must be one of ${CALL_OUTCOMES.join(', ')}` })

@@ -129,6 +129,15 @@ export const Call = t.Object({
   endedAt: nullableString(),
   duration: t.Integer({ description: 'seconds from answer to end' }),
   transcript: t.Array(TranscriptItem),
+  toolCalls: t.Array(
+    t.Object({
+      name: t.String(),
+      arguments: t.Unknown({ description: 'as the model gave them: the parsed JSON, else the raw string' }),
+      result: t.String({ description: 'the first 500 characters of what the tool answered' }),
+      at: t.Number({ description: 'seconds from the start of the call' }),
+    }),
+    { description: 'the tools the agent called, in order (the first 200); empty for calls before they were kept' },
+  ),
   metrics: t.Union([CallMetrics, t.Null()], { description: 'null until the call has ended' }),
   cost: t.Union([CallCost, t.Null()], { description: 'null until the call has ended' }),
   media: t.Union([MediaFactsSchema, t.Null()], { description: "the call's media diagnostics; null until the call has ended, and for calls that had no media" }),

@@ -92,6 +92,7 @@ export function toCall(r: CallRow, baseUrl: string, names: repo.CallNames): Call
     endedAt: r.ended_at,
     duration: r.duration_sec,
     transcript: json<TranscriptItem[]>(r.transcript, []),
+    toolCalls: json<Call['toolCalls']>(r.tool_calls, []),
     metrics: 'model' in metrics ? storedMetrics(metrics) : null,
     cost: 'total' in cost ? (cost as CallCost) : null,
     media: r.media ? json<Call['media']>(r.media, null) : null,

@@ -33,6 +33,8 @@ export interface CallTable {
   variables: Generated<string>
   /** JSON array of {role, text, timestamp}. */
   transcript: Generated<string>
+  /** JSON array of {name, arguments, result, at}: the tools the agent called (voice/session ToolCallRecord). */
+  tool_calls: Generated<string>
   /** JSON object, see calls.model.ts CallMetrics. */
   metrics: Generated<string>
   /** JSON object {total, llm, tts, stt, telephony}. */

@@ -1,6 +1,7 @@
 // Field-level checks of one node or one edge: its schema, then rules a schema cannot state.
 import { Value } from '@sinclair/typebox/value'
 import { callTargetProblem } from '../../platform/net/call-target.ts'
+import { regexProblem } from '../../platform/regex/index.ts'
 import { UNKNOWN_FIELD } from '../../platform/schema/index.ts'
 import { Condition as ConditionSchema, VARIABLE_NAME, WorkflowEdge as EdgeSchema, type WorkflowEdge, type WorkflowNode } from './workflow.model.ts'
 
@@ -9,21 +10,8 @@ export interface FieldMessage {
   message: string
 }
 
-
-// A group holding a repeat that is itself repeated, like (a+)+ or (\w*)*: the shape that makes a
-// backtracking regex take exponential time. Caller speech is matched against these patterns, and
-// JavaScript cannot interrupt a running match, so such patterns are refused outright.
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/
-
-function regexError(pattern: string, flags = ''): string | undefined {
-  try {
-    new RegExp(pattern, flags)
-  } catch (err) {
-    return `is not a valid regex: ${(err as Error).message}`
-  }
-  if (NESTED_QUANTIFIER.test(pattern)) return 'repeats a group that itself repeats (like (a+)+), which can take exponential time; simplify it'
-  return undefined
-}
+// Caller speech is matched against these patterns: the slow shapes are refused (platform/regex).
+const regexError = (pattern: string, flags = ''): string | undefined => regexProblem(pattern, flags)?.replace('valid regular expression', 'valid regex')
 
 /** Per-type rules a JSON schema cannot state. */
 export function nodeRuleErrors(node: WorkflowNode): FieldMessage[] {

@@ -78,6 +78,11 @@ describe('agent test cases', () => {
     expect(await bad({ ...CASE, expectations: [{ type: 'said' }] })).toEqual(['expectations[0]'])
     expect(await bad({ ...CASE, expectations: [{ type: 'said', phrase: 'a', pattern: 'b' }] })).toEqual(['expectations[0]'])
     expect(await bad({ ...CASE, expectations: [{ type: 'ended' }, { type: 'said', pattern: '(' }] })).toEqual(['expectations[1].pattern'])
+    // a pattern that could stall the event loop on a long agent line is refused at save time
+    const slow = await t.api('POST', `/api/agents/${agentId}/tests`, { body: { ...CASE, expectations: [{ type: 'said', pattern: '^(\\w+\\s?)+$' }] } })
+    expect([slow.status, paths(slow.body)]).toEqual([422, ['expectations[0].pattern']])
+    expect(JSON.stringify(slow.body)).toContain('exponential time')
+    expect(await bad({ ...CASE, expectations: [{ type: 'said', pattern: '.*.*.*bye' }] })).toEqual(['expectations[0].pattern'])
     expect(await bad({ ...CASE, expectations: [{ type: 'ended', outcome: 'exploded' }] })).toEqual(['expectations[0].outcome'])
     expect(await bad({ ...CASE, expectations: [] })).toContain('expectations')
     expect(await bad({ ...CASE, colour: 'blue' })).toContain('colour')

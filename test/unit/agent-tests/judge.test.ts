@@ -24,12 +24,36 @@ const call = (over: Partial<JudgedCall> = {}): JudgedCall => ({
     { role: 'agent', text: 'Goodbye.' },
   ],
   turns: [{ voiceToVoiceMs: 400 }, { voiceToVoiceMs: 900 }, { voiceToVoiceMs: null }],
+  toolCalls: [],
   ...over,
 })
 
 describe('judge', () => {
   test("the nodes are known by the lines they speak, {{variables}} matching anything", () => {
     expect(spokenNodes(GRAPH, call().transcript.filter((i) => i.role === 'agent').map((i) => i.text))).toEqual(['start', 'hours', 'bye'])
+  })
+
+  test('tool_called: the tool by name, each given argument equal (key order free), the others free; a miss names what was called', () => {
+    const made = call({ toolCalls: [{ name: 'send_dtmf', arguments: { digits: '42', extra: { b: 1, a: 2 } }, result: '{"sent":"42"}', at: 3.2 }] })
+    const [byName, byArgs, nested, wrongArgs, other] = judge([
+      { type: 'tool_called', tool: 'send_dtmf' },
+      { type: 'tool_called', tool: 'send_dtmf', arguments: { digits: '42' } },
+      { type: 'tool_called', tool: 'send_dtmf', arguments: { extra: { a: 2, b: 1 } } },
+      { type: 'tool_called', tool: 'send_dtmf', arguments: { digits: '7' } },
+      { type: 'tool_called', tool: 'opt_out' },
+    ], made)
+    expect([byName!.passed, byArgs!.passed, nested!.passed, wrongArgs!.passed, other!.passed]).toEqual([true, true, true, false, false])
+    expect(wrongArgs!.reason).toBe('send_dtmf was called, but never with "{\\"digits\\":\\"7\\"}"; its arguments were "{\\"digits\\":\\"42\\",\\"extra\\":{\\"a\\":2,\\"b\\":1}}"')
+    expect(other!.reason).toBe('expected the agent to call opt_out; the tools it called: send_dtmf')
+    expect(judge([{ type: 'tool_called', tool: 'opt_out' }], call())[0]!.reason).toBe('expected the agent to call opt_out; the tools it called: none')
+  })
+
+  test('said: a slow pattern saved before it was refused fails at once, and a long line is matched on its start only', () => {
+    const long = call({ transcript: [{ role: 'agent', text: `${'a'.repeat(5000)}!` }] })
+    const [nested, tail] = judge([{ type: 'said', pattern: '^(a+)+$' }, { type: 'said', pattern: 'a!' }], long)
+    expect(nested!.passed).toBe(false)
+    expect(nested!.reason).toContain('repeats a group that itself repeats')
+    expect(tail!.passed).toBe(false)
   })
 
   test('said: a phrase anywhere or at a turn, a pattern; a miss quotes what the agent said', () => {

@@ -6,7 +6,7 @@ import type { CallRow } from '../../../src/features/calls/index.ts'
 const row: CallRow = {
   id: 'call_1', workspace_id: 'ws_1', agent_id: 'agent_1', agent_name: 'Reception (at call time)', phone_number_id: 'num_1', type: 'outbound',
   from_number: '+14155550100', to_number: '+14155550123', status: 'ended', outcome: 'completed', end_reason: 'agent_hangup', sip_call_id: null,
-  variables: '{}', transcript: JSON.stringify([{ role: 'user', text: 'hi, "there"', timestamp: 1.5 }]), metrics: '{}', cost: '{"llm":0.5,"tts":0,"stt":0,"telephony":0.25,"total":0.75}',
+  variables: '{}', transcript: JSON.stringify([{ role: 'user', text: 'hi, "there"', timestamp: 1.5 }]), tool_calls: '[]', metrics: '{}', cost: '{"llm":0.5,"tts":0,"stt":0,"telephony":0.25,"total":0.75}',
   recording_path: null, created_at: '2026-11-23T10:00:00.000Z', started_at: '2026-11-23T10:00:00.000Z', answered_at: '2026-11-23T10:00:02.000Z',
   ended_at: '2026-11-23T10:01:00.000Z', duration_sec: 58, outbound_job_id: 'job_1', outbound_contact_id: 'ct_1', answered_by: 'machine', node_id: null,
     test_draft: 'false', media: null,

@@ -28,7 +28,7 @@ function report(turns: TurnLatency[]): SessionReport {
 const row = (metrics: string): CallRow => ({
   id: 'call_1', workspace_id: 'ws_1', agent_id: 'ag_1', agent_name: 'Desk', phone_number_id: null, type: 'inbound',
   from_number: '+14155550100', to_number: '+14155550123', status: 'ended', outcome: 'completed', end_reason: 'caller_hangup', sip_call_id: null,
-  variables: '{}', transcript: '[]', metrics, cost: '{"total":0}', recording_path: null, created_at: '2026-11-25T10:00:00.000Z',
+  variables: '{}', transcript: '[]', tool_calls: '[]', metrics, cost: '{"total":0}', recording_path: null, created_at: '2026-11-25T10:00:00.000Z',
   started_at: '2026-11-25T10:00:00.000Z', answered_at: '2026-11-25T10:00:01.000Z', ended_at: '2026-11-25T10:00:06.000Z', duration_sec: 5,
   outbound_job_id: null, outbound_contact_id: null, answered_by: null, node_id: null,
     test_draft: 'false', media: null,

@@ -23,7 +23,7 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
   let host: BrainHost | undefined
   const driver = new WorkflowCallDriver(
     o.graph,
-    { llm: o.llm, maxVisits: o.maxVisits, today: () => new Date().toISOString().slice(0, 10), tools: callTools(o), knowledge: o.knowledge },
+    { llm: o.llm, maxVisits: o.maxVisits, today: () => new Date().toISOString().slice(0, 10), tools: callTools(o, () => host), knowledge: o.knowledge },
     {
       say: async (text, _nodeId, last, sources) => {
         await host?.say(text, { interruptible: !last, sources })
@@ -61,12 +61,14 @@ export function workflowBrain(o: WorkflowBrainOptions): Brain {
 }
 
 /** Tool nodes during a call: opt_out; other tools are not available to workflows on calls yet. */
-function callTools(o: WorkflowBrainOptions): ToolRunner {
+function callTools(o: WorkflowBrainOptions, host: () => BrainHost | undefined): ToolRunner {
   return {
-    async run(tool, _args, ctx) {
+    async run(tool, args, ctx) {
       if (tool === 'opt_out' && o.optOut) {
         await o.optOut()
-        return { optedOut: true }
+        const result = { optedOut: true }
+        host()?.noteTool(tool, JSON.stringify(args), JSON.stringify(result))
+        return result
       }
       throw new WorkflowRunError('tool_not_available', ctx.nodeId, `tool node "${ctx.nodeId}" calls ${tool}, which workflows cannot run during a call`)
     },

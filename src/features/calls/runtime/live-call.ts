@@ -315,6 +315,7 @@ export class LiveCall {
     if (!s && this.heard.length) patch.transcript = JSON.stringify(this.heard)
     if (s) {
       patch.transcript = JSON.stringify(transcriptOf(s.report))
+      patch.tool_calls = JSON.stringify(s.report.toolCalls ?? [])
       const metrics = callMetrics(s.report, {
         model: s.report.usage.llm[0]?.model ?? (s.brain === 'llm' ? s.llmModel : ''),
         ttsProvider: providerOfEngine('tts', s.ttsProvider)?.id ?? s.ttsProvider,

@@ -2,10 +2,16 @@ import type { Condition } from '../workflow.model.ts'
 import { normalizeText } from './extract.ts'
 import type { EngineInput } from './contracts.ts'
 import { lookup, type Variables } from '../../../platform/template.ts'
+import { boundedTest, regexProblem } from '../../../platform/regex/index.ts'
 
 const MAX_MATCH_CHARS = 2000
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** A pattern saved before the slow shapes were refused matches nothing rather than stall the loop. */
+function safeRegexMatches(pattern: string, flags: string, text: string): boolean {
+  return regexProblem(pattern, flags) === undefined && boundedTest(new RegExp(pattern, flags), text)
+}
 
 /** A word or phrase occurs in the text as whole words, ignoring case and punctuation. */
 export function keywordMatches(text: string, keywords: string[]): boolean {
@@ -59,7 +65,7 @@ export function matchesLocally(c: Condition, input: EngineInput | null, variable
     case 'keywords':
       return input?.kind === 'speech' && keywordMatches(input.text.slice(0, MAX_MATCH_CHARS), c.keywords)
     case 'regex':
-      return input?.kind === 'speech' && new RegExp(c.pattern, c.flags ?? 'i').test(input.text.slice(0, MAX_MATCH_CHARS))
+      return input?.kind === 'speech' && safeRegexMatches(c.pattern, c.flags ?? 'i', input.text)
     case 'dtmf':
       return input?.kind === 'dtmf' && input.digits === c.digits
     case 'variable':

@@ -2,6 +2,7 @@
  * Value extraction for collect nodes: turns what a caller said (speech-to-text output) or
  * pressed (DTMF) into a value. Pure; `today` is an argument for relative dates.
  */
+import { MAX_REGEX_SUBJECT, regexProblem } from '../../../platform/regex/index.ts'
 
 // Homophones of digits ("to", "for", "oh") are left out: they occur in ordinary sentences.
 const DIGIT_WORDS: Record<string, string> = {
@@ -136,7 +137,8 @@ export function extractEmail(text: string): string | undefined {
 }
 
 export function extractRegex(text: string, pattern: string): string | undefined {
-  const m = new RegExp(pattern, 'i').exec(text)
+  if (regexProblem(pattern, 'i')) return undefined
+  const m = new RegExp(pattern, 'i').exec(text.slice(0, MAX_REGEX_SUBJECT))
   if (!m) return undefined
   return m[1] ?? m[0]
 }

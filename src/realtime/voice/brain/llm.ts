@@ -185,7 +185,9 @@ class LlmBrain implements Brain {
       for (const call of r.toolCalls) {
         // a transfer must not cut off what the agent is saying about it
         if (own.find((t) => t.spec.name === call.name)?.afterSpeech) await speech.done
-        this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(own, call, cite) })
+        const result = await runTool(own, call, cite)
+        host.noteTool(call.name, call.arguments, result)
+        this.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result })
       }
       if (speech.state === 'interrupted' || this.stopped) return
     }

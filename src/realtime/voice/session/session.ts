@@ -167,6 +167,7 @@ export class VoiceSession {
   report(): SessionReport {
     return {
       transcript: this.transcript.lines(),
+      toolCalls: this.transcript.toolCalls(),
       turns: [...this.turns.turns],
       latency: summarizeTurns(this.turns.turns),
       usage: structuredClone(this.usage),
@@ -188,6 +189,7 @@ export class VoiceSession {
       end: (reason, lastLine, sources) => this.finish(reason, lastLine, sources),
       fail: (provider, error) => this.fail(provider, error),
       noteLatency: (stages) => this.turns.note(stages),
+      noteTool: (name, args, result) => this.transcript.tool(name, args, result, this.o.now()),
       usage: this.usage,
       fill: (text) => this.fill(text),
       now: this.o.now,

@@ -108,6 +108,8 @@ export interface BrainHost {
   fail(provider: string, error: string): Promise<void>
   /** Stage latencies of the turn being answered (first value wins). */
   noteLatency(stages: Pick<TurnLatency, 'llmTtftMs' | 'ttsTtfbMs'>): void
+  /** A tool call made and answered, for the call record. */
+  noteTool(name: string, args: string, result: string): void
   usage: SessionUsage
   fill(text: string): string
   now(): number
@@ -192,8 +194,21 @@ export interface SessionUsage {
   stt: { provider: string; audioMs: number }[]
 }
 
+/** A tool the agent called: its arguments as the model gave them, the start of its result. */
+export interface ToolCallRecord {
+  name: string
+  /** The parsed JSON object, or the raw string when it was not JSON. */
+  arguments: unknown
+  /** At most MAX_TOOL_RESULT characters. */
+  result: string
+  /** Seconds from the start of the call. */
+  at: number
+}
+
 export interface SessionReport {
   transcript: TranscriptItem[]
+  /** Absent from reports made before tool calls were kept. */
+  toolCalls?: ToolCallRecord[]
   turns: TurnLatency[]
   latency: LatencySummary
   usage: SessionUsage
