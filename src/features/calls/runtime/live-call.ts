@@ -19,10 +19,13 @@ import * as ledger from '../records/ledger.ts'
 import type { CallLog } from './call-log.ts'
 import { CallWorkerFailed, webCallFacts, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, turnMetrics, unansweredOutcome } from './record.ts'
-import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from '../conversation/index.ts'
+import type { ActionResult, KnowledgePassage, KnowledgeQueryOptions, MediaAction, TransferOutcome } from '../conversation/index.ts'
 import type { TransferableCall, Transferrer } from './transfer.ts'
 import { AppLeg, legEvents, remoteOf, type CallLeg } from './app-leg.ts'
 import type { AnswerGate } from '../calls.service.ts'
+
+/** A supervisor's action on a live call (features/calls/actions). */
+export type CallAction = MediaAction | { type: 'hangup' } | { type: 'transfer'; target: string }
 
 /** end_reason of a call whose call worker died under it (outcome failed). */
 export const WORKER_FAILED = 'call-worker-failed'
@@ -203,6 +206,21 @@ export class LiveCall {
     if (!this.negotiated || this.sipEnd) return
     this.negotiated = { ...this.negotiated, direction }
     this.conv?.update(this.negotiated)
+  }
+
+  /** A supervisor's action: the dialog's own (hangup, transfer) here, the rest where the conversation runs. */
+  async act(action: CallAction): Promise<ActionResult> {
+    if (this.finishing || this.sipEnd) return { ok: false, refused: 'the call has ended' }
+    if (action.type === 'hangup') {
+      this.hangup()
+      return { ok: true }
+    }
+    if (action.type === 'transfer') {
+      const r = await this.transfer(action.target)
+      return r.ok ? { ok: true } : { ok: false, refused: `the transfer failed: ${r.reason}` }
+    }
+    if (!this.conv) return { ok: false, refused: 'the call has not been answered yet' }
+    return this.conv.act(action)
   }
 
   /** Hang up from our side. */

@@ -27,7 +27,6 @@ import type {
   TranscriptSource,
 } from './types.ts'
 
-
 export interface SessionOptions {
   engines: SessionEngines
   settings: SessionSettings
@@ -119,9 +118,7 @@ export class VoiceSession {
   }
 
   /** Caller audio from the media layer, at the session's sample rate; `inputDelayMs`: how long it waited there (jitter buffer). */
-  pushAudio(frame: AudioFrame, inputDelayMs = 0): void {
-    if (!this.ended) this.hearing.push(frame, inputDelayMs)
-  }
+  pushAudio(frame: AudioFrame, inputDelayMs = 0): void { if (!this.ended) this.hearing.push(frame, inputDelayMs) }
 
   /** Advances playout and the guards; call every 20 ms. */
   tick(): void {
@@ -160,8 +157,19 @@ export class VoiceSession {
   }
 
   /** The caller hung up. */
-  callerHungUp(): void {
-    this.end('caller_hangup')
+  callerHungUp(): void { this.end('caller_hangup') }
+
+  /** A supervisor's line (calls/actions): spoken once the agent's current speech has played, not interruptible. */
+  async announce(text: string): Promise<boolean> {
+    while (this.current?.state === 'speaking') await this.current.done
+    return this.closing ? false : this.say(text, false, false)
+  }
+
+  /** A supervisor's hold (calls/actions), its ticks and the caller's audio stopped: playout waits, and the guards count from its end. */
+  hold(on: boolean): void {
+    if (on) return this.playout.pause()
+    this.playout.resume(this.o.now())
+    this.lastActivityAt = this.o.now()
   }
 
   report(): SessionReport {
@@ -194,9 +202,7 @@ export class VoiceSession {
     }
   }
 
-  private fill(text: string): string {
-    return fillTemplate(text, this.o.agent.variables)
-  }
+  private fill(text: string): string { return fillTemplate(text, this.o.agent.variables) }
 
   private onSpeaking(on: boolean, atMs: number): void {
     this.userSpeaking = on
@@ -265,9 +271,7 @@ export class VoiceSession {
   }
 
   /** Speaks fixed text; resolves when it has been played (or interrupted); false if TTS failed. */
-  private async say(text: string, interruptible: boolean, answers: boolean, sources?: TranscriptSource[]): Promise<boolean> {
-    return this.speakInto(this.beginSpeech(interruptible, answers, sources), text)
-  }
+  private say(text: string, interruptible: boolean, answers: boolean, sources?: TranscriptSource[]): Promise<boolean> { return this.speakInto(this.beginSpeech(interruptible, answers, sources), text) }
 
   private async speakInto(speech: SpeechHandle, text: string): Promise<boolean> {
     const tts = this.tts
@@ -312,5 +316,4 @@ export class VoiceSession {
     this.hearing.close()
     this.o.hooks.hangup(reason)
   }
-
 }
