@@ -89,7 +89,6 @@ export async function startAppliance(
         campaigns: { events: campaignEvents, poke: cluster.campaignWorkAnnouncer(db, pokeCampaigns, log), now: opts.campaignClock },
         voices: () => s.voice,
         appCalls: () => (s.jobs ? s.sip?.calls : undefined),
-        liveCalls: () => (s.jobs ? s.sip?.calls : undefined),
         capacity: () => (s.jobs ? s.sip?.calls.capacityNow() : undefined),
         agentTests: () => (s.jobs ? s.tests : undefined),
       }))

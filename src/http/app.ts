@@ -64,10 +64,8 @@ export interface AppDeps {
   voices?: () => VoiceEngines | undefined
   /** Where links to this appliance point (net/public-url.ts); absent: publicHttpBase of config and this app's port. */
   publicBase?: PublicBase
-  /** Starts web and media-stream calls; absent or undefined while the call runtime is not running (503). */
-  appCalls?: () => AppCallHost | undefined
-  /** The calls up on this node, for supervisor actions; absent or undefined while calls are not running (409). */
-  liveCalls?: () => LiveCalls | undefined
+  /** Starts web and media-stream calls and finds live calls (supervisor actions); absent or undefined while the call runtime is not running (503; actions 409). */
+  appCalls?: () => (AppCallHost & LiveCalls) | undefined
   /** Capacity, calls up and headroom of this node (`/ready`); absent or undefined while calls are not running. */
   capacity?: () => CapacityFigures | undefined
   /** Runs agent test cases over the test phone; absent or undefined while telephony is not running (503). */
@@ -96,7 +94,7 @@ export const FEATURES: FeatureMount[] = [
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, deps.publicBase, auth),
   ({ db, config, background, publicBase }, auth) => recordsController(db, () => recordsDeps(db, config, publicBase()), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),
-  ({ db, config, liveCalls }, auth) => callActionsController({ db, nodeId: config.NODE_ID, calls: () => liveCalls?.() }, auth),
+  ({ db, config, appCalls }, auth) => callActionsController({ db, nodeId: config.NODE_ID, calls: () => appCalls?.() }, auth),
   ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR), recordingStorageFor(config)),
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
   (deps, auth) =>
