@@ -1,0 +1,136 @@
+// A supervisor acts on a live SIP call (baresip the caller, the call in a call worker): `say` is
+// heard on the caller's side, `note` reaches the next LLM request and is never spoken, hold,
+// resume, mute and unmute, and hangup ends the call. Each action is in the call's audit and
+// goes out as call.action; a member without calls:supervise gets 403, another workspace 404,
+// an ended call 409.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { memberKey, startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
+import { dialWithBaresip } from '../../helpers/baresip.ts'
+import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
+import { readStereoWav } from '../../helpers/media-call.ts'
+import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
+import { until } from '../../helpers/until.ts'
+import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
+import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
+import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.ts'
+import { concatFrames, parseWav, writeWav } from '../../../src/realtime/voice/audio.ts'
+import { resample } from '../../../src/realtime/voice/resample.ts'
+
+const NOTE = 'The caller is a priority customer; offer the direct line.'
+const SAID = 'Hello, a supervisor has joined this call.'
+
+let t: TestAppliance
+let llm: FakeOpenAi
+let stt: FakeDeepgram
+let rx: Receiver
+let target: CallSetup
+let memberApiKey: string
+let otherWorkspaceKey: string
+
+beforeAll(async () => {
+  llm = startFakeOpenAi()
+  stt = startFakeDeepgram()
+  rx = startReceiver()
+  t = await startTestAppliance({
+    VAD_ENGINE: 'silero',
+    STT_PROVIDER: 'deepgram',
+    DEEPGRAM_BASE_URL: stt.url,
+    DEEPGRAM_API_KEY: 'test-key',
+    LLM_PROVIDER: 'openai',
+    LLM_BASE_URL: llm.url,
+    LLM_API_KEY: 'test-key',
+    TTS_PROVIDER: 'flite',
+    CALL_WORKERS: '1',
+    WEBHOOK_ALLOW_HTTP: true,
+    WEBHOOK_ALLOW_PRIVATE: true,
+    BACKGROUND_POLL_MS: 25,
+  })
+  // the caller speaks first and the agent has no welcome: the only agent audio before its reply is the supervisor's line
+  target = await setupCallTarget(t, { agent: { promptPublished: 'You are the receptionist.', welcome: { mode: 'user_speaks_first', message: '' }, webhookUrl: rx.url } })
+  memberApiKey = (await memberKey(t, 'member@example.com', 'member')).key
+  const other = await t.api('POST', '/api/workspaces', { body: { name: 'Elsewhere' } })
+  otherWorkspaceKey = other.body.apiKey.key
+})
+
+afterAll(async () => {
+  await t?.stop()
+  llm?.stop()
+  stt?.stop()
+  await rx?.stop()
+})
+
+/** Silence while the supervisor speaks and leaves a note, then one question, then silence. */
+function callerWav(): Uint8Array {
+  const rate = 16000
+  const audio = concatFrames([silence(7000, rate), fliteSpeech('what are your opening hours'), silence(25000, rate)])
+  return writeWav({ samples: resample(audio.samples, rate, 8000), sampleRate: 8000 })
+}
+
+const act = (callId: string, body: unknown, key?: string) => t.api('POST', `/api/calls/${callId}/actions`, { body, ...(key && { key }) })
+
+test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each action is audited and sent as call.action', async () => {
+  stt.utterances.push('what are your opening hours')
+  llm.chat.push({ text: '', usage: { prompt: 80, completion: 1 } })
+  const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, callerWav(), { timeoutSec: 60 })
+  try {
+    expect(await phone.saw('Call established'), phone.output()).toBe(true)
+    const live = await waitForCall(t, (c) => c.status === 'in_progress' && c.to === target.e164, 20_000)
+
+    // who may act: a member's key lacks calls:supervise, another workspace does not see the call
+    const refused = await act(live.id, { type: 'say', text: SAID }, memberApiKey)
+    expect(refused.status).toBe(403)
+    expect(refused.body.error.details).toMatchObject({ permission: 'calls:supervise' })
+    expect((await act(live.id, { type: 'hangup' }, otherWorkspaceKey)).status).toBe(404)
+    expect((await act(live.id, { type: 'say' })).status).toBe(422)
+
+    const noted = await act(live.id, { type: 'note', text: NOTE })
+    expect(noted.status, JSON.stringify(noted.body)).toBe(200)
+    expect(noted.body.action).toMatchObject({ type: 'note', text: NOTE, result: 'done' })
+    const said = await act(live.id, { type: 'say', text: SAID })
+    expect(said.status, JSON.stringify(said.body)).toBe(200)
+
+    // the caller's question: the LLM request that answers it carries the note
+    await until(() => llm.requests.some((r) => r.path.includes('chat') && JSON.stringify(r.body.messages).includes('opening hours')), 30_000, 'the LLM request')
+    const request = llm.requests.find((r) => r.path.includes('chat') && JSON.stringify(r.body.messages).includes('opening hours'))!
+    const guidance = (request.body.messages as { role: string; content: string }[]).filter((m) => m.content?.includes(NOTE))
+    expect(guidance.map((m) => m.role)).toEqual(['system'])
+
+    for (const type of ['hold', 'resume', 'mute_agent', 'unmute_agent']) {
+      const r = await act(live.id, { type })
+      expect(r.status, `${type}: ${JSON.stringify(r.body)}`).toBe(200)
+    }
+    // resume twice: refused, and audited as refused
+    const again = await act(live.id, { type: 'resume' })
+    expect(again.status).toBe(409)
+    expect(again.body.error.details.action).toMatchObject({ type: 'resume', result: 'refused' })
+
+    expect((await act(live.id, { type: 'hangup' })).status).toBe(200)
+    const call = await waitForCall(t, (c) => c.id === live.id && c.status === 'ended', 20_000)
+    expect((await act(live.id, { type: 'say', text: SAID })).status).toBe(409)
+
+    // the supervisor's line is in the transcript as the agent's; the note never is
+    const lines = call.transcript.map((i: any) => [i.role, i.text])
+    expect(lines).toContainEqual(['agent', SAID])
+    expect(JSON.stringify(call.transcript)).not.toContain('priority customer')
+
+    // heard on the caller's side: the agent channel of the recording and the phone's own audio carry speech (the agent said nothing else)
+    const rec = readStereoWav(`${t.dataDir}/recordings/${call.id}.wav`)
+    expect(loudWindows(rec.right, rec.sampleRate / 10, -35)).toBeGreaterThan(8)
+    const heard = parseWav(readFileSync(phone.heardPath()))
+    expect(loudWindows(heard.samples, heard.sampleRate / 10, -35)).toBeGreaterThan(8)
+
+    const audit = (await t.api('GET', `/api/calls/${live.id}/actions`)).body.actions as any[]
+    expect(audit.map((a) => [a.type, a.result])).toEqual([
+      ['note', 'done'], ['say', 'done'], ['hold', 'done'], ['resume', 'done'], ['mute_agent', 'done'], ['unmute_agent', 'done'], ['resume', 'refused'], ['hangup', 'done'],
+    ])
+    expect(audit.every((a) => a.actor.apiKeyId && a.actor.userId && a.createdAt)).toBe(true)
+
+    const events = () => rx.received.map((r) => JSON.parse(r.body)).filter((b) => b.type === 'call.action')
+    await until(() => events().length === audit.length, 15_000, 'every call.action webhook')
+    expect(events().map((e) => e.data.action.id).sort()).toEqual(audit.map((a) => a.id).sort())
+    expect(events().every((e) => e.data.callId === live.id)).toBe(true)
+  } finally {
+    await phone.stop()
+  }
+}, 90_000)
