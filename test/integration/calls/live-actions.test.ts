@@ -26,6 +26,7 @@ let stt: FakeDeepgram
 let rx: Receiver
 let target: CallSetup
 let memberApiKey: string
+let memberUserId: string
 let otherWorkspaceKey: string
 
 beforeAll(async () => {
@@ -48,7 +49,9 @@ beforeAll(async () => {
   })
   // the caller speaks first and the agent has no welcome: the only agent audio before its reply is the supervisor's line
   target = await setupCallTarget(t, { agent: { promptPublished: 'You are the receptionist.', welcome: { mode: 'user_speaks_first', message: '' }, webhookUrl: rx.url } })
-  memberApiKey = (await memberKey(t, 'member@example.com', 'member')).key
+  const member = await memberKey(t, 'member@example.com', 'member')
+  memberApiKey = member.key
+  memberUserId = member.userId
   const other = await t.api('POST', '/api/workspaces', { body: { name: 'Elsewhere' } })
   otherWorkspaceKey = other.body.apiKey.key
 })
@@ -84,7 +87,11 @@ test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each 
     expect((await act(live.id, { type: 'hangup' }, otherWorkspaceKey)).status).toBe(404)
     expect((await act(live.id, { type: 'say' })).status).toBe(422)
 
-    const noted = await act(live.id, { type: 'note', text: NOTE })
+    // an admin grants the member calls:supervise: their key may act at once
+    const granted = await t.api('PUT', `/api/workspaces/${t.workspaceId}/members/${memberUserId}/grants`, { body: { grants: ['calls:supervise'] } })
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200)
+    expect(granted.body.member).toMatchObject({ role: 'member', grants: ['calls:supervise'] })
+    const noted = await act(live.id, { type: 'note', text: NOTE }, memberApiKey)
     expect(noted.status, JSON.stringify(noted.body)).toBe(200)
     expect(noted.body.action).toMatchObject({ type: 'note', text: NOTE, result: 'done' })
     const said = await act(live.id, { type: 'say', text: SAID })
@@ -125,6 +132,8 @@ test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each 
       ['note', 'done'], ['say', 'done'], ['hold', 'done'], ['resume', 'done'], ['mute_agent', 'done'], ['unmute_agent', 'done'], ['resume', 'refused'], ['hangup', 'done'],
     ])
     expect(audit.every((a) => a.actor.apiKeyId && a.actor.userId && a.createdAt)).toBe(true)
+    expect(audit[0].actor.userId).toBe(memberUserId)
+    expect(audit[1].actor.userId).not.toBe(memberUserId)
 
     const events = () => rx.received.map((r) => JSON.parse(r.body)).filter((b) => b.type === 'call.action')
     await until(() => events().length === audit.length, 15_000, 'every call.action webhook')
