@@ -114,6 +114,7 @@ test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each 
 
     expect((await act(live.id, { type: 'hangup' })).status).toBe(200)
     const call = await waitForCall(t, (c) => c.id === live.id && c.status === 'ended', 20_000)
+    expect(call).toMatchObject({ outcome: 'completed', endReason: 'supervisor_hangup' })
     expect((await act(live.id, { type: 'say', text: SAID })).status).toBe(409)
 
     // the supervisor's line is in the transcript as the agent's; the note never is

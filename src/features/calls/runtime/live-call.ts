@@ -89,6 +89,8 @@ export class LiveCall {
   /** The transcript as it grew: what the record keeps when the call's worker died with the session. */
   private readonly heard: TranscriptItem[] = []
   private transferred = false
+  /** A supervisor hung up (endReason supervisor_hangup). */
+  private supervisorHangup = false
   /** Each caller turn with its latencies as they fill in, rounded as the record rounds them. */
   private readonly turnsHeard: { turn: number; text: string; voiceToVoiceMs: number | null; responseMs: number | null }[] = []
   /** We hung up on an answer whose media we cannot take (a plain answer to a call that requires SRTP). */
@@ -212,6 +214,7 @@ export class LiveCall {
   async act(action: CallAction): Promise<ActionResult> {
     if (this.finishing || this.sipEnd) return { ok: false, refused: 'the call has ended' }
     if (action.type === 'hangup') {
+      this.supervisorHangup = true
       this.hangup()
       return { ok: true }
     }
@@ -316,7 +319,7 @@ export class LiveCall {
       : this.workerFailure
       ? { outcome: 'failed' as const, endReason: WORKER_FAILED }
       : answered
-        ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
+        ? this.supervisorHangup && !this.transferred ? { outcome: 'completed' as const, endReason: 'supervisor_hangup' } : answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
         : this.mediaRefused
           ? { outcome: 'failed' as const, endReason: 'media_not_acceptable' }
           : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })
