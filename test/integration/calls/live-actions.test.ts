@@ -9,7 +9,7 @@ import { memberKey, startTestAppliance, type TestAppliance } from '../../helpers
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
-import { fliteSpeech, loudWindows, silence } from '../../helpers/speech.ts'
+import { fliteSpeech, loudness, loudWindows, silence } from '../../helpers/speech.ts'
 import { until } from '../../helpers/until.ts'
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
 import { startFakeDeepgram, type FakeDeepgram } from '../../fakes/deepgram.ts'
@@ -19,6 +19,7 @@ import { resample } from '../../../src/realtime/voice/resample.ts'
 
 const NOTE = 'The caller is a priority customer; offer the direct line.'
 const SAID = 'Hello, a supervisor has joined this call.'
+const REPLY = 'We open at nine in the morning, Monday to Friday.'
 
 let t: TestAppliance
 let llm: FakeOpenAi
@@ -74,7 +75,7 @@ const act = (callId: string, body: unknown, key?: string) => t.api('POST', `/api
 
 test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each action is audited and sent as call.action', async () => {
   stt.utterances.push('what are your opening hours')
-  llm.chat.push({ text: '', usage: { prompt: 80, completion: 1 } })
+  llm.chat.push({ text: REPLY, usage: { prompt: 80, completion: 12 } })
   const phone = dialWithBaresip(`sip:${target.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, callerWav(), { timeoutSec: 60 })
   try {
     expect(await phone.saw('Call established'), phone.output()).toBe(true)
@@ -96,6 +97,9 @@ test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each 
     expect(noted.body.action).toMatchObject({ type: 'note', text: NOTE, result: 'done' })
     const said = await act(live.id, { type: 'say', text: SAID })
     expect(said.status, JSON.stringify(said.body)).toBe(200)
+    // muted before the caller asks: the agent's answer is made and written, but not sent
+    expect((await act(live.id, { type: 'mute_agent' })).status).toBe(200)
+    expect((await act(live.id, { type: 'say', text: SAID })).body.error?.message).toContain('muted')
 
     // the caller's question: the LLM request that answers it carries the note
     await until(() => llm.requests.some((r) => r.path.includes('chat') && JSON.stringify(r.body.messages).includes('opening hours')), 30_000, 'the LLM request')
@@ -103,7 +107,9 @@ test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each 
     const guidance = (request.body.messages as { role: string; content: string }[]).filter((m) => m.content?.includes(NOTE))
     expect(guidance.map((m) => m.role)).toEqual(['system'])
 
-    for (const type of ['hold', 'resume', 'mute_agent', 'unmute_agent']) {
+    const answered = () => t.appliance.calls.liveView(live.id)?.transcript.some((i) => i.role === 'agent' && i.text === REPLY) ?? false
+    await until(answered, 30_000, 'the muted answer in the transcript')
+    for (const type of ['unmute_agent', 'hold', 'resume']) {
       const r = await act(live.id, { type })
       expect(r.status, `${type}: ${JSON.stringify(r.body)}`).toBe(200)
     }
@@ -122,15 +128,23 @@ test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each 
     expect(lines).toContainEqual(['agent', SAID])
     expect(JSON.stringify(call.transcript)).not.toContain('priority customer')
 
-    // heard on the caller's side: the agent channel of the recording and the phone's own audio carry speech (the agent said nothing else)
+    expect(lines).toContainEqual(['agent', REPLY])
+
+    // heard on the caller's side: the agent channel of the recording and the phone's own audio carry
+    // the supervisor's line, before the caller's question; after it (the muted answer) nothing
     const rec = readStereoWav(`${t.dataDir}/recordings/${call.id}.wav`)
-    expect(loudWindows(rec.right, rec.sampleRate / 10, -35)).toBeGreaterThan(8)
+    const window = rec.sampleRate / 10
+    const callerDb = loudness(rec.left, window)
+    const asked = callerDb.findIndex((db) => db > -35)
+    expect(asked).toBeGreaterThan(0)
+    expect(loudWindows(rec.right.subarray(0, asked * window), window, -35)).toBeGreaterThan(8)
+    expect(loudWindows(rec.right.subarray(asked * window), window, -35)).toBe(0)
     const heard = parseWav(readFileSync(phone.heardPath()))
     expect(loudWindows(heard.samples, heard.sampleRate / 10, -35)).toBeGreaterThan(8)
 
     const audit = (await t.api('GET', `/api/calls/${live.id}/actions`)).body.actions as any[]
     expect(audit.map((a) => [a.type, a.result])).toEqual([
-      ['note', 'done'], ['say', 'done'], ['hold', 'done'], ['resume', 'done'], ['mute_agent', 'done'], ['unmute_agent', 'done'], ['resume', 'refused'], ['hangup', 'done'],
+      ['note', 'done'], ['say', 'done'], ['mute_agent', 'done'], ['say', 'refused'], ['unmute_agent', 'done'], ['hold', 'done'], ['resume', 'done'], ['resume', 'refused'], ['hangup', 'done'],
     ])
     expect(audit.every((a) => a.actor.apiKeyId && a.actor.userId && a.createdAt)).toBe(true)
     expect(audit[0].actor.userId).toBe(memberUserId)
