@@ -18,6 +18,22 @@ describe("a supervisor's line and hold", () => {
     expect(lines).toEqual(['Hello, Acme Dental here.', 'A supervisor has joined the call.'])
   })
 
+  test("a supervisor's line asked for while the agent's answer is being spoken comes after the whole answer, not between its sentences", async () => {
+    const answer = 'We open at nine. We close at five. We are closed on Sundays.'
+    const t = new Timeline({ llm: [{ text: answer }], stt: ['When are you open?'] }).start()
+    t.callerSays(200, 600)
+    // the answer is playing: its first frames went out
+    while (t.sentBetween(800, 5000) === 0 && t.now < 5000) await t.runUntil(t.now + 20)
+    expect(t.sent.length).toBeGreaterThan(0)
+    let spoken: boolean | undefined
+    void t.session.announce('A supervisor has joined the call.').then((ok) => (spoken = ok))
+    await t.runUntil(12_000)
+    expect(spoken).toBe(true)
+    expect(t.tts.spoken).toEqual(['We open at nine.', 'We close at five.', 'We are closed on Sundays.', 'A supervisor has joined the call.'])
+    const lines = t.session.report().transcript.filter((i) => i.role === 'agent').map((i) => i.text)
+    expect(lines).toEqual([answer, 'A supervisor has joined the call.'])
+  })
+
   test('on hold the agent stops where it was and the silence guard waits; resumed, the line goes on and the guard counts from then', async () => {
     const t = new Timeline({ llm: [], stt: [], agent: { firstSpeaker: 'agent', silenceTimeoutMs: 3000 } }).start()
     await t.runUntil(600)
