@@ -5,10 +5,13 @@
 // an ended call 409.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { memberKey, startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
+import { SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
+import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
 import { fliteSpeech, loudness, loudWindows, silence } from '../../helpers/speech.ts'
 import { until } from '../../helpers/until.ts'
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.ts'
@@ -19,6 +22,8 @@ import { resample } from '../../../src/realtime/voice/resample.ts'
 
 const NOTE = 'The caller is a priority customer; offer the direct line.'
 const SAID = 'Hello, a supervisor has joined this call.'
+const DESK = 'sip:desk@127.0.0.1:5999'
+const FIXTURES = join(import.meta.dir, '../../fixtures/sip')
 const REPLY = 'We open at nine in the morning, Monday to Friday.'
 
 let t: TestAppliance
@@ -158,3 +163,25 @@ test('a supervisor says, notes, holds, mutes and hangs up a live SIP call; each 
     await phone.stop()
   }
 }, 90_000)
+
+test("a supervisor transfers a live call (cold): the caller's phone takes the REFER, the call ends transferred, and the action is audited with its target", async () => {
+  const desk = await setupCallTarget(t, { agent: { name: 'Desk line', webhookUrl: rx.url } })
+  llm.chat.push({ text: '', usage: { prompt: 20, completion: 1 } })
+  const scenario = scenarioFrom(join(FIXTURES, 'uac-dtmf-refer.xml'), { PCAP_DIR: SIPP_PCAP_DIR, DIGIT: '1', REFER_TO: DESK })
+  const caller = sipp(['-sf', scenario, `127.0.0.1:${t.appliance.sip.udp}`, '-s', desk.e164.slice(1), '-m', '1', '-i', '127.0.0.1', '-p', String(await freePort()), '-mp', String(await freePort())], 40)
+  const live = await waitForCall(t, (c) => c.status === 'in_progress' && c.to === desk.e164, 20_000)
+  // the phone's key went out (the agent's turn on it reached the LLM): the phone now waits for the REFER
+  await until(() => llm.requests.some((r) => JSON.stringify(r.body.messages ?? []).includes('[DTMF] 1')), 20_000, 'the key press')
+  expect((await act(live.id, { type: 'transfer', target: 'the front desk' })).status).toBe(422)
+  expect((await act(live.id, { type: 'transfer' })).status).toBe(422)
+  const moved = await act(live.id, { type: 'transfer', target: DESK })
+  expect(moved.status, JSON.stringify(moved.body)).toBe(200)
+  expect(moved.body.action).toMatchObject({ type: 'transfer', target: DESK, result: 'done' })
+  const run = await caller.exited
+  expect(run.code, run.stderr + run.stdout.slice(-1500)).toBe(0)
+  const call = await waitForCall(t, (c) => c.id === live.id && c.status === 'ended', 20_000)
+  expect(call).toMatchObject({ outcome: 'transferred', endReason: 'transferred' })
+  const audit = (await t.api('GET', `/api/calls/${live.id}/actions`)).body.actions as any[]
+  expect(audit.map((a) => [a.type, a.target, a.result])).toEqual([['transfer', DESK, 'done']])
+  await until(() => rx.received.some((r) => JSON.parse(r.body).data?.action?.id === audit[0].id), 15_000, 'the transfer\'s call.action')
+}, 60_000)

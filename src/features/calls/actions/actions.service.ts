@@ -3,6 +3,7 @@
 // transaction.
 import type { Db } from '../../../platform/db/index.ts'
 import { conflict, invalidField } from '../../../platform/errors.ts'
+import { callTargetProblem } from '../../../platform/net/call-target.ts'
 import { newId } from '../../../platform/ids.ts'
 import type { Principal } from '../../api-keys/index.ts'
 import { enqueueWebhookEvent } from '../../webhooks/index.ts'
@@ -35,7 +36,12 @@ export function actionOf(body: ActionBody): CallAction {
     if (needs !== field && body[field] !== undefined) throw invalidField(field, `${body.type} takes no ${field}`)
   }
   if (body.type === 'say' || body.type === 'note') return { type: body.type, text: body.text!.trim() }
-  if (body.type === 'transfer') return { type: 'transfer', target: body.target!.trim() }
+  if (body.type === 'transfer') {
+    const target = body.target!.trim()
+    const problem = callTargetProblem(target)
+    if (problem) throw invalidField('target', problem)
+    return { type: 'transfer', target }
+  }
   return { type: body.type }
 }
 
