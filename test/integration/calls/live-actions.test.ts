@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { memberKey, startTestAppliance, type TestAppliance } from '../../helpers/appliance.ts'
 import { dialWithBaresip } from '../../helpers/baresip.ts'
 import { setupCallTarget, waitForCall, type CallSetup } from '../../helpers/calls.ts'
+import { seedCall } from '../../helpers/call-records.ts'
 import { readStereoWav } from '../../helpers/media-call.ts'
 import { SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
 import { freePort, scenarioFrom, sipp } from '../../helpers/sipp.ts'
@@ -185,3 +186,14 @@ test("a supervisor transfers a live call (cold): the caller's phone takes the RE
   expect(audit.map((a) => [a.type, a.target, a.result])).toEqual([['transfer', DESK, 'done']])
   await until(() => rx.received.some((r) => JSON.parse(r.body).data?.action?.id === audit[0].id), 15_000, 'the transfer\'s call.action')
 }, 60_000)
+
+test('an action on a call carried by another node is 409 naming that node, and nothing is audited', async () => {
+  const db = t.appliance.database.db
+  const id = await seedCall(db, { workspaceId: t.workspaceId, status: 'in_progress' })
+  await db.updateTable('calls').set({ node_id: 'node-b' }).where('id', '=', id).execute()
+  const r = await act(id, { type: 'hangup' })
+  expect(r.status).toBe(409)
+  expect(r.body.error).toMatchObject({ code: 'conflict', details: { nodeId: 'node-b' } })
+  expect(r.body.error.message).toContain('node-b')
+  expect((await t.api('GET', `/api/calls/${id}/actions`)).body.actions).toEqual([])
+})
