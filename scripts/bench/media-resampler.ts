@@ -36,7 +36,8 @@ function speed(make: () => Proc, inRate: number, frames: number): number {
 
 console.log('resampler    direction  us/20ms frame  3.0k dB  3.4k dB  4.4k dB  5.0k dB  6.0k dB')
 const results: Record<string, number> = {}
-for (const [inRate, outRate] of [[8000, 16000], [16000, 8000], [48000, 16000]] as const) {
+// 8k->16k: a call's audio to the recognisers; 16k->8k and 24k->8k: speech (flite, OpenAI, ElevenLabs) to a G.711 call
+for (const [inRate, outRate] of [[8000, 16000], [16000, 8000], [24000, 8000], [48000, 16000]] as const) {
   for (const [name, make] of makers) {
     const us = speed(() => make(inRate, outRate), inRate, 20000)
     results[`${name} ${inRate}`] = us
@@ -44,4 +45,4 @@ for (const [inRate, outRate] of [[8000, 16000], [16000, 8000], [48000, 16000]] a
     console.log(`${name.padEnd(16)} ${`${inRate / 1000}k->${outRate / 1000}k`.padEnd(9)} ${us.toFixed(2).padStart(9)} ${[3000, 3400, 4400, 5000, 6000].map((hz) => g(hz).padStart(8)).join(' ')}`)
   }
 }
-for (const r of [8000, 16000, 48000]) console.log(`FIR speed relative to Speex q5 (>1 = FIR faster) at ${r / 1000} kHz input: ${(results[`speex q5 (used) ${r}`]! / results[`ours (FIR) ${r}`]!).toFixed(2)}x`)
+for (const r of [8000, 16000, 24000, 48000]) console.log(`FIR speed relative to Speex q5 (>1 = FIR faster) at ${r / 1000} kHz input: ${(results[`speex q5 (used) ${r}`]! / results[`ours (FIR) ${r}`]!).toFixed(2)}x`)

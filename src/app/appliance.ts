@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto'
-import { hostname } from 'node:os'
 import { authenticate, PrincipalCache } from '../features/api-keys/index.ts'
 import * as background from './background/index.ts'
 import type { AgentTestRunner } from '../features/agent-tests/index.ts'
@@ -9,20 +7,21 @@ import { type CampaignEvents, type Dispatcher, outboxEvents } from '../features/
 import * as cluster from './cluster/index.ts'
 import type { Config } from '../platform/config/index.ts'
 import { secureDataDir } from '../platform/data-dir.ts'
-import { type DbHandle, lockDataDir, sharedByNodes } from '../platform/db/index.ts'
+import { type DbHandle, lockDataDir } from '../platform/db/index.ts'
 import type { App } from '../http/app.ts'
 import * as http from './http.ts'
 import { createLogger, type Logger } from '../platform/log.ts'
 import { Metrics } from '../platform/metrics/index.ts'
 import type { TrunkRegistrations } from '../features/numbers/index.ts'
 import { recordingStorageFor } from '../features/recordings/index.ts'
-import { adoptPublicHost, checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, startInOrder, warnUnpriced } from './startup/index.ts'
+import { checkPortsFree, describeFailure, prepareDatabase, ProviderProbes, probeTargets, settleConfig, startInOrder, warnUnpriced } from './startup/index.ts'
 import * as telephony from './telephony.ts'
 import { createVoiceEngines, type VoiceEngines } from '../realtime/voice/index.ts'
 import { priceTableFor } from '../realtime/voice/registry/index.ts'
 
 export interface Appliance {
-  config: Config
+  /** As settled at start (PUBLIC_HOST, NODE_ID) and frozen. */
+  config: Readonly<Config>
   log: Logger
   database: DbHandle
   app: App
@@ -40,21 +39,19 @@ export interface Appliance {
 }
 
 /**
- * The composition root: lock DATA_DIR, open the database, join the cluster, listen on HTTP (which
+ * The composition root: settle and freeze the config, lock DATA_DIR, open the database, join the cluster, listen on HTTP (which
  * answers while the speech engines load), start media, voice, call workers, SIP and the background
  * jobs, each once the ones before it run. Stop runs in reverse; see each subsystem's stop.
  */
 export async function startAppliance(
-  config: Config,
-  log: Logger = createLogger(config.LOG_LEVEL),
+  loaded: Config,
+  log: Logger = createLogger(loaded.LOG_LEVEL),
   opts: { campaignEvents?: CampaignEvents; campaignClock?: () => number; capacity?: CapacityModel } = {},
 ): Promise<Appliance> {
   // a port in use stops the start here, before anything listens (exit code 2, naming its key)
-  const ports = await checkPortsFree(config)
-  const prices = priceTableFor(config)
-  const warnings = await adoptPublicHost(config, log)
-  const shared = sharedByNodes(config)
-  config.NODE_ID ||= shared ? `${hostname()}-${randomBytes(3).toString('hex')}` : hostname()
+  const ports = await checkPortsFree(loaded)
+  const prices = priceTableFor(loaded)
+  const { config, shared, warnings } = await settleConfig(loaded, log)
   secureDataDir(config.DATA_DIR, { sqlite: !shared })
   const probes = new ProviderProbes(probeTargets(config), { intervalMs: config.PROVIDER_PROBE_MS, timeoutMs: 5000, log: log.child({ component: 'probes' }) })
   const storage = recordingStorageFor(config)

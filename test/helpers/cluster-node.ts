@@ -75,6 +75,8 @@ export async function startClusterNode(o: ClusterNodeOptions, timeoutMs = 30_000
       STT_PROVIDER: 'none',
       LLM_PROVIDER: 'none',
       CALL_DRAIN_MS: '0',
+      // admission by live figures depends on this machine's load: off unless a test asks for it
+      CAPACITY_LAG_MS: '0',
       LOG_LEVEL: 'info',
       ...o.env,
     },

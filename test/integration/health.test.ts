@@ -25,6 +25,12 @@ describe('health and readiness', () => {
     expect(r.body.nodeId).not.toBe('')
   })
 
+  test('the running appliance has one frozen configuration, settled before anything started', () => {
+    expect(Object.isFrozen(t.appliance.config)).toBe(true)
+    expect(t.appliance.config.NODE_ID).not.toBe('')
+    expect(t.appliance.config.PUBLIC_HOST).toBe('127.0.0.1')
+  })
+
   test('/openapi/json documents the bearer scheme and every /api route', async () => {
     const r = await t.api('GET', '/openapi/json', { key: null })
     expect(r.status).toBe(200)

@@ -5,4 +5,5 @@ export { describeFailure, type ProbeFailure, type ProbeTarget, ProviderProbes, p
 export { once, type Running, type Step, startInOrder } from './in-order.ts'
 export { prepareDatabase } from './database.ts'
 export { loadCheckedConfig } from './config.ts'
+export { nodeIdOf, type SettledConfig, settleConfig } from './settle.ts'
 export { unpricedWarning, warnUnpriced } from './prices.ts'

@@ -78,15 +78,18 @@ export function publicHostWarning(publicHost: string, sipHost: string): string |
 }
 
 /**
- * Sets config.PUBLIC_HOST to the address to advertise and logs it with the NAT advice (a
- * warning when it is loopback while SIP listens beyond). Returns the warnings for /ready.
+ * The address to advertise, logged with the NAT advice (a warning when it is loopback while SIP
+ * listens beyond), and the warnings for /ready. Changes nothing: settle.ts puts it in the config.
  */
-export async function adoptPublicHost(config: Pick<Config, 'PUBLIC_HOST' | 'SIP_HOST'>, log: Pick<Logger, 'info' | 'warn'>): Promise<string[]> {
-  const chosen = await resolvePublicHost(config)
-  config.PUBLIC_HOST = chosen.host
+export async function adoptPublicHost(
+  config: Pick<Config, 'PUBLIC_HOST' | 'SIP_HOST'>,
+  log: Pick<Logger, 'info' | 'warn'>,
+  resolve: (cfg: Pick<Config, 'PUBLIC_HOST'>) => Promise<PublicHost> = resolvePublicHost,
+): Promise<{ host: string; warnings: string[] }> {
+  const chosen = await resolve(config)
   const warning = publicHostWarning(chosen.host, config.SIP_HOST)
   const fields = { publicHost: chosen.host, source: chosen.source, sipHost: config.SIP_HOST, advice: NAT_ADVICE }
   if (warning) log.warn(fields, warning)
   else log.info(fields, `advertising ${chosen.host} to SIP peers (PUBLIC_HOST ${chosen.source === 'configured' ? 'as configured' : `unset: ${chosen.source}`})`)
-  return warning ? [warning] : []
+  return { host: chosen.host, warnings: warning ? [warning] : [] }
 }

@@ -6,6 +6,7 @@ import { snapshotAgent, type AgentSnapshot } from '../agents/index.ts'
 import { type AnswerGate, CallRefused, type Dialer, ledger } from '../calls/index.ts'
 import { type Db, yieldTurn } from '../../platform/db/index.ts'
 import { nowIso } from '../../platform/ids.ts'
+import { LeaseKeeper } from '../../platform/jobs/index.ts'
 import type { Logger } from '../../platform/log.ts'
 import { getNumberRoute, type NumberRoute } from '../numbers/index.ts'
 import type { SecretBox } from '../../platform/secrets/index.ts'
@@ -51,13 +52,14 @@ export class Dispatcher {
   private again = false
   private stopped = true
   private timer?: ReturnType<typeof setTimeout>
-  private leaseTimer?: ReturnType<typeof setInterval>
+  private readonly keeper: LeaseKeeper
   private readonly leaseMs: number
   private readonly now: () => number
 
   constructor(private readonly d: DispatcherDeps) {
     this.leaseMs = d.leaseMs ?? LEASE_MS
     this.now = d.now ?? Date.now
+    this.keeper = new LeaseKeeper(this.leaseMs, () => this.keepLeases())
   }
 
   get liveCalls(): number {
@@ -67,7 +69,7 @@ export class Dispatcher {
   async start(): Promise<void> {
     this.stopped = false
     await this.reconcile(this.d.owner)
-    this.leaseTimer = setInterval(() => void this.keepLeases(), Math.max(50, this.leaseMs / 3))
+    this.keeper.start()
     this.poke()
   }
 
@@ -75,7 +77,7 @@ export class Dispatcher {
   stop(): void {
     this.stopped = true
     clearTimeout(this.timer)
-    clearInterval(this.leaseTimer)
+    this.keeper.stop()
   }
 
   /** Resolves once every ended call's attempt has been recorded. */

@@ -3,7 +3,7 @@
 // Each binding is kept by one node only: the holder of the lease `register:<number id>`,
 // renewed at every sync; when its node is lost another node takes the lease and registers.
 import type { Db } from '../../platform/db/index.ts'
-import { releaseLease, takeLease } from '../../platform/jobs/index.ts'
+import { releaseLease, renewEvery, takeLease } from '../../platform/jobs/index.ts'
 import type { Logger } from '../../platform/log.ts'
 import { reportTrunkHealth } from './numbers.service.ts'
 import { findRegisteringNumbers, type NumberRoute } from './sip-lookup.ts'
@@ -48,7 +48,7 @@ export class TrunkRegistrations {
 
   async start(): Promise<void> {
     await this.sync()
-    this.timer = setInterval(() => void this.sync(), Math.min(this.opts.syncMs, Math.max(50, Math.floor(this.opts.leaseMs / 3))))
+    this.timer = setInterval(() => void this.sync(), Math.min(this.opts.syncMs, renewEvery(this.opts.leaseMs)))
   }
 
   /** Brings the bindings in line with the numbers table. */

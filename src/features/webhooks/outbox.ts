@@ -1,6 +1,7 @@
 // The webhook outbox in the database: enqueueing, claiming with a lease, and recording attempts.
 import { sql } from 'kysely'
-import { type Db, skipLocked } from '../../platform/db/index.ts'
+import type { Db } from '../../platform/db/index.ts'
+import { claimRows, NO_LEASE } from '../../platform/jobs/index.ts'
 import { newId } from '../../platform/ids.ts'
 import type { DeliveryErrorCode } from './delivery-error.ts'
 import type { DeliveryRow } from './webhooks.table.ts'
@@ -41,8 +42,7 @@ export async function enqueueWebhookEvent(trx: Db, e: WebhookEvent): Promise<str
       payload: e.data === undefined ? null : eventBody(e.type, now.toISOString(), e.data),
       status: 'pending',
       next_attempt_at: (e.holdUntil ?? now).toISOString(),
-      lease_owner: null,
-      lease_expires_at: null,
+      ...NO_LEASE,
       last_status_code: null,
       last_error: null,
       created_at: now.toISOString(),
@@ -64,19 +64,11 @@ export const releaseCallEvents = (trx: Db, callId: string, now: Date) =>
     .execute()
 
 /** Claims up to `limit` due deliveries for `owner` until the lease expires. One statement. */
-export async function claimDue(db: Db, owner: string, now: Date, leaseMs: number, limit: number): Promise<DeliveryRow[]> {
-  if (limit <= 0) return []
-  const at = now.toISOString()
-  const until = new Date(now.getTime() + leaseMs).toISOString()
-  const res = await sql<DeliveryRow>`
-    UPDATE webhook_deliveries SET lease_owner = ${owner}, lease_expires_at = ${until}
-    WHERE id IN (
-      SELECT id FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= ${at} AND (lease_expires_at IS NULL OR lease_expires_at <= ${at})
-      ORDER BY next_attempt_at LIMIT ${limit} ${skipLocked(db)})
-    RETURNING *`.execute(db)
-  return res.rows
-}
+export const claimDue = (db: Db, owner: string, now: Date, leaseMs: number, limit: number): Promise<DeliveryRow[]> =>
+  claimRows<DeliveryRow>(db, {
+    table: 'webhook_deliveries', key: 'id', orderBy: 'next_attempt_at', owner, now, leaseMs, limit,
+    due: sql`status = 'pending' AND next_attempt_at <= ${now.toISOString()}`,
+  })
 
 export const storePayload = (db: Db, id: string, owner: string, payload: string) =>
   db.updateTable('webhook_deliveries').set({ payload }).where('id', '=', id).where('lease_owner', '=', owner).execute()
@@ -102,8 +94,7 @@ export async function recordAttempt(db: Db, row: DeliveryRow, owner: string, r: 
         status: r.next.status,
         attempts: sql`attempts + 1`,
         next_attempt_at: r.next.status === 'pending' ? r.next.at.toISOString() : r.attemptedAt.toISOString(),
-        lease_owner: null,
-        lease_expires_at: null,
+        ...NO_LEASE,
         last_status_code: r.statusCode,
         last_error: r.error,
         last_error_detail: r.errorDetail ?? null,

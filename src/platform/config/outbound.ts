@@ -18,9 +18,20 @@ export function allowedNetworks(list: string): NetworkList {
   return networks
 }
 
-/** The URL policy of outbound requests under `cfg`. */
-export const outboundUrlPolicy = (cfg: OutboundSettings): UrlPolicy => ({
-  allowHttp: cfg.WEBHOOK_ALLOW_HTTP,
-  allowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE,
-  allowNetworks: allowedNetworks(cfg.WEBHOOK_ALLOW_NETWORKS),
-})
+const policies = new WeakMap<OutboundSettings, UrlPolicy>()
+
+/**
+ * The URL policy of outbound requests under `cfg`. Of a frozen configuration (the appliance's,
+ * see app/startup/settle.ts) it is built once, and every sender and check shares that one object.
+ */
+export function outboundUrlPolicy(cfg: OutboundSettings): UrlPolicy {
+  const known = policies.get(cfg)
+  if (known) return known
+  const policy: UrlPolicy = Object.freeze({
+    allowHttp: cfg.WEBHOOK_ALLOW_HTTP,
+    allowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE,
+    allowNetworks: allowedNetworks(cfg.WEBHOOK_ALLOW_NETWORKS),
+  })
+  if (Object.isFrozen(cfg)) policies.set(cfg, policy)
+  return policy
+}

@@ -31,6 +31,12 @@ export function rememberRenamedKeys(config: object, used: string[]): void {
   usedBy.set(config, [...new Set(used)])
 }
 
+/** `to` (a settled copy of `from`) was read with the same old keys. */
+export function copyRenamedKeys(from: object, to: object): void {
+  const used = usedBy.get(from)
+  if (used) usedBy.set(to, used)
+}
+
 /** For the start-up log: one line per old key the configuration was read with, naming its new key. */
 export function renamedKeyNotes(config: object): string[] {
   return (usedBy.get(config) ?? []).map((old) => `${old} is now ${RENAMED_KEYS[old]}; the old name still works`)

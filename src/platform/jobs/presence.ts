@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Db } from '../db/index.ts'
 import type { Logger } from '../log.ts'
 import { releaseLease, takeLease } from './lease.ts'
+import { LeaseKeeper } from './rows.ts'
 
 export class NodeIdInUseError extends Error {}
 
@@ -15,7 +16,7 @@ export const presenceLease = (nodeId: string) => `node:${nodeId}`
  */
 export class NodePresence {
   readonly owner: string
-  private timer?: ReturnType<typeof setInterval>
+  private readonly keeper: LeaseKeeper
 
   constructor(
     private readonly db: Db,
@@ -26,6 +27,7 @@ export class NodePresence {
     private readonly afterRenew: () => Promise<void> = async () => {},
   ) {
     this.owner = `${nodeId}/${randomBytes(4).toString('hex')}`
+    this.keeper = new LeaseKeeper(leaseMs, () => this.renew())
   }
 
   /** Waits out the lease of a killed earlier run of this node; refuses when a live process renews it. */
@@ -35,7 +37,7 @@ export class NodePresence {
       if (Date.now() > giveUpAt) throw new NodeIdInUseError(`another live node uses NODE_ID ${this.nodeId}; give each node its own`)
       await Bun.sleep(250)
     }
-    this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.leaseMs / 3)))
+    this.keeper.start()
   }
 
   private async renew(): Promise<void> {
@@ -51,7 +53,7 @@ export class NodePresence {
 
   /** Hands the lease back: other nodes treat what is left of this node as lost at once. */
   async stop(): Promise<void> {
-    clearInterval(this.timer)
+    this.keeper.stop()
     await releaseLease(this.db, presenceLease(this.nodeId), this.owner).catch(() => {})
   }
 }

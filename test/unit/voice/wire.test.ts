@@ -74,4 +74,18 @@ describe('resampler', () => {
   })
 
   test('rejects a zero sample rate', () => expect(() => new Resampler(0, 8000)).toThrow(RangeError))
+
+  for (const engine of ['speex', 'polyphase'] as const) {
+    test(`the one-shot conversion lines up with its input (${engine}): an impulse lands where its time says`, () => {
+      for (const [from, to] of [[24000, 8000], [16000, 8000], [8000, 16000]] as const) {
+        const x = new Int16Array(from / 10)
+        x[from / 20] = 20000
+        const y = resample(x, from, to, engine)
+        expect(y.length).toBe(to / 10)
+        let peak = 0
+        for (let i = 1; i < y.length; i++) if (Math.abs(y[i]!) > Math.abs(y[peak]!)) peak = i
+        expect(Math.abs(peak - to / 20)).toBeLessThanOrEqual(1)
+      }
+    })
+  }
 })

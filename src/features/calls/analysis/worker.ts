@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
-import { type Db, skipLocked } from '../../../platform/db/index.ts'
+import type { Db } from '../../../platform/db/index.ts'
 import { newId } from '../../../platform/ids.ts'
-import { Poller } from '../../../platform/jobs/index.ts'
+import { claimRows, NO_LEASE, Poller } from '../../../platform/jobs/index.ts'
 import type { Logger } from '../../../platform/log.ts'
 import type { Llm } from '../../../realtime/voice/llm/index.ts'
 import { callCost, type PriceTable } from '../../../realtime/voice/turn/index.ts'
@@ -70,16 +70,12 @@ export class AnalysisWorker {
 
   private async tick(): Promise<void> {
     const now = new Date()
-    const at = now.toISOString()
-    const claimed = await sql<AnalysisRow>`
-      UPDATE call_analyses SET lease_owner = ${this.owner}, lease_expires_at = ${new Date(now.getTime() + LEASE_MS).toISOString()}, attempts = attempts + 1
-      WHERE call_id IN (
-        SELECT call_id FROM call_analyses
-        WHERE status = 'pending' AND run_after <= ${at} AND (lease_expires_at IS NULL OR lease_expires_at <= ${at})
-        ORDER BY run_after LIMIT ${this.o.concurrency ?? 2} ${skipLocked(this.o.db)})
-      RETURNING *`.execute(this.o.db)
-    await Promise.all(claimed.rows.map((row) => this.analyse(row)))
-    if (claimed.rows.length) this.poller.wake()
+    const claimed = await claimRows<AnalysisRow>(this.o.db, {
+      table: 'call_analyses', key: 'call_id', orderBy: 'run_after', owner: this.owner, now, leaseMs: LEASE_MS, limit: this.o.concurrency ?? 2, countAttempt: true,
+      due: sql`status = 'pending' AND run_after <= ${now.toISOString()}`,
+    })
+    await Promise.all(claimed.map((row) => this.analyse(row)))
+    if (claimed.length) this.poller.wake()
   }
 
   private async analyse(row: AnalysisRow): Promise<void> {
@@ -95,7 +91,7 @@ export class AnalysisWorker {
         const now = new Date()
         const res = await trx
           .updateTable('call_analyses')
-          .set({ status: final ? 'failed' : 'pending', error, run_after: new Date(now.getTime() + RETRY_MS * row.attempts).toISOString(), lease_owner: null, lease_expires_at: null })
+          .set({ status: final ? 'failed' : 'pending', error, run_after: new Date(now.getTime() + RETRY_MS * row.attempts).toISOString(), ...NO_LEASE })
           .where('call_id', '=', call.id).where('lease_owner', '=', this.owner)
           .executeTakeFirst()
         if (final && res.numUpdatedRows > 0n) await releaseCallEvents(trx, call.id, now)
@@ -141,7 +137,7 @@ export class AnalysisWorker {
         .set({
           status: 'completed', summary: out.result.summary, sentiment: out.result.sentiment, is_voicemail: out.result.isVoicemail ? 1 : 0,
           model: out.model, input_tokens: out.inputTokens, output_tokens: out.outputTokens, cost: out.cost, error: null,
-          completed_at: at, lease_owner: null, lease_expires_at: null,
+          completed_at: at, ...NO_LEASE,
         })
         .where('call_id', '=', call.id).where('lease_owner', '=', this.owner)
         .executeTakeFirst()

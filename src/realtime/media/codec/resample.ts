@@ -173,6 +173,8 @@ export class PolyphaseResampler implements SampleRateConverter {
 export interface SampleRateConverter {
   readonly inRate: number
   readonly outRate: number
+  /** Group delay in input samples: the output trails the input by this much. */
+  readonly delaySamples: number
   /** Resamples one block; output length follows the rate ratio, carrying fractions across blocks. */
   process(input: Int16Array): Int16Array
   /** Like process(), but the result may be a view that is only valid until the next call. */

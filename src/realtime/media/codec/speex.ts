@@ -15,6 +15,7 @@ interface SpeexModule {
   _speex_resampler_init(channels: number, inRate: number, outRate: number, quality: number, errPtr: number): number
   _speex_resampler_process_int(st: number, channel: number, inPtr: number, inLenPtr: number, outPtr: number, outLenPtr: number): number
   _speex_resampler_reset_mem(st: number): number
+  _speex_resampler_get_input_latency(st: number): number
   _speex_resampler_destroy(st: number): void
 }
 
@@ -76,6 +77,11 @@ export class SpeexResampler {
     this.outPtr = this.m._malloc(Math.ceil((samples * this.outRate) / this.inRate + 16) * 2)
     this.ptrs.length = 2
     this.ptrs.push(this.inPtr, this.outPtr)
+  }
+
+  /** Group delay in input samples, which callers may subtract when aligning streams. */
+  get delaySamples(): number {
+    return this.m._speex_resampler_get_input_latency(this.st)
   }
 
   process(input: Int16Array): Int16Array {
