@@ -7,8 +7,8 @@ import { agentsController, voicePreviewController } from '../features/agents/age
 import { TOOLS, type UnreachableProvider } from '../features/agents/index.ts'
 import { apiKeysController } from '../features/api-keys/api-keys.http.ts'
 import { billingController } from '../features/billing/billing.http.ts'
-import { analysisSettingsController, callsController, recordingLinkRoute, recordsController } from '../features/calls/calls.http.ts'
-import { type CapacityFigures, type Dialer, recordsDeps, linkKeyFor } from '../features/calls/index.ts'
+import { analysisSettingsController, callActionsController, callsController, recordingLinkRoute, recordsController } from '../features/calls/calls.http.ts'
+import { type CapacityFigures, type Dialer, type LiveCalls, recordsDeps, linkKeyFor } from '../features/calls/index.ts'
 import { campaignsController } from '../features/campaigns/campaigns.http.ts'
 import { noEvents, type CampaignEvents } from '../features/campaigns/index.ts'
 import { carrierController } from '../features/carrier/carrier.http.ts'
@@ -64,8 +64,8 @@ export interface AppDeps {
   voices?: () => VoiceEngines | undefined
   /** Where links to this appliance point (net/public-url.ts); absent: publicHttpBase of config and this app's port. */
   publicBase?: PublicBase
-  /** Starts web and media-stream calls; absent or undefined while the call runtime is not running (503). */
-  appCalls?: () => AppCallHost | undefined
+  /** Starts web and media-stream calls and finds live calls (supervisor actions); absent or undefined while the call runtime is not running (503; actions 409). */
+  appCalls?: () => (AppCallHost & LiveCalls) | undefined
   /** Capacity, calls up and headroom of this node (`/ready`); absent or undefined while calls are not running. */
   capacity?: () => CapacityFigures | undefined
   /** Runs agent test cases over the test phone; absent or undefined while telephony is not running (503). */
@@ -94,6 +94,7 @@ export const FEATURES: FeatureMount[] = [
   (deps, auth) => callsController({ db: deps.db, box: secretBoxFor(deps.config.DATA_DIR), config: deps.config, dialer: deps.dialer }, deps.publicBase, auth),
   ({ db, config, background, publicBase }, auth) => recordsController(db, () => recordsDeps(db, config, publicBase()), auth, () => background?.wakeAnalysis()),
   ({ db }, auth) => analysisSettingsController(db, auth),
+  ({ db, config, appCalls }, auth) => callActionsController({ db, nodeId: config.NODE_ID, calls: () => appCalls?.() }, auth),
   ({ db, config }) => recordingLinkRoute(db, linkKeyFor(config.DATA_DIR), recordingStorageFor(config)),
   ({ db, config, background }, auth) => webhooksController({ db, box: secretBoxFor(config.DATA_DIR), wake: () => background?.wakeWebhooks() }, auth),
   (deps, auth) =>

@@ -50,7 +50,7 @@ export function createAuth(
         if (wait > 0) throw tooMany(wait, `too many requests; retry in ${wait} s`)
         const workspaceId = params?.workspace_id
         if (workspaceId !== undefined && workspaceId !== principal.workspaceId) throw new AppError(404, 'not_found', 'workspace not found')
-        if (!roleHolds(principal.role, permission)) {
+        if (!roleHolds(principal.role, permission) && !principal.grants?.includes(permission)) {
           throw new AppError(403, 'forbidden', `role ${principal.role} may not do this (needs ${permission})`, { permission, role: principal.role })
         }
       }

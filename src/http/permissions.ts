@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   'workflows:write': ['admin', 'member'],
   'calls:read': ['admin', 'member'],
   'calls:write': ['admin', 'member'],
+  // a supervisor's actions on a live call (speak to the caller, hang up): admins only
+  'calls:supervise': ['admin'],
   'campaigns:read': ['admin', 'member'],
   'campaigns:write': ['admin', 'member'],
   'providers:read': ['admin', 'member'],

@@ -70,11 +70,11 @@ describe('workspaces', () => {
 })
 
 describe('members', () => {
-  test('inviting answers {member: {userId, email, role, joinedAt}} with role member by default', async () => {
+  test('inviting answers {member: {userId, email, role, joinedAt}} (and grants, none) with role member by default', async () => {
     const r = await t.api('POST', `/api/workspaces/${t.workspaceId}/members`, { body: { email: 'Ada@Example.com' } })
     expect(r.status).toBe(200)
-    expect(Object.keys(r.body.member).sort()).toEqual(['email', 'joinedAt', 'role', 'userId'])
-    expect(r.body.member).toMatchObject({ email: 'ada@example.com', role: 'member' })
+    expect(Object.keys(r.body.member).sort()).toEqual(['email', 'grants', 'joinedAt', 'role', 'userId'])
+    expect(r.body.member).toMatchObject({ email: 'ada@example.com', role: 'member', grants: [] })
     expect(r.body.member.joinedAt).toMatch(ISO)
   })
 

@@ -8,7 +8,7 @@ export async function insertKey(db: Db, row: ApiKeyTable): Promise<void> {
   await db.insertInto('api_keys').values(row).execute()
 }
 
-export type KeyWithRole = ApiKeyTable & { role: Role | null }
+export type KeyWithRole = ApiKeyTable & { role: Role | null; grants: string | null }
 
 const keyByHashQuery = (db: Db, hash: string) =>
   db
@@ -17,7 +17,7 @@ const keyByHashQuery = (db: Db, hash: string) =>
       j.onRef('memberships.workspace_id', '=', 'api_keys.workspace_id').onRef('memberships.user_id', '=', 'api_keys.user_id'),
     )
     .selectAll('api_keys')
-    .select('memberships.role')
+    .select(['memberships.role', 'memberships.grants'])
     .where('api_keys.key_hash', '=', hash)
 
 /**

@@ -93,7 +93,8 @@ function admitKey(row: repo.KeyWithRole | undefined, token: string, now: Date, c
   const expiresAtMs = row.expires_at === null ? null : new Date(row.expires_at).getTime()
   if (expiresAtMs !== null && expiresAtMs <= nowMs) throw unauthorized(KEY_NOT_VALID)
   if (row.role === null) throw unauthorized(KEY_NOT_VALID)
-  const principal: Principal = { keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id, role: row.role }
+  const grants: string[] = row.grants && row.grants !== '[]' ? JSON.parse(row.grants) : []
+  const principal: Principal = { keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id, role: row.role, ...(grants.length && { grants }) }
   cache?.set(token, principal, expiresAtMs, started, nowMs)
   return principal
 }

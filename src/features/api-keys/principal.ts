@@ -7,6 +7,8 @@ export interface Principal {
   userId: string
   workspaceId: string
   role: Role
+  /** Permissions granted to the key's user beyond the role (memberships.grants). */
+  grants?: readonly string[]
 }
 
 /**

@@ -62,6 +62,7 @@ export function callsController(base: Omit<CallsDeps, 'baseUrl'>, publicBase: Pu
       },
     )
 }
+export { callActionsController } from './actions/actions.http.ts'
 export { analysisSettingsController } from './analysis/settings.http.ts'
 export { recordingLinkRoute } from './records/recording-route.http.ts'
 export { recordsController } from './records/records.http.ts'

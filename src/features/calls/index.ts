@@ -1,5 +1,6 @@
 // The calls feature's public face; its HTTP routes are calls.http.ts.
 export { Call } from './calls.model.ts'
+export type { LiveCalls } from './actions/index.ts'
 export type { AnsweredBy, CallOutcome, CallRow, CallStatus, CallTable, CallType } from './calls.table.ts'
 export type { AnswerGate, AnswerTap, CallsDeps, Dialer, OutboundRequest } from './calls.service.ts'
 export { AppLeg, CallRuntime, type AppCallRequest, type AppLegKind, type CallRuntimeDeps, WORKER_FAILED } from './runtime/index.ts'

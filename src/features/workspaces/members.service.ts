@@ -2,11 +2,17 @@ import { invalidatePrincipals, revokeUserKeys } from '../api-keys/index.ts'
 import { type Db, finishPage, pageLimit, type PageRequest } from '../../platform/db/index.ts'
 import { AppError, conflict, notFound } from '../../platform/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
-import type { Member } from './workspaces.model.ts'
+import { GRANTABLE, type Member } from './workspaces.model.ts'
 import * as repo from './workspaces.repository.ts'
 import type { Role } from './workspaces.table.ts'
 
-const toMember = (r: repo.MemberRow): Member => ({ userId: r.user_id, email: r.email, role: r.role, joinedAt: r.joined_at })
+const toMember = (r: repo.MemberRow): Member => ({ userId: r.user_id, email: r.email, role: r.role, grants: grantsOf(r.grants), joinedAt: r.joined_at })
+
+/** A membership's grants column, read back (only GRANTABLE values are ever written). */
+export function grantsOf(column: string | null | undefined): Member['grants'] {
+  const parsed: unknown = JSON.parse(column || '[]')
+  return Array.isArray(parsed) ? parsed.filter((g): g is (typeof GRANTABLE)[number] => (GRANTABLE as readonly unknown[]).includes(g)) : []
+}
 
 const lastAdmin = () =>
   new AppError(409, 'last_admin', 'a workspace keeps at least one admin; promote another member first')
@@ -29,7 +35,7 @@ export async function inviteMember(db: Db, workspaceId: string, email: string, r
       throw conflict(`${normalized} is already a member of this workspace`, { userId: user.id })
     }
     await repo.insertMembership(trx, { workspace_id: workspaceId, user_id: user.id, role, joined_at: at })
-    return { userId: user.id, email: normalized, role, joinedAt: at }
+    return { userId: user.id, email: normalized, role, grants: [], joinedAt: at }
   })
 }
 
@@ -49,6 +55,15 @@ export async function changeRole(db: Db, workspaceId: string, userId: string, ro
   })
   await invalidatePrincipals(db)
   return updated
+}
+
+/** Replaces the member's grants (permissions beyond their role); their keys act with them at once. */
+export async function setGrants(db: Db, workspaceId: string, userId: string, grants: Member['grants']): Promise<Member> {
+  const member = await repo.findMember(db, workspaceId, userId)
+  if (!member) throw notFound('member')
+  await repo.setMemberGrants(db, workspaceId, userId, grants)
+  await invalidatePrincipals(db)
+  return toMember({ ...member, grants: JSON.stringify(grants) })
 }
 
 /** Removes the member and revokes the keys that acted as them in this workspace. */

@@ -11,6 +11,7 @@ import {
   Member,
   MemberParams,
   UpdateMemberBody,
+  MemberGrantsBody,
   UpdateWorkspaceBody,
   Workspace,
   WorkspaceListItem,
@@ -85,6 +86,20 @@ export function workspacesController(db: Db, auth: AuthPlugin, callsUp: (workspa
         body: UpdateMemberBody,
         response: t.Object({ member: Member }),
         detail: { summary: "Change a member's role; the last admin cannot be demoted (409 last_admin)" },
+      },
+    )
+    .put(
+      '/:workspace_id/members/:user_id/grants',
+      async ({ params, body }) => ({ member: await members.setGrants(db, params.workspace_id, params.user_id, body.grants) }),
+      {
+        permission: 'members:manage',
+        params: MemberParams,
+        body: MemberGrantsBody,
+        response: t.Object({ member: Member }),
+        detail: {
+          summary: "Set the permissions a member holds beyond their role: calls:supervise (a supervisor's actions on live calls)",
+          description: 'The list replaces the grants the member had; `[]` takes them away. Their API keys act with the new set at once.',
+        },
       },
     )
     .delete(

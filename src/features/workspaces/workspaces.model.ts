@@ -2,6 +2,9 @@ import { t } from 'elysia'
 import { Name } from '../../platform/schema/index.ts'
 
 export const RoleSchema = t.Union([t.Literal('member'), t.Literal('admin')])
+/** Permissions an admin may grant a member beyond the member role (src/http/permissions.ts). */
+export const GRANTABLE = ['calls:supervise'] as const
+export const GrantSchema = t.Union([t.Literal('calls:supervise')])
 
 export const Workspace = t.Object({
   id: t.String(),
@@ -26,6 +29,7 @@ export const Member = t.Object({
   userId: t.String(),
   email: t.String(),
   role: RoleSchema,
+  grants: t.Array(GrantSchema, { description: 'permissions granted beyond the role (PUT .../grants); an admin holds them all anyway' }),
   joinedAt: t.String({ format: 'date-time' }),
 })
 export type Member = typeof Member.static
@@ -35,4 +39,5 @@ export const InviteMemberBody = t.Object({
   role: t.Optional(RoleSchema),
 })
 export const UpdateMemberBody = t.Object({ role: RoleSchema })
+export const MemberGrantsBody = t.Object({ grants: t.Array(GrantSchema, { uniqueItems: true, description: 'the whole set: it replaces the grants the member had' }) })
 export const MemberParams = t.Object({ workspace_id: t.String(), user_id: t.String() })

@@ -83,10 +83,10 @@ const memberSelect = (db: Db, workspaceId: string) =>
   db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['memberships.user_id', 'users.email', 'memberships.role', 'memberships.joined_at'])
+    .select(['memberships.user_id', 'users.email', 'memberships.role', 'memberships.grants', 'memberships.joined_at'])
     .where('memberships.workspace_id', '=', workspaceId)
 
-export type MemberRow = { user_id: string; email: string; role: Role; joined_at: string }
+export type MemberRow = { user_id: string; email: string; role: Role; grants?: string; joined_at: string }
 
 export const findMember = (db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> =>
   memberSelect(db, workspaceId).where('memberships.user_id', '=', userId).executeTakeFirst()
@@ -103,6 +103,9 @@ export async function countAdmins(db: Db, workspaceId: string): Promise<number> 
     .executeTakeFirstOrThrow()
   return Number(r.n)
 }
+
+export const setMemberGrants = (db: Db, workspaceId: string, userId: string, grants: readonly string[]) =>
+  db.updateTable('memberships').set({ grants: JSON.stringify(grants) }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute()
 
 export const setMemberRole = (db: Db, workspaceId: string, userId: string, role: Role) =>
   db.updateTable('memberships').set({ role }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute()

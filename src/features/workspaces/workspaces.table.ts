@@ -19,5 +19,7 @@ export interface MembershipTable {
   workspace_id: string
   user_id: string
   role: Role
+  /** Permissions granted beyond the role (GRANTABLE), a JSON array; '[]' when none. */
+  grants?: string
   joined_at: string
 }

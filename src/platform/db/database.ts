@@ -4,6 +4,7 @@ import type { AgentTable } from '../../features/agents/agents.table.ts'
 import type { ApiKeyTable } from '../../features/api-keys/api-keys.table.ts'
 import type { BillingCustomerTable, PaymentMethodTable } from '../../features/billing/billing.table.ts'
 import type { CallTable } from '../../features/calls/calls.table.ts'
+import type { CallActionTable } from '../../features/calls/actions/actions.table.ts'
 import type { AgentAnalysisSettingsTable, CallAnalysisTable, CallEvaluationTable, CallLabelTable } from '../../features/calls/records/records.table.ts'
 import type { CarrierSettingsTable } from '../../features/carrier/carrier.table.ts'
 import type { JobLeaseTable } from '../jobs/jobs.table.ts'
@@ -25,6 +26,7 @@ export interface Database {
   agent_tests: AgentTestTable
   agent_test_runs: AgentTestRunTable
   agent_test_results: AgentTestResultTable
+  call_actions: CallActionTable
   phone_numbers: PhoneNumberTable
   payment_methods: PaymentMethodTable
   billing_customers: BillingCustomerTable

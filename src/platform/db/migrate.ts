@@ -26,6 +26,7 @@ import * as numberWhenBusy from './migrations/2026-12-08T1101_number_when_busy.t
 import * as agentTests from './migrations/2026-12-08T1500_agent_tests.ts'
 import * as knowledgeFtsPerBase from './migrations/2026-12-08T1200_knowledge_fts_per_base.ts'
 import * as callToolCalls from './migrations/2026-12-08T1700_call_tool_calls.ts'
+import * as callActions from './migrations/2026-12-08T1800_call_actions.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-08T1400_agent_vocabulary': agentVocabulary,
   '2026-12-08T1500_agent_tests': agentTests,
   '2026-12-08T1700_call_tool_calls': callToolCalls,
+  '2026-12-08T1800_call_actions': callActions,
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -63,6 +63,18 @@ export interface ConversationResult {
   session?: { report: SessionReport; brain: string; llmModel: string; ttsProvider: string; sttProvider: string }
 }
 
+/** A supervisor's action carried out by the call's audio and conversation (hangup and transfer are the dialog's, on the main thread). */
+export type MediaAction =
+  | { type: 'say'; text: string }
+  | { type: 'note'; text: string }
+  | { type: 'hold' }
+  | { type: 'resume' }
+  | { type: 'mute_agent' }
+  | { type: 'unmute_agent' }
+
+/** How an action went: `refused` says why it could not be carried out (the API's 409). */
+export type ActionResult = { ok: true } | { ok: false; refused: string }
+
 export interface Conversation {
   /** A re-INVITE changed the media (hold, unhold, address). */
   update(media: NegotiatedMedia): void
@@ -76,6 +88,8 @@ export interface Conversation {
   connectLeg(media: NegotiatedMedia): Promise<void>
   /** Ends the leg's media and undoes the bridge. */
   closeLeg(): Promise<void>
+  /** A supervisor's action; resolves once done (a `say` once spoken). */
+  act(action: MediaAction): Promise<ActionResult>
   /** Stops everything: media closed (RTCP BYE), recording finalised, the session's report. */
   close(): Promise<ConversationResult>
 }

@@ -9,7 +9,7 @@ import { sessionFromEngines, type Brain, type VoiceSession } from '../../../real
 import type { Llm } from '../../../realtime/voice/llm/index.ts'
 import type { AnswerGate } from '../calls.service.ts'
 import { brainOfCall } from './brain.ts'
-import type { CallPlacement, CallPlacer, Conversation, ConversationEvents, ConversationInit, ConversationResult, WebLeg } from './conversation-types.ts'
+import type { ActionResult, CallPlacement, CallPlacer, Conversation, ConversationEvents, ConversationInit, ConversationResult, MediaAction, WebLeg } from './conversation-types.ts'
 import { answerWebOffer, type WebPeer } from '../../../realtime/webrtc/index.ts'
 import type { KnowledgeQueryOptions } from './tools.ts'
 import { agentProfile, type CallLines } from './profile.ts'
@@ -40,6 +40,9 @@ export class LocalConversation implements Conversation {
   private audioSink?: (frame: Int16Array) => void
   private leg?: Leg
   private ended = false
+  /** A supervisor's mute (the agent's audio is dropped) and hold (the agent paused, the caller unheard). */
+  private muted = false
+  private held = false
   /** The media as last negotiated (re-INVITEs change it), for the record's media facts. */
   private negotiated: NegotiatedMedia
   /** This thread's VAD host, held (started now if idle) for the whole call. */
@@ -60,7 +63,7 @@ export class LocalConversation implements Conversation {
     const c = new LocalConversation(d, ports, init, events)
     c.media = await d.media.startCall(init.callId, ports, init.media, {
       trustedAddresses: init.trustedAddresses,
-      onAudio: (frame, delayMs) => (c.audioSink ? c.audioSink(frame) : c.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE }, delayMs)),
+      onAudio: (frame, delayMs) => (c.audioSink ? c.audioSink(frame) : c.held ? undefined : c.session?.pushAudio({ samples: frame, sampleRate: ENGINE_RATE }, delayMs)),
       onDtmf: (e) => c.session?.pushDtmf(e.digit),
       onMediaTimeout: () => c.mediaTimedOut(),
     })
@@ -116,7 +119,7 @@ export class LocalConversation implements Conversation {
       lineRateHz: Math.min(this.init.media.codec.clockRate, ENGINE_RATE),
       now: () => performance.now() - t0,
       hooks: {
-        send: (frame) => this.media?.play(frame.samples),
+        send: (frame) => (this.muted ? undefined : this.media?.play(frame.samples)),
         flush: () => {
           const unsent = this.media?.queuedMs ?? 0
           this.media?.flush()
@@ -136,7 +139,7 @@ export class LocalConversation implements Conversation {
     const start = () => {
       if (this.ended || !this.session) return
       this.session.start()
-      this.tick = this.d.media.clock.subscribe(() => this.session?.tick())
+      if (!this.held) this.startTick()
     }
     if (agent.welcome.delayMs > 0) setTimeout(start, agent.welcome.delayMs)
     else start()
@@ -148,6 +151,10 @@ export class LocalConversation implements Conversation {
     this.d.log.info({ callId: this.init.callId, event: 'media_timeout' }, 'no media from the far end; hanging up')
     this.stopTick()
     this.events.hangup('media_timeout')
+  }
+
+  private startTick(): void {
+    this.tick ??= this.d.media.clock.subscribe(() => this.session?.tick())
   }
 
   private stopTick(): void {
@@ -193,6 +200,33 @@ export class LocalConversation implements Conversation {
     this.audioSink = undefined
     if (leg.media) await leg.media.close().catch(() => {})
     else leg.ports.release()
+  }
+
+  async act(action: MediaAction): Promise<ActionResult> {
+    const s = this.session
+    if (this.ended || !s || s.ended) return { ok: false, refused: 'the conversation is not running' }
+    switch (action.type) {
+      case 'say':
+        if (this.muted || this.held) return { ok: false, refused: `the agent is ${this.held ? 'on hold' : 'muted'}: resume or unmute it first` }
+        return (await s.announce(action.text)) ? { ok: true } : { ok: false, refused: 'the line could not be spoken (the call is ending, or speech synthesis failed)' }
+      case 'note':
+        if (!this.brain?.note) return { ok: false, refused: `a ${this.brain?.kind ?? 'missing'} brain takes no guidance; only LLM agents do` }
+        this.brain.note(action.text)
+        return { ok: true }
+      case 'mute_agent':
+      case 'unmute_agent':
+        this.muted = action.type === 'mute_agent'
+        if (this.muted) this.media?.flush()
+        return { ok: true }
+      case 'hold':
+      case 'resume':
+        if (this.held === (action.type === 'hold')) return { ok: false, refused: `the call is ${this.held ? 'already' : 'not'} on hold` }
+        this.held = action.type === 'hold'
+        if (this.held) this.stopTick()
+        s.hold(this.held)
+        if (!this.held) this.startTick()
+        return { ok: true }
+    }
   }
 
   async close(): Promise<ConversationResult> {

@@ -19,10 +19,13 @@ import * as ledger from '../records/ledger.ts'
 import type { CallLog } from './call-log.ts'
 import { CallWorkerFailed, webCallFacts, type CallPlacement, type Conversation, type ConversationEvents, type ConversationResult } from '../conversation/index.ts'
 import { answeredOutcome, callCostOf, callMetrics, transcriptOf, turnMetrics, unansweredOutcome } from './record.ts'
-import type { KnowledgePassage, KnowledgeQueryOptions, TransferOutcome } from '../conversation/index.ts'
+import type { ActionResult, KnowledgePassage, KnowledgeQueryOptions, MediaAction, TransferOutcome } from '../conversation/index.ts'
 import type { TransferableCall, Transferrer } from './transfer.ts'
 import { AppLeg, legEvents, remoteOf, type CallLeg } from './app-leg.ts'
 import type { AnswerGate } from '../calls.service.ts'
+
+/** A supervisor's action on a live call (features/calls/actions). */
+export type CallAction = MediaAction | { type: 'hangup' } | { type: 'transfer'; target: string }
 
 /** end_reason of a call whose call worker died under it (outcome failed). */
 export const WORKER_FAILED = 'call-worker-failed'
@@ -86,6 +89,8 @@ export class LiveCall {
   /** The transcript as it grew: what the record keeps when the call's worker died with the session. */
   private readonly heard: TranscriptItem[] = []
   private transferred = false
+  /** A supervisor hung up (endReason supervisor_hangup). */
+  private supervisorHangup = false
   /** Each caller turn with its latencies as they fill in, rounded as the record rounds them. */
   private readonly turnsHeard: { turn: number; text: string; voiceToVoiceMs: number | null; responseMs: number | null }[] = []
   /** We hung up on an answer whose media we cannot take (a plain answer to a call that requires SRTP). */
@@ -205,6 +210,22 @@ export class LiveCall {
     this.conv?.update(this.negotiated)
   }
 
+  /** A supervisor's action: the dialog's own (hangup, transfer) here, the rest where the conversation runs. */
+  async act(action: CallAction): Promise<ActionResult> {
+    if (this.finishing || this.sipEnd) return { ok: false, refused: 'the call has ended' }
+    if (action.type === 'hangup') {
+      this.supervisorHangup = true
+      this.hangup()
+      return { ok: true }
+    }
+    if (action.type === 'transfer') {
+      const r = await this.transfer(action.target)
+      return r.ok ? { ok: true } : { ok: false, refused: `the transfer failed: ${r.reason}` }
+    }
+    if (!this.conv) return { ok: false, refused: 'the call has not been answered yet' }
+    return this.conv.act(action)
+  }
+
   /** Hang up from our side. */
   hangup(): void {
     this.leg.hangup()
@@ -298,7 +319,7 @@ export class LiveCall {
       : this.workerFailure
       ? { outcome: 'failed' as const, endReason: WORKER_FAILED }
       : answered
-        ? answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
+        ? this.supervisorHangup && !this.transferred ? { outcome: 'completed' as const, endReason: 'supervisor_hangup' } : answeredOutcome(this.sessionEnd, this.sipEnd, this.transferred)
         : this.mediaRefused
           ? { outcome: 'failed' as const, endReason: 'media_not_acceptable' }
           : unansweredOutcome(this.sipEnd ?? { reason: 'failed' })

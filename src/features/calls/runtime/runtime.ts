@@ -349,6 +349,12 @@ export class CallRuntime implements Dialer {
     return this.d.placer.place({ web: true })
   }
 
+  /** The live call with this id on this node, undefined when it is not (ended, or on another node). */
+  liveCall(callId: string): LiveCall | undefined {
+    for (const live of this.live.keys()) if (live.id === callId) return live
+    return undefined
+  }
+
   /** The live call with this id on this node as a live panel shows it; undefined once it has ended. */
   liveView(callId: string): ReturnType<LiveCall['liveView']> | undefined {
     for (const live of this.live.keys()) if (live.id === callId) return live.liveView()

@@ -68,6 +68,8 @@ export class CallHost {
         return this.conv(call).connectLeg(fromMediaWire(m.media))
       case 'closeLeg':
         return this.conv(call).closeLeg()
+      case 'act':
+        return this.conv(call).act(m.action)
       case 'close': {
         this.calls.delete(m.cid)
         try {

@@ -1,10 +1,10 @@
 // The control messages between the main thread and a call worker: a few per call (place, start,
-// hold, hang-up, transfer leg, close; answered, turns, hang-up, transfer and opt-out requests
+// hold, hang-up, transfer leg, a supervisor's action, close; answered, turns, hang-up, transfer and opt-out requests
 // back) and one statistics message a second. Never audio: a call's frames stay in its worker.
 import type { NegotiatedMediaWire } from '../../../realtime/telephony/sdp/index.ts'
 import type { SharedEnginePorts } from '../../../realtime/voice/index.ts'
 import type { TrickleCandidate, WebRtcOptions } from '../../../realtime/webrtc/index.ts'
-import type { ConversationInit } from '../conversation/index.ts'
+import type { ConversationInit, MediaAction } from '../conversation/index.ts'
 
 /** A call's init as it crosses to a worker: its media with the SRTP keys as plain fields (toMediaWire). */
 export type ConversationInitWire = Omit<ConversationInit, 'media'> & { media: NegotiatedMediaWire }
@@ -25,6 +25,8 @@ export type ToWorker =
   | { t: 'openLeg'; rid: number; cid: number }
   | { t: 'connectLeg'; rid: number; cid: number; media: NegotiatedMediaWire }
   | { t: 'closeLeg'; rid: number; cid: number }
+  /** A supervisor's action; the reply's value is its ActionResult. */
+  | { t: 'act'; rid: number; cid: number; action: MediaAction }
   | { t: 'close'; rid: number; cid: number }
   /** The thread is about to be terminated: end what lives outside it (the Silero host process). */
   | { t: 'shutdown' }

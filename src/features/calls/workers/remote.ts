@@ -1,7 +1,7 @@
 // The main thread's handle on a call running in a call worker: each method is one control
 // message; replies and the worker's events arrive through the pool.
 import { toMediaWire, type NegotiatedMedia } from '../../../realtime/telephony/sdp/index.ts'
-import type { Conversation, ConversationEvents, ConversationResult, WebLeg } from '../conversation/index.ts'
+import type { ActionResult, Conversation, ConversationEvents, ConversationResult, MediaAction, WebLeg } from '../conversation/index.ts'
 import type { ToWorker } from './protocol.ts'
 
 /** What a remote call needs of its worker's slot in the pool. */
@@ -91,6 +91,10 @@ export class RemoteConversation implements Conversation {
 
   closeLeg(): Promise<void> {
     return this.link.request((rid) => ({ t: 'closeLeg', rid, cid: this.cid }))
+  }
+
+  act(action: MediaAction): Promise<ActionResult> {
+    return this.link.request((rid) => ({ t: 'act', rid, cid: this.cid, action }))
   }
 
   async close(): Promise<ConversationResult> {

@@ -55,6 +55,11 @@ class LlmBrain implements Brain {
 
   onDtmf(): void {}
 
+  /** A supervisor's guidance joins the history: the next request carries it. */
+  note(text: string): void {
+    this.history.push({ role: 'system', content: `Guidance from a supervisor of this call (never read it out): ${text}` })
+  }
+
   stop(): void {
     this.stopped = true
     this.discard()

@@ -12,21 +12,7 @@ import { sayText } from './say.ts'
 import { fillTemplate } from '../../../platform/template.ts'
 import { TurnRecorder } from './turns.ts'
 import { Transcript } from './transcript.ts'
-import type {
-  AgentProfile,
-  Brain,
-  BrainHost,
-  EndReason,
-  SessionEngines,
-  SessionHooks,
-  SessionReport,
-  SessionSettings,
-  SessionUsage,
-  SpeechOut,
-  TranscriptItem,
-  TranscriptSource,
-} from './types.ts'
-
+import type { AgentProfile, Brain, BrainHost, EndReason, SessionEngines, SessionHooks, SessionReport, SessionSettings, SessionUsage, SpeechOut, TranscriptItem, TranscriptSource } from './types.ts'
 
 export interface SessionOptions {
   engines: SessionEngines
@@ -164,6 +150,19 @@ export class VoiceSession {
     this.end('caller_hangup')
   }
 
+  /** A supervisor's line (calls/actions): spoken once the agent's current speech has played, not interruptible. */
+  async announce(text: string): Promise<boolean> {
+    while (this.current?.state === 'speaking') await this.current.done
+    return this.closing ? false : this.say(text, false, false)
+  }
+
+  /** A supervisor's hold (calls/actions), its ticks and the caller's audio stopped: playout waits, and the guards count from its end. */
+  hold(on: boolean): void {
+    if (on) return this.playout.pause()
+    this.playout.resume(this.o.now())
+    this.lastActivityAt = this.o.now()
+  }
+
   report(): SessionReport {
     return {
       transcript: this.transcript.lines(),
@@ -267,7 +266,7 @@ export class VoiceSession {
   }
 
   /** Speaks fixed text; resolves when it has been played (or interrupted); false if TTS failed. */
-  private async say(text: string, interruptible: boolean, answers: boolean, sources?: TranscriptSource[]): Promise<boolean> {
+  private say(text: string, interruptible: boolean, answers: boolean, sources?: TranscriptSource[]): Promise<boolean> {
     return this.speakInto(this.beginSpeech(interruptible, answers, sources), text)
   }
 
@@ -314,5 +313,4 @@ export class VoiceSession {
     this.hearing.close()
     this.o.hooks.hangup(reason)
   }
-
 }

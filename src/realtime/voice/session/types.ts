@@ -132,6 +132,8 @@ export interface Brain {
   readonly busy: boolean
   /** The session ended; nothing more will be said. */
   stop(): void
+  /** Guidance from a supervisor for what it says next, never spoken; absent when the brain cannot take it (a workflow). */
+  note?(text: string): void
   /**
    * What it would do if the caller's turn were `text`, without doing it (no side effects):
    * whether the words answer it, and the first sentence it would say. Undefined when it cannot

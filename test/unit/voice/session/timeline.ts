@@ -40,6 +40,8 @@ export class Timeline {
   private readonly keys: [number, string][] = []
   /** What the session's turn hooks said, in order: each turn's number, and its figures as they filled in. */
   readonly turnHooks: { hook: 'turn' | 'turnMeasured'; turn: number; voiceToVoiceMs?: number }[] = []
+  /** A supervisor's hold, as the call's conversation applies it: no ticks and no caller audio while set. */
+  held = false
 
   constructor(opts: { llm: ScriptedTurn[]; stt: (string | null)[] | Stt; agent?: Partial<AgentProfile>; brain?: Brain; media?: boolean; tts?: ToneTts }) {
     this.tts = opts.tts ?? new ToneTts(RATE)
@@ -97,9 +99,11 @@ export class Timeline {
       const loud = this.speaking.some(([a, b]) => this.now > a && this.now <= b)
       const samples = new Int16Array(RATE / 50)
       if (loud) for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 200 * i) / RATE))
-      this.session.pushAudio({ samples, sampleRate: RATE })
-      for (const [at, key] of this.keys) if (at > this.now - 20 && at <= this.now) this.session.pushDtmf(key)
-      this.session.tick()
+      if (!this.held) {
+        this.session.pushAudio({ samples, sampleRate: RATE })
+        for (const [at, key] of this.keys) if (at > this.now - 20 && at <= this.now) this.session.pushDtmf(key)
+        this.session.tick()
+      }
       // the media sends the oldest frame it holds each 20 ms
       const out = this.media?.shift()
       if (out) this.sent.push({ atMs: this.now, frame: out })
