@@ -10,7 +10,7 @@ import { seedCall } from '../../helpers/call-records.ts'
 import { testNeedingPackage } from '../../helpers/debian.ts'
 import { postgresInstalled, sharedPostgres } from '../../helpers/postgres.ts'
 
-const BEFORE = '2026-12-08T1500_agent_tests'
+const BEFORE = '2026-12-08T1700_call_tool_calls'
 const THIS = '2026-12-08T1800_call_actions'
 const pgTest = testNeedingPackage('postgresql', postgresInstalled())
 const at = '2026-12-08T18:00:00.000Z'
