@@ -44,6 +44,7 @@ export const POSTGRES_PASS = [
   'test/integration/knowledge/knowledge-api.test.ts',
   'test/integration/knowledge/retrieval-eval.test.ts',
   'test/integration/knowledge/trusted-answers.test.ts',
+  'test/integration/knowledge/tenant-ranking.test.ts',
   'test/integration/webrtc/web-call.test.ts',
   'test/integration/webrtc/media-stream.test.ts',
 ]
@@ -67,6 +68,7 @@ export const BUSY_PASS = [
   'test/integration/webrtc/media-stream.test.ts',
   'test/integration/knowledge/answer-call.test.ts',
   'test/integration/knowledge/llm-knowledge-call.test.ts',
+  'test/integration/knowledge/indexing-stall.test.ts',
   'test/unit/knowledge/text.test.ts',
   'test/integration/hostile-input.test.ts',
   'test/integration/fuzz.test.ts',

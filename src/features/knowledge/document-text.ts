@@ -1,8 +1,11 @@
 // An upload's text, checked before anything is stored: one of content or contentBase64, UTF-8,
-// not binary, within the size limit, and not a page that runs script. Pure.
+// without control characters, within the size limit, and not a page that runs script. Pure.
 import { AppError, invalidField, validation } from '../../platform/errors.ts'
 
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/
+// C0 and C1 controls and DEL, but tab, LF, CR and form feed (a page break in plain text)
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0001-\u0008\u000b\u000e-\u001f\u007f-\u009f]/
 
 export interface UploadText {
   content?: string
@@ -37,9 +40,13 @@ export function uploadedText(body: UploadText, maxBytes: number): { text: string
   if (bytes > maxBytes) throw tooLarge(maxBytes, bytes)
   const path = body.content !== undefined ? 'content' : 'contentBase64'
   if (!text.trim()) throw invalidField(path, 'is empty')
-  // eslint-disable-next-line no-control-regex
-  const controls = text.match(/[\u0000-\u0008\u000e-\u001f\u007f]/g)?.length ?? 0
-  if (text.includes('\u0000') || controls > 8) throw invalidField(path, 'looks binary (it holds NUL or control characters); upload text, Markdown, HTML or a CSV of questions and answers')
+  if (text.includes('\u0000')) throw invalidField(path, 'looks binary (it holds NUL); upload text, Markdown, HTML or a CSV of questions and answers')
+  const control = CONTROL.exec(text)
+  if (control) {
+    const line = text.slice(0, control.index).split('\n').length
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+    throw invalidField(path, `holds the control character U+${code} on line ${line} (an escape sequence, or a binary file); only tab, line breaks and form feed are accepted`)
+  }
   if (text.includes('\ufffd')) throw invalidField(path, 'holds U+FFFD replacement characters: the file was not UTF-8 when it was read (save it as UTF-8, or send its bytes as contentBase64)')
   return { text, bytes }
 }

@@ -33,7 +33,7 @@ export function knowledgeController(db: Db, limits: service.KnowledgeLimits, aut
       response: One,
       detail: { summary: 'Get a knowledge base' },
     })
-    .patch('/:id', async ({ params, body, principal }) => ({ knowledgeBase: await service.updateBase(db, principal.workspaceId, params.id, body) }), {
+    .patch('/:id', async ({ params, body, principal }) => ({ knowledgeBase: await service.updateBase(db, principal.workspaceId, params.id, body, limits) }), {
       permission: 'knowledge:write',
       params: IdParams,
       body: UpdateKnowledgeBaseBody,
@@ -57,6 +57,7 @@ export function knowledgeController(db: Db, limits: service.KnowledgeLimits, aut
         summary: 'Upload a document (text, Markdown, HTML or an FAQ CSV), or replace the one of the same name',
         description:
           `Refused with 4xx, storing nothing: binary files, text that is not UTF-8, HTML that runs script, more than KNOWLEDGE_MAX_DOCUMENT_BYTES (${limits.KNOWLEDGE_MAX_DOCUMENT_BYTES}) bytes of text (413), ` +
+          `more than KNOWLEDGE_MAX_DOCUMENT_PASSAGES (${limits.KNOWLEDGE_MAX_DOCUMENT_PASSAGES}) passages (422), control characters (422), ` +
           `more than KNOWLEDGE_MAX_DOCUMENTS (${limits.KNOWLEDGE_MAX_DOCUMENTS}) documents or KNOWLEDGE_MAX_WORKSPACE_BYTES in the workspace. An FAQ CSV has a header row question,answer.`,
       },
     })
@@ -81,7 +82,7 @@ export function knowledgeController(db: Db, limits: service.KnowledgeLimits, aut
       },
       { permission: 'knowledge:write', params: DocParams, response: Ok, detail: { summary: 'Delete a document and its passages' } },
     )
-    .post('/:id/reindex', ({ params, principal }) => service.reindexBase(db, principal.workspaceId, params.id), {
+    .post('/:id/reindex', ({ params, principal }) => service.reindexBase(db, principal.workspaceId, params.id, limits), {
       permission: 'knowledge:write',
       params: IdParams,
       response: t.Object({ documents: t.Integer(), added: t.Integer(), removed: t.Integer(), kept: t.Integer() }),

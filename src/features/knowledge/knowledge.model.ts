@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Name } from '../../platform/schema/index.ts'
+import { Name, Prose } from '../../platform/schema/index.ts'
 
 export const LANGUAGE_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$'
 
@@ -16,7 +16,7 @@ export type KnowledgeBase = typeof KnowledgeBase.static
 
 export const CreateKnowledgeBaseBody = t.Object({
   name: Name({ minLength: 1, maxLength: 200, notBlank: true }),
-  description: t.Optional(t.Union([t.String({ maxLength: 2000 }), t.Null()])),
+  description: t.Optional(t.Union([Prose({ maxLength: 2000 }), t.Null()])),
   language: t.Optional(t.String({ pattern: LANGUAGE_PATTERN, maxLength: 35, error: 'must be a BCP 47 language tag such as en or de-CH', description: 'default en' })),
 })
 

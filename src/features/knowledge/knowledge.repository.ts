@@ -1,14 +1,13 @@
 // Knowledge bases, their documents and passages in the database. Every read and write names the
 // workspace, so a base of another workspace is never found.
-import { type Db, forEachChunk, isConstraintViolation, keysetPage, type PageRequest } from '../../platform/db/index.ts'
+import { sql } from 'kysely'
+import { type Db, forEachChunk, isConstraintViolation, keysetPage, type PageRequest, yieldTurn } from '../../platform/db/index.ts'
+import { ensureFtsTable, indexPassages, unindexPassages } from './search/fts5-tables.ts'
 import { type Chunk, soundsOf } from './text/index.ts'
 import type { KnowledgeBaseTable, KnowledgeDocumentTable } from './knowledge.table.ts'
 
 /** The span of passage ids of one base: its block times this, plus the passage's number. */
 export const PASSAGE_BLOCK = 2 ** 32
-
-/** The passage ids of a base: [first, last]. */
-export const passageRange = (block: number): [number, number] => [block * PASSAGE_BLOCK, (block + 1) * PASSAGE_BLOCK - 1]
 
 /** Inserts the base with the next free passage block (a race for the same block retries with the next). */
 export async function insertBase(db: Db, row: Omit<KnowledgeBaseTable, 'passage_block' | 'next_passage'>): Promise<KnowledgeBaseTable> {
@@ -79,50 +78,88 @@ export interface IndexChange {
   kept: number
 }
 
-/** Passages written at once; the event loop gets a turn between batches (their sounds and FTS entries take time). */
+/** Passages written (or deleted, or moved) at once; the event loop gets a turn between batches (their sounds and FTS entries take time). */
 const INSERT_CHUNK = 100
+const MOVE_CHUNK = 500
+const READ_CHUNK = 5000
+const MATCH_CHUNK = 5000
 
 /**
  * Makes the document's passages `chunks`, rewriting only what changed: passages whose hash (and
- * stemming) are already there keep their row and full-text entry, the others are deleted or added.
+ * stemming) are already there keep their row and full-text entry, the others are deleted or added;
+ * kept passages that moved get their new positions by one statement per batch.
  */
-export async function syncChunks(db: Db, documentId: string, base: { id: string; passage_block: number }, english: boolean, chunks: Chunk[]): Promise<IndexChange> {
+export async function syncChunks(db: Db, documentId: string, base: { id: string; passage_block: number }, english: boolean, chunks: (Chunk & { sounds?: string })[]): Promise<IndexChange> {
   const baseId = base.id
   const flag = english ? 1 : 0
-  const existing = await db.selectFrom('knowledge_chunks').select(['id', 'hash', 'english', 'position']).where('document_id', '=', documentId).execute()
+  type Row = { id: number; hash: string; english: number; position: number }
+  const existing: Row[] = []
+  const page = (last: Row | undefined) => {
+    let q = db.selectFrom('knowledge_chunks').select(['id', 'hash', 'english', 'position']).where('document_id', '=', documentId)
+    if (last) q = q.where('position', '>', last.position)
+    return q.orderBy('position').limit(READ_CHUNK).execute() as Promise<Row[]>
+  }
+  await forEachChunk(page, READ_CHUNK, (rows) => void existing.push(...rows))
   const byHash = new Map<string, { id: number; position: number }[]>()
-  for (const row of existing) {
-    if (row.english !== flag) continue
-    const list = byHash.get(row.hash) ?? []
-    list.push({ id: Number(row.id), position: row.position })
-    byHash.set(row.hash, list)
-  }
-  const keep = new Set<number>()
-  const fresh: Chunk[] = []
-  const moved: { id: number; position: number }[] = []
-  for (const c of chunks) {
-    const row = byHash.get(c.hash)?.shift()
-    if (!row) fresh.push(c)
-    else {
-      keep.add(row.id)
-      if (row.position !== c.position) moved.push({ id: row.id, position: c.position })
+  await forEachChunk(existing, MATCH_CHUNK, (part) => {
+    for (const row of part) {
+      if (row.english !== flag) continue
+      const list = byHash.get(row.hash) ?? []
+      list.push({ id: Number(row.id), position: row.position })
+      byHash.set(row.hash, list)
     }
-  }
+  })
+  const keep = new Set<number>()
+  const fresh: (Chunk & { sounds?: string })[] = []
+  const moved: { id: number; position: number }[] = []
+  await forEachChunk(chunks, MATCH_CHUNK, (part) => {
+    for (const c of part) {
+      const row = byHash.get(c.hash)?.shift()
+      if (!row) fresh.push(c)
+      else {
+        keep.add(row.id)
+        if (row.position !== c.position) moved.push({ id: row.id, position: c.position })
+      }
+    }
+  })
   const gone = existing.map((r) => Number(r.id)).filter((id) => !keep.has(id))
-  await forEachChunk(gone, INSERT_CHUNK, async (ids) => void (await db.deleteFrom('knowledge_chunks').where('id', 'in', ids).execute()))
-  for (const m of moved) await db.updateTable('knowledge_chunks').set({ position: m.position }).where('id', '=', m.id).execute()
+  await forEachChunk(gone, INSERT_CHUNK, async (ids) => {
+    await unindexPassages(db, base.passage_block, ids)
+    await db.deleteFrom('knowledge_chunks').where('id', 'in', ids).execute()
+  })
+  await forEachChunk(moved, MOVE_CHUNK, async (part) => {
+    const values = sql.join(part.map((m) => sql`(CAST(${m.id} AS bigint), CAST(${m.position} AS integer))`))
+    await sql`UPDATE knowledge_chunks SET position = m.column2 FROM (VALUES ${values}) AS m WHERE knowledge_chunks.id = m.column1`.execute(db)
+  })
   // new passages take the next numbers of the base's block
   let next = 0
   if (fresh.length) {
     const r = await db.updateTable('knowledge_bases').set((eb) => ({ next_passage: eb('next_passage', '+', fresh.length) })).where('id', '=', baseId).returning('next_passage').executeTakeFirstOrThrow()
     next = base.passage_block * PASSAGE_BLOCK + Number(r.next_passage) - fresh.length
+    await ensureFtsTable(db, base.passage_block, english)
   }
   await forEachChunk(fresh, INSERT_CHUNK, async (part) => {
-    const rows = part.map((c) => ({ id: next++, document_id: documentId, knowledge_base_id: baseId, position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash, english: flag, sounds: english ? soundsOf(`${c.section} ${c.body}`) : '' }))
+    const first = next
+    const rows = part.map((c) => ({ id: next++, document_id: documentId, knowledge_base_id: baseId, position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash, english: flag, sounds: english ? (c.sounds ?? soundsOf(`${c.section} ${c.body}`)) : '' }))
     await db.insertInto('knowledge_chunks').values(rows).execute()
+    await indexPassages(db, base.passage_block, english, first, next - 1)
   })
   return { added: fresh.length, removed: gone.length, kept: keep.size }
 }
+
+/** Deletes the document's passages, index entries first, a batch at a time (a turn for other work between batches). */
+export async function deleteChunksOf(db: Db, documentId: string, block: number): Promise<void> {
+  for (;;) {
+    // the first ids left: the batch before is gone
+    const ids = (await db.selectFrom('knowledge_chunks').select('id').where('document_id', '=', documentId).orderBy('position').limit(DELETE_CHUNK).execute()).map((r) => Number(r.id))
+    if (!ids.length) return
+    await unindexPassages(db, block, ids)
+    await db.deleteFrom('knowledge_chunks').where('id', 'in', ids).execute()
+    if (ids.length < DELETE_CHUNK) return
+    await yieldTurn()
+  }
+}
+const DELETE_CHUNK = 1000
 
 export const chunksOf = (db: Db, documentId: string) =>
   db.selectFrom('knowledge_chunks').select(['id', 'position', 'title', 'section', 'body', 'answer']).where('document_id', '=', documentId).orderBy('position').execute()

@@ -2,20 +2,23 @@
 // incrementally, re-indexing, and search with what an agent would say for each result.
 import { createHash } from 'node:crypto'
 import { type Db, finishPage, pageLimit, type PageRequest, yieldTurn } from '../../platform/db/index.ts'
-import { invalidField, notFound, validation } from '../../platform/errors.ts'
+import { invalidField, notFound } from '../../platform/errors.ts'
 import { newId, nowIso } from '../../platform/ids.ts'
 import { uploadedText, type UploadText } from './document-text.ts'
 import type { KnowledgeBase, KnowledgeDocument } from './knowledge.model.ts'
 import * as repo from './knowledge.repository.ts'
 import type { KnowledgeBaseTable, KnowledgeDocumentTable } from './knowledge.table.ts'
+import { dropFtsTables, ensureFtsTable } from './search/fts5-tables.ts'
 import { isEnglish, searchBases } from './search/index.ts'
-import { answerKind, chunkOutline, type DocumentFormat, formatOf, outline, spokenAnswer } from './text/index.ts'
+import { type PreparedChunk, prepareOffLoop } from './indexing/index.ts'
+import { answerKind, type Chunk, type DocumentFormat, formatOf, spokenAnswer } from './text/index.ts'
 
 export interface KnowledgeLimits {
   KNOWLEDGE_MAX_DOCUMENT_BYTES: number
   KNOWLEDGE_MAX_DOCUMENTS: number
   KNOWLEDGE_MAX_WORKSPACE_BYTES: number
   KNOWLEDGE_MAX_BASES: number
+  KNOWLEDGE_MAX_DOCUMENT_PASSAGES: number
 }
 
 export const toBase = (r: KnowledgeBaseTable): KnowledgeBase => ({
@@ -33,6 +36,9 @@ export async function createBase(db: Db, workspaceId: string, body: { name: stri
   }
   const now = nowIso()
   const row = await repo.insertBase(db, { id: newId('kb'), workspace_id: workspaceId, name: body.name.trim(), description: body.description ?? null, language: body.language ?? 'en', created_at: now, updated_at: now })
+  // a block a deleted base left may still have its tables
+  await dropFtsTables(db, row.passage_block)
+  await ensureFtsTable(db, row.passage_block, isEnglish(row.language))
   return toBase(row)
 }
 
@@ -48,11 +54,14 @@ export async function listBases(db: Db, workspaceId: string, page: PageRequest) 
 }
 
 /** A new language changes how every passage is stemmed, so the base is re-indexed with it. */
-export async function updateBase(db: Db, workspaceId: string, id: string, body: { name?: string; description?: string | null; language?: string }) {
+export async function updateBase(db: Db, workspaceId: string, id: string, body: { name?: string; description?: string | null; language?: string }, limits: Pick<KnowledgeLimits, 'KNOWLEDGE_MAX_DOCUMENT_PASSAGES'>) {
   const current = await getBaseRow(db, workspaceId, id)
   const row = { ...current, ...(body.name !== undefined ? { name: body.name.trim() } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.language !== undefined ? { language: body.language } : {}), updated_at: nowIso() }
   await repo.updateBase(db, row)
-  if (isEnglish(row.language) !== isEnglish(current.language)) await reindexRows(db, row)
+  if (isEnglish(row.language) !== isEnglish(current.language)) {
+    await ensureFtsTable(db, row.passage_block, isEnglish(row.language))
+    await reindexRows(db, row, limits)
+  }
   return toBase(row)
 }
 
@@ -61,25 +70,31 @@ export interface KnowledgeHooks {
   unlinkBase(workspaceId: string, baseId: string): Promise<unknown>
 }
 
-/** Deletes the base with its documents, and takes it out of the agents that linked it, together. */
+/** Deletes the base with its documents, and takes it out of the agents that linked it, together; passages go in batches with turns between. */
 export async function deleteBase(db: Db, workspaceId: string, id: string, hooks: (db: Db) => KnowledgeHooks): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    if (!(await repo.deleteBase(tx, workspaceId, id))) throw notFound('knowledge base')
+    const base = await repo.findBase(tx, workspaceId, id)
+    if (!base) throw notFound('knowledge base')
+    // passages a batch at a time: a cascade of a hundred thousand rows would be one long statement
+    for (const documentId of await repo.documentIdsOf(tx, id)) await repo.deleteChunksOf(tx, documentId, base.passage_block)
+    await repo.deleteBase(tx, workspaceId, id)
+    await dropFtsTables(tx, base.passage_block)
     await hooks(tx).unlinkBase(workspaceId, id)
   })
 }
 
-/** Uploads a document, or replaces the one of the same name; only changed passages are re-indexed. */
+/**
+ * Uploads a document, or replaces the one of the same name; only changed passages are re-indexed.
+ * The passages are made off the event loop (indexing/), and written in batches with turns between.
+ */
 export async function uploadDocument(db: Db, workspaceId: string, baseId: string, body: UploadText & { name: string; format?: DocumentFormat; title?: string }, limits: KnowledgeLimits) {
   const { text, bytes } = uploadedText(body, limits.KNOWLEDGE_MAX_DOCUMENT_BYTES)
   const format = body.format ?? formatOf(body.name) ?? 'text'
-  const doc = outline(format, text)
-  if (doc.runsScript) {
-    throw invalidField(body.content !== undefined ? 'content' : 'contentBase64', 'is an HTML page that runs script (<script>, an on... handler or a javascript: link); save the page\'s text, or remove its scripts, and upload that')
-  }
-  const title = body.title?.trim() || doc.title || body.name.trim()
-  const chunks = chunkOutline({ ...doc, title }, title)
-  if (!chunks.length) throw validation([{ path: 'content', message: format === 'faq_csv' ? 'holds no rows with a question and an answer (a header row question,answer, then one row per question)' : 'holds no text to search' }])
+  const english = isEnglish((await getBaseRow(db, workspaceId, baseId)).language)
+  const path = body.content !== undefined ? 'content' : 'contentBase64'
+  const prepared = await prepareOffLoop({ format, text, title: body.title, name: body.name, english, maxPassages: limits.KNOWLEDGE_MAX_DOCUMENT_PASSAGES, path })
+  const { title, chunks } = prepared
+  const contentHash = createHash('sha256').update(text).digest('base64url')
   return db.transaction().execute(async (tx) => {
     const base = await getBaseRow(tx, workspaceId, baseId)
     const existing = await repo.findDocumentByName(tx, base.id, body.name)
@@ -93,30 +108,37 @@ export async function uploadDocument(db: Db, workspaceId: string, baseId: string
     const now = nowIso()
     const row: KnowledgeDocumentTable = {
       id: existing?.id ?? newId('kdoc'), knowledge_base_id: base.id, workspace_id: workspaceId, name: body.name, format, title, bytes, content: text,
-      content_hash: createHash('sha256').update(text).digest('base64url'), chunk_count: chunks.length, created_at: existing?.created_at ?? now, updated_at: now,
+      content_hash: contentHash, chunk_count: chunks.length, created_at: existing?.created_at ?? now, updated_at: now,
     }
     if (existing) await repo.updateDocument(tx, row)
     else await repo.insertDocument(tx, row)
-    const index = await repo.syncChunks(tx, row.id, base, isEnglish(base.language), chunks)
+    // the base's language changed while the passages were made: their sound keys are the other stemming's
+    const index = await repo.syncChunks(tx, row.id, base, isEnglish(base.language), isEnglish(base.language) === english ? chunks : chunks.map(withoutSounds))
     return { document: toDocument(row), index, replaced: existing !== undefined }
   })
 }
 
+const withoutSounds = (c: PreparedChunk): Chunk => ({ position: c.position, title: c.title, section: c.section, body: c.body, answer: c.answer, hash: c.hash })
+
 /**
  * Each document in a transaction of its own, with a turn for other requests between them: a base
- * of a hundred megabytes must not hold the event loop (or the write lock) for all of it. A document
- * deleted meanwhile is skipped.
+ * of a hundred megabytes must not hold the event loop (or the write lock) for all of it. A
+ * document's passages are made off the event loop; a document deleted meanwhile is skipped.
  */
-async function reindexRows(db: Db, base: KnowledgeBaseTable) {
+async function reindexRows(db: Db, base: KnowledgeBaseTable, limits: Pick<KnowledgeLimits, 'KNOWLEDGE_MAX_DOCUMENT_PASSAGES'>) {
   const total = { documents: 0, added: 0, removed: 0, kept: 0 }
+  const english = isEnglish(base.language)
   for (const id of await repo.documentIdsOf(db, base.id)) {
     await yieldTurn()
+    const d = await repo.findDocument(db, base.workspace_id, base.id, id)
+    if (!d) continue
+    // a document stored before a limit was lowered keeps the passages it has
+    const prepared = await prepareOffLoop({ format: d.format as DocumentFormat, text: d.content, title: d.title, name: d.name, english, maxPassages: Math.max(limits.KNOWLEDGE_MAX_DOCUMENT_PASSAGES, d.chunk_count), path: 'content' })
     const change = await db.transaction().execute(async (tx) => {
-      const d = await repo.findDocument(tx, base.workspace_id, base.id, id)
-      if (!d) return undefined
-      const chunks = chunkOutline({ ...outline(d.format as DocumentFormat, d.content), title: d.title }, d.title)
-      const synced = await repo.syncChunks(tx, d.id, base, isEnglish(base.language), chunks)
-      if (chunks.length !== d.chunk_count) await repo.updateDocument(tx, { ...d, chunk_count: chunks.length })
+      const now = await repo.findDocument(tx, base.workspace_id, base.id, id)
+      if (!now || now.content_hash !== d.content_hash) return undefined
+      const synced = await repo.syncChunks(tx, d.id, base, english, prepared.chunks)
+      if (prepared.chunks.length !== d.chunk_count) await repo.updateDocument(tx, { ...d, chunk_count: prepared.chunks.length })
       return synced
     })
     if (!change) continue
@@ -129,7 +151,8 @@ async function reindexRows(db: Db, base: KnowledgeBaseTable) {
 }
 
 /** Re-derives every passage of the base from the stored documents (after an upgrade of the chunker, say); unchanged passages stay as they are. */
-export const reindexBase = async (db: Db, workspaceId: string, baseId: string) => reindexRows(db, await getBaseRow(db, workspaceId, baseId))
+export const reindexBase = async (db: Db, workspaceId: string, baseId: string, limits: Pick<KnowledgeLimits, 'KNOWLEDGE_MAX_DOCUMENT_PASSAGES'>) =>
+  reindexRows(db, await getBaseRow(db, workspaceId, baseId), limits)
 
 export async function listDocuments(db: Db, workspaceId: string, baseId: string, page: PageRequest) {
   await getBaseRow(db, workspaceId, baseId)
@@ -144,8 +167,14 @@ export async function getDocument(db: Db, workspaceId: string, baseId: string, i
   return { document: toDocument(row), passages }
 }
 
+/** The passages go a batch at a time, with turns for other work between batches, then the document. */
 export async function deleteDocument(db: Db, workspaceId: string, baseId: string, id: string): Promise<void> {
-  if (!(await repo.deleteDocument(db, workspaceId, baseId, id))) throw notFound('document')
+  await db.transaction().execute(async (tx) => {
+    const base = await repo.findBase(tx, workspaceId, baseId)
+    if (!base || !(await repo.findDocument(tx, workspaceId, baseId, id))) throw notFound('document')
+    await repo.deleteChunksOf(tx, id, base.passage_block)
+    await repo.deleteDocument(tx, workspaceId, baseId, id)
+  })
 }
 
 export interface KnowledgeResult {

@@ -153,6 +153,7 @@ export const CONFIG_KEYS = {
   OUTBOUND_MAX_CALLS: { default: 20, doc: 'live campaign calls this node places at once, across all outbound jobs (each job also keeps to its settings.maxConcurrent)' },
   OUTBOUND_JOB_MAX_BODY_BYTES: { default: 16_777_216, doc: 'largest request body of POST /api/outbound/jobs (up to 100,000 contacts, JSON or CSV) and of its CSV preview (POST /api/outbound/jobs/preview); larger gets 413' },
   KNOWLEDGE_MAX_DOCUMENT_BYTES: { default: 2_097_152, doc: 'largest knowledge-base document (UTF-8 bytes of its text; a larger upload gets 413)' },
+  KNOWLEDGE_MAX_DOCUMENT_PASSAGES: { default: 150_000, doc: 'passages one knowledge-base document may make (an FAQ row is one; a section\'s paragraphs up to about 1,500 characters are one); more gets 422. Bounds the rows an upload writes whatever its bytes' },
   KNOWLEDGE_MAX_DOCUMENTS: { default: 1000, doc: 'knowledge-base documents a workspace may hold, over all its bases' },
   KNOWLEDGE_MAX_WORKSPACE_BYTES: { default: 104_857_600, doc: 'knowledge-base text a workspace may hold, over all its documents (UTF-8 bytes)' },
   KNOWLEDGE_MAX_BASES: { default: 100, doc: 'knowledge bases a workspace may have' },

@@ -1,6 +1,7 @@
 import { Database as Sqlite } from 'bun:sqlite'
 import { Kysely, SqliteDialect } from 'kysely'
 import type { Database, Db } from './database.ts'
+import { checkpointOffLoop } from './checkpoint.ts'
 import type { DbKind } from './dialect.ts'
 import { openPostgresPool } from './postgres.ts'
 
@@ -37,12 +38,14 @@ export function openDatabase(file: string): DbHandle {
     reader.exec('PRAGMA busy_timeout = 5000')
     readers.set(db, reader)
   }
+  const stopCheckpoints = reader ? checkpointOffLoop(sqlite, file) : undefined
   return {
     kind: 'sqlite',
     db,
     sqlite,
     async close() {
       readers.delete(db)
+      stopCheckpoints?.()
       reader?.close()
       await db.destroy()
     },

@@ -24,6 +24,7 @@ import * as agentVocabulary from './migrations/2026-12-08T1400_agent_vocabulary.
 import * as workspaceMaxCalls from './migrations/2026-12-08T1100_workspace_max_calls.ts'
 import * as numberWhenBusy from './migrations/2026-12-08T1101_number_when_busy.ts'
 import * as agentTests from './migrations/2026-12-08T1500_agent_tests.ts'
+import * as knowledgeFtsPerBase from './migrations/2026-12-08T1200_knowledge_fts_per_base.ts'
 
 /** Every migration, by name. Names sort by time; a landed entry is never edited. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-08T1001_agent_max_duration': agentMaxDuration,
   '2026-12-08T1100_workspace_max_calls': workspaceMaxCalls,
   '2026-12-08T1101_number_when_busy': numberWhenBusy,
+  '2026-12-08T1200_knowledge_fts_per_base': knowledgeFtsPerBase,
   '2026-12-08T1400_agent_vocabulary': agentVocabulary,
   '2026-12-08T1500_agent_tests': agentTests,
 }

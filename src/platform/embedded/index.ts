@@ -55,7 +55,7 @@ export function requireSherpa(): unknown {
 }
 
 /** Every worker script, by its path from `src/`: the build makes each an entry point. */
-export const WORKER_SCRIPTS = ['realtime/voice/tts/flite-worker.ts', 'realtime/voice/stt/pocketsphinx-worker.ts', 'realtime/voice/stt/sherpa-onnx-worker.ts', 'features/calls/workers/call-worker.ts', 'features/campaigns/upload/worker.ts', 'realtime/media/pacer/pacer-thread.ts'] as const
+export const WORKER_SCRIPTS = ['realtime/voice/tts/flite-worker.ts', 'realtime/voice/stt/pocketsphinx-worker.ts', 'realtime/voice/stt/sherpa-onnx-worker.ts', 'features/calls/workers/call-worker.ts', 'features/campaigns/upload/worker.ts', 'features/knowledge/indexing/worker.ts', 'realtime/media/pacer/pacer-thread.ts', 'platform/db/checkpoint-worker.ts'] as const
 
 let ortReady = false
 

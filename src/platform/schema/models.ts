@@ -36,6 +36,18 @@ export const Name = (o: { minLength?: number; maxLength: number; notBlank?: bool
     ...(o.description ? { description: o.description } : {}),
   })
 
+// Prose may break lines (tab, LF, CR); every other control and the bidirectional overrides are refused as in names.
+const PROSE_PATTERN = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$'
+
+/** A description or note: text of several lines, with no control characters (NUL, ESC, ...) or bidirectional overrides. */
+export const Prose = (o: { maxLength: number; description?: string }) =>
+  t.String({
+    maxLength: o.maxLength,
+    pattern: PROSE_PATTERN,
+    error: 'must not contain control characters (NUL, ESC, other C0/C1; tab and line breaks are fine) or bidirectional overrides',
+    ...(o.description ? { description: o.description } : {}),
+  })
+
 /** A {{placeholder}} name: letters, digits and _, never a name of Object.prototype's own. */
 export const VARIABLE_NAME_PATTERN = '^(?!(?:__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_]{0,63}$'
 export const MAX_VARIABLES = 64

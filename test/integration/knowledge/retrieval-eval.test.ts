@@ -98,7 +98,7 @@ test('the tuning domains (login-gov, healthcare-gov, va-education): a wrong answ
 
 test('the held-out domains (va-health-care, va-burials): the confidence ranks right answers above wrong ones, and keeps wrong answers rare', async () => {
   const s = summarise((await domainFigures('heldout')).flatMap((f) => f.outcomes))
-  expect(s.auc).toBeGreaterThanOrEqual(onPostgres ? 0.72 : 0.78)
+  expect(s.auc).toBeGreaterThanOrEqual(onPostgres ? 0.72 : 0.75)
   expect(s.top3).toBeGreaterThanOrEqual(onPostgres ? 0.65 : 0.8)
   expect(s.wrongSpoken).toBeLessThanOrEqual(onPostgres ? 0.12 : 0.08)
   expect(s.refused).toBeGreaterThanOrEqual(0.85)
