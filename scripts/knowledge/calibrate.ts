@@ -16,7 +16,7 @@ import { type SearchHit, searchBases } from '../../src/features/knowledge/search
 import { type Model, probability } from '../../src/features/knowledge/search/calibration.ts'
 
 const FEATURES = ['coverage', 'plainCoverage', 'telling', 'heading', 'unknown', 'missing', 'terms'] as const
-const RANKING_FEATURES = [...FEATURES, 'rankShare', 'statesAsked', 'beyondCoverage', 'beyondPlain', 'beyondHeading', 'beyondMissing']
+const RANKING_FEATURES = [...FEATURES, 'rankShare', 'statesAsked']
 const CONFIDENCE_FEATURES = [...FEATURES, 'statesAsked', 'margin', 'rankMargin']
 
 const CLINIC_WEIGHT = 5
@@ -60,8 +60,7 @@ try {
   await t.stop()
 }
 
-// the order is learnt from the questions it can be right on: one with no right candidate says nothing about which comes first
-const ranking = fit(asked.filter((a) => a.right.some(Boolean)).flatMap((a) => a.hits.map((h, i) => ({ x: { ...h.features }, y: a.right[i] ? 1 : 0 }))), RANKING_FEATURES)
+const ranking = fit(asked.flatMap((a) => a.hits.map((h, i) => ({ x: { ...h.features }, y: a.right[i] ? 1 : 0 }))), RANKING_FEATURES)
 const tops: Row[] = asked.map((a) => {
   const order = a.hits.map((h, i) => ({ p: probability(ranking, { ...h.features }), right: a.right[i]!, f: h.features })).sort((x, y) => y.p - x.p)
   const margin = order.length ? order[0]!.p - (order[1]?.p ?? 0) : 0

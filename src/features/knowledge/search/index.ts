@@ -28,7 +28,7 @@ export interface SearchHit extends Candidate {
   /** 0..1: the calibrated probability that the passage answers the question (calibration.ts). */
   score: number
   /** What the score was computed from. */
-  features: PassageFeatures & { rankShare: number; margin: number; rankMargin: number; statesAsked: number; beyondCoverage: number; beyondPlain: number; beyondHeading: number; beyondMissing: number }
+  features: PassageFeatures & { rankShare: number; margin: number; rankMargin: number; statesAsked: number }
 }
 
 export interface SearchedBase {
@@ -74,16 +74,12 @@ export async function searchBases(db: Db, bases: SearchedBase[], query: string, 
 /** Candidates in the ranking model's order, each with its calibrated confidence. */
 function weigh(candidates: Candidate[], evidence: ReturnType<typeof evidenceOf>, english: boolean, kind: AnswerKind): SearchHit[] {
   const best = Math.max(...candidates.map((c) => c.rank), 0)
-  const own = candidates.map((c) => passageFeatures(passageWords(`${c.title} ${c.section} ${c.body}`, english, c.sounds), passageWords(`${c.title} ${c.section}`, english), evidence, english))
-  // the engine's first candidate: each is also weighed by how far its words go past that one's
-  const lead = own[candidates.findIndex((c) => c.rank === best)] ?? own[0]
   const ranked = candidates
-    .map((c, i) => {
-      const f = own[i]!
+    .map((c) => {
+      const f = passageFeatures(passageWords(`${c.title} ${c.section} ${c.body}`, english, c.sounds), passageWords(`${c.title} ${c.section}`, english), evidence, english)
       // whether it states the kind of fact asked (a time for "when"); 0.5 when none is asked
       const statesAsked = kind === 'other' ? 0.5 : statesKind(c.answer ?? c.body, kind) / 2
-      const beyond = { beyondCoverage: f.coverage - lead!.coverage, beyondPlain: f.plainCoverage - lead!.plainCoverage, beyondHeading: f.heading - lead!.heading, beyondMissing: f.missing - lead!.missing }
-      const features = { ...f, rankShare: best > 0 ? c.rank / best : 0, statesAsked, ...beyond }
+      const features = { ...f, rankShare: best > 0 ? c.rank / best : 0, statesAsked }
       return { c, features, order: probability(RANKING, features) }
     })
     .sort((a, b) => b.order - a.order)

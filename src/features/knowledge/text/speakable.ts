@@ -35,8 +35,15 @@ const holds = (word: string, term: string) => stem(word) === stem(term) || (term
 
 /** How much a window's first sentence counts again: a passage's answer usually opens with the words asked about. */
 const OPENING = 0.25
-/** What stating the kind of fact asked counts, per step of answer-kind.ts's 0..2, against the caller's words' 1. */
+/**
+ * What stating the kind of fact asked counts against the caller's words' 1: words around one
+ * (answer-kind.ts's 1) a little, the fact itself (2: a price, a clock time, a phone number) more
+ * than all the caller's words, so a "how much" hears the price rather than the sentence naming
+ * what is priced.
+ */
 const STATES = 0.15
+const EXACT = 1.5
+const stating = (k: number) => (k >= 2 ? EXACT : k * STATES)
 
 /**
  * The passage as said: speakable, whole sentences, at most `maxChars` (one sentence is cut at a
@@ -66,7 +73,7 @@ export function spokenAnswer(passage: string, terms: string[], maxChars = DEFAUL
     to = Math.max(to, from + 1)
     while (to < all.length && all.slice(from, to + 1).join(' ').length <= maxChars) to++
     const window = held.slice(from, to)
-    const score = share(new Set(window.flatMap((h) => [...h]))) + OPENING * share(held[from]!) + STATES * Math.max(...states.slice(from, to))
+    const score = share(new Set(window.flatMap((h) => [...h]))) + OPENING * share(held[from]!) + stating(Math.max(...states.slice(from, to)))
     if (score > best.score + 1e-9) best = { score, from, to }
   }
   const said = all.slice(best.from, best.to).join(' ')
