@@ -92,6 +92,8 @@ async function domainFigures(split: 'tuning' | 'heldout'): Promise<DomainFigures
 test('the tuning domains (login-gov, healthcare-gov, va-education): a wrong answer rarely spoken, most unanswerable refused', async () => {
   const s = summarise((await domainFigures('tuning')).flatMap((f) => f.outcomes))
   expect(s.top3).toBeGreaterThanOrEqual(onPostgres ? 0.65 : 0.78)
+  // of the right first passages, what is said holds the fact
+  expect(s.excerpt).toBeGreaterThanOrEqual(onPostgres ? 0.68 : 0.7)
   expect(s.wrongSpoken).toBeLessThanOrEqual(onPostgres ? 0.1 : 0.06)
   expect(s.refused).toBeGreaterThanOrEqual(0.85)
 }, 300_000)
@@ -100,6 +102,7 @@ test('the held-out domains (va-health-care, va-burials): the confidence ranks ri
   const s = summarise((await domainFigures('heldout')).flatMap((f) => f.outcomes))
   expect(s.auc).toBeGreaterThanOrEqual(onPostgres ? 0.72 : 0.75)
   expect(s.top3).toBeGreaterThanOrEqual(onPostgres ? 0.65 : 0.8)
+  expect(s.excerpt).toBeGreaterThanOrEqual(0.74)
   expect(s.wrongSpoken).toBeLessThanOrEqual(onPostgres ? 0.12 : 0.08)
   expect(s.refused).toBeGreaterThanOrEqual(0.85)
 }, 300_000)

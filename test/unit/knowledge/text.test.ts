@@ -147,10 +147,16 @@ describe('the sentence that answers', () => {
     expect(statesKind('We open the gate to visitors.', 'how_much')).toBe(0)
   })
 
-  test('the spoken excerpt is the sentence stating the fact asked, next to the one holding the caller\'s words', () => {
+  test('the spoken excerpt holds the sentence stating the fact asked beside the one holding the caller\'s words', () => {
     const pets = 'We welcome small vaccinated domestic cats and dogs in the cabin. No documentation is required for travel within the country. Pets must stay in their carrier.'
-    expect(spokenAnswer(pets, ['need', 'dogs', 'shot', 'records'], 80, 'yes_no')).toContain('No documentation is required')
+    expect(spokenAnswer(pets, ['need', 'dogs', 'shot', 'records'], 130, 'yes_no')).toContain('No documentation is required')
     // without a kind asked, the sentence with the caller's words is said
     expect(spokenAnswer(pets, ['dogs', 'cabin'], 80)).toContain('cats and dogs in the cabin')
+  })
+
+  test('the run said is the one holding most of the caller\'s words and the fact asked, not the one starting at the best single sentence', () => {
+    const codes = 'Sign in to your account first. Type the code into the field. Each code expires after ten minutes. Your account page lists your phone numbers. Add a phone number on that page. We text the code to the number you chose.'
+    // "the code you text me, how long do I have to type it in": the last sentence alone holds the rarest word
+    expect(spokenAnswer(codes, ['code', 'text', 'type', 'long'], 80, 'how_much')).toBe('Type the code into the field. Each code expires after ten minutes.')
   })
 })
