@@ -157,7 +157,7 @@ for (const shape of args.shapes) {
   }
 }
 if (args.admission.some((m) => m !== 'default')) {
-  console.log(`\nadmission (on: CALLS_MAX ${args.callsMax ?? 'none'}, CAPACITY_LAG_MS 400, CAPACITY_STT_RTF 0.8, CAPACITY_STT_BACKLOG_MS 1000; off: every call taken):`)
+  console.log(`\nadmission (on: CALLS_MAX ${args.callsMax ?? 'none'}, CAPACITY_LAG_MS 400, CAPACITY_STT_RTF_PERCENT 80, CAPACITY_STT_BACKLOG_MS 1000; off: every call taken):`)
   console.log(admissionTable(results.map((r) => r.summary)))
 }
 console.log(`\nCPU per call (CALL_WORKERS ${workers.CALL_WORKERS ?? 'auto'}):`)

@@ -142,7 +142,7 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
 function liveCapacity(config: Config, metrics: Metrics): LiveCapacity {
   const off = (v: number) => (v > 0 ? v : Infinity)
   return new LiveCapacity({
-    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: off(config.CAPACITY_LATENESS_MS), realTimeFactor: off(config.CAPACITY_STT_RTF), backlogMs: off(config.CAPACITY_STT_BACKLOG_MS) },
+    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: off(config.CAPACITY_LATENESS_MS), realTimeFactor: off(config.CAPACITY_STT_RTF_PERCENT) / 100, backlogMs: off(config.CAPACITY_STT_BACKLOG_MS) },
     extra: () => {
       const stt = voiceStt.pocketsphinxLoad()
       return { sendLatenessMs: metrics.takeMediaLag(), sttRealTimeFactor: stt?.realTimeFactor, sttBacklogMs: stt?.backlogMs }

@@ -8,7 +8,7 @@ import type { RunSummary } from './report.ts'
 test('--admission on,off runs an appliance per mode, off taking every call and on refusing at CALLS_MAX and the live figures', () => {
   const args = parseArgs(['--admission', 'on,off', '--calls-max', '12'])
   expect(args.admission).toEqual(['on', 'off'])
-  expect(admissionEnv('on', args.callsMax)).toMatchObject({ CALLS_MAX: '12', CAPACITY_STT_RTF: '0.8' })
+  expect(admissionEnv('on', args.callsMax)).toMatchObject({ CALLS_MAX: '12', CAPACITY_STT_RTF_PERCENT: '80' })
   expect(admissionEnv('off', args.callsMax)).toMatchObject({ CALLS_MAX: '0', CAPACITY_LAG_MS: '0', CAPACITY_STT_BACKLOG_MS: '0' })
   expect(admissionEnv('default', 12)).toEqual({})
   expect(parseArgs([]).admission).toEqual(['default'])

@@ -8,8 +8,8 @@ export type AdmissionMode = 'default' | 'on' | 'off'
 export const ADMISSION_MODES: AdmissionMode[] = ['default', 'on', 'off']
 
 export function admissionEnv(mode: AdmissionMode, callsMax: number | undefined): Record<string, string> {
-  if (mode === 'off') return { CALLS_MAX: '0', CAPACITY_LAG_MS: '0', CAPACITY_CPU_PERCENT: '0', CAPACITY_LATENESS_MS: '0', CAPACITY_STT_RTF: '0', CAPACITY_STT_BACKLOG_MS: '0' }
-  if (mode === 'on') return { CALLS_MAX: String(callsMax ?? 0), CAPACITY_LAG_MS: '400', CAPACITY_STT_RTF: '0.8', CAPACITY_STT_BACKLOG_MS: '1000' }
+  if (mode === 'off') return { CALLS_MAX: '0', CAPACITY_LAG_MS: '0', CAPACITY_CPU_PERCENT: '0', CAPACITY_LATENESS_MS: '0', CAPACITY_STT_RTF_PERCENT: '0', CAPACITY_STT_BACKLOG_MS: '0' }
+  if (mode === 'on') return { CALLS_MAX: String(callsMax ?? 0), CAPACITY_LAG_MS: '400', CAPACITY_STT_RTF_PERCENT: '80', CAPACITY_STT_BACKLOG_MS: '1000' }
   return {}
 }
 
