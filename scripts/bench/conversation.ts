@@ -8,12 +8,14 @@
 // the call records are read afterwards for their transcript and their own voiceToVoiceMs. Each
 // concurrency runs over each transport in turn against the same appliance process, whose CPU
 // (every thread and its child processes, from /proc) is read over each run's steady window.
-//   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --transport sip,web --pin --lockstep --source <checkout> --out <file>]
+//   npm run bench:conversation [-- --calls 1,20,50 --shape offline|cloud --transport sip,web --pin --lockstep --source <checkout> --out <file> --admission on,off --calls-max N]
 // --pin runs the appliance (and the echo of the floor) under `taskset -c 0`, as a one-core VM;
 // --lockstep starts the calls within seconds of one another instead of the steady schedule
 // (conversation/schedule.ts); --source runs another tree's src/main.ts (e.g. an exported older
 // commit, for before/after). BENCH_CPU_PROF=<dir> writes the appliance's CPU profile there;
 // CALL_WORKERS, when set, is passed on to the appliance (its default: auto, one per core).
+// --admission on,off runs each shape against an appliance that refuses what it cannot carry and
+// one that takes every call (conversation/admission.ts): admitted, refused and their gaps.
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -22,6 +24,7 @@ import { JsonLinesChild } from './json-lines-child.ts'
 import { figuresOf, type CallFigures, type CallRecord } from './conversation/analyse.ts'
 import { startAppliance, type BenchAppliance } from './conversation/appliance.ts'
 import { parseArgs } from './conversation/args.ts'
+import { admissionEnv, admissionTable, isRefusal } from './conversation/admission.ts'
 import { callSeconds, cpuFigures, sampleCpu, settle, steadyWindow } from './conversation/cpu.ts'
 import { ONSET_SILENCE_MS, STOP_SILENCE_MS } from './conversation/ear.ts'
 import { VOICED_DBFS } from './conversation/audio.ts'
@@ -84,59 +87,62 @@ let runIdx = 0
 try {
   for (const shape of args.shapes as ShapeName[]) {
     const cloud = shape === 'cloud' ? await startFakes() : undefined
-    const a = await startAppliance(source, { ...shapeEnv(shape, cloud), ...(workers as Record<string, string>) }, args.pin)
-    appliances.add(a)
-    const cpu = sampleCpu(a.pid)
-    const phonesCpu = sampleCpu(phones.proc.pid)
-    try {
-      const target = await setupShape(shape, a)
-      // the first call over each transport warms the appliance's code paths (JIT, workers) for the measured ones
-      for (const transport of args.transports) {
-        const warm = await runCalls(phones, a, target, transport, 1, runIdx++, false, CALL_DEADLINE_MS)
-        console.log(`${shape}: warm-up call over ${transport} ${warm.logs[0]?.ok ? 'done' : `failed: ${warm.logs[0]?.error}`} (not reported)`)
-      }
-      for (const n of args.calls) {
+    for (const admission of args.admission) {
+      const a = await startAppliance(source, { ...shapeEnv(shape, cloud), ...(workers as Record<string, string>), ...admissionEnv(admission, args.callsMax) }, args.pin)
+      appliances.add(a)
+      const cpu = sampleCpu(a.pid)
+      const phonesCpu = sampleCpu(phones.proc.pid)
+      try {
+        const target = await setupShape(shape, a)
+        // the first call over each transport warms the appliance's code paths (JIT, workers) for the measured ones
         for (const transport of args.transports) {
-          const settled = await settle(a.pid)
-          if (settled.waitedMs > 5000) console.log(`  waited ${(settled.waitedMs / 1000).toFixed(0)} s for the appliance to go idle${settled.settled ? '' : ' (it did not)'}`)
-          const idleFrom = cpu.mark()
-          phones.send({ cmd: 'floor', echoPort, streams: n, durationMs: 3000 })
-          const floor = ((await phones.next()) as { floor: number[] }).floor
-          const idle = { start: idleFrom, end: cpu.mark() }
-          const problemsBefore = a.problems.length
-          const started = performance.now()
-          const load1 = loadavg()[0]!
-          const lag = sampleLag(a.url)
-          const run = await runCalls(phones, a, target, transport, n, runIdx++, args.lockstep, CALL_DEADLINE_MS)
-          const lagSamples = await lag.stop()
-          const records = await recordsOf(a, run.logs, transport)
-          const calls = run.logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
-          const problems: Record<string, number> = {}
-          const firstError: Record<string, string> = {}
-          for (const p of a.problems.slice(problemsBefore)) {
-            problems[p.msg] = (problems[p.msg] ?? 0) + 1
-            firstError[p.msg] ??= String(p.error?.message ?? p.error ?? p.err?.message ?? '').slice(0, 200)
-          }
-          const window = steadyWindow(run.lines, run.all)
-          const cpuFig = window && cpuFigures(cpu.samples, phonesCpu.samples, window, idle, callSeconds(run.all.values(), window))
-          const summary = { ...summarise(shape, n, args.pin, calls, floor, problems), load: { calls: run.load.calls, failed: run.load.failed }, transport, cpu: cpuFig }
-          results.push({ summary, calls })
-          const failed = calls.filter((c) => !c.ok)
-          console.log(`${shape}, ${n} call(s) over ${transport}: ${((performance.now() - started) / 1000).toFixed(0)} s, load1 ${load1.toFixed(2)} at the start${failed.length ? `; failed: ${failed.map((c) => `${c.id} ${c.error}`).join('; ')}` : ''}`)
-          if (run.load.errors.length) console.log(`  load calls failed: ${run.load.errors.slice(0, 5).join('; ')}${run.load.errors.length > 5 ? `; and ${run.load.errors.length - 5} more` : ''}`)
-          if (cpuFig) console.log(`  CPU ${cpuFig.perCallS} ms per call-second (${cpuFig.callsUp} calls up over ${cpuFig.windowS} s; main thread ${cpuFig.mainPerCallS}, other threads ${cpuFig.otherThreadsPerCallS}, child processes ${cpuFig.childrenPerCallS}; idle ${cpuFig.idleMsPerS} ms/s; machine ${cpuFig.machineCores} cores busy, ${cpuFig.restCores} of them neither appliance nor phones); threads: ${cpuFig.threads.slice(0, 6).map(([k, v]) => `${k} ${v} ms`).join(', ')}`)
-          else console.log('  CPU: no steady window (a line\'s calls failed)')
-          const stalled = run.logs.flatMap((l) => l.steps.filter((st) => st.sendLateMaxMs > PHONE_STALL_MS).map((st) => `${l.id} ${st.id} ${st.sendLateMaxMs} ms`))
-          console.log(`  ${lagSummary(lagSamples)}`)
-          if (stalled.length) console.log(`  the phones sent frames more than ${PHONE_STALL_MS} ms late (their process was off the CPU): ${stalled.join('; ')}`)
-          if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}${firstError[m] ? ` (first: ${firstError[m]})` : ''}`).join('; ')}`)
+          const warm = await runCalls(phones, a, target, transport, 1, runIdx++, false, CALL_DEADLINE_MS)
+          console.log(`${shape}: warm-up call over ${transport} ${warm.logs[0]?.ok ? 'done' : `failed: ${warm.logs[0]?.error}`} (not reported)`)
         }
+        for (const n of args.calls) {
+          for (const transport of args.transports) {
+            const settled = await settle(a.pid)
+            if (settled.waitedMs > 5000) console.log(`  waited ${(settled.waitedMs / 1000).toFixed(0)} s for the appliance to go idle${settled.settled ? '' : ' (it did not)'}`)
+            const idleFrom = cpu.mark()
+            phones.send({ cmd: 'floor', echoPort, streams: n, durationMs: 3000 })
+            const floor = ((await phones.next()) as { floor: number[] }).floor
+            const idle = { start: idleFrom, end: cpu.mark() }
+            const problemsBefore = a.problems.length
+            const started = performance.now()
+            const load1 = loadavg()[0]!
+            const lag = sampleLag(a.url)
+            const run = await runCalls(phones, a, target, transport, n, runIdx++, args.lockstep, CALL_DEADLINE_MS)
+            const lagSamples = await lag.stop()
+            const records = await recordsOf(a, run.logs, transport)
+            const calls = run.logs.map((l) => ({ ...figuresOf(l, records.get(l.id), shape), record: records.get(l.id), steps: relativeSteps(l), hungUpBy: l.hungUpBy }))
+            const problems: Record<string, number> = {}
+            const firstError: Record<string, string> = {}
+            for (const p of a.problems.slice(problemsBefore)) {
+              problems[p.msg] = (problems[p.msg] ?? 0) + 1
+              firstError[p.msg] ??= String(p.error?.message ?? p.error ?? p.err?.message ?? '').slice(0, 200)
+            }
+            const window = steadyWindow(run.lines, run.all)
+            const cpuFig = window && cpuFigures(cpu.samples, phonesCpu.samples, window, idle, callSeconds(run.all.values(), window))
+            const refused = calls.filter((c) => isRefusal(c.error)).length + run.load.errors.filter((e) => isRefusal(e)).length
+            const summary = { ...summarise(shape, n, args.pin, calls, floor, problems), load: { calls: run.load.calls, failed: run.load.failed }, transport, cpu: cpuFig, admission, refused }
+            results.push({ summary, calls })
+            const failed = calls.filter((c) => !c.ok)
+            console.log(`${shape}, ${n} call(s) over ${transport}${admission === 'default' ? '' : `, admission ${admission}`}: ${((performance.now() - started) / 1000).toFixed(0)} s, load1 ${load1.toFixed(2)} at the start${failed.length ? `; failed: ${failed.map((c) => `${c.id} ${c.error}`).join('; ')}` : ''}`)
+            if (run.load.errors.length) console.log(`  load calls failed: ${run.load.errors.slice(0, 5).join('; ')}${run.load.errors.length > 5 ? `; and ${run.load.errors.length - 5} more` : ''}`)
+            if (cpuFig) console.log(`  CPU ${cpuFig.perCallS} ms per call-second (${cpuFig.callsUp} calls up over ${cpuFig.windowS} s; main thread ${cpuFig.mainPerCallS}, other threads ${cpuFig.otherThreadsPerCallS}, child processes ${cpuFig.childrenPerCallS}; idle ${cpuFig.idleMsPerS} ms/s; machine ${cpuFig.machineCores} cores busy, ${cpuFig.restCores} of them neither appliance nor phones); threads: ${cpuFig.threads.slice(0, 6).map(([k, v]) => `${k} ${v} ms`).join(', ')}`)
+            else console.log('  CPU: no steady window (a line\'s calls failed)')
+            const stalled = run.logs.flatMap((l) => l.steps.filter((st) => st.sendLateMaxMs > PHONE_STALL_MS).map((st) => `${l.id} ${st.id} ${st.sendLateMaxMs} ms`))
+            console.log(`  ${lagSummary(lagSamples)}`)
+            if (stalled.length) console.log(`  the phones sent frames more than ${PHONE_STALL_MS} ms late (their process was off the CPU): ${stalled.join('; ')}`)
+            if (Object.keys(problems).length) console.log(`  the appliance logged: ${Object.entries(problems).map(([m, k]) => `${k} x ${m}${firstError[m] ? ` (first: ${firstError[m]})` : ''}`).join('; ')}`)
+          }
+        }
+      } finally {
+        cpu.stop()
+        phonesCpu.stop()
+        await a.stop()
+        appliances.delete(a)
       }
-    } finally {
-      cpu.stop()
-      phonesCpu.stop()
-      await a.stop()
-      appliances.delete(a)
     }
   }
 } finally {
@@ -149,6 +155,10 @@ for (const shape of args.shapes) {
     console.log(`\n${shape} over ${transport}${args.pin ? ' (appliance pinned to one core)' : ''}:`)
     console.log(table(runs))
   }
+}
+if (args.admission.some((m) => m !== 'default')) {
+  console.log(`\nadmission (on: CALLS_MAX ${args.callsMax ?? 'none'}, CAPACITY_LAG_MS 400, CAPACITY_STT_RTF_PERCENT 80, CAPACITY_STT_BACKLOG_MS 1000; off: every call taken):`)
+  console.log(admissionTable(results.map((r) => r.summary)))
 }
 console.log(`\nCPU per call (CALL_WORKERS ${workers.CALL_WORKERS ?? 'auto'}):`)
 console.log(cpuTable(results.map((r) => r.summary)))

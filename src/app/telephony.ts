@@ -13,7 +13,7 @@ import { TrunkRegistrations } from '../features/numbers/index.ts'
 import { RecordingUploader, type RecordingStorage } from '../features/recordings/index.ts'
 import { secretBoxFor } from '../platform/secrets/index.ts'
 import { type PortCheck, portErrorOf } from './startup/index.ts'
-import type { VoiceEngines } from '../realtime/voice/index.ts'
+import { stt as voiceStt, type VoiceEngines } from '../realtime/voice/index.ts'
 import type { PriceTable } from '../realtime/voice/turn/index.ts'
 import { RefusalLog, type UserAgent, userAgentFromConfig } from '../realtime/telephony/sip/index.ts'
 import { describeSrtpCrypto } from '../realtime/srtp/index.ts'
@@ -142,8 +142,11 @@ export async function start(d: TelephonyDeps): Promise<RunningTelephony> {
 function liveCapacity(config: Config, metrics: Metrics): LiveCapacity {
   const off = (v: number) => (v > 0 ? v : Infinity)
   return new LiveCapacity({
-    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: off(config.CAPACITY_LATENESS_MS), realTimeFactor: Infinity },
-    extra: () => ({ sendLatenessMs: metrics.takeMediaLag() }),
+    limits: { callsMax: config.CALLS_MAX, lagMs: off(config.CAPACITY_LAG_MS), cpu: off(config.CAPACITY_CPU_PERCENT) / 100, latenessMs: off(config.CAPACITY_LATENESS_MS), realTimeFactor: off(config.CAPACITY_STT_RTF_PERCENT) / 100, backlogMs: off(config.CAPACITY_STT_BACKLOG_MS) },
+    extra: () => {
+      const stt = voiceStt.pocketsphinxLoad()
+      return { sendLatenessMs: metrics.takeMediaLag(), sttRealTimeFactor: stt?.realTimeFactor, sttBacklogMs: stt?.backlogMs }
+    },
   })
 }
 

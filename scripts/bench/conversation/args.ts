@@ -1,5 +1,6 @@
 // The bench's command line: which shapes and transports, how many calls at once, pinned or not,
 // which source tree.
+import { ADMISSION_MODES, type AdmissionMode } from './admission.ts'
 import { SHAPES, type ShapeName } from './shapes.ts'
 
 /** How the far end calls: a SIP phone (RTP, PCMU) or a web caller (WebRTC, Opus). */
@@ -19,12 +20,16 @@ export interface BenchArgs {
   source?: string
   /** Where the raw figures go (default: a new file in the temporary folder). */
   out?: string
+  /** Each shape runs against an appliance per mode, in turn (admission.ts). */
+  admission: AdmissionMode[]
+  /** CALLS_MAX of `--admission on` (default: none, the live figures alone). */
+  callsMax?: number
 }
 
-export const USAGE = 'usage: bench:conversation [--calls 1,20,50] [--shape offline|cloud] [--transport sip,web] [--pin] [--lockstep] [--source <checkout>] [--out <file.json>]'
+export const USAGE = 'usage: bench:conversation [--calls 1,20,50] [--shape offline|cloud] [--transport sip,web] [--pin] [--lockstep] [--source <checkout>] [--out <file.json>] [--admission on,off] [--calls-max N]'
 
 export function parseArgs(argv: string[]): BenchArgs {
-  const args: BenchArgs = { shapes: [...SHAPES], transports: [...TRANSPORTS], calls: [1, 20, 50], pin: false, lockstep: false }
+  const args: BenchArgs = { shapes: [...SHAPES], transports: [...TRANSPORTS], calls: [1, 20, 50], pin: false, lockstep: false, admission: ['default'] }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
     const value = () => {
@@ -44,6 +49,12 @@ export function parseArgs(argv: string[]): BenchArgs {
     } else if (a === '--transport') {
       args.transports = value().split(',') as Transport[]
       if (!args.transports.length || args.transports.some((t) => !TRANSPORTS.includes(t))) throw new Error(`--transport takes ${TRANSPORTS.join(', ')} or both, e.g. sip,web; ${USAGE}`)
+    } else if (a === '--admission') {
+      args.admission = value().split(',') as AdmissionMode[]
+      if (!args.admission.length || args.admission.some((m) => !ADMISSION_MODES.includes(m))) throw new Error(`--admission takes ${ADMISSION_MODES.join(', ')} or several, e.g. on,off; ${USAGE}`)
+    } else if (a === '--calls-max') {
+      args.callsMax = Number(value())
+      if (!Number.isInteger(args.callsMax) || args.callsMax < 1) throw new Error(`--calls-max takes a count of 1 or more; ${USAGE}`)
     } else if (a === '--source') args.source = value()
     else if (a === '--out') args.out = value()
     else throw new Error(`unknown argument ${a}; ${USAGE}`)

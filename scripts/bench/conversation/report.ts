@@ -49,6 +49,9 @@ export interface RunSummary {
   transport?: Transport
   /** The appliance's CPU over the run's steady window; undefined when the calls never held (failed). */
   cpu?: CpuFigures
+  /** The appliance's admission settings (admission.ts), and the calls (measured and load) it refused for load. */
+  admission?: string
+  refused?: number
 }
 
 export const FAKES_DELAY_MS = CLOUD_DELAYS.sttFinalMs + CLOUD_DELAYS.llmFirstTokenMs + CLOUD_DELAYS.ttsFirstAudioMs

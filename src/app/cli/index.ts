@@ -8,6 +8,7 @@ import { priceTableFor } from '../../realtime/voice/registry/index.ts'
 import { loadCheckedConfig, NAT_ADVICE, publicHostWarning, resolvePublicHost, unpricedWarning } from '../startup/index.ts'
 import { AdminKeyError, createAdminKey } from './admin-key.ts'
 import { backup, BackupError, restore } from './backup.ts'
+import { capacityCommand, CapacityUsageError, CapacityWriteError } from './capacity/index.ts'
 import { recordingsCommand, RecordingsUsageError } from './recordings.ts'
 import { oneLine } from './failure.ts'
 import { checkHealth, healthUrl } from './health.ts'
@@ -44,6 +45,11 @@ Usage:
                                       run the agent's test cases as test calls on the appliance
                                       (API key in VOICE_AGENT_API_KEY); a line per case, exit 0
                                       when all passed, 1 when one failed (docs/agent-tests.md)
+  voice-agent capacity [--quick] [--write] [--max N]
+                                      measure the calls at once this machine carries within the
+                                      timing goals, per kind of call (offline engines, in this
+                                      process, no network); a table on stdout; --write puts
+                                      CALLS_MAX into the config file (docs/operations.md)
   voice-agent --version | --help
 
 Results go to stdout; notes and errors to stderr, each error one line.
@@ -111,14 +117,16 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         return await recordingsCommand(rest, await loadCheckedConfig(env), io)
       case 'test-agent':
         return await testAgentCommand(rest, env, io)
+      case 'capacity':
+        return await capacityCommand(rest, env, io)
       default:
         return fail(io, 2, `unknown command ${command}; voice-agent --help lists the commands`)
     }
   } catch (err) {
     if (err instanceof ConfigError) return fail(io, 2, `configuration error: ${err.message}`)
-    if (err instanceof UsageError || err instanceof RecordingsUsageError || err instanceof WhichWorkspaceError) return fail(io, 2, err.message)
+    if (err instanceof UsageError || err instanceof RecordingsUsageError || err instanceof CapacityUsageError || err instanceof WhichWorkspaceError) return fail(io, 2, err.message)
     if (err instanceof DataDirLockedError) return fail(io, 3, `refusing: ${err.message}; stop it first`)
-    if (err instanceof BackupError || err instanceof AdminKeyError || err instanceof NoWorkspaceError || err instanceof TestAgentError) return fail(io, 1, err.message)
+    if (err instanceof BackupError || err instanceof AdminKeyError || err instanceof NoWorkspaceError || err instanceof TestAgentError || err instanceof CapacityWriteError) return fail(io, 1, err.message)
     throw err
   }
 }

@@ -34,6 +34,8 @@ export const CONFIG_KEYS = {
   CALLS_MAX: { default: 0, doc: 'calls of every kind this node carries at once, as `voice-agent capacity` measured it; more are refused (SIP 503, HTTP 503) before they are answered (0: no fixed ceiling)' },
   CAPACITY_LAG_MS: { default: 400, doc: 'while the event loop lags more than this (p99 over the last second) and a call is up, new calls are refused: the calls in progress keep their timing (0: off)' },
   CAPACITY_LATENESS_MS: { default: 0, doc: "while a call worker's media timers ran later than this in the last second and a call is up, new calls are refused (0: off)" },
+  CAPACITY_STT_RTF_PERCENT: { default: 0, doc: 'while the offline STT (pocketsphinx) needs more than this percent of a second of decoding per second for the audio coming in, on its busiest decoder thread, and a call is up, new calls are refused; 100 or more means it falls behind (0: off; 80 keeps a margin)' },
+  CAPACITY_STT_BACKLOG_MS: { default: 0, doc: "while one caller's audio waits longer than this for the offline STT decoder and a call is up, new calls are refused (0: off)" },
   CAPACITY_CPU_PERCENT: { default: 0, doc: "while this process uses more than this percent of the machine's cores and a call is up, new calls are refused (0: off)" },
   SIP_REFUSALS_PER_SEC: { default: 10, doc: 'refused SIP requests per second a source may cause before it is ignored (0: no limit)' },
   SIP_DIGEST_ALGORITHMS: { default: 'SHA-256,MD5', doc: 'digest algorithms offered to callers of numbers with credentials, strongest first (SHA-256, MD5)' },

@@ -34,8 +34,14 @@ export interface LiveFigures {
   cpu: number
   /** The latest media frames sent late, ms (the pacer's worst lateness over the last interval); absent: not measured. */
   sendLatenessMs?: number
-  /** Offline STT's real-time factor (processing time / audio time) over the last interval; absent: no offline STT ran. */
+  /**
+   * Offline STT's real-time factor over the last interval: seconds of decoding the audio that came
+   * in needs per second, all calls together, on its busiest decoder thread (1 or more: it falls
+   * behind the callers); absent: no offline STT ran.
+   */
   sttRealTimeFactor?: number
+  /** The most caller audio one utterance has waiting for the offline decoder, ms; absent: not measured. */
+  sttBacklogMs?: number
 }
 
 export interface CapacityLimits {
@@ -49,6 +55,8 @@ export interface CapacityLimits {
   latenessMs: number
   /** Above this offline STT real-time factor no new call is taken (the decoders fall behind the callers). */
   realTimeFactor: number
+  /** Above this offline STT backlog (ms) no new call is taken. */
+  backlogMs: number
 }
 
 /**
@@ -62,6 +70,7 @@ export function headroomOf(callsUp: number, f: LiveFigures, l: CapacityLimits): 
     [f.cpu > l.cpu, 'cpu'],
     [(f.sendLatenessMs ?? 0) > l.latenessMs, 'media_send_lateness'],
     [(f.sttRealTimeFactor ?? 0) > l.realTimeFactor, 'stt_real_time_factor'],
+    [(f.sttBacklogMs ?? 0) > l.backlogMs, 'stt_backlog'],
   ]
   const limitedBy = over.find(([hit]) => hit)?.[1]
   // a node with no call up always takes one: its figures then describe other work, not calls

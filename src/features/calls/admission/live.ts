@@ -8,7 +8,7 @@ import { headroomOf, type CapacityFigures, type CapacityLimits, type CapacityMod
 export interface LiveCapacityOptions {
   limits: CapacityLimits
   /** Extra figures from the media and voice sides, read at each sample. */
-  extra?: () => Pick<LiveFigures, 'sendLatenessMs' | 'sttRealTimeFactor'>
+  extra?: () => Pick<LiveFigures, 'sendLatenessMs' | 'sttRealTimeFactor' | 'sttBacklogMs'>
   sampleMs?: number
 }
 

@@ -1,4 +1,5 @@
 import { workerScript } from '../../../platform/embedded/index.ts'
+import { type DecodeLoad, worstLoad } from './pocketsphinx-load.ts'
 import type { SphinxAttach, SphinxRelease, SphinxReply, SphinxRequest } from './pocketsphinx-worker.ts'
 
 export type Listener = (r: SphinxReply) => void
@@ -9,13 +10,19 @@ export class SphinxLink {
   private readonly streams = new Map<number, Listener>()
   private nextSid = 1
   dead: string | undefined
+  /** The thread's last word on whether it keeps up (a worker of this thread's own only). */
+  load: DecodeLoad | undefined
 
   constructor(
     // a Worker and a MessagePort type their handlers differently; both are used the same way here
     private readonly endpoint: Endpoint,
     readonly thread?: Worker,
   ) {
-    endpoint.onmessage = (ev: MessageEvent<SphinxReply>) => this.streams.get(ev.data.sid)?.(ev.data)
+    endpoint.onmessage = (ev: MessageEvent<SphinxReply>) => {
+      const r = ev.data
+      if (r.op === 'load') this.load = { realTimeFactor: r.realTimeFactor, backlogMs: r.backlogMs }
+      else this.streams.get(r.sid)?.(r)
+    }
     if (thread) thread.onerror = (ev) => this.fail(`pocketsphinx worker crashed: ${ev.message}`)
   }
 
@@ -39,6 +46,8 @@ export class SphinxLink {
   close(): void {
     const i = this.thread ? ownWorkers.indexOf(this.thread) : -1
     if (i >= 0) ownWorkers.splice(i, 1)
+    const j = ownLinks.indexOf(this)
+    if (j >= 0) ownLinks.splice(j, 1)
     this.thread?.terminate()
     this.fail('pocketsphinx engine closed')
   }
@@ -60,6 +69,7 @@ export interface SphinxChannel {
 
 /** This thread's own pocketsphinx workers (shared with call workers in turn), and a shared one's port. */
 const ownWorkers: Worker[] = []
+const ownLinks: SphinxLink[] = []
 let nextShared = 0
 let sharedLink: SphinxLink | undefined
 
@@ -87,5 +97,12 @@ export function startSphinxWorker(): SphinxLink {
   const worker = new Worker(workerScript('realtime/voice/stt/pocketsphinx-worker.ts', new URL('./pocketsphinx-worker.ts', import.meta.url)))
   worker.unref()
   ownWorkers.push(worker)
-  return new SphinxLink(worker, worker)
+  const link = new SphinxLink(worker, worker)
+  ownLinks.push(link)
+  return link
+}
+
+/** Whether this thread's decoder threads (the ones call workers share too) keep up: the worst of them; undefined: none decoded yet. */
+export function pocketsphinxLoad(): DecodeLoad | undefined {
+  return worstLoad(ownLinks.map((l) => l.load))
 }

@@ -2,6 +2,7 @@
 // of audio and ending a dictation utterance ~0.1 s, which would otherwise stall every call's audio
 // on the event loop. Each open utterance holds a decoder of the pool for its kind until it ends.
 import { BandMeter, type LineBand } from './pocketsphinx-band.ts'
+import { DecodeLoadMeter } from './pocketsphinx-load.ts'
 import { startingMean } from './pocketsphinx-cmn.ts'
 import { type AgentLmFiles, loadNative, SphinxDecoder, type SphinxMode, trimHeap } from './pocketsphinx-ffi.ts'
 import { DecoderPool } from './pocketsphinx-pool.ts'
@@ -36,6 +37,8 @@ export type SphinxReply =
   | { op: 'error'; sid: number; error: string }
   /** The answer to `load`: a decoder of the kind is in memory, or `error` says why none can be made. */
   | { op: 'loaded'; sid: number; error?: string }
+  /** To the thread that started the worker, once a second while it decodes (and once after): whether it keeps up. */
+  | { op: 'load'; sid: 0; realTimeFactor: number; backlogMs: number }
 
 /** Frees every decoder not in use (the en-us model is about 90 MB of native memory each). */
 export interface SphinxRelease {
@@ -80,6 +83,9 @@ interface Client {
 const pools = new Map<string, DecoderPool<SphinxDecoder>>()
 const turns = new DecodeTurns<Utterance>()
 const pump = new TurnPump(turns, (u) => advance(u.client, u))
+/** Every open utterance of every client, for the backlog. */
+const open = new Set<Utterance>()
+const meter = new DecodeLoadMeter(performance.now())
 
 /** Decodes `u` in its turn, ahead of callers still talking once it ended. */
 function schedule(u: Utterance): void {
@@ -117,7 +123,7 @@ function handle(client: Client, m: SphinxRequest): void {
     }
     return
   }
-  if (m.op === 'open') return open(client, m)
+  if (m.op === 'open') return opened(client, m)
   const u = client.utterances.get(m.sid)
   if (!u) return
   if (m.op === 'drop') return finished(client, u)
@@ -127,6 +133,7 @@ function handle(client: Client, m: SphinxRequest): void {
   }
   u.queued.push({ samples: m.samples, audioMs: m.audioMs })
   u.queuedSamples += m.samples.length
+  meter.arrived(m.samples.length)
   if (!u.band) {
     u.meter.push(m.samples)
     u.band = u.meter.band
@@ -134,7 +141,7 @@ function handle(client: Client, m: SphinxRequest): void {
   schedule(u)
 }
 
-function open(client: Client, m: Extract<SphinxRequest, { op: 'open' }>): void {
+function opened(client: Client, m: Extract<SphinxRequest, { op: 'open' }>): void {
   const u: Utterance = {
     sid: m.sid,
     client,
@@ -151,6 +158,7 @@ function open(client: Client, m: Extract<SphinxRequest, { op: 'open' }>): void {
     lastInterim: '',
   }
   client.utterances.set(m.sid, u)
+  open.add(u)
   try {
     u.cancelWait = u.pool.borrow((d) => {
       u.decoder = d
@@ -165,6 +173,8 @@ function open(client: Client, m: Extract<SphinxRequest, { op: 'open' }>): void {
 function advance(client: Client, u: Utterance): void {
   const d = u.decoder
   if (!d || client.utterances.get(u.sid) !== u) return
+  const began = performance.now()
+  let fed = 0
   try {
     if (!u.started) {
       if (!knowsBand(u)) return
@@ -173,7 +183,6 @@ function advance(client: Client, u: Utterance): void {
       u.started = true
     }
     let audioMs: number | undefined
-    let fed = 0
     while (u.queued.length > 0 && (u.ended || fed < SLICE_SAMPLES)) {
       const q = u.queued.shift()!
       d.feed(q.samples)
@@ -199,6 +208,8 @@ function advance(client: Client, u: Utterance): void {
     client.post({ op: 'fed', sid: u.sid, audioMs, ...(interim ? { interim } : {}) })
   } catch (err) {
     fail(client, u, err)
+  } finally {
+    meter.worked(fed, performance.now() - began)
   }
 }
 
@@ -210,6 +221,7 @@ function knowsBand(u: Utterance): boolean {
 /** The utterance is over: its decoder goes back to the pool (to a waiting utterance first). */
 function finished(client: Client, u: Utterance): void {
   client.utterances.delete(u.sid)
+  open.delete(u)
   turns.remove(u)
   u.cancelWait()
   const d = u.decoder
@@ -230,6 +242,16 @@ function serve(post: (r: SphinxReply) => void): Client {
 
 declare const self: Worker
 const own = serve((r) => self.postMessage(r))
+let reported = false
+setInterval(() => {
+  let backlog = 0
+  for (const u of open) backlog = Math.max(backlog, u.queuedSamples)
+  const load = meter.take(performance.now(), backlog)
+  const busy = load.realTimeFactor > 0 || load.backlogMs > 0
+  // an idle thread says so once, then nothing until it decodes again
+  if (busy || reported) own.post({ op: 'load', sid: 0, ...load })
+  reported = busy
+}, 1000).unref?.()
 self.onmessage = (ev: MessageEvent<SphinxRequest | SphinxAttach | SphinxRelease>) => {
   const m = ev.data
   if ('release' in m) {
