@@ -12,6 +12,9 @@ mkdirSync(join(outfile, '..'), { recursive: true })
 const started = performance.now()
 const result = await Bun.build({
   entrypoints: [join(root, 'src/main.ts'), ...WORKER_SCRIPTS.map((w) => join(root, 'src', w))],
+  // named: with nine entry points Bun 1.4 took the checkout, not src/, as their common root, and
+  // the workers were embedded under src/ where workerScript() does not look
+  root: join(root, 'src'),
   compile: { outfile },
   minify: { whitespace: true, syntax: true, identifiers: false },
   sourcemap: 'none',
