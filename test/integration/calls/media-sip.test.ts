@@ -128,10 +128,10 @@ test('baresip calls with Opus only: audio flows both ways (its tone in our recor
     edges: [{ from: 'start', to: 'bye' }],
   }
   expect((await t.api('PUT', `/api/agents/${greeter.agentId}/workflow`, { body: graph })).status).toBe(200)
-  // bursts of a 440 Hz tone, 500 ms every 1.5 s: loud enough to measure, too short to barge in on the agent
+  // bursts of a 440 Hz tone, 250 ms every 1.5 s: loud enough to measure, far too short to barge in on the agent
   const rate = 48000
   const tone = new Int16Array(rate * 10)
-  for (let i = 0; i < tone.length; i++) if ((i / rate) % 1.5 < 0.5) tone[i] = Math.round(6000 * Math.sin((2 * Math.PI * 440 * i) / rate))
+  for (let i = 0; i < tone.length; i++) if ((i / rate) % 1.5 < 0.25) tone[i] = Math.round(6000 * Math.sin((2 * Math.PI * 440 * i) / rate))
   const mic = opusMicrophone(tone, rate)
   const before = await callIds()
   const phone = dialWithBaresip(`sip:${greeter.e164.slice(1)}@127.0.0.1:${t.appliance.sip.udp}`, mic, {
