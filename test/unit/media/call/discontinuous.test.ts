@@ -73,6 +73,6 @@ describe('discontinuous transmission', () => {
     const frames = span(sent) / FRAME_TICKS + 1
     // the clock skips ahead after a stall of a busy machine; nothing else leaves a hole
     expect(sent.length).toBeGreaterThanOrEqual(frames - clock.skippedTicks)
-    expect(sent.length).toBeGreaterThan(25)
+    expect(sent.length).toBeGreaterThan(25 - clock.skippedTicks)
   })
 })
