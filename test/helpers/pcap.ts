@@ -1,5 +1,7 @@
 // Reads UDP datagrams out of a classic libpcap file (Ethernet, Linux cooked or raw IPv4 links).
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { decodeG711 } from '../../src/realtime/media/codec/index.ts'
 
 export interface PcapUdp {
   timeMs: number
@@ -43,3 +45,15 @@ export function readPcapUdp(path: string): PcapUdp[] {
 
 /** Where SIPp's pcaps live: Debian's sip-tester, or SIPP_PCAP_DIR. */
 export const SIPP_PCAP_DIR = process.env.SIPP_PCAP_DIR ?? '/usr/share/sip-tester'
+
+/** SIPp's recorded human speech: the caller's PCMA packets of its uac_pcap scenario (g711a.pcap, about 7 s), decoded to 8 kHz PCM. */
+export function sippHumanSpeech(): Int16Array {
+  const chunks = readPcapUdp(join(SIPP_PCAP_DIR, 'g711a.pcap'))
+    .map((p) => p.payload)
+    .filter((b) => b.length > 12 && (b[1]! & 0x7f) === 8)
+    .map((b) => decodeG711('alaw', b.subarray(12 + 4 * (b[0]! & 0x0f))))
+  const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0))
+  let at = 0
+  for (const c of chunks) (out.set(c, at), (at += c.length))
+  return out
+}

@@ -1,10 +1,8 @@
 // The caller's audio, made offline at 8 kHz (the phone's rate): flite and espeak-ng voices, and
 // recorded human speech from SIPp's g711a.pcap; pauses and the line between turns are low noise.
-import { join } from 'node:path'
-import { decodeG711 } from '../../../src/realtime/media/codec/index.ts'
 import { rmsDbfs } from '../../../src/realtime/voice/audio.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
-import { readPcapUdp, SIPP_PCAP_DIR } from '../../../test/helpers/pcap.ts'
+import { sippHumanSpeech } from '../../../test/helpers/pcap.ts'
 import { espeakSpeech, fliteSpeech } from '../../../test/helpers/speech.ts'
 import type { CallerStep, Piece, Voice } from './script.ts'
 
@@ -31,15 +29,7 @@ let recording: Int16Array | undefined
 
 /** SIPp's g711a.pcap (PCMA, a person speaking for about 6 s) as 8 kHz PCM. */
 function recordedSpeech(): Int16Array {
-  if (recording) return recording
-  const chunks = readPcapUdp(join(SIPP_PCAP_DIR, 'g711a.pcap'))
-    .map((p) => p.payload)
-    .filter((b) => b.length > 12 && (b[1]! & 0x7f) === 8)
-    .map((b) => decodeG711('alaw', b.subarray(12 + 4 * (b[0]! & 0x0f))))
-  recording = new Int16Array(chunks.reduce((n, c) => n + c.length, 0))
-  let at = 0
-  for (const c of chunks) (recording.set(c, at), (at += c.length))
-  return recording
+  return (recording ??= sippHumanSpeech())
 }
 
 function speak(text: string, voice: Voice): Int16Array {

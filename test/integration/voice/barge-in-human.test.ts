@@ -5,15 +5,13 @@
 // session runs on a frame clock (one caller frame and one tick per 20 ms of virtual time) and
 // the machine's speed moves nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import { llmBrain } from '../../../src/realtime/voice/brain/index.ts'
-import { decodeG711 } from '../../../src/realtime/media/codec/index.ts'
 import { type AudioFrame, rmsDbfs, VOICED_DBFS } from '../../../src/realtime/voice/audio.ts'
 import { resample } from '../../../src/realtime/voice/resample.ts'
 import { VoiceSession } from '../../../src/realtime/voice/session/index.ts'
 import { DEFAULT_BARGE_IN } from '../../../src/realtime/voice/turn/index.ts'
 import { SileroVad, type VadModel } from '../../../src/realtime/voice/vad/index.ts'
-import { readPcapUdp, SIPP_PCAP_DIR } from '../../helpers/pcap.ts'
+import { sippHumanSpeech } from '../../helpers/pcap.ts'
 import { ScriptedLlm, ScriptedStt, ToneTts } from '../../helpers/scripted-engines.ts'
 import { fliteSpeech } from '../../helpers/speech.ts'
 import { baseAgent } from '../../unit/voice/session/timeline.ts'
@@ -30,18 +28,6 @@ beforeAll(async () => {
   silero = await SileroVad.load()
 })
 afterAll(() => silero.close())
-
-/** SIPp's uac_pcap caller: the PCMA packets of g711a.pcap, decoded to 8 kHz. */
-function humanSpeech(): Int16Array {
-  const chunks = readPcapUdp(join(SIPP_PCAP_DIR, 'g711a.pcap'))
-    .map((p) => p.payload)
-    .filter((b) => b.length > 12 && (b[1]! & 0x7f) === 8)
-    .map((b) => decodeG711('alaw', b.subarray(12 + 4 * (b[0]! & 0x0f))))
-  const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0))
-  let at = 0
-  for (const c of chunks) (out.set(c, at), (at += c.length))
-  return out
-}
 
 /** Pink noise at `dbfs` from sox (repeatable), 8 kHz. */
 function pinkNoise(seconds: number, dbfs: number): Int16Array {
@@ -151,7 +137,7 @@ describe('barge-in on a phone line', () => {
   }, 60_000)
 
   test("SIPp's recorded human speech stops the welcome within 250 ms of the caller's first loud frame, and it does not play on", async () => {
-    const h = await callOver(humanSpeech(), 'could you tell me about the opening hours please', 9000)
+    const h = await callOver(sippHumanSpeech(), 'could you tell me about the opening hours please', 9000)
     expect(Number.isFinite(h.firstLoudAt)).toBe(true)
     // the agent may answer once the caller's first turn is in (at a pause 3 s into the words)
     const speechEnd = h.turnAt
@@ -164,7 +150,7 @@ describe('barge-in on a phone line', () => {
   }, 60_000)
 
   test('with BARGE_IN_ONSET_DBFS at 0 only Silero holds the welcome, once the voice is strong: well after the first loud frame', async () => {
-    const h = await callOver(humanSpeech(), 'could you tell me about the opening hours please', 6000, 0)
+    const h = await callOver(sippHumanSpeech(), 'could you tell me about the opening hours please', 6000, 0)
     expect(lastLoudBefore(h, h.firstLoudAt, h.turnAt) - h.firstLoudAt).toBeGreaterThan(500)
   }, 60_000)
 
