@@ -4,7 +4,6 @@
 // identical rows; 2 MiB of "# h\n"). Against a baseline of the same probes in the same run with no
 // upload. The appliance runs in this process: a stall of its event loop delays both probes.
 //   bun run scripts/bench/knowledge-stall.ts [--baseline-sec 5] [--interval-ms 10] [--rows 130000]
-import { createSocket } from 'node:dgram'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +12,7 @@ import { startAppliance } from '../../src/app/appliance.ts'
 import { loadConfig } from '../../src/platform/config/index.ts'
 import { createLogger } from '../../src/platform/log.ts'
 import { percentile } from './stats.ts'
+import { probeWhile } from './stall-probe.ts'
 import { benchArg } from './wrk.ts'
 
 const baselineSec = benchArg('baseline-sec', 5)
@@ -27,34 +27,7 @@ const call = (method: string, path: string, body?: unknown) =>
   fetch(base + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }).then(async (r) => [r.status, await r.text()] as const)
 const sipPort = appliance.sip.udp!
 
-/** Probes /health and SIP OPTIONS every intervalMs until `until` settles; round trips in ms. */
-async function probe(until: Promise<unknown>): Promise<{ health: number[]; sip: number[] }> {
-  const sock = createSocket('udp4')
-  await new Promise<void>((r) => sock.bind(0, '127.0.0.1', r))
-  const pending = new Map<string, number>()
-  const out = { health: [] as number[], sip: [] as number[] }
-  sock.on('message', (m) => {
-    const id = /Call-ID: (\S+)/i.exec(m.toString())?.[1]
-    const sent = id && pending.get(id)
-    if (sent) out.sip.push(performance.now() - sent)
-    if (id) pending.delete(id)
-  })
-  let done = false
-  void until.finally(() => (done = true))
-  for (let n = 0; !done; n++) {
-    const id = `kstall-${n}`
-    const msg = `OPTIONS sip:x@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:${sock.address().port};branch=z9hG4bK${id}\r\nFrom: <sip:b@127.0.0.1>;tag=b\r\nTo: <sip:x@127.0.0.1>\r\nCall-ID: ${id}\r\nCSeq: 1 OPTIONS\r\nContent-Length: 0\r\n\r\n`
-    pending.set(id, performance.now())
-    sock.send(msg, sipPort, '127.0.0.1')
-    const t0 = performance.now()
-    await fetch(`${base}/health`)
-    out.health.push(performance.now() - t0)
-    await Bun.sleep(Math.max(0, intervalMs - (performance.now() - t0))) // the probing pace
-  }
-  await Bun.sleep(200) // late OPTIONS answers
-  sock.close()
-  return out
-}
+const probe = (until: Promise<unknown>) => probeWhile(until, { base, sipPort, intervalMs })
 
 const line = (name: string, xs: number[], against?: number[]) =>
   `${name.padEnd(30)} n=${String(xs.length).padStart(5)}  p50 ${percentile(xs, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(xs, 99).toFixed(1).padStart(7)} ms  max ${Math.max(...xs).toFixed(1).padStart(7)} ms` +
