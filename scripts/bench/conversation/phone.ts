@@ -1,12 +1,13 @@
 // One far-end phone over SIP: calls, sends its caller's script (caller.ts) as PCMU every 20 ms
 // (line noise between turns), and notes every packet it sends and receives. Timing comes only
 // from its own send and arrival times.
-import { decodeG711, encodeG711 } from '../../../src/realtime/media/codec/index.ts'
+import { encodeG711 } from '../../../src/realtime/media/codec/index.ts'
 import { absNow, judge, speakScript, type CallerRun } from './caller.ts'
-import { FRAME, frameDbfs, lineNoise } from './audio.ts'
+import { FRAME, lineNoise } from './audio.ts'
 import { AgentEar } from './ear.ts'
 import type { PhoneLog } from './log.ts'
 import type { CallerStep } from './script.ts'
+import { rtpEar } from './rtp-ear.ts'
 import { SipUac } from './sip-uac.ts'
 
 export interface PhoneOptions {
@@ -32,15 +33,6 @@ function rtpPacket(seq: number, ssrc: number, payload: Uint8Array, marker: boole
   return out
 }
 
-/** The level of an RTP packet's PCMU audio; undefined for RTCP, other payloads and DTMF events. */
-function levelOf(data: Uint8Array): number | undefined {
-  if (data.length < 12 || data[0]! >> 6 !== 2 || (data[1]! & 0x7f) !== 0) return undefined
-  let at = 12 + 4 * (data[0]! & 0x0f)
-  if (data[0]! & 0x10) at += 4 + 4 * ((data[at + 2]! << 8) | data[at + 3]!)
-  const payload = data.subarray(at, data[0]! & 0x20 ? data.length - data[data.length - 1]! : data.length)
-  return payload.length ? frameDbfs(decodeG711('ulaw', payload)) : undefined
-}
-
 /** Notes one received 20 ms of the agent's audio. */
 export function heard(log: PhoneLog, ear: AgentEar, at: number, db: number): void {
   log.rx.at.push(Math.round(at * 10) / 10)
@@ -53,19 +45,7 @@ export const newLog = (id: string): PhoneLog => ({ id, ok: false, answeredAt: 0,
 export async function runPhone(o: PhoneOptions): Promise<PhoneLog> {
   const log = newLog(o.id)
   const ear = new AgentEar()
-  const rtp = await Bun.udpSocket({
-    hostname: '127.0.0.1',
-    port: 0,
-    binaryType: 'uint8array',
-    socket: {
-      error() {},
-      data(_s, data) {
-        const at = absNow()
-        const db = levelOf(data)
-        if (db !== undefined) heard(log, ear, at, db)
-      },
-    },
-  })
+  const rtp = await rtpEar((at, db) => heard(log, ear, at, db))
   const sip = await SipUac.open(o.sipPort, o.user, o.id)
   let run: CallerRun | undefined
   let agentLeft = false

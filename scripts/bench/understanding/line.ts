@@ -1,10 +1,10 @@
 // A phone calling over SIP on 127.0.0.1: INVITE offering one G.711 codec (PCMU or PCMA), RTP
 // every 20 ms from its own socket, dropping the packets the loss pattern says (their sequence
 // numbers are skipped, as a network would lose them), and the agent's audio judged by level.
-import { decodeG711, encodeG711 } from '../../../src/realtime/media/codec/index.ts'
+import { encodeG711 } from '../../../src/realtime/media/codec/index.ts'
 import { absNow } from '../conversation/caller.ts'
-import { frameDbfs } from '../conversation/audio.ts'
 import { AgentEar } from '../conversation/ear.ts'
+import { rtpEar } from '../conversation/rtp-ear.ts'
 import { SipUac } from '../conversation/sip-uac.ts'
 import { hear, newTurnLog, speakTurn, type Start, type TurnLog, type TurnRun } from './turn.ts'
 
@@ -39,33 +39,10 @@ function rtp(seq: number, ssrc: number, pt: number, payload: Uint8Array, marker:
   return out
 }
 
-/** The level of a G.711 RTP packet; undefined for RTCP, DTMF and other payloads. */
-function levelOf(data: Uint8Array): number | undefined {
-  if (data.length < 12 || data[0]! >> 6 !== 2) return undefined
-  const pt = data[1]! & 0x7f
-  if (pt !== 0 && pt !== 8) return undefined
-  let at = 12 + 4 * (data[0]! & 0x0f)
-  if (data[0]! & 0x10) at += 4 + 4 * ((data[at + 2]! << 8) | data[at + 3]!)
-  const payload = data.subarray(at, data[0]! & 0x20 ? data.length - data[data.length - 1]! : data.length)
-  return payload.length ? frameDbfs(decodeG711(pt === 0 ? 'ulaw' : 'alaw', payload)) : undefined
-}
-
 export async function callLine(c: LineCall): Promise<TurnLog & { error?: string }> {
   const log: TurnLog & { error?: string } = newTurnLog()
   const ear = new AgentEar()
-  const socket = await Bun.udpSocket({
-    hostname: '127.0.0.1',
-    port: 0,
-    binaryType: 'uint8array',
-    socket: {
-      error() {},
-      data(_s, data) {
-        const at = absNow()
-        const db = levelOf(data)
-        if (db !== undefined) hear(log, ear, at, db)
-      },
-    },
-  })
+  const socket = await rtpEar((at, db) => hear(log, ear, at, db))
   const sip = await SipUac.open(c.sipPort, c.user, c.from)
   let turn: TurnRun | undefined
   let agentLeft = false
